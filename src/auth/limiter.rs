@@ -1,0 +1,104 @@
+//! Fixed-window rate limits for sign-in (spec 5.4, 8): 20 per minute per client address and
+//! 8 per 15 minutes per identifier as typed, lower-cased. Windows live in memory; a restart
+//! clears them (the lockout counter lives in the data file).
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// Counts hits per key in fixed windows that start at a key's first hit.
+pub struct FixedWindow {
+    limit: u32,
+    window: Duration,
+    hits: Mutex<HashMap<String, (Instant, u32)>>,
+}
+
+/// Past this many keys, expired windows are swept so memory stays bounded.
+const SWEEP_AT: usize = 10_000;
+
+impl FixedWindow {
+    pub fn new(limit: u32, window: Duration) -> Self {
+        FixedWindow {
+            limit,
+            window,
+            hits: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// Counts a hit for `key` at `now`; `Err(seconds)` until the window ends when over the limit.
+    pub fn hit(&self, key: &str, now: Instant) -> Result<(), u64> {
+        let mut hits = self.hits.lock().unwrap_or_else(|p| p.into_inner());
+        if hits.len() >= SWEEP_AT {
+            hits.retain(|_, (start, _)| now.duration_since(*start) < self.window);
+        }
+        let entry = hits.entry(key.to_string()).or_insert((now, 0));
+        if now.duration_since(entry.0) >= self.window {
+            *entry = (now, 0);
+        }
+        if entry.1 >= self.limit {
+            let left = self.window.saturating_sub(now.duration_since(entry.0));
+            return Err(left.as_secs() + u64::from(left.subsec_nanos() > 0));
+        }
+        entry.1 += 1;
+        Ok(())
+    }
+}
+
+/// The two sign-in limiters, layered over the lockout.
+pub struct LoginLimits {
+    pub per_address: FixedWindow,
+    pub per_identifier: FixedWindow,
+}
+
+impl Default for LoginLimits {
+    fn default() -> Self {
+        LoginLimits {
+            per_address: FixedWindow::new(20, Duration::from_secs(60)),
+            per_identifier: FixedWindow::new(8, Duration::from_secs(15 * 60)),
+        }
+    }
+}
+
+impl LoginLimits {
+    /// Counts one sign-in attempt; `Err(seconds)` when either limit is over.
+    pub fn hit(&self, address: &str, identifier: &str, now: Instant) -> Result<(), u64> {
+        self.per_address.hit(address, now)?;
+        self.per_identifier.hit(&identifier.to_lowercase(), now)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fixed_window_trips_and_resets() {
+        let limiter = FixedWindow::new(3, Duration::from_secs(60));
+        let t0 = Instant::now();
+        for _ in 0..3 {
+            assert_eq!(limiter.hit("a", t0), Ok(()));
+        }
+        assert_eq!(limiter.hit("a", t0 + Duration::from_secs(10)), Err(50));
+        assert_eq!(limiter.hit("b", t0), Ok(()), "keys are independent");
+        assert_eq!(
+            limiter.hit("a", t0 + Duration::from_secs(60)),
+            Ok(()),
+            "a new window starts"
+        );
+    }
+
+    #[test]
+    fn identifiers_are_lower_cased() {
+        let limits = LoginLimits::default();
+        let now = Instant::now();
+        for i in 0..8 {
+            let ident = if i % 2 == 0 { "Anna" } else { "anna" };
+            assert!(limits.hit(&format!("10.0.0.{i}"), ident, now).is_ok());
+        }
+        assert!(limits.hit("10.0.0.99", "ANNA", now).is_err());
+        assert!(
+            limits.hit("10.0.0.99", "anna@example.com", now).is_ok(),
+            "the email is another key"
+        );
+    }
+}

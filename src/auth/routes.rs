@@ -1,0 +1,423 @@
+//! Sign-in, sign-out, one's own profile and password, and the owner's login history.
+
+use crate::AppState;
+use crate::auth::store::{self, LoginEvent, LoginEventFilter, Outcome};
+use crate::auth::{Role, rules};
+use crate::clock;
+use crate::db::audit::{Audit, audit};
+use crate::http::error::{AppError, ErrorBody};
+use crate::http::extract::{AuthUser, ClientInfo, JsonBody, Owner, QueryParams, SESSION_COOKIE};
+use crate::http::pagination::{Page, Paginated};
+use crate::staff::rules as staff_rules;
+use crate::staff::store::{self as staff_store, Employee, EmployeeChanges};
+use axum::Json;
+use axum::extract::State;
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use chrono::NaiveDate;
+use serde::{Deserialize, Serialize};
+use std::time::Instant;
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::{router::OpenApiRouter, routes};
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(login))
+        .routes(routes!(logout))
+        .routes(routes!(get_me, patch_me))
+        .routes(routes!(change_password))
+        .routes(routes!(login_events))
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct LoginRequest {
+    /// A username, or an email as the legacy fallback (`email` is accepted as the key too).
+    #[serde(alias = "email")]
+    pub username: String,
+    pub password: String,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct LoginResponse {
+    /// Always "success" here; failures answer the error body with their outcome.
+    pub outcome: &'static str,
+    /// True while the user is on a password somebody else chose: the console sends them to the profile.
+    #[serde(rename = "mustChangePassword")]
+    pub must_change_password: bool,
+    pub user: UserSummary,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct UserSummary {
+    pub id: String,
+    pub username: String,
+    pub email: String,
+    pub name: String,
+    pub role: Role,
+}
+
+/// Sign in with a username (or email) and password; sets the `bo_session` cookie.
+#[utoipa::path(post, path = "/api/auth/login", tag = "auth", security(()),
+    request_body = LoginRequest,
+    responses(
+        (status = 200, description = "Signed in; the session cookie is set", body = LoginResponse),
+        (status = 401, description = "Wrong credentials (`invalid_credentials`) or a deactivated account (`inactive`)", body = ErrorBody),
+        (status = 423, description = "The account is locked", body = ErrorBody),
+        (status = 429, description = "Too many attempts from this address or for this name", body = ErrorBody),
+    ))]
+async fn login(
+    State(state): State<AppState>,
+    client: ClientInfo,
+    JsonBody(req): JsonBody<LoginRequest>,
+) -> Result<Response, AppError> {
+    let identifier = req.username.trim().to_string();
+    if identifier.is_empty() {
+        return Err(AppError::invalid(
+            "username",
+            "required",
+            "Enter your username or email.",
+        ));
+    }
+    if req.password.chars().count() > rules::MAX_PASSWORD_LEN {
+        return Err(AppError::invalid(
+            "password",
+            "too_long",
+            "That password is longer than any account has.",
+        ));
+    }
+    state
+        .login_limits
+        .hit(&client.ip, &identifier, Instant::now())
+        .map_err(|secs| {
+            tracing::warn!(ip = %client.ip, "sign-in rate limit tripped");
+            AppError::rate_limited(secs)
+        })?;
+
+    let lookup = identifier.clone();
+    let candidate = state.db.read(move |c| store::find_for_login(c, &lookup)).await?;
+    let now = clock::now();
+    let password = req.password;
+    let result = match candidate {
+        None => {
+            // Same cost as a real check, so timing does not tell which names exist.
+            tokio::task::spawn_blocking(move || rules::verify_against_dummy(&password))
+                .await
+                .map_err(AppError::internal)?;
+            Err((None, failed()))
+        }
+        Some(account) if account.locked_until.is_some_and(|until| until > now) => {
+            Err((Some(account.id), locked(account.locked_until.unwrap_or(now))))
+        }
+        Some(account) => {
+            let phc = account.password_hash.clone();
+            let matches = tokio::task::spawn_blocking(move || rules::verify_password(&password, &phc))
+                .await
+                .map_err(AppError::internal)?;
+            if !matches {
+                let id = account.id.clone();
+                state
+                    .db
+                    .write(move |tx| store::record_failure(tx, &id, now))
+                    .await?;
+                Err((Some(account.id), failed()))
+            } else if !account.active {
+                let err = AppError::new(
+                    StatusCode::UNAUTHORIZED,
+                    "inactive",
+                    "This account has been deactivated.",
+                );
+                Err((Some(account.id), with_outcome(err, Outcome::Failed)))
+            } else {
+                let (id, ip, agent) = (account.id.clone(), client.ip.clone(), client.user_agent.clone());
+                let (token, employee) = state
+                    .db
+                    .write(move |tx| {
+                        let token = store::start_session(tx, &id, &ip, agent.as_deref())?;
+                        let employee = staff_store::get(tx, &id)?
+                            .ok_or_else(|| AppError::internal("account vanished"))?;
+                        Ok((token, employee))
+                    })
+                    .await?;
+                Ok((token, employee, account.must_change_password))
+            }
+        }
+    };
+
+    match result {
+        Ok((token, employee, must_change_password)) => {
+            record_login_event(
+                &state,
+                Some(employee.id.clone()),
+                identifier,
+                Outcome::Success,
+                &client,
+            )
+            .await;
+            let body = LoginResponse {
+                outcome: Outcome::Success.as_str(),
+                must_change_password,
+                user: UserSummary {
+                    id: employee.id,
+                    username: employee.username,
+                    email: employee.email,
+                    name: employee.name,
+                    role: employee.role,
+                },
+            };
+            let mut response = Json(body).into_response();
+            response
+                .headers_mut()
+                .insert(header::SET_COOKIE, session_cookie(&token, client.https));
+            Ok(response)
+        }
+        Err((staff_id, err)) => {
+            let outcome = if err.outcome == Some("locked") {
+                Outcome::Locked
+            } else {
+                Outcome::Failed
+            };
+            record_login_event(&state, staff_id, identifier, outcome, &client).await;
+            Err(err)
+        }
+    }
+}
+
+fn with_outcome(mut err: AppError, outcome: Outcome) -> AppError {
+    err.outcome = Some(outcome.as_str());
+    err
+}
+
+fn failed() -> AppError {
+    let err = AppError::new(
+        StatusCode::UNAUTHORIZED,
+        "invalid_credentials",
+        "Wrong username or password.",
+    );
+    with_outcome(err, Outcome::Failed)
+}
+
+fn locked(until: chrono::DateTime<chrono::Utc>) -> AppError {
+    let mut err = AppError::new(
+        StatusCode::LOCKED,
+        "locked",
+        format!(
+            "This account is locked after too many failed sign-ins. It unlocks at {}.",
+            clock::timestamp(until)
+        ),
+    );
+    err.locked_until = Some(clock::timestamp(until));
+    with_outcome(err, Outcome::Locked)
+}
+
+/// Writes the login event; a failure to write is logged and never breaks sign-in (spec 2.2).
+async fn record_login_event(
+    state: &AppState,
+    staff_id: Option<String>,
+    username: String,
+    outcome: Outcome,
+    client: &ClientInfo,
+) {
+    let (ip, agent) = (client.ip.clone(), client.user_agent.clone());
+    let written = state
+        .db
+        .write(move |tx| {
+            store::insert_login_event(tx, staff_id.as_deref(), &username, outcome, &ip, agent.as_deref())
+        })
+        .await;
+    if let Err(e) = written {
+        tracing::warn!(error = %e, "login event not written");
+    }
+}
+
+fn session_cookie(token: &str, secure: bool) -> HeaderValue {
+    let max_age = rules::SESSION_MAX_DAYS * 24 * 3600;
+    let secure = if secure { "; Secure" } else { "" };
+    HeaderValue::from_str(&format!(
+        "{SESSION_COOKIE}={token}; HttpOnly; SameSite=Strict; Path=/; Max-Age={max_age}{secure}"
+    ))
+    .expect("a hex token is a valid header value")
+}
+
+/// End the current session.
+#[utoipa::path(post, path = "/api/auth/logout", tag = "auth",
+    responses((status = 204, description = "Signed out; the cookie is cleared"), (status = 401, body = ErrorBody)))]
+async fn logout(State(state): State<AppState>, user: AuthUser) -> Result<Response, AppError> {
+    state
+        .db
+        .write(move |tx| store::delete_session(tx, &user.session_id))
+        .await?;
+    let mut response = StatusCode::NO_CONTENT.into_response();
+    response.headers_mut().insert(
+        header::SET_COOKIE,
+        HeaderValue::from_static("bo_session=; HttpOnly; SameSite=Strict; Path=/; Max-Age=0"),
+    );
+    Ok(response)
+}
+
+/// The signed-in user's own profile.
+#[utoipa::path(get, path = "/api/me", tag = "auth",
+    responses((status = 200, body = Employee), (status = 401, body = ErrorBody)))]
+async fn get_me(State(state): State<AppState>, user: AuthUser) -> Result<Json<Employee>, AppError> {
+    let me = state.db.read(move |c| staff_store::get(c, &user.id)).await?;
+    me.map(Json).ok_or_else(AppError::unauthorized)
+}
+
+/// The fields a user may change on their own profile; role, email and username are not among them.
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ProfilePatch {
+    pub name: Option<String>,
+    /// Empty clears it.
+    pub phone: Option<String>,
+    /// Empty clears it.
+    pub title: Option<String>,
+}
+
+/// Change one's own name, phone or title. Role and email are refused (422).
+#[utoipa::path(patch, path = "/api/me", tag = "auth", request_body = ProfilePatch,
+    responses((status = 200, body = Employee), (status = 422, description = "An invalid or read-only field", body = ErrorBody)))]
+async fn patch_me(
+    State(state): State<AppState>,
+    user: AuthUser,
+    JsonBody(patch): JsonBody<ProfilePatch>,
+) -> Result<Json<Employee>, AppError> {
+    let name = patch.name.map(|n| n.trim().to_string());
+    if let Some(n) = &name {
+        staff_rules::check_name(n)?;
+    }
+    if let Some(p) = &patch.phone {
+        staff_rules::check_phone(p.trim())?;
+    }
+    if let Some(t) = &patch.title {
+        staff_rules::check_title(t.trim())?;
+    }
+    let changes = EmployeeChanges {
+        name,
+        phone: patch.phone.map(|p| staff_rules::blank_to_none(Some(p))),
+        title: patch.title.map(|t| staff_rules::blank_to_none(Some(t))),
+        ..Default::default()
+    };
+    let updated = state
+        .db
+        .write(move |tx| {
+            let before = staff_store::get(tx, &user.id)?.ok_or_else(AppError::unauthorized)?;
+            staff_store::update(tx, &user.id, changes)?;
+            let after = staff_store::get(tx, &user.id)?.ok_or_else(AppError::unauthorized)?;
+            audit(
+                tx,
+                Audit {
+                    entity: "staff",
+                    entity_id: Some(&user.id),
+                    action: "update_profile",
+                    user_id: Some(&user.id),
+                    before: Some(serde_json::to_value(&before)?),
+                    after: Some(serde_json::to_value(&after)?),
+                },
+            )?;
+            Ok(after)
+        })
+        .await?;
+    Ok(Json(updated))
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct PasswordChange {
+    pub current_password: String,
+    pub new_password: String,
+}
+
+/// Change one's own password. The current one is required; every other session of the user ends.
+#[utoipa::path(post, path = "/api/me/password", tag = "auth", request_body = PasswordChange,
+    responses((status = 204, description = "Changed; other sessions ended"),
+              (status = 422, description = "Wrong current password or a weak new one", body = ErrorBody)))]
+async fn change_password(
+    State(state): State<AppState>,
+    user: AuthUser,
+    JsonBody(req): JsonBody<PasswordChange>,
+) -> Result<StatusCode, AppError> {
+    if let Some(problem) = rules::password_problem(&req.new_password) {
+        return Err(AppError::invalid("new_password", "weak_password", problem));
+    }
+    if req.new_password == req.current_password {
+        return Err(AppError::invalid(
+            "new_password",
+            "same_password",
+            "Choose a password different from the current one.",
+        ));
+    }
+    let id = user.id.clone();
+    let phc = state
+        .db
+        .read(move |c| staff_store::password_hash(c, &id))
+        .await?
+        .ok_or_else(AppError::unauthorized)?;
+    let (current, new) = (req.current_password, req.new_password);
+    let new_hash = tokio::task::spawn_blocking(move || {
+        rules::verify_password(&current, &phc).then(|| rules::hash_password(&new))
+    })
+    .await
+    .map_err(AppError::internal)?
+    .ok_or_else(|| {
+        AppError::invalid(
+            "current_password",
+            "wrong_password",
+            "The current password is not right.",
+        )
+    })?;
+    state
+        .db
+        .write(move |tx| {
+            staff_store::set_password(tx, &user.id, &new_hash, false)?;
+            let ended = store::end_sessions(tx, &user.id, Some(&user.session_id))?;
+            audit(
+                tx,
+                Audit {
+                    entity: "staff",
+                    entity_id: Some(&user.id),
+                    action: "password_changed",
+                    user_id: Some(&user.id),
+                    before: None,
+                    after: Some(
+                        serde_json::json!({ "mustChangePassword": false, "other_sessions_ended": ended }),
+                    ),
+                },
+            )
+        })
+        .await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct LoginEventQuery {
+    pub staff_id: Option<String>,
+    /// success, failed or locked.
+    pub outcome: Option<String>,
+    /// First day, inclusive (YYYY-MM-DD, UTC).
+    pub from: Option<NaiveDate>,
+    /// Last day, inclusive (YYYY-MM-DD, UTC).
+    pub to: Option<NaiveDate>,
+}
+
+/// The login history, newest first (owner).
+#[utoipa::path(get, path = "/api/login-events", tag = "auth", params(Page, LoginEventQuery),
+    responses((status = 200, body = Paginated<LoginEvent>), (status = 403, body = ErrorBody)))]
+async fn login_events(
+    State(state): State<AppState>,
+    _owner: Owner,
+    page: Page,
+    QueryParams(q): QueryParams<LoginEventQuery>,
+) -> Result<Json<Paginated<LoginEvent>>, AppError> {
+    let filter = LoginEventFilter {
+        staff_id: q.staff_id,
+        outcome: q.outcome,
+        from: q.from.map(|d| d.to_string()),
+        to: q.to.and_then(|d| d.succ_opt()).map(|d| d.to_string()),
+    };
+    Ok(Json(
+        state
+            .db
+            .read(move |c| store::list_login_events(c, filter, &page))
+            .await?,
+    ))
+}

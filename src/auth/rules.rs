@@ -1,0 +1,246 @@
+//! Sign-in rules as plain functions (spec 5, decisions 4): password hashing, the dummy-hash
+//! path for unknown users, the lockout after 8 consecutive failures, session tokens and expiry.
+//!
+//! Password hashing is argon2id with OWASP's floor: 19 MiB of memory, 2 passes, 1 lane.
+//! Hashing costs tens of milliseconds on purpose; callers run it on the blocking pool.
+
+use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
+use argon2::{Algorithm, Argon2, Params, Version};
+use chrono::{DateTime, Duration, Utc};
+use sha2::{Digest, Sha256};
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Consecutive failures that lock an account.
+pub const MAX_FAILURES: i64 = 8;
+/// How long a lock lasts.
+pub const LOCK_MINUTES: i64 = 15;
+/// A session ends after this long without a request...
+pub const SESSION_IDLE_HOURS: i64 = 12;
+/// ...and at the latest this long after sign-in.
+pub const SESSION_MAX_DAYS: i64 = 7;
+/// The shortest password a user may choose.
+pub const MIN_PASSWORD_LEN: usize = 10;
+/// The longest accepted: hashing a megabyte-long "password" would be a cheap way to burn CPU.
+pub const MAX_PASSWORD_LEN: usize = 256;
+
+fn hasher() -> Argon2<'static> {
+    let params = Params::new(19 * 1024, 2, 1, None).expect("valid argon2 parameters");
+    Argon2::new(Algorithm::Argon2id, Version::V0x13, params)
+}
+
+/// The PHC string of `password` with a fresh random salt.
+pub fn hash_password(password: &str) -> String {
+    let mut salt = [0u8; 16];
+    getrandom::fill(&mut salt).expect("the OS random source works");
+    let salt = SaltString::encode_b64(&salt).expect("16 bytes is a valid salt");
+    hasher()
+        .hash_password(password.as_bytes(), &salt)
+        .expect("argon2 hashing succeeds")
+        .to_string()
+}
+
+/// Whether `password` matches the stored PHC string; a malformed string never matches.
+pub fn verify_password(password: &str, phc: &str) -> bool {
+    match PasswordHash::new(phc) {
+        Ok(parsed) => hasher().verify_password(password.as_bytes(), &parsed).is_ok(),
+        Err(_) => false,
+    }
+}
+
+/// How many sign-ins took the dummy-hash path since the process started (tests read it).
+pub static DUMMY_VERIFICATIONS: AtomicU64 = AtomicU64::new(0);
+
+/// Costs one verification against a fixed hash, so an unknown user answers as slowly as a known one.
+pub fn verify_against_dummy(password: &str) {
+    static DUMMY: OnceLock<String> = OnceLock::new();
+    DUMMY_VERIFICATIONS.fetch_add(1, Ordering::Relaxed);
+    let dummy = DUMMY.get_or_init(|| hash_password("dummy password nobody has"));
+    let _ = verify_password(password, dummy);
+}
+
+/// A readable random initial password (no look-alike characters), about 95 bits.
+pub fn initial_password() -> String {
+    const ALPHABET: &[u8] = b"abcdefghjkmnpqrstuvwxyzACDEFGHJKLMNPQRSTUVWXYZ23456789";
+    let mut bytes = [0u8; 18];
+    getrandom::fill(&mut bytes).expect("the OS random source works");
+    let chars: String = bytes
+        .iter()
+        .map(|b| ALPHABET[*b as usize % ALPHABET.len()] as char)
+        .collect();
+    format!("{}-{}-{}", &chars[0..6], &chars[6..12], &chars[12..18])
+}
+
+/// Why a new password is refused, if it is.
+pub fn password_problem(password: &str) -> Option<String> {
+    let len = password.chars().count();
+    if len < MIN_PASSWORD_LEN {
+        Some(format!("Use at least {MIN_PASSWORD_LEN} characters."))
+    } else if len > MAX_PASSWORD_LEN {
+        Some(format!("Use at most {MAX_PASSWORD_LEN} characters."))
+    } else {
+        None
+    }
+}
+
+/// After one more failure on top of `failed_before`: the counter to store and, when this
+/// failure reaches the limit, the lock expiry (the counter then starts again from zero).
+pub fn after_failure(failed_before: i64, now: DateTime<Utc>) -> (i64, Option<DateTime<Utc>>) {
+    let failed = failed_before + 1;
+    if failed >= MAX_FAILURES {
+        (0, Some(now + Duration::minutes(LOCK_MINUTES)))
+    } else {
+        (failed, None)
+    }
+}
+
+/// A new session token (64 hex characters, 256 random bits) and the hash the database keeps.
+pub fn new_session_token() -> (String, String) {
+    let mut bytes = [0u8; 32];
+    getrandom::fill(&mut bytes).expect("the OS random source works");
+    let token = hex::encode(bytes);
+    let hash = hash_token(&token);
+    (token, hash)
+}
+
+/// SHA-256 (hex) of a session token: what the database stores and looks up.
+pub fn hash_token(token: &str) -> String {
+    hex::encode(Sha256::digest(token.as_bytes()))
+}
+
+/// Whether a session is still alive at `now`.
+pub fn session_alive(last_seen: DateTime<Utc>, expires_at: DateTime<Utc>, now: DateTime<Utc>) -> bool {
+    now < expires_at && now < last_seen + Duration::hours(SESSION_IDLE_HOURS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chrono::TimeZone;
+
+    #[test]
+    fn hash_then_verify() {
+        let phc = hash_password("correct horse battery");
+        assert!(phc.starts_with("$argon2id$v=19$m=19456,t=2,p=1$"));
+        assert!(verify_password("correct horse battery", &phc));
+        assert!(!verify_password("wrong", &phc));
+        assert!(!verify_password("anything", "not a phc string"));
+    }
+
+    #[test]
+    fn eighth_failure_locks_for_fifteen_minutes() {
+        let now = Utc.with_ymd_and_hms(2026, 11, 22, 9, 0, 0).unwrap();
+        assert_eq!(after_failure(0, now), (1, None));
+        assert_eq!(after_failure(6, now), (7, None));
+        assert_eq!(after_failure(7, now), (0, Some(now + Duration::minutes(15))));
+    }
+
+    #[test]
+    fn session_expiry_idle_and_absolute() {
+        let t0 = Utc.with_ymd_and_hms(2026, 11, 22, 9, 0, 0).unwrap();
+        let abs = t0 + Duration::days(7);
+        assert!(session_alive(t0, abs, t0 + Duration::hours(11)));
+        assert!(!session_alive(t0, abs, t0 + Duration::hours(12)));
+        let late = abs - Duration::minutes(1);
+        assert!(session_alive(late, abs, late));
+        assert!(!session_alive(abs, abs, abs));
+    }
+
+    #[test]
+    fn tokens_are_64_hex_and_hashed() {
+        let (token, hash) = new_session_token();
+        assert_eq!(token.len(), 64);
+        assert!(token.chars().all(|c| c.is_ascii_hexdigit()));
+        assert_eq!(hash, hash_token(&token));
+        assert_ne!(hash, token);
+    }
+
+    #[test]
+    fn password_rules() {
+        assert!(password_problem("short").is_some());
+        assert!(password_problem("long enough pw").is_none());
+        assert!(password_problem(&"x".repeat(257)).is_some());
+        let p = initial_password();
+        assert_eq!(p.len(), 20);
+        assert!(password_problem(&p).is_none());
+    }
+}
+
+/// "Chrome on Windows" from a user-agent string, for the login history.
+pub fn device_label(user_agent: Option<&str>) -> String {
+    let Some(ua) = user_agent.filter(|ua| !ua.trim().is_empty()) else {
+        return "Unknown device".into();
+    };
+    // Order matters: Edge and Opera also say Chrome; Chrome also says Safari.
+    let browser = [
+        ("Edg/", "Edge"),
+        ("OPR/", "Opera"),
+        ("Firefox/", "Firefox"),
+        ("Chrome/", "Chrome"),
+        ("Chromium/", "Chromium"),
+        ("Safari/", "Safari"),
+        ("curl/", "curl"),
+    ]
+    .iter()
+    .find(|(needle, _)| ua.contains(needle))
+    .map(|(_, name)| *name);
+    let os = [
+        ("Windows", "Windows"),
+        ("Android", "Android"),
+        ("iPhone", "iPhone"),
+        ("iPad", "iPad"),
+        ("Mac OS X", "macOS"),
+        ("CrOS", "ChromeOS"),
+        ("Linux", "Linux"),
+    ]
+    .iter()
+    .find(|(needle, _)| ua.contains(needle))
+    .map(|(_, name)| *name);
+    match (browser, os) {
+        (Some(b), Some(o)) => format!("{b} on {o}"),
+        (Some(b), None) => b.to_string(),
+        (None, Some(o)) => format!("Browser on {o}"),
+        (None, None) => "Other device".into(),
+    }
+}
+
+#[cfg(test)]
+mod device_tests {
+    use super::device_label;
+
+    #[test]
+    fn device_labels() {
+        let cases = [
+            (
+                "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36",
+                "Chrome on Windows",
+            ),
+            (
+                "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 Chrome/120.0 Safari/537.36 Edg/120.0",
+                "Edge on Windows",
+            ),
+            (
+                "Mozilla/5.0 (X11; Linux x86_64; rv:121.0) Gecko/20100101 Firefox/121.0",
+                "Firefox on Linux",
+            ),
+            (
+                "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Version/17.0 Mobile/15E148 Safari/604.1",
+                "Safari on iPhone",
+            ),
+            (
+                "Mozilla/5.0 (Linux; Android 14) AppleWebKit/537.36 Chrome/120.0 Mobile Safari/537.36",
+                "Chrome on Android",
+            ),
+            (
+                "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 HeadlessChrome/156.0 Safari/537.36",
+                "Chrome on Linux",
+            ),
+            ("curl/8.5.0", "curl"),
+            ("", "Unknown device"),
+        ];
+        for (ua, label) in cases {
+            assert_eq!(device_label(Some(ua)), label, "{ua}");
+        }
+        assert_eq!(device_label(None), "Unknown device");
+    }
+}

@@ -1,0 +1,68 @@
+//! One typed configuration, read once at start: defaults < environment < command line
+//! (clap resolves the last two), then passed in the app state. Nothing else reads `std::env`.
+
+use std::fmt;
+use std::net::{IpAddr, SocketAddr};
+use std::path::PathBuf;
+
+/// What the server needs to run.
+#[derive(Clone)]
+pub struct Config {
+    pub data: PathBuf,
+    pub listen: SocketAddr,
+    /// Public base of links; None means "the request's own origin".
+    pub base_url: Option<String>,
+    /// The one proxy hop whose `X-Forwarded-For` is believed.
+    pub trusted_proxy: Option<IpAddr>,
+    pub owner_email: String,
+    /// The first owner's password; None means "generate and print once".
+    pub owner_password: Option<String>,
+    /// Lifts the request-forgery address check on outbound calls (tests and labs only).
+    pub allow_private_targets: bool,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            data: PathBuf::from("backoffice.db"),
+            listen: SocketAddr::from(([127, 0, 0, 1], 8080)),
+            base_url: None,
+            trusted_proxy: None,
+            owner_email: "owner@localhost".into(),
+            owner_password: None,
+            allow_private_targets: false,
+        }
+    }
+}
+
+/// Secrets are redacted so a `{:?}` in a log line cannot leak them.
+impl fmt::Debug for Config {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Config")
+            .field("data", &self.data)
+            .field("listen", &self.listen)
+            .field("base_url", &self.base_url)
+            .field("trusted_proxy", &self.trusted_proxy)
+            .field("owner_email", &self.owner_email)
+            .field(
+                "owner_password",
+                &self.owner_password.as_ref().map(|_| "<redacted>"),
+            )
+            .field("allow_private_targets", &self.allow_private_targets)
+            .finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn debug_redacts_the_owner_password() {
+        let config = super::Config {
+            owner_password: Some("hunter2-secret".into()),
+            ..Default::default()
+        };
+        let shown = format!("{config:?}");
+        assert!(!shown.contains("hunter2-secret"));
+        assert!(shown.contains("<redacted>"));
+    }
+}

@@ -1,0 +1,76 @@
+//! The audit writer used by every feature: one row in the same transaction as the change.
+//!
+//! Images pass through [`scrub`] first, so a secret handed in by mistake never lands in a row.
+
+use crate::clock;
+use crate::db::ids::new_id;
+use crate::http::error::AppError;
+use rusqlite::{Connection, params};
+use serde_json::Value;
+
+/// One audited change.
+pub struct Audit<'a> {
+    pub entity: &'a str,
+    pub entity_id: Option<&'a str>,
+    pub action: &'a str,
+    pub user_id: Option<&'a str>,
+    pub before: Option<Value>,
+    pub after: Option<Value>,
+}
+
+/// Writes the audit row on `conn`, which must be the transaction of the change.
+pub fn audit(conn: &Connection, entry: Audit<'_>) -> Result<(), AppError> {
+    let image = |v: Option<Value>| v.map(|v| scrub(v).to_string());
+    conn.execute(
+        "INSERT INTO audit (id, at, user_id, entity, entity_id, action, before, after)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+        params![
+            new_id(),
+            clock::now_timestamp(),
+            entry.user_id,
+            entry.entity,
+            entry.entity_id,
+            entry.action,
+            image(entry.before),
+            image(entry.after)
+        ],
+    )?;
+    Ok(())
+}
+
+/// Removes every string held under a key that names a secret (password, token, secret, hash),
+/// at any depth. Flags such as `hasDbPassword` are booleans and stay.
+pub fn scrub(value: Value) -> Value {
+    match value {
+        Value::Object(map) => Value::Object(
+            map.into_iter()
+                .filter(|(k, v)| !(v.is_string() && names_secret(k)))
+                .map(|(k, v)| (k, scrub(v)))
+                .collect(),
+        ),
+        Value::Array(items) => Value::Array(items.into_iter().map(scrub).collect()),
+        other => other,
+    }
+}
+
+fn names_secret(key: &str) -> bool {
+    let key = key.to_ascii_lowercase();
+    ["password", "token", "secret", "hash"]
+        .iter()
+        .any(|word| key.contains(word))
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    #[test]
+    fn scrub_drops_secret_strings_at_any_depth() {
+        let dirty = json!({ "name": "A", "password_hash": "$argon2id$x", "hasDbPassword": true,
+                            "nested": [{ "token": "abc", "ok": 1 }] });
+        assert_eq!(
+            super::scrub(dirty),
+            json!({ "name": "A", "hasDbPassword": true, "nested": [{ "ok": 1 }] })
+        );
+    }
+}

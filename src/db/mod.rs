@@ -1,0 +1,225 @@
+//! The data file: a read pool plus one serialized write path.
+//!
+//! SQLite runs in WAL mode with `synchronous=FULL` (an invoice number handed to a society must
+//! survive a power cut), `foreign_keys=ON` and a busy timeout, all set in [`configure`].
+//! Every top-level write goes through [`Db::write`]: one writer connection behind a mutex,
+//! `BEGIN IMMEDIATE`, so writes are serialized; nested work uses [`savepoint`].
+//! All of it runs on the blocking pool, never on the async threads.
+
+pub mod audit;
+pub mod ids;
+pub mod query;
+pub mod settings;
+
+use crate::http::error::AppError;
+use r2d2_sqlite::SqliteConnectionManager;
+use rusqlite::{Connection, OpenFlags, Transaction, TransactionBehavior};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+mod embedded {
+    refinery::embed_migrations!("migrations");
+}
+
+/// The oldest SQLite without the WAL-reset corruption bug (fixed in 3.51.3).
+const MIN_SQLITE: (u32, u32, u32) = (3, 51, 3);
+
+type Pool = r2d2::Pool<SqliteConnectionManager>;
+
+/// Handle to the data file; cheap to clone.
+#[derive(Clone)]
+pub struct Db {
+    pool: Pool,
+    writer: Arc<Mutex<Connection>>,
+    path: PathBuf,
+}
+
+/// Pragmas every connection gets.
+fn configure(conn: &Connection) -> rusqlite::Result<()> {
+    conn.busy_timeout(Duration::from_secs(5))?;
+    conn.execute_batch(
+        "PRAGMA journal_mode = WAL;
+         PRAGMA synchronous = FULL;
+         PRAGMA foreign_keys = ON;
+         PRAGMA temp_store = MEMORY;",
+    )
+}
+
+/// Refuses a SQLite library with the WAL-reset bug (3.7.0 to 3.51.2 but the 3.44.6 and 3.50.7 backports).
+pub fn check_sqlite_version(version: &str) -> Result<(), String> {
+    let parts: Vec<u32> = version.split('.').filter_map(|p| p.parse().ok()).collect();
+    let v = (
+        parts.first().copied().unwrap_or(0),
+        parts.get(1).copied().unwrap_or(0),
+        parts.get(2).copied().unwrap_or(0),
+    );
+    if v >= MIN_SQLITE || v == (3, 50, 7) || v == (3, 44, 6) {
+        Ok(())
+    } else {
+        Err(format!(
+            "SQLite {version} has the WAL-reset corruption bug; 3.51.3 or later is required"
+        ))
+    }
+}
+
+impl Db {
+    /// Opens (creating when missing) the data file, checks the library, runs the migrations.
+    /// Errors are plain sentences for the operator.
+    pub fn open(path: &Path) -> Result<Db, String> {
+        let mut writer =
+            Connection::open(path).map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+        let version: String = writer
+            .query_row("SELECT sqlite_version()", [], |r| r.get(0))
+            .map_err(|e| e.to_string())?;
+        check_sqlite_version(&version)?;
+        configure(&writer).map_err(|e| format!("cannot configure {}: {e}", path.display()))?;
+        embedded::migrations::runner()
+            .run(&mut writer)
+            .map_err(|e| format!("migration failed: {e}"))?;
+        let manager = SqliteConnectionManager::file(path)
+            .with_flags(
+                OpenFlags::SQLITE_OPEN_READ_ONLY
+                    | OpenFlags::SQLITE_OPEN_NO_MUTEX
+                    | OpenFlags::SQLITE_OPEN_URI,
+            )
+            .with_init(|c| {
+                c.busy_timeout(Duration::from_secs(5))?;
+                c.execute_batch("PRAGMA foreign_keys = ON; PRAGMA query_only = ON;")
+            });
+        let pool = r2d2::Pool::builder()
+            .max_size(8)
+            .build(manager)
+            .map_err(|e| e.to_string())?;
+        Ok(Db {
+            pool,
+            writer: Arc::new(Mutex::new(writer)),
+            path: path.to_path_buf(),
+        })
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Runs `f` on a read connection, off the async threads.
+    pub async fn read<T, F>(&self, f: F) -> Result<T, AppError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Connection) -> Result<T, AppError> + Send + 'static,
+    {
+        let pool = self.pool.clone();
+        tokio::task::spawn_blocking(move || {
+            let conn = pool.get()?;
+            f(&conn)
+        })
+        .await
+        .map_err(AppError::internal)?
+    }
+
+    /// Runs `f` in one serialized top-level write transaction, off the async threads.
+    /// The transaction commits when `f` returns `Ok` and rolls back otherwise.
+    pub async fn write<T, F>(&self, f: F) -> Result<T, AppError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Transaction) -> Result<T, AppError> + Send + 'static,
+    {
+        let db = self.clone();
+        tokio::task::spawn_blocking(move || db.write_blocking(f))
+            .await
+            .map_err(AppError::internal)?
+    }
+
+    /// [`Db::write`] for callers already off the async threads (CLI, background jobs).
+    pub fn write_blocking<T, F>(&self, f: F) -> Result<T, AppError>
+    where
+        F: FnOnce(&Transaction) -> Result<T, AppError>,
+    {
+        let mut conn = self.writer.lock().unwrap_or_else(|p| p.into_inner());
+        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let value = f(&tx)?;
+        tx.commit()?;
+        Ok(value)
+    }
+
+    /// [`Db::read`] for callers already off the async threads.
+    pub fn read_blocking<T, F>(&self, f: F) -> Result<T, AppError>
+    where
+        F: FnOnce(&Connection) -> Result<T, AppError>,
+    {
+        let conn = self.pool.get()?;
+        f(&conn)
+    }
+
+    /// Writes a consistent, self-contained copy of the data file to `out` while the server runs.
+    pub fn backup_to(&self, out: &Path) -> Result<(), String> {
+        let conn = self.pool.get().map_err(|e| e.to_string())?;
+        vacuum_into(&conn, out)
+    }
+
+    /// Folds the WAL back into the main file so the `.db` alone is complete (clean shutdown).
+    pub fn checkpoint(&self) -> Result<(), AppError> {
+        let conn = self.writer.lock().unwrap_or_else(|p| p.into_inner());
+        conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))?;
+        Ok(())
+    }
+}
+
+/// Copies the data file at `data` to `out` as one consistent, self-contained file, safe while a
+/// server writes to it (the copy includes what is still in the WAL).
+pub fn backup_file(data: &Path, out: &Path) -> Result<(), String> {
+    if !data.exists() {
+        return Err(format!("{} does not exist", data.display()));
+    }
+    let conn = Connection::open_with_flags(data, OpenFlags::SQLITE_OPEN_READ_ONLY)
+        .map_err(|e| format!("cannot open {}: {e}", data.display()))?;
+    conn.busy_timeout(Duration::from_secs(10))
+        .map_err(|e| e.to_string())?;
+    vacuum_into(&conn, out)
+}
+
+fn vacuum_into(conn: &Connection, out: &Path) -> Result<(), String> {
+    if out.exists() {
+        return Err(format!(
+            "{} already exists; choose a new file name",
+            out.display()
+        ));
+    }
+    conn.execute("VACUUM INTO ?1", [out.to_string_lossy()])
+        .map_err(|e| format!("backup failed: {e}"))?;
+    Ok(())
+}
+
+/// Runs `f` inside a savepoint of the current transaction: a nested transaction that rolls
+/// back alone when `f` fails, leaving the outer one usable.
+pub fn savepoint<T>(
+    conn: &Connection,
+    f: impl FnOnce(&Connection) -> Result<T, AppError>,
+) -> Result<T, AppError> {
+    conn.execute_batch("SAVEPOINT nested")?;
+    match f(conn) {
+        Ok(v) => {
+            conn.execute_batch("RELEASE nested")?;
+            Ok(v)
+        }
+        Err(e) => {
+            conn.execute_batch("ROLLBACK TO nested; RELEASE nested")?;
+            Err(e)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::check_sqlite_version;
+
+    #[test]
+    fn wal_reset_bug_versions_are_refused() {
+        for bad in ["3.7.0", "3.45.1", "3.51.2", "3.50.6"] {
+            assert!(check_sqlite_version(bad).is_err(), "{bad}");
+        }
+        for good in ["3.51.3", "3.53.0", "3.50.7", "3.44.6", "4.0.0"] {
+            assert!(check_sqlite_version(good).is_ok(), "{good}");
+        }
+    }
+}

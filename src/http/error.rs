@@ -1,0 +1,205 @@
+//! The one error type of the API and the one place where it becomes HTTP (decisions.md section 3).
+//!
+//! A handler returns `Result<T, AppError>`. The user-facing text and the log text are separate:
+//! an internal error logs its cause once and sends a generic sentence.
+
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde::Serialize;
+use utoipa::ToSchema;
+
+/// An error answered to an API client as `{ "error": { code, message, field? } }`.
+/// Boxed, so that `Result<T, AppError>` stays one pointer wide on the happy path.
+#[derive(Debug)]
+pub struct AppError(Box<ErrorParts>);
+
+/// What an [`AppError`] carries; reached through `Deref`.
+#[derive(Debug)]
+pub struct ErrorParts {
+    pub status: StatusCode,
+    pub code: &'static str,
+    pub message: String,
+    pub field: Option<String>,
+    /// Seconds, for 429 answers.
+    pub retry_after: Option<u64>,
+    /// Login answers also carry `outcome` at the top level (decisions 4).
+    pub outcome: Option<&'static str>,
+    /// Locked sign-ins also carry when the lock ends.
+    pub locked_until: Option<String>,
+    /// The cause of a 500, for the log only.
+    internal: Option<String>,
+}
+
+/// The JSON body of every error answer.
+#[derive(Serialize, ToSchema)]
+pub struct ErrorBody {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub locked_until: Option<String>,
+    pub error: ErrorDetail,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct ErrorDetail {
+    /// A stable snake_case code for programs.
+    pub code: &'static str,
+    /// A sentence for a person.
+    pub message: String,
+    /// The request field at fault, when there is exactly one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub field: Option<String>,
+}
+
+impl AppError {
+    pub fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> Self {
+        AppError(Box::new(ErrorParts {
+            status,
+            code,
+            message: message.into(),
+            field: None,
+            retry_after: None,
+            outcome: None,
+            locked_until: None,
+            internal: None,
+        }))
+    }
+
+    /// Names the one request field at fault.
+    pub fn on_field(mut self, field: impl Into<String>) -> Self {
+        self.field = Some(field.into());
+        self
+    }
+
+    pub fn bad_request(code: &'static str, message: impl Into<String>) -> Self {
+        Self::new(StatusCode::BAD_REQUEST, code, message)
+    }
+    pub fn unauthorized() -> Self {
+        Self::new(StatusCode::UNAUTHORIZED, "unauthenticated", "Please sign in.")
+    }
+    pub fn forbidden() -> Self {
+        Self::new(
+            StatusCode::FORBIDDEN,
+            "forbidden",
+            "Your role does not allow this.",
+        )
+    }
+    pub fn not_found(what: &str) -> Self {
+        Self::new(StatusCode::NOT_FOUND, "not_found", format!("No such {what}."))
+    }
+    pub fn conflict(code: &'static str, message: impl Into<String>) -> Self {
+        Self::new(StatusCode::CONFLICT, code, message)
+    }
+    /// A body that parses but holds an invalid value in `field`.
+    pub fn invalid(field: &str, code: &'static str, message: impl Into<String>) -> Self {
+        Self::new(StatusCode::UNPROCESSABLE_ENTITY, code, message).on_field(field)
+    }
+    pub fn rate_limited(retry_after: u64) -> Self {
+        let mut e = Self::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            "rate_limited",
+            format!("Too many attempts. Try again in {retry_after} seconds."),
+        );
+        e.retry_after = Some(retry_after.max(1));
+        e
+    }
+    /// An unexpected failure: the cause is logged, the client sees a generic sentence.
+    pub fn internal(cause: impl std::fmt::Display) -> Self {
+        let mut e = Self::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "internal",
+            "Something went wrong on the server. The error has been logged.",
+        );
+        e.internal = Some(cause.to_string());
+        e
+    }
+}
+
+impl std::ops::Deref for AppError {
+    type Target = ErrorParts;
+    fn deref(&self) -> &ErrorParts {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for AppError {
+    fn deref_mut(&mut self) -> &mut ErrorParts {
+        &mut self.0
+    }
+}
+
+impl std::fmt::Display for AppError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} {}: {}",
+            self.status.as_u16(),
+            self.code,
+            self.internal.as_deref().unwrap_or(&self.message)
+        )
+    }
+}
+
+impl std::error::Error for AppError {}
+
+impl From<rusqlite::Error> for AppError {
+    fn from(e: rusqlite::Error) -> Self {
+        AppError::internal(format!("database: {e}"))
+    }
+}
+
+impl From<r2d2::Error> for AppError {
+    fn from(e: r2d2::Error) -> Self {
+        AppError::internal(format!("database pool: {e}"))
+    }
+}
+
+impl From<serde_json::Error> for AppError {
+    fn from(e: serde_json::Error) -> Self {
+        AppError::internal(format!("json: {e}"))
+    }
+}
+
+impl IntoResponse for AppError {
+    fn into_response(self) -> Response {
+        let this = *self.0;
+        if let Some(cause) = &this.internal {
+            tracing::error!(%cause, "internal error");
+        }
+        let body = ErrorBody {
+            outcome: this.outcome,
+            locked_until: this.locked_until,
+            error: ErrorDetail {
+                code: this.code,
+                message: this.message,
+                field: this.field,
+            },
+        };
+        let mut response = (this.status, axum::Json(body)).into_response();
+        if let Some(secs) = this.retry_after {
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from(secs));
+        }
+        response
+    }
+}
+
+/// Turns a UNIQUE violation at the query that caused it into a 409 on `field`.
+pub trait OnConstraint<T> {
+    fn on_unique(self, field: &str, message: &str) -> Result<T, AppError>;
+}
+
+impl<T> OnConstraint<T> for Result<T, rusqlite::Error> {
+    fn on_unique(self, field: &str, message: &str) -> Result<T, AppError> {
+        self.map_err(|e| match &e {
+            rusqlite::Error::SqliteFailure(f, _)
+                if f.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_UNIQUE
+                    || f.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_PRIMARYKEY =>
+            {
+                AppError::conflict("duplicate", message).on_field(field)
+            }
+            _ => AppError::from(e),
+        })
+    }
+}

@@ -1,0 +1,280 @@
+//! Extractors: JSON bodies and query strings that fail in the decisions-3 shape, the client's
+//! address behind the one trusted proxy hop, and the role gates `AuthUser`, `Manager`, `Owner`
+//! so that a handler's signature shows who may call it.
+
+use crate::AppState;
+use crate::auth::{self, Role};
+use crate::clock;
+use crate::http::error::AppError;
+use axum::body::Bytes;
+use axum::extract::{ConnectInfo, FromRequest, FromRequestParts, Request};
+use axum::http::StatusCode;
+use axum::http::request::Parts;
+use serde::de::DeserializeOwned;
+use std::net::{IpAddr, SocketAddr};
+
+/// A JSON request body. Malformed JSON is a 400; a well-formed body holding a wrong value is a
+/// 422 naming the field; an oversized body is a 413.
+pub struct JsonBody<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
+    type Rejection = AppError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        let bytes = Bytes::from_request(req, state).await.map_err(|e| {
+            if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+                AppError::new(
+                    StatusCode::PAYLOAD_TOO_LARGE,
+                    "body_too_large",
+                    "The request body is too large.",
+                )
+            } else {
+                AppError::bad_request("unreadable_body", "The request body could not be read.")
+            }
+        })?;
+        parse_json(&bytes).map(JsonBody)
+    }
+}
+
+/// Parses a JSON body with the error rules of [`JsonBody`].
+pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, AppError> {
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Err(AppError::bad_request(
+            "malformed_json",
+            "A JSON body is required.",
+        ));
+    }
+    let malformed = |e: serde_json::Error| {
+        AppError::bad_request("malformed_json", format!("The body is not valid JSON: {e}."))
+    };
+    let mut de = serde_json::Deserializer::from_slice(bytes);
+    let value: T = serde_path_to_error::deserialize(&mut de).map_err(|e| {
+        let path = e.path().to_string();
+        let inner = e.into_inner();
+        if inner.classify() != serde_json::error::Category::Data {
+            return malformed(inner);
+        }
+        let field = if path == "." {
+            named_field(&inner.to_string())
+        } else {
+            Some(path)
+        };
+        let err = AppError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "invalid_value",
+            format!("Invalid value: {}.", strip_position(&inner.to_string())),
+        );
+        match field {
+            Some(f) => err.on_field(f),
+            None => err,
+        }
+    })?;
+    de.end().map_err(malformed)?;
+    Ok(value)
+}
+
+/// The field an "unknown field `x`" or "missing field `x`" message names.
+fn named_field(message: &str) -> Option<String> {
+    ["unknown field `", "missing field `"]
+        .iter()
+        .find_map(|prefix| message.strip_prefix(prefix))
+        .and_then(|rest| rest.split('`').next())
+        .map(str::to_string)
+}
+
+/// serde_json appends " at line 1 column 9" to data errors; a person does not need it.
+fn strip_position(message: &str) -> &str {
+    message.split(" at line ").next().unwrap_or(message)
+}
+
+/// Parses a query string; a bad value is a 400 naming the parameter.
+pub fn parse_query<T: DeserializeOwned>(query: Option<&str>) -> Result<T, AppError> {
+    let de = serde_urlencoded::Deserializer::new(form_urlencoded::parse(query.unwrap_or("").as_bytes()));
+    serde_path_to_error::deserialize(de).map_err(|e| {
+        let path = e.path().to_string();
+        let err = AppError::bad_request("invalid_query", format!("Invalid query: {}.", e.inner()));
+        if path == "." { err } else { err.on_field(path) }
+    })
+}
+
+/// Query parameters, failing as [`parse_query`] does.
+pub struct QueryParams<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned> FromRequestParts<S> for QueryParams<T> {
+    type Rejection = AppError;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
+        parse_query(parts.uri.query()).map(QueryParams)
+    }
+}
+
+/// Who is asking: the client's address, whether it came over HTTPS, and its device string.
+pub struct ClientInfo {
+    pub ip: String,
+    pub https: bool,
+    pub user_agent: Option<String>,
+}
+
+impl FromRequestParts<AppState> for ClientInfo {
+    type Rejection = AppError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
+        let peer: Option<IpAddr> = ConnectInfo::<SocketAddr>::from_request_parts(parts, state)
+            .await
+            .ok()
+            .map(|c| c.0.ip());
+        let header = |name: &str| {
+            parts
+                .headers
+                .get(name)
+                .and_then(|v| v.to_str().ok())
+                .map(str::trim)
+        };
+        let via_trusted_proxy = peer.is_some() && peer == state.config.trusted_proxy;
+        let forwarded = via_trusted_proxy
+            .then(|| {
+                header("x-forwarded-for")
+                    .and_then(|v| v.rsplit(',').next())
+                    .map(str::trim)
+            })
+            .flatten()
+            .and_then(|v| v.parse::<IpAddr>().ok());
+        let ip = forwarded
+            .or(peer)
+            .map(|ip| ip.to_string())
+            .unwrap_or_else(|| "unknown".into());
+        let https =
+            via_trusted_proxy && header("x-forwarded-proto").is_some_and(|p| p.eq_ignore_ascii_case("https"));
+        let user_agent = header("user-agent").map(|ua| ua.chars().take(512).collect());
+        Ok(ClientInfo {
+            ip,
+            https,
+            user_agent,
+        })
+    }
+}
+
+/// Any signed-in user.
+#[derive(Debug, Clone)]
+pub struct AuthUser {
+    pub id: String,
+    pub role: Role,
+    pub session_id: String,
+}
+
+impl AuthUser {
+    pub fn is_managerial(&self) -> bool {
+        matches!(self.role, Role::Owner | Role::Manager)
+    }
+}
+
+/// The name of the session cookie.
+pub const SESSION_COOKIE: &str = "bo_session";
+
+fn session_token(parts: &Parts) -> Option<String> {
+    parts
+        .headers
+        .get_all(axum::http::header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .filter_map(|pair| pair.trim().split_once('='))
+        .find(|(name, _)| *name == SESSION_COOKIE)
+        .map(|(_, value)| value.to_string())
+}
+
+impl FromRequestParts<AppState> for AuthUser {
+    type Rejection = AppError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
+        if let Some(user) = parts.extensions.get::<AuthUser>() {
+            return Ok(user.clone());
+        }
+        let token = session_token(parts).ok_or_else(AppError::unauthorized)?;
+        let hash = auth::rules::hash_token(&token);
+        let session = state
+            .db
+            .read(move |c| auth::store::session_by_hash(c, &hash))
+            .await?;
+        let session = session.ok_or_else(AppError::unauthorized)?;
+        let now = clock::now();
+        let alive = matches!(
+            (clock::parse_timestamp(&session.last_seen_at), clock::parse_timestamp(&session.expires_at)),
+            (Some(seen), Some(expires)) if auth::rules::session_alive(seen, expires, now)
+        );
+        if !alive {
+            let id = session.id.clone();
+            state
+                .db
+                .write(move |tx| auth::store::delete_session(tx, &id))
+                .await?;
+            return Err(AppError::new(
+                StatusCode::UNAUTHORIZED,
+                "session_expired",
+                "Your session has expired. Please sign in again.",
+            ));
+        }
+        if clock::parse_timestamp(&session.last_seen_at)
+            .is_some_and(|seen| now - seen > chrono::Duration::seconds(60))
+        {
+            let id = session.id.clone();
+            state
+                .db
+                .write(move |tx| auth::store::touch_session(tx, &id))
+                .await?;
+        }
+        let user = AuthUser {
+            id: session.staff_id,
+            role: session.role,
+            session_id: session.id,
+        };
+        parts.extensions.insert(user.clone());
+        Ok(user)
+    }
+}
+
+/// An owner or a manager.
+pub struct Manager(pub AuthUser);
+
+impl FromRequestParts<AppState> for Manager {
+    type Rejection = AppError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
+        let user = AuthUser::from_request_parts(parts, state).await?;
+        if user.is_managerial() {
+            Ok(Manager(user))
+        } else {
+            Err(AppError::forbidden())
+        }
+    }
+}
+
+/// The owner.
+pub struct Owner(pub AuthUser);
+
+impl FromRequestParts<AppState> for Owner {
+    type Rejection = AppError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
+        let user = AuthUser::from_request_parts(parts, state).await?;
+        if user.role == Role::Owner {
+            Ok(Owner(user))
+        } else {
+            Err(AppError::forbidden())
+        }
+    }
+}
+
+/// A record id from the path; a bad one is a 400 in the usual shape.
+pub struct IdPath(pub String);
+
+impl<S: Send + Sync> FromRequestParts<S> for IdPath {
+    type Rejection = AppError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        axum::extract::Path::<String>::from_request_parts(parts, state)
+            .await
+            .map(|p| IdPath(p.0))
+            .map_err(|_| AppError::bad_request("invalid_path", "The id in the address is not valid."))
+    }
+}

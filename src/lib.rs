@@ -1,0 +1,92 @@
+//! The back office: one binary, one SQLite data file, a JSON API under `/api` and the console.
+//!
+//! [`app`] builds the whole router so that `main` serves it and the tests call it in-process.
+
+pub mod auth;
+pub mod clock;
+pub mod config;
+pub mod db;
+pub mod http;
+pub mod staff;
+
+use auth::limiter::LoginLimits;
+use auth::{Role, rules as auth_rules};
+use config::Config;
+use db::Db;
+use std::sync::Arc;
+
+/// What every handler can reach.
+#[derive(Clone)]
+pub struct AppState {
+    pub db: Db,
+    pub config: Arc<Config>,
+    pub login_limits: Arc<LoginLimits>,
+}
+
+impl AppState {
+    pub fn new(db: Db, config: Config) -> Self {
+        AppState {
+            db,
+            config: Arc::new(config),
+            login_limits: Arc::new(LoginLimits::default()),
+        }
+    }
+}
+
+/// The whole HTTP application.
+pub fn app(state: AppState) -> axum::Router {
+    http::router(state)
+}
+
+/// What first start did: the password of the owner it created, when it generated one.
+pub struct Bootstrap {
+    pub db: Db,
+    pub generated_owner_password: Option<String>,
+}
+
+/// Opens the data file, runs migrations, seeds default settings and, on an empty file,
+/// creates the owner (decisions 8). Errors are sentences for the operator.
+pub fn bootstrap(config: &Config) -> Result<Bootstrap, String> {
+    let db = Db::open(&config.data)?;
+    let owner_email = config.owner_email.trim().to_string();
+    let owner_password = config.owner_password.clone();
+    let generated = owner_password.is_none();
+    let password = owner_password.unwrap_or_else(auth_rules::initial_password);
+    let created = db
+        .write_blocking(|tx| {
+            db::settings::seed_defaults(tx)?;
+            if staff::store::count(tx)? > 0 {
+                return Ok(false);
+            }
+            let owner = staff::store::insert(
+                tx,
+                staff::store::NewEmployee {
+                    username: owner_email.clone(),
+                    email: owner_email.clone(),
+                    name: "Owner".into(),
+                    role: Role::Owner,
+                    phone: None,
+                    title: None,
+                    password_hash: auth_rules::hash_password(&password),
+                    must_change_password: true,
+                },
+            )?;
+            db::audit::audit(
+                tx,
+                db::audit::Audit {
+                    entity: "staff",
+                    entity_id: Some(&owner.id),
+                    action: "create",
+                    user_id: None,
+                    before: None,
+                    after: Some(serde_json::to_value(&owner)?),
+                },
+            )?;
+            Ok(true)
+        })
+        .map_err(|e| format!("cannot prepare the data file: {e}"))?;
+    Ok(Bootstrap {
+        db,
+        generated_owner_password: (created && generated).then_some(password),
+    })
+}

@@ -1,0 +1,202 @@
+//! The `backoffice` command: parse the command line, start logging, dispatch.
+
+use backoffice::auth::{rules as auth_rules, store as auth_store};
+use backoffice::config::Config;
+use backoffice::db::audit::{Audit, audit};
+use backoffice::{AppState, app, bootstrap, db, staff};
+use clap::{Parser, Subcommand};
+use std::net::{IpAddr, SocketAddr};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// The back office for a software vendor serving co-operative societies.
+///
+/// Everything lives in one SQLite data file. Start the server with `backoffice serve`, then
+/// open the console in a browser (http://127.0.0.1:8080 by default).
+#[derive(Parser)]
+#[command(name = "backoffice", version, about, long_about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run the server: the JSON API under /api, the console at /, background jobs.
+    Serve(ServeArgs),
+    /// Write a consistent copy of the data file (safe while the server runs).
+    Backup {
+        /// The data file to copy.
+        #[arg(long, env = "BACKOFFICE_DATA", default_value = "backoffice.db")]
+        data: PathBuf,
+        /// Where to write the copy; must not exist yet.
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Give an account a new initial password (for an owner locked out; run on the server itself).
+    ResetPassword {
+        #[arg(long, env = "BACKOFFICE_DATA", default_value = "backoffice.db")]
+        data: PathBuf,
+        /// The username or email of the account.
+        username: String,
+    },
+}
+
+#[derive(clap::Args)]
+struct ServeArgs {
+    /// The data file; created with its owner account on first start.
+    #[arg(long, env = "BACKOFFICE_DATA", default_value = "backoffice.db")]
+    data: PathBuf,
+    /// Address and port to listen on.
+    #[arg(long, env = "BACKOFFICE_LISTEN", default_value = "127.0.0.1:8080")]
+    listen: SocketAddr,
+    /// Public base URL for links (e.g. https://office.example.in); default: the request's own origin.
+    #[arg(long, env = "BACKOFFICE_BASE_URL")]
+    base_url: Option<String>,
+    /// The reverse proxy whose X-Forwarded-For is trusted (one hop).
+    #[arg(long, env = "BACKOFFICE_TRUSTED_PROXY")]
+    trusted_proxy: Option<IpAddr>,
+    /// Email (and username) of the owner created on first start.
+    #[arg(long, env = "BACKOFFICE_OWNER_EMAIL", default_value = "owner@localhost")]
+    owner_email: String,
+    /// Password of the owner created on first start; when unset, one is generated and printed once.
+    #[arg(long, env = "BACKOFFICE_OWNER_PASSWORD", hide_env_values = true)]
+    owner_password: Option<String>,
+    /// Lift the address check on outbound calls (tests and labs only).
+    #[arg(long, env = "BACKOFFICE_ALLOW_PRIVATE_TARGETS", value_parser = parse_flag, default_value = "0")]
+    allow_private_targets: bool,
+}
+
+fn parse_flag(value: &str) -> Result<bool, String> {
+    match value.trim().to_ascii_lowercase().as_str() {
+        "1" | "true" | "yes" | "on" => Ok(true),
+        "0" | "false" | "no" | "off" | "" => Ok(false),
+        other => Err(format!("expected 1 or 0, got {other}")),
+    }
+}
+
+fn main() -> ExitCode {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()),
+        )
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+        .init();
+    let result = match Cli::parse().command {
+        Command::Serve(args) => serve(args),
+        Command::Backup { data, out } => {
+            db::backup_file(&data, &out).map(|()| println!("Backup written to {}", out.display()))
+        }
+        Command::ResetPassword { data, username } => reset_password(&data, &username),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn serve(args: ServeArgs) -> Result<(), String> {
+    let config = Config {
+        data: args.data,
+        listen: args.listen,
+        base_url: args.base_url,
+        trusted_proxy: args.trusted_proxy,
+        owner_email: args.owner_email,
+        owner_password: args.owner_password.filter(|p| !p.is_empty()),
+        allow_private_targets: args.allow_private_targets,
+    };
+    if config.allow_private_targets {
+        tracing::warn!("BACKOFFICE_ALLOW_PRIVATE_TARGETS is set: outbound calls may reach private addresses");
+    }
+    let boot = bootstrap(&config)?;
+    if let Some(password) = &boot.generated_owner_password {
+        eprintln!(
+            "\nFirst start: the owner account is {} with the initial password\n\n    {password}\n\n\
+             It is shown only this once; you will be asked to change it at first sign-in.\n",
+            config.owner_email
+        );
+    }
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| e.to_string())?;
+    let db = boot.db.clone();
+    runtime.block_on(async move {
+        let listener = tokio::net::TcpListener::bind(config.listen)
+            .await
+            .map_err(|e| format!("cannot listen on {}: {e}", config.listen))?;
+        let addr = listener.local_addr().map_err(|e| e.to_string())?;
+        tracing::info!(data = %config.data.display(), "data file open");
+        println!("backoffice listening on http://{addr}");
+        let router = app(AppState::new(boot.db, config));
+        axum::serve(
+            listener,
+            router.into_make_service_with_connect_info::<SocketAddr>(),
+        )
+        .with_graceful_shutdown(shutdown_signal())
+        .await
+        .map_err(|e| e.to_string())
+    })?;
+    db.checkpoint()
+        .map_err(|e| format!("final checkpoint failed: {e}"))?;
+    tracing::info!("stopped cleanly; the data file is complete on its own");
+    Ok(())
+}
+
+/// Ctrl-C, or SIGTERM from systemd: stop accepting, finish in-flight requests.
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {},
+        () = terminate => {},
+    }
+    tracing::info!("shutting down");
+}
+
+fn reset_password(data: &std::path::Path, identifier: &str) -> Result<(), String> {
+    if !data.exists() {
+        return Err(format!("{} does not exist", data.display()));
+    }
+    let db = db::Db::open(data)?;
+    let password = auth_rules::initial_password();
+    let hash = auth_rules::hash_password(&password);
+    let identifier = identifier.trim().to_string();
+    db.write_blocking(|tx| {
+        let id = staff::store::id_by_identifier(tx, &identifier)?.ok_or_else(|| {
+            backoffice::http::error::AppError::not_found("account with that username or email")
+        })?;
+        staff::store::set_password(tx, &id, &hash, true)?;
+        auth_store::end_sessions(tx, &id, None)?;
+        audit(
+            tx,
+            Audit {
+                entity: "staff",
+                entity_id: Some(&id),
+                action: "reset_password",
+                user_id: None,
+                before: None,
+                after: Some(serde_json::json!({ "mustChangePassword": true, "via": "command line" })),
+            },
+        )
+    })
+    .map_err(|e| e.message.clone())?;
+    println!("New initial password for {identifier}: {password}\nIt must be changed at the next sign-in.");
+    Ok(())
+}

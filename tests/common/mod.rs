@@ -1,0 +1,202 @@
+//! The in-process test harness: each test gets its own fresh data file in a temp dir and calls
+//! the real router with `oneshot`, as a client on 127.0.0.1 would.
+
+#![allow(dead_code)]
+
+use axum::Router;
+use axum::body::Body;
+use axum::extract::connect_info::MockConnectInfo;
+use axum::http::{HeaderMap, Method, Request, StatusCode, header};
+use backoffice::config::Config;
+use backoffice::{AppState, app, bootstrap};
+use http_body_util::BodyExt;
+use serde_json::Value;
+use std::net::SocketAddr;
+use tempfile::TempDir;
+use tower::ServiceExt;
+
+pub const OWNER: &str = "owner@localhost";
+pub const OWNER_PASSWORD: &str = "owner-initial-pw";
+
+pub struct TestApp {
+    pub dir: TempDir,
+    pub state: AppState,
+    router: Router,
+}
+
+pub struct Reply {
+    pub status: StatusCode,
+    pub headers: HeaderMap,
+    pub body: Value,
+    pub text: String,
+}
+
+impl Reply {
+    /// The `error.code` of an error body.
+    pub fn code(&self) -> &str {
+        self.body["error"]["code"].as_str().unwrap_or("")
+    }
+    /// The `bo_session=...` pair from Set-Cookie.
+    pub fn session_cookie(&self) -> String {
+        let cookie = self
+            .headers
+            .get(header::SET_COOKIE)
+            .expect("a Set-Cookie header")
+            .to_str()
+            .unwrap();
+        cookie.split(';').next().unwrap().to_string()
+    }
+}
+
+/// A request to send: method, path, optional JSON body, optional cookie, extra headers.
+pub struct Call {
+    method: Method,
+    path: String,
+    body: Option<String>,
+    content_type: Option<String>,
+    cookie: Option<String>,
+    headers: Vec<(String, String)>,
+}
+
+impl Call {
+    pub fn new(method: Method, path: &str) -> Self {
+        Call {
+            method,
+            path: path.into(),
+            body: None,
+            content_type: None,
+            cookie: None,
+            headers: vec![],
+        }
+    }
+    pub fn json(mut self, body: Value) -> Self {
+        self.body = Some(body.to_string());
+        self.content_type = Some("application/json".into());
+        self
+    }
+    pub fn raw(mut self, body: &str, content_type: Option<&str>) -> Self {
+        self.body = Some(body.into());
+        self.content_type = content_type.map(str::to_string);
+        self
+    }
+    pub fn cookie(mut self, cookie: &str) -> Self {
+        self.cookie = Some(cookie.into());
+        self
+    }
+    pub fn header(mut self, name: &str, value: &str) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
+}
+
+impl TestApp {
+    pub fn new() -> Self {
+        Self::with_config(|_| {})
+    }
+
+    pub fn with_config(adjust: impl FnOnce(&mut Config)) -> Self {
+        let dir = TempDir::new().unwrap();
+        let mut config = Config {
+            data: dir.path().join("test.db"),
+            owner_password: Some(OWNER_PASSWORD.into()),
+            ..Config::default()
+        };
+        adjust(&mut config);
+        let boot = bootstrap(&config).expect("bootstrap");
+        let state = AppState::new(boot.db, config);
+        let router = app(state.clone()).layer(MockConnectInfo(SocketAddr::from(([127, 0, 0, 1], 40000))));
+        TestApp { dir, state, router }
+    }
+
+    pub async fn send(&self, call: Call) -> Reply {
+        let mut builder = Request::builder()
+            .method(call.method)
+            .uri(&call.path)
+            .header(header::HOST, "localhost");
+        if let Some(ct) = &call.content_type {
+            builder = builder.header(header::CONTENT_TYPE, ct);
+        }
+        if let Some(cookie) = &call.cookie {
+            builder = builder.header(header::COOKIE, cookie);
+        }
+        for (name, value) in &call.headers {
+            builder = builder.header(name.as_str(), value.as_str());
+        }
+        let request = builder
+            .body(call.body.map(Body::from).unwrap_or_else(Body::empty))
+            .unwrap();
+        let response = self.router.clone().oneshot(request).await.unwrap();
+        let status = response.status();
+        let headers = response.headers().clone();
+        let bytes = response.into_body().collect().await.unwrap().to_bytes();
+        let text = String::from_utf8_lossy(&bytes).to_string();
+        let body = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
+        Reply {
+            status,
+            headers,
+            body,
+            text,
+        }
+    }
+
+    pub async fn get(&self, path: &str, cookie: &str) -> Reply {
+        self.send(Call::new(Method::GET, path).cookie(cookie)).await
+    }
+    pub async fn post(&self, path: &str, cookie: &str, body: Value) -> Reply {
+        self.send(Call::new(Method::POST, path).cookie(cookie).json(body))
+            .await
+    }
+    pub async fn patch(&self, path: &str, cookie: &str, body: Value) -> Reply {
+        self.send(Call::new(Method::PATCH, path).cookie(cookie).json(body))
+            .await
+    }
+
+    pub async fn try_login(&self, username: &str, password: &str) -> Reply {
+        self.send(
+            Call::new(Method::POST, "/api/auth/login")
+                .json(serde_json::json!({ "username": username, "password": password })),
+        )
+        .await
+    }
+
+    /// Signs in and answers the session cookie pair.
+    pub async fn login(&self, username: &str, password: &str) -> String {
+        let reply = self.try_login(username, password).await;
+        assert_eq!(
+            reply.status,
+            StatusCode::OK,
+            "login as {username}: {}",
+            reply.text
+        );
+        reply.session_cookie()
+    }
+
+    pub async fn owner(&self) -> String {
+        self.login(OWNER, OWNER_PASSWORD).await
+    }
+
+    /// Invites an employee as the owner; answers (id, initial password).
+    pub async fn invite(&self, owner: &str, email: &str, role: &str) -> (String, String) {
+        let reply = self
+            .post(
+                "/api/employees",
+                owner,
+                serde_json::json!({ "email": email, "name": email, "role": role }),
+            )
+            .await;
+        assert_eq!(reply.status, StatusCode::CREATED, "{}", reply.text);
+        (
+            reply.body["id"].as_str().unwrap().into(),
+            reply.body["initial_password"].as_str().unwrap().into(),
+        )
+    }
+
+    /// A direct connection to the test's data file, for asserting rows written or not.
+    pub fn sql(&self) -> rusqlite::Connection {
+        rusqlite::Connection::open(self.dir.path().join("test.db")).unwrap()
+    }
+
+    pub fn count(&self, sql: &str) -> i64 {
+        self.sql().query_row(sql, [], |r| r.get(0)).unwrap()
+    }
+}

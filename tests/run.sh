@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Runs every test of the back office on a fresh machine: installs what the tests need when it is
+# missing, then runs the whole suite. CI calls exactly this (see .ci/run).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need_apt=()
+command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
+command -v chromedriver >/dev/null 2>&1 || need_apt+=(chromium-driver)
+if [ ${#need_apt[@]} -gt 0 ]; then
+  echo "tests/run.sh: installing ${need_apt[*]} for the browser tests"
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need_apt[@]}" >/dev/null
+fi
+
+cargo test --locked --all-targets "$@"
