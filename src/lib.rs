@@ -21,15 +21,35 @@ pub struct AppState {
     pub db: Db,
     pub config: Arc<Config>,
     pub login_limits: Arc<LoginLimits>,
+    /// One permit per core for password hashing: more at once only thrashes the caches and
+    /// lets a flood of sign-ins take 19 MiB each.
+    hash_slots: Arc<tokio::sync::Semaphore>,
 }
 
 impl AppState {
     pub fn new(db: Db, config: Config) -> Self {
+        let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2);
         AppState {
             db,
             config: Arc::new(config),
             login_limits: Arc::new(LoginLimits::default()),
+            hash_slots: Arc::new(tokio::sync::Semaphore::new(cores)),
         }
+    }
+
+    /// Runs password-hashing work on the blocking pool, at most one job per core at a time.
+    pub async fn hashing<T: Send + 'static>(
+        &self,
+        work: impl FnOnce() -> T + Send + 'static,
+    ) -> Result<T, http::error::AppError> {
+        let _slot = self
+            .hash_slots
+            .acquire()
+            .await
+            .map_err(http::error::AppError::internal)?;
+        tokio::task::spawn_blocking(work)
+            .await
+            .map_err(http::error::AppError::internal)
     }
 }
 

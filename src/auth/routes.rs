@@ -5,6 +5,7 @@ use crate::auth::store::{self, LoginEvent, LoginEventFilter, Outcome};
 use crate::auth::{Role, rules};
 use crate::clock;
 use crate::db::audit::{Audit, audit};
+use crate::db::savepoint;
 use crate::http::error::{AppError, ErrorBody};
 use crate::http::extract::{AuthUser, ClientInfo, JsonBody, Owner, QueryParams, SESSION_COOKIE};
 use crate::http::pagination::{Page, Paginated};
@@ -97,62 +98,69 @@ async fn login(
     let candidate = state.db.read(move |c| store::find_for_login(c, &lookup)).await?;
     let now = clock::now();
     let password = req.password;
-    let result = match candidate {
+    let (staff_id, verdict, must_change_password) = match candidate {
         None => {
             // Same cost as a real check, so timing does not tell which names exist.
-            tokio::task::spawn_blocking(move || rules::verify_against_dummy(&password))
-                .await
-                .map_err(AppError::internal)?;
-            Err((None, failed()))
+            state
+                .hashing(move || rules::verify_against_dummy(&password))
+                .await?;
+            (None, Verdict::Failed, false)
         }
-        Some(account) if account.locked_until.is_some_and(|until| until > now) => {
-            Err((Some(account.id), locked(account.locked_until.unwrap_or(now))))
-        }
-        Some(account) => {
-            let phc = account.password_hash.clone();
-            let matches = tokio::task::spawn_blocking(move || rules::verify_password(&password, &phc))
-                .await
-                .map_err(AppError::internal)?;
-            if !matches {
-                let id = account.id.clone();
-                state
-                    .db
-                    .write(move |tx| store::record_failure(tx, &id, now))
+        Some(account) => match account.locked_until.filter(|until| *until > now) {
+            Some(until) => (Some(account.id), Verdict::Locked(until), false),
+            None => {
+                let phc = account.password_hash;
+                let matches = state
+                    .hashing(move || rules::verify_password(&password, &phc))
                     .await?;
-                Err((Some(account.id), failed()))
-            } else if !account.active {
-                let err = AppError::new(
-                    StatusCode::UNAUTHORIZED,
-                    "inactive",
-                    "This account has been deactivated.",
-                );
-                Err((Some(account.id), with_outcome(err, Outcome::Failed)))
-            } else {
-                let (id, ip, agent) = (account.id.clone(), client.ip.clone(), client.user_agent.clone());
-                let (token, employee) = state
-                    .db
-                    .write(move |tx| {
-                        let token = store::start_session(tx, &id, &ip, agent.as_deref())?;
-                        let employee = staff_store::get(tx, &id)?
-                            .ok_or_else(|| AppError::internal("account vanished"))?;
-                        Ok((token, employee))
-                    })
-                    .await?;
-                Ok((token, employee, account.must_change_password))
+                let verdict = match (matches, account.active) {
+                    (false, _) => Verdict::WrongPassword,
+                    (true, false) => Verdict::Inactive,
+                    (true, true) => Verdict::Success,
+                };
+                (Some(account.id), verdict, account.must_change_password)
             }
-        }
+        },
     };
 
-    match result {
-        Ok((token, employee, must_change_password)) => {
-            record_login_event(
-                &state,
-                Some(employee.id.clone()),
-                identifier,
-                Outcome::Success,
-                &client,
-            )
-            .await;
+    // One transaction holds the consequence and the login event; the event sits in a savepoint
+    // so that failing to write it never breaks sign-in (spec 2.2).
+    let (ip, agent) = (client.ip.clone(), client.user_agent.clone());
+    let written = state
+        .db
+        .write(move |tx| {
+            let session = match (&verdict, &staff_id) {
+                (Verdict::Success, Some(id)) => {
+                    let token = store::start_session(tx, id, &ip, agent.as_deref())?;
+                    let employee =
+                        staff_store::get(tx, id)?.ok_or_else(|| AppError::internal("account vanished"))?;
+                    Some((token, employee))
+                }
+                (Verdict::WrongPassword, Some(id)) => {
+                    store::record_failure(tx, id, now)?;
+                    None
+                }
+                _ => None,
+            };
+            let event = savepoint(tx, |c| {
+                store::insert_login_event(
+                    c,
+                    staff_id.as_deref(),
+                    &identifier,
+                    verdict.outcome(),
+                    &ip,
+                    agent.as_deref(),
+                )
+            });
+            if let Err(e) = event {
+                tracing::warn!(error = %e, "login event not written");
+            }
+            Ok(session)
+        })
+        .await;
+
+    match (verdict, written) {
+        (Verdict::Success, Ok(Some((token, employee)))) => {
             let body = LoginResponse {
                 outcome: Outcome::Success.as_str(),
                 must_change_password,
@@ -170,62 +178,65 @@ async fn login(
                 .insert(header::SET_COOKIE, session_cookie(&token, client.https));
             Ok(response)
         }
-        Err((staff_id, err)) => {
-            let outcome = if err.outcome == Some("locked") {
-                Outcome::Locked
-            } else {
-                Outcome::Failed
-            };
-            record_login_event(&state, staff_id, identifier, outcome, &client).await;
-            Err(err)
+        // The session or the failure counter could not be stored: that is a real error.
+        (Verdict::Success | Verdict::WrongPassword, Err(e)) => Err(e),
+        (verdict, written) => {
+            if let Err(e) = written {
+                tracing::warn!(error = %e, "login event not written");
+            }
+            Err(verdict.refusal())
         }
     }
 }
 
-fn with_outcome(mut err: AppError, outcome: Outcome) -> AppError {
-    err.outcome = Some(outcome.as_str());
-    err
+/// What checking a sign-in found.
+#[derive(Clone, Copy)]
+enum Verdict {
+    Success,
+    /// Unknown user.
+    Failed,
+    WrongPassword,
+    Inactive,
+    Locked(chrono::DateTime<chrono::Utc>),
 }
 
-fn failed() -> AppError {
-    let err = AppError::new(
-        StatusCode::UNAUTHORIZED,
-        "invalid_credentials",
-        "Wrong username or password.",
-    );
-    with_outcome(err, Outcome::Failed)
-}
+impl Verdict {
+    fn outcome(&self) -> Outcome {
+        match self {
+            Verdict::Success => Outcome::Success,
+            Verdict::Locked(_) => Outcome::Locked,
+            Verdict::Failed | Verdict::WrongPassword | Verdict::Inactive => Outcome::Failed,
+        }
+    }
 
-fn locked(until: chrono::DateTime<chrono::Utc>) -> AppError {
-    let mut err = AppError::new(
-        StatusCode::LOCKED,
-        "locked",
-        format!(
-            "This account is locked after too many failed sign-ins. It unlocks at {}.",
-            clock::timestamp(until)
-        ),
-    );
-    err.locked_until = Some(clock::timestamp(until));
-    with_outcome(err, Outcome::Locked)
-}
-
-/// Writes the login event; a failure to write is logged and never breaks sign-in (spec 2.2).
-async fn record_login_event(
-    state: &AppState,
-    staff_id: Option<String>,
-    username: String,
-    outcome: Outcome,
-    client: &ClientInfo,
-) {
-    let (ip, agent) = (client.ip.clone(), client.user_agent.clone());
-    let written = state
-        .db
-        .write(move |tx| {
-            store::insert_login_event(tx, staff_id.as_deref(), &username, outcome, &ip, agent.as_deref())
-        })
-        .await;
-    if let Err(e) = written {
-        tracing::warn!(error = %e, "login event not written");
+    /// The answer to a sign-in that did not succeed. Unknown user and wrong password look the same.
+    fn refusal(self) -> AppError {
+        let mut err = match self {
+            Verdict::Locked(until) => {
+                let mut err = AppError::new(
+                    StatusCode::LOCKED,
+                    "locked",
+                    format!(
+                        "This account is locked after too many failed sign-ins. It unlocks at {}.",
+                        clock::timestamp(until)
+                    ),
+                );
+                err.locked_until = Some(clock::timestamp(until));
+                err
+            }
+            Verdict::Inactive => AppError::new(
+                StatusCode::UNAUTHORIZED,
+                "inactive",
+                "This account has been deactivated.",
+            ),
+            Verdict::Success | Verdict::Failed | Verdict::WrongPassword => AppError::new(
+                StatusCode::UNAUTHORIZED,
+                "invalid_credentials",
+                "Wrong username or password.",
+            ),
+        };
+        err.outcome = Some(self.outcome().as_str());
+        err
     }
 }
 
@@ -352,18 +363,16 @@ async fn change_password(
         .await?
         .ok_or_else(AppError::unauthorized)?;
     let (current, new) = (req.current_password, req.new_password);
-    let new_hash = tokio::task::spawn_blocking(move || {
-        rules::verify_password(&current, &phc).then(|| rules::hash_password(&new))
-    })
-    .await
-    .map_err(AppError::internal)?
-    .ok_or_else(|| {
-        AppError::invalid(
-            "current_password",
-            "wrong_password",
-            "The current password is not right.",
-        )
-    })?;
+    let new_hash = state
+        .hashing(move || rules::verify_password(&current, &phc).then(|| rules::hash_password(&new)))
+        .await?
+        .ok_or_else(|| {
+            AppError::invalid(
+                "current_password",
+                "wrong_password",
+                "The current password is not right.",
+            )
+        })?;
     state
         .db
         .write(move |tx| {

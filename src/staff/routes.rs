@@ -105,7 +105,8 @@ async fn create_employee(
     if let Some(problem) = auth_rules::password_problem(&password) {
         return Err(AppError::invalid("password", "weak_password", problem));
     }
-    let password_hash = hash_off_thread(password.clone()).await?;
+    let to_hash = password.clone();
+    let password_hash = state.hashing(move || auth_rules::hash_password(&to_hash)).await?;
     let new = NewEmployee {
         username,
         email,
@@ -274,7 +275,8 @@ async fn reset_password(
     IdPath(id): IdPath,
 ) -> Result<Json<NewPassword>, AppError> {
     let password = auth_rules::initial_password();
-    let hash = hash_off_thread(password.clone()).await?;
+    let to_hash = password.clone();
+    let hash = state.hashing(move || auth_rules::hash_password(&to_hash)).await?;
     state
         .db
         .write(move |tx| {
@@ -287,12 +289,6 @@ async fn reset_password(
         })
         .await?;
     Ok(Json(NewPassword { password }))
-}
-
-async fn hash_off_thread(password: String) -> Result<String, AppError> {
-    tokio::task::spawn_blocking(move || auth_rules::hash_password(&password))
-        .await
-        .map_err(AppError::internal)
 }
 
 fn existing(conn: &Connection, id: &str) -> Result<Employee, AppError> {
