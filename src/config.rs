@@ -19,6 +19,10 @@ pub struct Config {
     pub owner_password: Option<String>,
     /// Lifts the request-forgery address check on outbound calls (tests and labs only).
     pub allow_private_targets: bool,
+    /// Hours between scheduled snapshots into `backups/`; 0 turns them off.
+    pub backup_every_hours: u64,
+    /// Snapshots kept.
+    pub backup_keep: usize,
 }
 
 impl Default for Config {
@@ -31,6 +35,8 @@ impl Default for Config {
             owner_email: "owner@localhost".into(),
             owner_password: None,
             allow_private_targets: false,
+            backup_every_hours: 24,
+            backup_keep: 7,
         }
     }
 }
@@ -49,6 +55,8 @@ impl fmt::Debug for Config {
                 &self.owner_password.as_ref().map(|_| "<redacted>"),
             )
             .field("allow_private_targets", &self.allow_private_targets)
+            .field("backup_every_hours", &self.backup_every_hours)
+            .field("backup_keep", &self.backup_keep)
             .finish()
     }
 }

@@ -7,6 +7,7 @@ pub mod clock;
 pub mod config;
 pub mod db;
 pub mod http;
+pub mod jobs;
 pub mod staff;
 
 use auth::limiter::LoginLimits;

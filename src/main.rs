@@ -3,6 +3,7 @@
 use backoffice::auth::{rules as auth_rules, store as auth_store};
 use backoffice::config::Config;
 use backoffice::db::audit::{Audit, audit};
+use backoffice::db::backup;
 use backoffice::{AppState, app, bootstrap, db, staff};
 use clap::{Parser, Subcommand};
 use std::net::{IpAddr, SocketAddr};
@@ -33,6 +34,19 @@ enum Command {
         #[arg(long)]
         out: PathBuf,
     },
+    /// Replace the data file with a backup (the server must be stopped; the replaced file is kept).
+    Restore {
+        #[arg(long, env = "BACKOFFICE_DATA", default_value = "backoffice.db")]
+        data: PathBuf,
+        /// The backup to restore.
+        #[arg(long)]
+        from: PathBuf,
+    },
+    /// Run SQLite's integrity check on the data file and print its schema version.
+    Check {
+        #[arg(long, env = "BACKOFFICE_DATA", default_value = "backoffice.db")]
+        data: PathBuf,
+    },
     /// Give an account a new initial password (for an owner locked out; run on the server itself).
     ResetPassword {
         #[arg(long, env = "BACKOFFICE_DATA", default_value = "backoffice.db")]
@@ -62,6 +76,12 @@ struct ServeArgs {
     /// Password of the owner created on first start; when unset, one is generated and printed once.
     #[arg(long, env = "BACKOFFICE_OWNER_PASSWORD", hide_env_values = true)]
     owner_password: Option<String>,
+    /// Hours between the consistent snapshots written to backups/ beside the data file (0: none).
+    #[arg(long, env = "BACKOFFICE_BACKUP_EVERY_HOURS", default_value_t = 24)]
+    backup_every_hours: u64,
+    /// How many snapshots to keep.
+    #[arg(long, env = "BACKOFFICE_BACKUP_KEEP", default_value_t = 7)]
+    backup_keep: usize,
     /// Lift the address check on outbound calls (tests and labs only).
     #[arg(long, env = "BACKOFFICE_ALLOW_PRIVATE_TARGETS", value_parser = parse_flag, default_value = "0")]
     allow_private_targets: bool,
@@ -86,8 +106,10 @@ fn main() -> ExitCode {
     let result = match Cli::parse().command {
         Command::Serve(args) => serve(args),
         Command::Backup { data, out } => {
-            db::backup_file(&data, &out).map(|()| println!("Backup written to {}", out.display()))
+            backup::backup_file(&data, &out).map(|()| println!("Backup written to {}", out.display()))
         }
+        Command::Restore { data, from } => restore(&data, &from),
+        Command::Check { data } => check(&data),
         Command::ResetPassword { data, username } => reset_password(&data, &username),
     };
     match result {
@@ -108,7 +130,11 @@ fn serve(args: ServeArgs) -> Result<(), String> {
         owner_email: args.owner_email,
         owner_password: args.owner_password.filter(|p| !p.is_empty()),
         allow_private_targets: args.allow_private_targets,
+        backup_every_hours: args.backup_every_hours,
+        backup_keep: args.backup_keep,
     };
+    // One server per data file; a restore waits for it to stop.
+    let _lock = backup::lock_data_file(&config.data)?;
     if config.allow_private_targets {
         tracing::warn!("BACKOFFICE_ALLOW_PRIVATE_TARGETS is set: outbound calls may reach private addresses");
     }
@@ -132,7 +158,9 @@ fn serve(args: ServeArgs) -> Result<(), String> {
         let addr = listener.local_addr().map_err(|e| e.to_string())?;
         tracing::info!(data = %config.data.display(), "data file open");
         println!("backoffice listening on http://{addr}");
-        let router = app(AppState::new(boot.db, config));
+        let state = AppState::new(boot.db, config);
+        backoffice::jobs::spawn(&state);
+        let router = app(state);
         axum::serve(
             listener,
             router.into_make_service_with_connect_info::<SocketAddr>(),
@@ -199,4 +227,32 @@ fn reset_password(data: &std::path::Path, identifier: &str) -> Result<(), String
     .map_err(|e| e.message.clone())?;
     println!("New initial password for {identifier}: {password}\nIt must be changed at the next sign-in.");
     Ok(())
+}
+
+fn restore(data: &std::path::Path, from: &std::path::Path) -> Result<(), String> {
+    match backup::restore(data, from)? {
+        Some(kept) => println!(
+            "Restored {} from {}; the replaced file is kept as {}",
+            data.display(),
+            from.display(),
+            kept.display()
+        ),
+        None => println!("Restored {} from {}", data.display(), from.display()),
+    }
+    Ok(())
+}
+
+fn check(data: &std::path::Path) -> Result<(), String> {
+    let report = backup::check(data)?;
+    println!("integrity: {}", report.integrity);
+    match report.schema_version {
+        Some(v) => println!("schema version: {v}"),
+        None => println!("schema version: none (not a back-office data file)"),
+    }
+    println!("sqlite: {}", report.sqlite_version);
+    if report.integrity == "ok" {
+        Ok(())
+    } else {
+        Err("the integrity check found problems".into())
+    }
 }

@@ -179,6 +179,36 @@ fn the_real_binary_serves_signs_in_backs_up_and_stops_cleanly() {
         .unwrap();
     assert!(!again.status.success(), "an existing backup is never overwritten");
 
+    // One server per data file; a restore waits for it to stop; check reads it while it runs.
+    let second = Command::new(BIN)
+        .args(["serve", "--listen", "127.0.0.1:0", "--data"])
+        .arg(&data)
+        .output()
+        .unwrap();
+    assert!(!second.status.success());
+    assert!(String::from_utf8_lossy(&second.stderr).contains("in use"));
+    let restore = Command::new(BIN)
+        .args(["restore", "--data"])
+        .arg(&data)
+        .arg("--from")
+        .arg(&backup)
+        .output()
+        .unwrap();
+    assert!(
+        !restore.status.success(),
+        "restore is refused while the server runs"
+    );
+    let check = Command::new(BIN)
+        .args(["check", "--data"])
+        .arg(&data)
+        .output()
+        .unwrap();
+    let report = String::from_utf8_lossy(&check.stdout);
+    assert!(
+        check.status.success() && report.contains("integrity: ok") && report.contains("schema version: 1"),
+        "{report}"
+    );
+
     server.stop();
     // After a clean stop the WAL is folded in: the .db file alone is complete.
     let wal = dir.path().join("office.db-wal");

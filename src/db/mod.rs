@@ -7,6 +7,7 @@
 //! All of it runs on the blocking pool, never on the async threads.
 
 pub mod audit;
+pub mod backup;
 pub mod ids;
 pub mod query;
 pub mod settings;
@@ -63,6 +64,25 @@ pub fn check_sqlite_version(version: &str) -> Result<(), String> {
     }
 }
 
+/// Runs the pending migrations of `runner` in one transaction. An existing file about to be
+/// migrated is first copied into `backups/`, so a failed upgrade can be undone; a file migrated
+/// by a newer binary is refused (refinery reports its migrations as missing here).
+pub fn migrate(conn: &mut Connection, path: &Path, runner: refinery::Runner) -> Result<(), String> {
+    let runner = runner.set_grouped(true);
+    let latest = runner
+        .get_migrations()
+        .iter()
+        .map(|m| i64::from(m.version()))
+        .max()
+        .unwrap_or(0);
+    if let Some(current) = backup::schema_version(conn)?.filter(|v| *v < latest) {
+        let copy = backup::pre_migration_copy(conn, path, current)?;
+        tracing::info!(copy = %copy.display(), from = current, to = latest, "data file copied before migration");
+    }
+    runner.run(conn).map_err(|e| format!("migration failed: {e}"))?;
+    Ok(())
+}
+
 impl Db {
     /// Opens (creating when missing) the data file, checks the library, runs the migrations.
     /// Errors are plain sentences for the operator.
@@ -74,9 +94,7 @@ impl Db {
             .map_err(|e| e.to_string())?;
         check_sqlite_version(&version)?;
         configure(&writer).map_err(|e| format!("cannot configure {}: {e}", path.display()))?;
-        embedded::migrations::runner()
-            .run(&mut writer)
-            .map_err(|e| format!("migration failed: {e}"))?;
+        migrate(&mut writer, path, embedded::migrations::runner())?;
         let manager = SqliteConnectionManager::file(path)
             .with_flags(
                 OpenFlags::SQLITE_OPEN_READ_ONLY
@@ -153,8 +171,8 @@ impl Db {
 
     /// Writes a consistent, self-contained copy of the data file to `out` while the server runs.
     pub fn backup_to(&self, out: &Path) -> Result<(), String> {
-        let conn = self.pool.get().map_err(|e| e.to_string())?;
-        vacuum_into(&conn, out)
+        // A fresh connection: the pool's are `query_only`, which VACUUM INTO is not.
+        backup::backup_file(&self.path, out)
     }
 
     /// Folds the WAL back into the main file so the `.db` alone is complete (clean shutdown).
@@ -163,31 +181,6 @@ impl Db {
         conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))?;
         Ok(())
     }
-}
-
-/// Copies the data file at `data` to `out` as one consistent, self-contained file, safe while a
-/// server writes to it (the copy includes what is still in the WAL).
-pub fn backup_file(data: &Path, out: &Path) -> Result<(), String> {
-    if !data.exists() {
-        return Err(format!("{} does not exist", data.display()));
-    }
-    let conn = Connection::open_with_flags(data, OpenFlags::SQLITE_OPEN_READ_ONLY)
-        .map_err(|e| format!("cannot open {}: {e}", data.display()))?;
-    conn.busy_timeout(Duration::from_secs(10))
-        .map_err(|e| e.to_string())?;
-    vacuum_into(&conn, out)
-}
-
-fn vacuum_into(conn: &Connection, out: &Path) -> Result<(), String> {
-    if out.exists() {
-        return Err(format!(
-            "{} already exists; choose a new file name",
-            out.display()
-        ));
-    }
-    conn.execute("VACUUM INTO ?1", [out.to_string_lossy()])
-        .map_err(|e| format!("backup failed: {e}"))?;
-    Ok(())
 }
 
 /// Runs `f` inside a savepoint of the current transaction: a nested transaction that rolls

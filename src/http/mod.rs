@@ -1,5 +1,6 @@
 //! HTTP: the error type, extractors, pagination, middleware, and the router that merges the areas.
 
+pub mod console;
 pub mod error;
 pub mod extract;
 pub mod middleware;
@@ -63,7 +64,9 @@ pub fn router(state: AppState) -> Router {
                 }
             }),
         )
-        .fallback(not_found)
+        .route("/api", axum::routing::any(not_found))
+        .route("/api/{*rest}", axum::routing::any(not_found))
+        .fallback(console::serve)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(axum::middleware::from_fn(middleware::csrf))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
