@@ -10,6 +10,9 @@ use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+#[cfg(windows)]
+mod winservice;
+
 /// The back office for a software vendor serving co-operative societies.
 ///
 /// Everything lives in one SQLite data file. Start the server with `backoffice serve`, then
@@ -47,6 +50,10 @@ enum Command {
         #[arg(long, env = "BACKOFFICE_DATA", default_value = "backoffice.db")]
         data: PathBuf,
     },
+    /// Run as a Windows service: install, uninstall, run.
+    #[cfg(windows)]
+    #[command(subcommand)]
+    Service(ServiceCommand),
     /// Give an account a new initial password (for an owner locked out; run on the server itself).
     ResetPassword {
         #[arg(long, env = "BACKOFFICE_DATA", default_value = "backoffice.db")]
@@ -54,6 +61,17 @@ enum Command {
         /// The username or email of the account.
         username: String,
     },
+}
+
+#[cfg(windows)]
+#[derive(Subcommand)]
+enum ServiceCommand {
+    /// Register the Windows service "backoffice" (automatic start).
+    Install,
+    /// Remove the Windows service (the data stays).
+    Uninstall,
+    /// What Windows runs: serve until the service is stopped.
+    Run,
 }
 
 #[derive(clap::Args)]
@@ -95,7 +113,8 @@ fn parse_flag(value: &str) -> Result<bool, String> {
     }
 }
 
-fn main() -> ExitCode {
+/// Logs go to standard error (the journal under systemd), one line per event.
+fn init_logging() {
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()),
@@ -103,15 +122,37 @@ fn main() -> ExitCode {
         .with_writer(std::io::stderr)
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .init();
-    let result = match Cli::parse().command {
-        Command::Serve(args) => serve(args),
+}
+
+fn main() -> ExitCode {
+    let command = Cli::parse().command;
+    #[cfg(windows)]
+    if let Command::Service(ServiceCommand::Run) = command {
+        // A service has no console: it sets up its own log file.
+        return exit_with(winservice::run(serve_as_service));
+    }
+    init_logging();
+    let result = match command {
+        Command::Serve(args) => serve(args, shutdown_signal(), &mut std::io::stderr()),
         Command::Backup { data, out } => {
             backup::backup_file(&data, &out).map(|()| println!("Backup written to {}", out.display()))
         }
         Command::Restore { data, from } => restore(&data, &from),
         Command::Check { data } => check(&data),
         Command::ResetPassword { data, username } => reset_password(&data, &username),
+        #[cfg(windows)]
+        Command::Service(ServiceCommand::Install) => winservice::install()
+            .map(|()| println!("Service \"backoffice\" installed; start it with: sc start backoffice")),
+        #[cfg(windows)]
+        Command::Service(ServiceCommand::Uninstall) => winservice::uninstall()
+            .map(|()| println!("Service removed; the data in C:\\ProgramData\\Backoffice stays")),
+        #[cfg(windows)]
+        Command::Service(ServiceCommand::Run) => unreachable!("handled above"),
     };
+    exit_with(result)
+}
+
+fn exit_with(result: Result<(), String>) -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
@@ -121,7 +162,13 @@ fn main() -> ExitCode {
     }
 }
 
-fn serve(args: ServeArgs) -> Result<(), String> {
+/// Serves until `shutdown` completes. The first-start owner password is written to `notice`
+/// (standard error, or the service's log file).
+fn serve(
+    args: ServeArgs,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+    notice: &mut dyn std::io::Write,
+) -> Result<(), String> {
     let config = Config {
         data: args.data,
         listen: args.listen,
@@ -133,6 +180,9 @@ fn serve(args: ServeArgs) -> Result<(), String> {
         backup_every_hours: args.backup_every_hours,
         backup_keep: args.backup_keep,
     };
+    if let Some(folder) = config.data.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(folder).map_err(|e| format!("cannot create {}: {e}", folder.display()))?;
+    }
     // One server per data file; a restore waits for it to stop.
     let _lock = backup::lock_data_file(&config.data)?;
     if config.allow_private_targets {
@@ -140,7 +190,8 @@ fn serve(args: ServeArgs) -> Result<(), String> {
     }
     let boot = bootstrap(&config)?;
     if let Some(password) = &boot.generated_owner_password {
-        eprintln!(
+        let _ = writeln!(
+            notice,
             "\nFirst start: the owner account is {} with the initial password\n\n    {password}\n\n\
              It is shown only this once; you will be asked to change it at first sign-in.\n",
             config.owner_email
@@ -165,7 +216,7 @@ fn serve(args: ServeArgs) -> Result<(), String> {
             listener,
             router.into_make_service_with_connect_info::<SocketAddr>(),
         )
-        .with_graceful_shutdown(shutdown_signal())
+        .with_graceful_shutdown(shutdown)
         .await
         .map_err(|e| e.to_string())
     })?;
@@ -255,4 +306,48 @@ fn check(data: &std::path::Path) -> Result<(), String> {
     } else {
         Err("the integrity check found problems".into())
     }
+}
+
+/// The Windows service's server: settings from the environment only (a service has no command
+/// line of its own), data under ProgramData by default, logs in `backoffice.log` beside the data.
+#[cfg(windows)]
+fn serve_as_service(shutdown: tokio::sync::oneshot::Receiver<()>) -> Result<(), String> {
+    #[derive(Parser)]
+    struct FromEnvironment {
+        #[command(flatten)]
+        serve: ServeArgs,
+    }
+    let mut args = FromEnvironment::try_parse_from(["backoffice"])
+        .map_err(|e| e.to_string())?
+        .serve;
+    if std::env::var_os("BACKOFFICE_DATA").is_none() {
+        args.data = winservice::default_data_path();
+    }
+    let folder = args
+        .data
+        .parent()
+        .map(std::path::Path::to_path_buf)
+        .unwrap_or_default();
+    std::fs::create_dir_all(&folder).map_err(|e| format!("cannot create {}: {e}", folder.display()))?;
+    let log_path = folder.join("backoffice.log");
+    let log = std::fs::File::options()
+        .create(true)
+        .append(true)
+        .open(&log_path)
+        .map_err(|e| format!("cannot open {}: {e}", log_path.display()))?;
+    let mut notice = log.try_clone().map_err(|e| e.to_string())?;
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()),
+        )
+        .with_writer(std::sync::Mutex::new(log))
+        .with_ansi(false)
+        .init();
+    serve(
+        args,
+        async move {
+            let _ = shutdown.await;
+        },
+        &mut notice,
+    )
 }

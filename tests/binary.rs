@@ -2,96 +2,13 @@
 //! over a socket, `backup` copies a running server's file, SIGTERM leaves the `.db` complete on its
 //! own, `reset-password` works, and the log holds no password, hash or session token.
 
-use serde_json::{Value, json};
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpStream;
+use serde_json::json;
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
-use std::time::Duration;
+use std::process::Command;
 
-const BIN: &str = env!("CARGO_BIN_EXE_backoffice");
+mod common;
 
-struct Server {
-    child: Child,
-    addr: String,
-}
-
-fn start(data: &Path, stderr_file: &Path) -> Server {
-    let stderr = std::fs::File::create(stderr_file).unwrap();
-    let mut child = Command::new(BIN)
-        .args(["serve", "--listen", "127.0.0.1:0", "--data"])
-        .arg(data)
-        .env_remove("BACKOFFICE_OWNER_PASSWORD")
-        .env("RUST_LOG", "debug")
-        .stdout(Stdio::piped())
-        .stderr(stderr)
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let addr = line.trim().rsplit("http://").next().unwrap().to_string();
-    assert!(addr.starts_with("127.0.0.1:"), "{line}");
-    Server { child, addr }
-}
-
-impl Server {
-    /// One HTTP/1.1 request; answers (status, Set-Cookie pair if any, JSON body).
-    fn call(
-        &self,
-        method: &str,
-        path: &str,
-        cookie: Option<&str>,
-        body: Option<Value>,
-    ) -> (u16, Option<String>, Value) {
-        let mut stream = TcpStream::connect(&self.addr).unwrap();
-        stream.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
-        let body = body.map(|b| b.to_string()).unwrap_or_default();
-        let mut request = format!(
-            "{method} {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\nContent-Length: {}\r\n",
-            self.addr,
-            body.len()
-        );
-        if !body.is_empty() || method != "GET" {
-            request.push_str("Content-Type: application/json\r\n");
-        }
-        if let Some(c) = cookie {
-            request.push_str(&format!("Cookie: {c}\r\n"));
-        }
-        request.push_str("\r\n");
-        request.push_str(&body);
-        stream.write_all(request.as_bytes()).unwrap();
-        let mut raw = String::new();
-        stream.read_to_string(&mut raw).unwrap();
-        let (head, body) = raw.split_once("\r\n\r\n").unwrap();
-        let status: u16 = head.split(' ').nth(1).unwrap().parse().unwrap();
-        let cookie = head
-            .lines()
-            .find(|l| l.to_ascii_lowercase().starts_with("set-cookie:"))
-            .map(|l| {
-                l.split_once(':')
-                    .unwrap()
-                    .1
-                    .trim()
-                    .split(';')
-                    .next()
-                    .unwrap()
-                    .to_string()
-            });
-        (status, cookie, serde_json::from_str(body).unwrap_or(Value::Null))
-    }
-
-    fn stop(mut self) {
-        let status = Command::new("kill")
-            .args(["-TERM", &self.child.id().to_string()])
-            .status()
-            .unwrap();
-        assert!(status.success());
-        let exit = self.child.wait().unwrap();
-        assert!(exit.success(), "clean exit after SIGTERM: {exit:?}");
-    }
-}
+use common::server::{BIN, Server};
 
 fn staff_count(db: &Path) -> i64 {
     let conn = rusqlite::Connection::open(db).unwrap();
@@ -108,7 +25,7 @@ fn the_real_binary_serves_signs_in_backs_up_and_stops_cleanly() {
     let dir = tempfile::TempDir::new().unwrap();
     let data = dir.path().join("office.db");
     let log1 = dir.path().join("first.log");
-    let server = start(&data, &log1);
+    let server = Server::start(&data, &log1, None);
 
     let (status, _, health) = server.call("GET", "/api/health", None, None);
     assert_eq!((status, health["ok"].as_bool()), (200, Some(true)));
@@ -246,7 +163,7 @@ fn the_real_binary_serves_signs_in_backs_up_and_stops_cleanly() {
         .trim()
         .to_string();
     let log2 = dir.path().join("second.log");
-    let server = start(&data, &log2);
+    let server = Server::start(&data, &log2, None);
     let (status, _, body) = server.call(
         "POST",
         "/api/auth/login",

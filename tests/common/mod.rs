@@ -3,6 +3,9 @@
 
 #![allow(dead_code)]
 
+pub mod server;
+pub mod webdriver;
+
 use axum::Router;
 use axum::body::Body;
 use axum::extract::connect_info::MockConnectInfo;
