@@ -56,6 +56,26 @@ fn owner_signs_in_changes_password_invites_a_colleague_who_sees_no_owner_screens
     );
     let s = driver.session(1366, 768);
 
+    // The console's money and date formatting (used by every later screen).
+    s.goto(&server.url("/login"));
+    s.wait_page("login");
+    let formatted = s.script_async(
+        "const done = arguments[0];
+         import('/js/format.js').then(f => done([f.rupees(12345600), f.rupees(-5), f.rupees(100000000000), f.date('2026-11-22'), f.parseDate('22-11-2026'), f.parseDate('31-02-2026')]));",
+        json!([]),
+    );
+    assert_eq!(
+        formatted,
+        json!([
+            "₹1,23,456.00",
+            "-₹0.05",
+            "₹1,00,00,00,000.00",
+            "22-11-2026",
+            "2026-11-22",
+            null
+        ])
+    );
+
     // Not signed in: the console asks for it.
     s.goto(&server.url("/employees"));
     s.wait_page("login");
@@ -69,8 +89,12 @@ fn owner_signs_in_changes_password_invites_a_colleague_who_sees_no_owner_screens
     s.goto(&server.url("/login-history"));
     s.wait_page("profile");
     change_password(&s, OWNER_PASSWORD, "the owner's chosen passphrase");
-    s.wait_text("nav", "Employees");
-    assert!(nav_text(&s).contains("Login history"));
+    s.wait_page("home");
+    let nav = nav_text(&s);
+    assert!(
+        nav.contains("Employees") && nav.contains("Login history"),
+        "{nav}"
+    );
 
     // Invite a colleague; the initial password is shown once.
     s.goto(&server.url("/employees"));

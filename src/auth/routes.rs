@@ -5,7 +5,7 @@ use crate::auth::store::{self, LoginEvent, LoginEventFilter, Outcome};
 use crate::auth::{Role, rules};
 use crate::clock;
 use crate::db::audit::{Audit, audit};
-use crate::db::savepoint;
+use crate::db::{savepoint, settings};
 use crate::http::error::{AppError, ErrorBody};
 use crate::http::extract::{AuthUser, ClientInfo, JsonBody, Owner, QueryParams, SESSION_COOKIE};
 use crate::http::pagination::{Page, Paginated};
@@ -417,16 +417,21 @@ async fn login_events(
     page: Page,
     QueryParams(q): QueryParams<LoginEventQuery>,
 ) -> Result<Json<Paginated<LoginEvent>>, AppError> {
-    let filter = LoginEventFilter {
-        staff_id: q.staff_id,
-        outcome: q.outcome,
-        from: q.from.map(|d| d.to_string()),
-        to: q.to.and_then(|d| d.succ_opt()).map(|d| d.to_string()),
-    };
-    Ok(Json(
-        state
-            .db
-            .read(move |c| store::list_login_events(c, filter, &page))
-            .await?,
-    ))
+    let (from, to) = (q.from, q.to.and_then(|d| d.succ_opt()));
+    let (staff_id, outcome) = (q.staff_id, q.outcome);
+    // The dates are office days; the stored times are UTC.
+    let events = state
+        .db
+        .read(move |c| {
+            let offset = settings::office_offset(c)?;
+            let filter = LoginEventFilter {
+                staff_id,
+                outcome,
+                from: from.map(|d| clock::office_day_start(d, offset)),
+                to: to.map(|d| clock::office_day_start(d, offset)),
+            };
+            store::list_login_events(c, filter, &page)
+        })
+        .await?;
+    Ok(Json(events))
 }

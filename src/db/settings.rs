@@ -75,3 +75,14 @@ pub fn seed_defaults(conn: &Connection) -> Result<(), AppError> {
     }
     Ok(())
 }
+
+/// The office's offset from UTC (`company.utc_offset`, default +05:30).
+pub fn office_offset(conn: &Connection) -> Result<chrono::FixedOffset, AppError> {
+    let today = clock::now().date_naive();
+    let text = get(conn, "company.utc_offset", today)?;
+    let parsed = text
+        .as_ref()
+        .and_then(Value::as_str)
+        .and_then(clock::parse_offset);
+    Ok(parsed.unwrap_or_else(|| clock::parse_offset("+05:30").expect("valid default offset")))
+}

@@ -104,7 +104,8 @@ pub struct NewEmployee {
 }
 
 pub fn insert(tx: &Connection, new: NewEmployee) -> Result<Employee, AppError> {
-    for (column, value) in [("username", &new.username), ("email", &new.email)] {
+    // Email first: when the username defaulted to the email, the email is the field to fix.
+    for (column, value) in [("email", &new.email), ("username", &new.username)] {
         let taken: bool = tx.query_row(
             &format!("SELECT EXISTS (SELECT 1 FROM staff WHERE {column} = ?1)"),
             [value],

@@ -1,0 +1,174 @@
+// Entry of the console: holds the session, picks the screen for the URL, and draws the shell
+// (navigation that shows only what the signed-in role may use).
+import { html, render, useState, useEffect, useCallback, useRef } from "/vendor/preact-htm.js";
+import { get, post, onUnauthenticated } from "/js/api.js";
+import { useLocation, navigate, Link, safeNext } from "/js/router.js";
+import { SessionContext } from "/js/hooks.js";
+import { Toasts, Loading, Notice } from "/js/components.js";
+import { roleLabel } from "/js/format.js";
+import { LoginPage } from "/js/pages/login.js";
+import { HomePage } from "/js/pages/home.js";
+import { ProfilePage } from "/js/pages/profile.js";
+import { EmployeesPage } from "/js/pages/employees.js";
+import { LoginHistoryPage } from "/js/pages/login-history.js";
+import { ForbiddenPage, NotFoundPage } from "/js/pages/errors.js";
+
+// `roles` absent = every signed-in user. Later screens add a line here and, when they belong
+// in the navigation, one in NAV.
+const ROUTES = {
+  "/": { page: HomePage },
+  "/profile": { page: ProfilePage },
+  "/employees": { page: EmployeesPage, roles: ["owner"] },
+  "/login-history": { page: LoginHistoryPage, roles: ["owner"] },
+};
+
+export const NAV = [
+  { href: "/", label: "Home" },
+  { href: "/employees", label: "Employees", roles: ["owner"] },
+  { href: "/login-history", label: "Login history", roles: ["owner"] },
+  { href: "/profile", label: "Profile" },
+];
+
+export const canUse = (me, roles) => !roles || (!!me && roles.includes(me.role));
+
+/** Navigates after render (a redirect must not happen during render). */
+function Redirect({ to }) {
+  useEffect(() => navigate(to, { replace: true }), [to]);
+  return html`<${Loading} />`;
+}
+
+function Shell({ me, path, forced, onSignOut, children }) {
+  const [menuOpen, setMenuOpen] = useState(false);
+  useEffect(() => setMenuOpen(false), [path]);
+  const links = NAV.filter((n) => canUse(me, n.roles));
+  const isCurrent = (href) => (href === "/" ? path === "/" : path === href || path.startsWith(`${href}/`));
+  return html`<div class="shell">
+    <a class="skip-link" href="#content">Skip to content</a>
+    <aside class="sidebar">
+      <div class="sidebar-top">
+        <span class="brand"><span class="brand-mark" aria-hidden="true">B</span>Back office</span>
+        <button type="button" class="btn menu-btn" aria-expanded=${menuOpen ? "true" : "false"} aria-controls="main-nav"
+          onClick=${() => setMenuOpen(!menuOpen)}>
+          <span class="menu-icon" aria-hidden="true"></span>Menu
+        </button>
+      </div>
+      <nav id="main-nav" class=${`main-nav${menuOpen ? " open" : ""}`} aria-label="Main">
+        <ul class="nav-list">
+          ${links.map((n) =>
+            forced
+              ? html`<li><a class="nav-link disabled" aria-disabled="true" title="Choose your own password first">${n.label}</a></li>`
+              : html`<li><${Link} class="nav-link" href=${n.href} aria-current=${isCurrent(n.href) ? "page" : undefined}>${n.label}</${Link}></li>`,
+          )}
+        </ul>
+        <div class="nav-user">
+          <div class="nav-user-name">${me.name}</div>
+          <div class="nav-user-role">${roleLabel(me.role)}</div>
+          <button type="button" class="btn btn-block" onClick=${onSignOut}>Sign out</button>
+        </div>
+      </nav>
+    </aside>
+    <div class="content" id="content">${children}</div>
+  </div>`;
+}
+
+function App() {
+  const loc = useLocation();
+  // undefined: still asking the server; null: signed out; object: the /api/me employee.
+  const [me, setMe] = useState(undefined);
+  const [bootError, setBootError] = useState(null);
+  const [endedNote, setEndedNote] = useState(null);
+
+  const refreshMe = useCallback(async () => {
+    const fresh = await get("/api/me", null, { auth: false });
+    setMe(fresh);
+    return fresh;
+  }, []);
+
+  const boot = useCallback(() => {
+    setBootError(null);
+    // On the sign-in screen there is nothing to ask: skipping the probe spares a 401 in the
+    // browser console (a user who is in fact signed in simply signs in again).
+    if (location.pathname.replace(/\/+$/, "") === "/login") {
+      setMe(null);
+      return;
+    }
+    refreshMe().catch((err) => {
+      if (err.status === 401) setMe(null);
+      else setBootError(err);
+    });
+  }, []);
+
+  useEffect(() => {
+    // Any API call answered 401 means the session is gone (expired, ended by a password
+    // reset or deactivation): back to sign-in, remembering where the user was.
+    onUnauthenticated((err) => {
+      setMe(null);
+      setEndedNote(err.code === "session_expired" ? "Your session has expired. Sign in again to continue." : "Your session has ended. Sign in again to continue.");
+      const here = location.pathname + location.search;
+      if (!location.pathname.startsWith("/login")) navigate(`/login?next=${encodeURIComponent(here)}`, { replace: true });
+    });
+    boot();
+  }, []);
+
+  const signOut = useCallback(async () => {
+    try {
+      await post("/api/auth/logout", {}, { auth: false });
+    } catch {
+      /* signed out either way: the session is dropped client-side below */
+    }
+    setEndedNote(null);
+    setMe(null);
+    navigate("/login", { replace: true });
+  }, []);
+
+  // Move focus to the new page's heading after a screen change, so keyboard and screen
+  // reader users start at the top of what changed.
+  const lastPath = useRef(loc.path);
+  useEffect(() => {
+    if (lastPath.current === loc.path) return;
+    lastPath.current = loc.path;
+    // A page may name its starting field with autofocus (e.g. the forced password change).
+    const target = document.querySelector("main [autofocus]") || document.querySelector("main h1");
+    if (target && !document.querySelector("dialog[open]")) target.focus({ preventScroll: true });
+  });
+
+  const session = { me, setMe, refreshMe, signOut };
+
+  if (bootError) {
+    return html`<main class="boot-error" data-page="error"><h1>The back office is not answering</h1>
+      <${Notice} tone="danger" alert=${true}>${bootError.message}</${Notice}>
+      <button type="button" class="btn btn-primary" onClick=${boot}>Try again</button></main>`;
+  }
+  if (me === undefined) return html`<${Loading} label="Loading the back office…" />`;
+
+  const path = loc.path.length > 1 ? loc.path.replace(/\/+$/, "") : loc.path;
+
+  if (path === "/login") {
+    if (me) return html`<${Redirect} to=${me.mustChangePassword ? "/profile" : safeNext(loc.query.next)} />`;
+    return html`<${SessionContext.Provider} value=${session}>
+      <${LoginPage} note=${endedNote} onSignedIn=${(fresh) => { setEndedNote(null); setMe(fresh); }} />
+      <${Toasts} />
+    </${SessionContext.Provider}>`;
+  }
+  if (!me) return html`<${Redirect} to=${path === "/" ? "/login" : `/login?next=${encodeURIComponent(loc.path + loc.search)}`} />`;
+
+  // Until the initial password is replaced, the profile page is the only screen.
+  const forced = !!me.mustChangePassword;
+  if (forced && path !== "/profile") return html`<${Redirect} to="/profile" />`;
+
+  const route = ROUTES[path];
+  let page;
+  if (!route) page = html`<${NotFoundPage} />`;
+  else if (!canUse(me, route.roles)) page = html`<${ForbiddenPage} />`;
+  else page = html`<${route.page} key=${path} />`;
+
+  return html`<${SessionContext.Provider} value=${session}>
+    <${Shell} me=${me} path=${path} forced=${forced} onSignOut=${signOut}>${page}</${Shell}>
+    <${Toasts} />
+  </${SessionContext.Provider}>`;
+}
+
+// Clear the "Loading…" placeholder first: Preact would otherwise keep it beside the app.
+const root = document.getElementById("app");
+root.textContent = "";
+render(html`<${App} />`, root);

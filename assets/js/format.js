@@ -1,0 +1,144 @@
+// Pure formatting and parsing helpers. No DOM use, so they can be tested on their own
+// (e.g. `node --input-type=module` or the browser console) and reused by every screen.
+
+// Money travels as integer paise. BigInt keeps the digits exact for any size; floats would
+// round large sums and print 0.1 + 0.2 style noise.
+function toBigInt(paise) {
+  if (typeof paise === "bigint") return paise;
+  if (typeof paise === "number") {
+    if (!Number.isSafeInteger(paise)) throw new TypeError(`rupees() wants integer paise, got ${paise}`);
+    return BigInt(paise);
+  }
+  if (typeof paise === "string" && /^-?\d+$/.test(paise.trim())) return BigInt(paise.trim());
+  throw new TypeError(`rupees() wants integer paise, got ${String(paise)}`);
+}
+
+/** Indian digit grouping of a string of digits: "123456" → "1,23,456" (last 3, then pairs). */
+export function groupIndian(digits) {
+  if (digits.length <= 3) return digits;
+  const last3 = digits.slice(-3);
+  let rest = digits.slice(0, -3);
+  const pairs = [];
+  while (rest.length > 2) {
+    pairs.unshift(rest.slice(-2));
+    rest = rest.slice(0, -2);
+  }
+  if (rest) pairs.unshift(rest);
+  return `${pairs.join(",")},${last3}`;
+}
+
+/** 12345600 → "₹1,23,456.00"; -5 → "-₹0.05"; null/undefined/"" → "". */
+export function rupees(paise) {
+  if (paise === null || paise === undefined || paise === "") return "";
+  const n = toBigInt(paise);
+  const negative = n < 0n;
+  const abs = negative ? -n : n;
+  const whole = (abs / 100n).toString();
+  const fraction = (abs % 100n).toString().padStart(2, "0");
+  return `${negative ? "-" : ""}₹${groupIndian(whole)}.${fraction}`;
+}
+
+/** An integer count with Indian grouping: 132000 → "1,32,000". */
+export function integer(n) {
+  if (n === null || n === undefined || n === "") return "";
+  const big = toBigInt(n);
+  const negative = big < 0n;
+  return (negative ? "-" : "") + groupIndian((negative ? -big : big).toString());
+}
+
+const pad2 = (n) => String(n).padStart(2, "0");
+
+/** "2026-11-22" (or an RFC 3339 text: its date part) → "22-11-2026"; anything else as given. */
+export function date(iso) {
+  if (!iso) return "";
+  const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(String(iso));
+  return m ? `${m[3]}-${m[2]}-${m[1]}` : String(iso);
+}
+
+function parseInstant(rfc3339) {
+  if (!rfc3339) return null;
+  const d = new Date(rfc3339);
+  return Number.isNaN(d.getTime()) ? null : d;
+}
+
+/** RFC 3339 (UTC) → the browser's local "22-11-2026 15:04". */
+export function dateTime(rfc3339) {
+  const d = parseInstant(rfc3339);
+  if (!d) return rfc3339 ? String(rfc3339) : "";
+  return `${pad2(d.getDate())}-${pad2(d.getMonth() + 1)}-${d.getFullYear()} ${pad2(d.getHours())}:${pad2(d.getMinutes())}`;
+}
+
+/** RFC 3339 → local "15:04". */
+export function time(rfc3339) {
+  const d = parseInstant(rfc3339);
+  return d ? `${pad2(d.getHours())}:${pad2(d.getMinutes())}` : "";
+}
+
+/**
+ * A moment for "try again after …": only the local time when it falls today (relative to
+ * `now`), else the date and time, so a lock that ends tomorrow is not misread.
+ */
+export function timeOrDateTime(rfc3339, now = new Date()) {
+  const d = parseInstant(rfc3339);
+  if (!d) return "";
+  const sameDay = d.getFullYear() === now.getFullYear() && d.getMonth() === now.getMonth() && d.getDate() === now.getDate();
+  return sameDay ? time(rfc3339) : dateTime(rfc3339);
+}
+
+/**
+ * "22-11-2026" (also with / or . between, and 1-digit day or month) → "2026-11-22".
+ * Returns null when the text is not a real calendar date.
+ */
+export function parseDate(text) {
+  const m = /^\s*(\d{1,2})[-/.](\d{1,2})[-/.](\d{4})\s*$/.exec(String(text ?? ""));
+  if (!m) return null;
+  const [day, month, year] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  // Round-trip through UTC to refuse 31-02-2026 and friends.
+  const d = new Date(Date.UTC(year, month - 1, day));
+  if (d.getUTCFullYear() !== year || d.getUTCMonth() !== month - 1 || d.getUTCDate() !== day) return null;
+  return `${year}-${pad2(month)}-${pad2(day)}`;
+}
+
+/** The local date of `d` as "YYYY-MM-DD". */
+export function isoDate(d = new Date()) {
+  return `${d.getFullYear()}-${pad2(d.getMonth() + 1)}-${pad2(d.getDate())}`;
+}
+
+/** Seconds (e.g. a Retry-After header) → "14 minutes", "1 minute", "45 seconds". */
+export function duration(seconds) {
+  const s = Math.max(0, Math.ceil(Number(seconds) || 0));
+  if (s < 60) return s === 1 ? "1 second" : `${s} seconds`;
+  const minutes = Math.ceil(s / 60);
+  if (minutes < 60) return minutes === 1 ? "1 minute" : `${minutes} minutes`;
+  const hours = Math.ceil(minutes / 60);
+  return hours === 1 ? "1 hour" : `${hours} hours`;
+}
+
+/** The honest range line of a paged list: (1, 50, 132) → "1–50 of 132"; empty → "0 of 0". */
+export function pageRange(page, perPage, total) {
+  const t = Number(total) || 0;
+  if (t === 0) return "0 of 0";
+  const first = (page - 1) * perPage + 1;
+  if (first > t) return `0 of ${integer(t)}`;
+  const last = Math.min(page * perPage, t);
+  return `${integer(first)}–${integer(last)} of ${integer(t)}`;
+}
+
+const ROLE_LABELS = { owner: "Owner", manager: "Manager", staff: "Staff" };
+
+/** "owner" → "Owner". */
+export function roleLabel(role) {
+  return ROLE_LABELS[role] ?? String(role ?? "");
+}
+
+/** "success" → "Success" (any snake_case code → a capitalised phrase). */
+export function humanize(code) {
+  const s = String(code ?? "").replace(/_/g, " ");
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+/** True when an RFC 3339 `locked_until` is still in the future. */
+export function isLocked(lockedUntil, now = Date.now()) {
+  const d = parseInstant(lockedUntil);
+  return !!d && d.getTime() > now;
+}

@@ -1,0 +1,30 @@
+// Home: a welcome and the screens this role can use. A dashboard comes here later.
+import { html } from "/vendor/preact-htm.js";
+import { Link, useSession, useTitle, PageHeader } from "../components.js";
+import { roleLabel } from "../format.js";
+
+// What each card offers; `roles` absent = everyone signed in.
+const DESTINATIONS = [
+  { href: "/employees", title: "Employees", text: "Invite staff, change roles, deactivate accounts and reset passwords.", roles: ["owner"] },
+  { href: "/login-history", title: "Login history", text: "Every sign-in attempt: who, when, from where, and whether it worked.", roles: ["owner"] },
+  { href: "/profile", title: "Profile", text: "Your name, phone and title, and your password." },
+];
+
+export function HomePage() {
+  const { me } = useSession();
+  useTitle("Home");
+  const cards = DESTINATIONS.filter((d) => !d.roles || d.roles.includes(me.role));
+  return html`<main data-page="home">
+    <${PageHeader} title=${`Welcome, ${me.name}`} subtitle=${`Signed in as ${me.username} · ${roleLabel(me.role)}`} />
+    <ul class="tiles">
+      ${cards.map(
+        (c) => html`<li class="tile">
+          <${Link} href=${c.href} class="tile-link">
+            <span class="tile-title">${c.title}</span>
+            <span class="tile-text">${c.text}</span>
+          </${Link}>
+        </li>`,
+      )}
+    </ul>
+  </main>`;
+}

@@ -1,0 +1,222 @@
+// Lists: a data table with server-side pagination, honest totals and optional sorting, plus
+// the hook that keeps a list's filters, page and sort in the URL and fetches the page.
+import { html, useState, useEffect, useRef } from "/vendor/preact-htm.js";
+import { get, isAbort } from "../api.js";
+import { pageRange } from "../format.js";
+import { useQuery } from "../router.js";
+import { Spinner, EmptyState, Notice } from "./feedback.js";
+import { useId } from "./forms.js";
+
+export const PER_PAGE_CHOICES = [25, 50, 100, 200];
+
+function positiveInt(v, fallback) {
+  const n = Number(v);
+  return Number.isInteger(n) && n >= 1 ? n : fallback;
+}
+
+/**
+ * A paged list whose state lives in the URL.
+ *   const list = useUrlList("/api/employees", ["q", "role", "active"]);
+ *   <${DataTable} columns=${cols} ...${list.tableProps} />
+ * Returns { query, setQuery, rows, total, page, perPage, sort, loading, error, reload,
+ * tableProps }. Only the named filter keys (and page, per_page, sort) go to the API.
+ * Options: perPage (default 50), extra (fixed API params), enabled (false skips fetching).
+ */
+export function useUrlList(path, filterKeys = [], { perPage: defaultPerPage = 50, extra = {}, enabled = true } = {}) {
+  const [query, setQuery] = useQuery();
+  const page = positiveInt(query.page, 1);
+  const perPage = Math.min(positiveInt(query.per_page, defaultPerPage), 200);
+  const sort = query.sort || "";
+  const params = { ...extra, page, per_page: perPage };
+  if (sort) params.sort = sort;
+  for (const k of filterKeys) if (query[k]) params[k] = query[k];
+  const key = path + JSON.stringify(params);
+
+  const [state, setState] = useState({ data: null, error: null, loading: enabled });
+  const [tick, setTick] = useState(0);
+  useEffect(() => {
+    if (!enabled) return undefined;
+    const ctl = new AbortController();
+    setState((s) => ({ ...s, loading: true, error: null }));
+    get(path, params, { signal: ctl.signal })
+      .then((data) => setState({ data, error: null, loading: false }))
+      .catch((error) => {
+        if (!isAbort(error)) setState((s) => ({ ...s, error, loading: false }));
+      });
+    return () => ctl.abort();
+  }, [key, tick, enabled]);
+
+  const data = state.data;
+  const rows = (data && data.rows) || [];
+  const total = data ? data.total : 0;
+  const reload = () => setTick((t) => t + 1);
+  const tableProps = {
+    rows,
+    total,
+    page,
+    perPage,
+    sort,
+    loading: state.loading,
+    loaded: !!data,
+    error: state.error,
+    onRetry: reload,
+    onPage: (p) => setQuery({ page: p > 1 ? p : "" }),
+    onPerPage: (n) => setQuery({ per_page: n === defaultPerPage ? "" : n }),
+    onSort: (s) => setQuery({ sort: s }),
+  };
+  return { query, setQuery, rows, total, page, perPage, sort, loading: state.loading, error: state.error, reload, tableProps };
+}
+
+/** "1–50 of 132" with Previous / Next and a rows-per-page choice. */
+export function Pagination({ page, perPage, total, onPage, onPerPage, loading }) {
+  const id = useId("pp-");
+  const lastPage = Math.max(1, Math.ceil(total / perPage));
+  return html`<div class="pagination">
+    <span class="range" aria-live="polite">${pageRange(page, perPage, total)}</span>
+    ${loading && html`<${Spinner} small=${true} label="Loading page" />`}
+    <span class="spacer"></span>
+    ${onPerPage &&
+    html`<label class="per-page" for=${id}>Rows per page</label>
+      <select id=${id} class="control control-sm" value=${perPage} onChange=${(e) => onPerPage(Number(e.currentTarget.value))}>
+        ${[...new Set([...PER_PAGE_CHOICES, perPage])].sort((a, b) => a - b).map((n) => html`<option value=${n}>${n}</option>`)}
+      </select>`}
+    <button type="button" class="btn btn-sm" disabled=${page <= 1} onClick=${() => onPage(Math.min(page - 1, lastPage))}>Previous</button>
+    <button type="button" class="btn btn-sm" disabled=${page >= lastPage} onClick=${() => onPage(page + 1)}>Next</button>
+  </div>`;
+}
+
+function SortHeader({ col, sort, onSort }) {
+  const active = sort === col.key || sort === `-${col.key}`;
+  const desc = sort === `-${col.key}`;
+  const next = active && !desc ? `-${col.key}` : col.key;
+  return html`<button type="button" class="sort-btn" onClick=${() => onSort(next)}>
+    ${col.label}<span class="sort-arrow" aria-hidden="true">${active ? (desc ? "▼" : "▲") : "↕"}</span>
+  </button>`;
+}
+
+/**
+ * A real <table> in a horizontally scrolling box.
+ * Props:
+ *   columns: [{ key, label, render?(row) → content, sortable?, class? (td and th),
+ *              wrap? (let long text wrap; cells are one line by default) }];
+ *              a column without render shows row[key].
+ *   rows, rowKey ("id"), rowAttrs?(row) → extra <tr> attributes (default data-id=row.id)
+ *   caption (read by screen readers), loading, loaded (false until the first answer),
+ *   error (an ApiError or text), onRetry, empty (text or markup when there are no rows)
+ *   sort ("key" or "-key"), onSort(next): only columns marked sortable get a header button;
+ *     use them only where the API accepts `sort`.
+ *   page, perPage, total, onPage, onPerPage: shows the pagination bar when onPage is given.
+ */
+export function DataTable({ columns, rows, rowKey = "id", rowAttrs, caption, loading, loaded = true, error, onRetry, empty = "Nothing matches.", sort, onSort, page, perPage, total, onPage, onPerPage }) {
+  const boxRef = useRef(null);
+  const showPager = !!onPage && (loaded || total > 0);
+  const firstLoad = loading && !loaded;
+  let body;
+  if (firstLoad) {
+    body = html`<tr class="state-row"><td colspan=${columns.length}><${Spinner} label="Loading" showLabel=${true} /></td></tr>`;
+  } else if (rows.length === 0 && !error) {
+    const offPage = page > 1 && total > 0;
+    body = html`<tr class="state-row"><td colspan=${columns.length}>
+      ${offPage
+        ? html`<${EmptyState} title="This page is past the end of the list.">
+            <button type="button" class="btn btn-sm" onClick=${() => onPage(1)}>Go to the first page</button>
+          </${EmptyState}>`
+        : typeof empty === "string"
+          ? html`<${EmptyState} title=${empty} />`
+          : empty}
+    </td></tr>`;
+  } else {
+    body = rows.map((row) => {
+      const attrs = rowAttrs ? rowAttrs(row) : { "data-id": row.id };
+      return html`<tr key=${row[rowKey]} ...${attrs}>
+        ${columns.map((c) => html`<td class=${`${c.class || ""}${c.wrap ? " wrap" : ""}`}>${c.render ? c.render(row) : row[c.key] ?? ""}</td>`)}
+      </tr>`;
+    });
+  }
+  return html`<div class="table-card">
+    ${error &&
+    html`<${Notice} tone="danger" alert=${true}>
+      ${error.message || String(error)}
+      ${onRetry && html` <button type="button" class="btn btn-sm" onClick=${onRetry}>Try again</button>`}
+    </${Notice}>`}
+    <div class=${`table-scroll${loading && loaded ? " is-loading" : ""}`} ref=${boxRef} aria-busy=${loading ? "true" : "false"}>
+      <table class="data-table">
+        ${caption && html`<caption class="sr-only">${caption}</caption>`}
+        <thead>
+          <tr>
+            ${columns.map((c) => {
+              const ariaSort = c.sortable && (sort === c.key ? "ascending" : sort === `-${c.key}` ? "descending" : undefined);
+              return html`<th scope="col" class=${c.class || ""} aria-sort=${ariaSort}>
+                ${c.sortable && onSort ? html`<${SortHeader} col=${c} sort=${sort} onSort=${onSort} />` : c.label}
+              </th>`;
+            })}
+          </tr>
+        </thead>
+        <tbody>${body}</tbody>
+      </table>
+    </div>
+    ${showPager && html`<${Pagination} page=${page} perPage=${perPage} total=${total} onPage=${onPage} onPerPage=${onPerPage} loading=${loading && loaded} />`}
+  </div>`;
+}
+
+/**
+ * The search box of a list: named `q`, it updates the URL 300 ms after typing stops (replacing
+ * the history entry, so Back does not replay each keystroke) and at once on Enter.
+ */
+export function SearchBox({ value = "", onSearch, label = "Search", placeholder = "Search…", name = "q" }) {
+  const id = useId("q-");
+  const [text, setText] = useState(value);
+  const timer = useRef(null);
+  const sent = useRef(value);
+  // Follow the URL when it changes for another reason than our own search (Back/Forward,
+  // "Clear filters"); our own change must not overwrite what the user is still typing.
+  useEffect(() => {
+    if (value !== sent.current) {
+      clearTimeout(timer.current);
+      setText(value);
+    }
+    sent.current = value;
+  }, [value]);
+  useEffect(() => () => clearTimeout(timer.current), []);
+  const commit = (v) => {
+    clearTimeout(timer.current);
+    const q = v.trim();
+    if (q !== (value || "").trim()) {
+      sent.current = q;
+      onSearch(q);
+    }
+  };
+  const onInput = (e) => {
+    const v = e.currentTarget.value;
+    setText(v);
+    clearTimeout(timer.current);
+    timer.current = setTimeout(() => commit(v), 300);
+  };
+  const onKeyDown = (e) => {
+    if (e.key === "Enter") {
+      e.preventDefault();
+      commit(text);
+    }
+  };
+  return html`<div class="field search-field">
+    <label for=${id}>${label}</label>
+    <input id=${id} class="control" type="search" name=${name} value=${text} placeholder=${placeholder} autocomplete="off"
+      onInput=${onInput} onKeyDown=${onKeyDown} />
+  </div>`;
+}
+
+/** A row of list filters; wraps on small screens. */
+export function FilterBar({ children, label = "Filters" }) {
+  return html`<div class="filter-bar" role="search" aria-label=${label}>${children}</div>`;
+}
+
+/** A filter <select> bound to one URL query key. options: [{value, label}], "" = all. */
+export function FilterSelect({ label, name, value, options, onChange }) {
+  const id = useId("fs-");
+  return html`<div class="field">
+    <label for=${id}>${label}</label>
+    <select id=${id} name=${name} class="control" value=${value || ""} onChange=${(e) => onChange(e.currentTarget.value)}>
+      ${options.map((o) => html`<option value=${o.value}>${o.label}</option>`)}
+    </select>
+  </div>`;
+}

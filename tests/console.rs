@@ -1,0 +1,110 @@
+//! The console is served from the binary: content types, ETag revalidation, the index.html
+//! fallback for client routes, the security headers, and no inline script anywhere.
+
+mod common;
+
+use axum::http::{Method, StatusCode, header};
+use common::{Call, TestApp};
+
+#[tokio::test]
+async fn assets_are_served_with_types_etags_and_the_route_fallback() {
+    let app = TestApp::new();
+    let index = app.send(Call::new(Method::GET, "/")).await;
+    assert_eq!(index.status, StatusCode::OK);
+    assert!(
+        index.headers[header::CONTENT_TYPE]
+            .to_str()
+            .unwrap()
+            .starts_with("text/html")
+    );
+    assert!(index.text.contains("<script type=\"module\" src=\"/app.js\">"));
+    let etag = index.headers[header::ETAG].to_str().unwrap().to_string();
+    assert_eq!(index.headers[header::CACHE_CONTROL], "no-cache");
+    let csp = index.headers[header::CONTENT_SECURITY_POLICY].to_str().unwrap();
+    assert!(
+        csp.contains("script-src 'self'")
+            && csp.contains("frame-ancestors 'none'")
+            && !csp.contains("unsafe-inline"),
+        "{csp}"
+    );
+    assert_eq!(index.headers[header::X_CONTENT_TYPE_OPTIONS], "nosniff");
+    assert_eq!(index.headers[header::X_FRAME_OPTIONS], "DENY");
+
+    let again = app
+        .send(Call::new(Method::GET, "/").header("if-none-match", &etag))
+        .await;
+    assert_eq!(again.status, StatusCode::NOT_MODIFIED);
+    assert!(again.text.is_empty());
+
+    let route = app.send(Call::new(Method::GET, "/employees?page=2")).await;
+    assert_eq!(
+        (route.status, route.headers[header::ETAG].to_str().unwrap()),
+        (StatusCode::OK, etag.as_str()),
+        "client routes get index.html"
+    );
+
+    let js = app.send(Call::new(Method::GET, "/app.js")).await;
+    assert_eq!(js.status, StatusCode::OK);
+    assert_eq!(js.headers[header::CONTENT_TYPE], "text/javascript; charset=utf-8");
+    let css = app.send(Call::new(Method::GET, "/app.css")).await;
+    assert!(
+        css.headers[header::CONTENT_TYPE]
+            .to_str()
+            .unwrap()
+            .starts_with("text/css")
+    );
+    let vendor = app.send(Call::new(Method::GET, "/vendor/preact-htm.js")).await;
+    assert_eq!(vendor.status, StatusCode::OK);
+
+    let missing = app.send(Call::new(Method::GET, "/missing.js")).await;
+    assert_eq!(
+        (missing.status, missing.code()),
+        (StatusCode::NOT_FOUND, "not_found")
+    );
+    let api_missing = app.send(Call::new(Method::GET, "/api/employeez")).await;
+    assert_eq!(
+        (api_missing.status, api_missing.code()),
+        (StatusCode::NOT_FOUND, "not_found"),
+        "no index.html under /api"
+    );
+    let docs = app.send(Call::new(Method::GET, "/js/README.md")).await;
+    assert_eq!(
+        docs.status,
+        StatusCode::NOT_FOUND,
+        "notes for developers are not embedded"
+    );
+    let post = app
+        .send(Call::new(Method::POST, "/employees").json(serde_json::json!({})))
+        .await;
+    assert_eq!(post.status, StatusCode::METHOD_NOT_ALLOWED);
+}
+
+#[test]
+fn no_asset_carries_inline_script_or_inline_handlers() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets");
+    let mut html_files = vec![];
+    let mut stack = vec![root];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "html") {
+                html_files.push(path);
+            }
+        }
+    }
+    assert!(!html_files.is_empty());
+    for path in html_files {
+        let text = std::fs::read_to_string(&path).unwrap().to_lowercase();
+        for tag in text.split("<script").skip(1) {
+            let open = tag.split('>').next().unwrap();
+            assert!(open.contains("src="), "inline script in {}", path.display());
+        }
+        assert!(
+            !text.contains(" onclick=") && !text.contains(" onload=") && !text.contains(" style="),
+            "inline handler or style in {}",
+            path.display()
+        );
+    }
+}
