@@ -63,9 +63,10 @@ async fn invite_defaults_username_to_email_and_shows_the_initial_password_once()
             json!({ "email": "SUMA@coop.in", "name": "X", "role": "staff" }),
         )
         .await;
+    // The username defaulted to the email, so the email is the field to fix.
     assert_eq!(
         (reply.status, reply.body["error"]["field"].as_str()),
-        (StatusCode::CONFLICT, Some("username"))
+        (StatusCode::CONFLICT, Some("email"))
     );
     assert_eq!(
         app.count("SELECT COUNT(*) FROM staff"),

@@ -14,4 +14,4 @@ if [ ${#need_apt[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need_apt[@]}" >/dev/null
 fi
 
-cargo test --locked --all-targets "$@"
+cargo test --locked --all-targets --no-fail-fast "$@"
