@@ -2,7 +2,9 @@
 //!
 //! [`app`] builds the whole router so that `main` serves it and the tests call it in-process.
 
+pub mod audit;
 pub mod auth;
+pub mod clients;
 pub mod clock;
 pub mod config;
 pub mod db;
@@ -22,6 +24,8 @@ pub struct AppState {
     pub db: Db,
     pub config: Arc<Config>,
     pub login_limits: Arc<LoginLimits>,
+    /// 20 reveals of a stored credential per minute per user, across all reveal routes.
+    pub reveal_limits: Arc<auth::limiter::FixedWindow>,
     /// One permit per core for password hashing: more at once only thrashes the caches and
     /// lets a flood of sign-ins take 19 MiB each.
     hash_slots: Arc<tokio::sync::Semaphore>,
@@ -34,6 +38,10 @@ impl AppState {
             db,
             config: Arc::new(config),
             login_limits: Arc::new(LoginLimits::default()),
+            reveal_limits: Arc::new(auth::limiter::FixedWindow::new(
+                20,
+                std::time::Duration::from_secs(60),
+            )),
             hash_slots: Arc::new(tokio::sync::Semaphore::new(cores)),
         }
     }

@@ -88,3 +88,65 @@ pub fn fetch_page<T>(
         .collect::<Result<Vec<T>, _>>()?;
     Ok(page.wrap(rows, total))
 }
+
+/// `UPDATE table SET col = ?, ... , updated_at = now WHERE id = ?` for the given changes; returns
+/// the rows changed. Column names come from code, never from input.
+pub fn update_columns(
+    conn: &Connection,
+    table: &str,
+    id: &str,
+    changes: Vec<(&'static str, Value)>,
+) -> rusqlite::Result<usize> {
+    if changes.is_empty() {
+        return Ok(0);
+    }
+    let sets: Vec<String> = changes
+        .iter()
+        .map(|(column, _)| format!("{column} = ?"))
+        .collect();
+    let mut values: Vec<Value> = changes.into_iter().map(|(_, v)| v).collect();
+    values.push(Value::Text(crate::clock::now_timestamp()));
+    values.push(Value::Text(id.to_string()));
+    let sql = format!(
+        "UPDATE {table} SET {}, updated_at = ? WHERE id = ?",
+        sets.join(", ")
+    );
+    conn.execute(&sql, params_from_iter(values.iter()))
+}
+
+/// Text for a nullable column: empty or blank text is stored as NULL.
+pub fn text_or_null(value: &str) -> Value {
+    let trimmed = value.trim();
+    if trimmed.is_empty() {
+        Value::Null
+    } else {
+        Value::Text(trimmed.to_string())
+    }
+}
+
+/// `INSERT INTO table` with a new id, `created_at` and `updated_at` plus the given validated
+/// fields; answers the new id. Column names come from code, never from input.
+pub fn insert_row(
+    conn: &Connection,
+    table: &str,
+    fields: Vec<(&'static str, Value)>,
+) -> rusqlite::Result<String> {
+    let id = crate::db::ids::new_id();
+    let now = crate::clock::now_timestamp();
+    let mut columns = vec!["id", "created_at", "updated_at"];
+    let mut values = vec![
+        Value::Text(id.clone()),
+        Value::Text(now.clone()),
+        Value::Text(now),
+    ];
+    for (column, value) in fields {
+        columns.push(column);
+        values.push(value);
+    }
+    let marks = vec!["?"; columns.len()].join(", ");
+    conn.execute(
+        &format!("INSERT INTO {table} ({}) VALUES ({marks})", columns.join(", ")),
+        params_from_iter(values.iter()),
+    )?;
+    Ok(id)
+}

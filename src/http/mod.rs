@@ -48,6 +48,8 @@ pub fn router(state: AppState) -> Router {
         .routes(routes!(health))
         .merge(crate::auth::routes::router())
         .merge(crate::staff::routes::router())
+        .merge(crate::clients::router())
+        .merge(crate::audit::routes::router())
         .split_for_parts();
     let openapi_json = Arc::new(openapi.to_pretty_json().expect("the OpenAPI document serializes"));
     Router::new()

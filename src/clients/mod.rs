@@ -1,0 +1,18 @@
+//! The client registry: co-operative societies, their contacts, branches and interactions.
+
+pub mod contacts_routes;
+pub mod contacts_store;
+pub mod interactions_routes;
+pub mod interactions_store;
+pub mod routes;
+pub mod rules;
+pub mod store;
+
+use crate::AppState;
+use utoipa_axum::router::OpenApiRouter;
+
+pub fn router() -> OpenApiRouter<AppState> {
+    routes::router()
+        .merge(contacts_routes::router())
+        .merge(interactions_routes::router())
+}

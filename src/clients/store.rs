@@ -1,0 +1,157 @@
+//! The SQL of the client registry. The DB password column is read only by `db_password` and
+//! never selected into a `Client`.
+
+use crate::db::query::{Filter, ListQuery, fetch_page, insert_row, like_contains, update_columns};
+use crate::http::error::{AppError, OnConstraint};
+use crate::http::pagination::{Page, Paginated};
+use rusqlite::types::Value;
+use rusqlite::{Connection, OptionalExtension, Row, params};
+use serde::Serialize;
+use utoipa::ToSchema;
+
+/// A co-operative society as the API shows it: the DB password only as `hasDbPassword`.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct Client {
+    pub id: String,
+    pub name: String,
+    pub gstin: Option<String>,
+    pub state_code: Option<String>,
+    /// lead, active, lost or inactive.
+    pub status: String,
+    pub owner_id: Option<String>,
+    pub owner_name: Option<String>,
+    pub district: Option<String>,
+    pub sector: Option<String>,
+    pub remote_access_id: Option<String>,
+    pub os: Option<String>,
+    /// PACS or Store.
+    pub client_type: String,
+    pub category: String,
+    pub address: Option<String>,
+    pub phone: Option<String>,
+    pub email: Option<String>,
+    pub notes: Option<String>,
+    #[serde(rename = "hasDbPassword")]
+    pub has_db_password: bool,
+    pub created_by: Option<String>,
+    pub created_at: String,
+    pub updated_at: String,
+}
+
+const COLUMNS: &str = "c.id, c.name, c.gstin, c.state_code, c.status, c.owner_id, u.name, c.district, c.sector, \
+    c.remote_access_id, c.os, c.client_type, c.category, c.address, c.phone, c.email, c.notes, \
+    (c.db_password IS NOT NULL AND c.db_password <> '' AND substr(c.db_password, 1, 4) <> 'enc:'), \
+    c.created_by, c.created_at, c.updated_at";
+const FROM: &str = "client c LEFT JOIN staff u ON u.id = c.owner_id";
+
+fn client(r: &Row<'_>) -> rusqlite::Result<Client> {
+    Ok(Client {
+        id: r.get(0)?,
+        name: r.get(1)?,
+        gstin: r.get(2)?,
+        state_code: r.get(3)?,
+        status: r.get(4)?,
+        owner_id: r.get(5)?,
+        owner_name: r.get(6)?,
+        district: r.get(7)?,
+        sector: r.get(8)?,
+        remote_access_id: r.get(9)?,
+        os: r.get(10)?,
+        client_type: r.get(11)?,
+        category: r.get(12)?,
+        address: r.get(13)?,
+        phone: r.get(14)?,
+        email: r.get(15)?,
+        notes: r.get(16)?,
+        has_db_password: r.get(17)?,
+        created_by: r.get(18)?,
+        created_at: r.get(19)?,
+        updated_at: r.get(20)?,
+    })
+}
+
+/// The client `id`, if it exists and is in the book `owned_by` (None: every book).
+pub fn get(conn: &Connection, id: &str, owned_by: Option<&str>) -> Result<Option<Client>, AppError> {
+    Ok(conn
+        .query_row(
+            &format!("SELECT {COLUMNS} FROM {FROM} WHERE c.id = ?1 AND (?2 IS NULL OR c.owner_id = ?2)"),
+            params![id, owned_by],
+            client,
+        )
+        .optional()?)
+}
+
+/// Filters of the client list.
+#[derive(Default)]
+pub struct ClientFilter {
+    /// Part of the name, GSTIN or phone.
+    pub q: Option<String>,
+    pub district: Option<String>,
+    pub sector: Option<String>,
+    pub client_type: Option<String>,
+    pub category: Option<String>,
+    pub status: Option<String>,
+    pub owner_id: Option<String>,
+}
+
+pub fn list(conn: &Connection, filter: ClientFilter, page: &Page) -> Result<Paginated<Client>, AppError> {
+    let mut f = Filter::default();
+    if let Some(q) = filter.q.as_deref().map(str::trim).filter(|q| !q.is_empty()) {
+        let p = like_contains(q);
+        f.and(
+            "c.name LIKE ? ESCAPE '\\' OR c.gstin LIKE ? ESCAPE '\\' OR c.phone LIKE ? ESCAPE '\\'",
+            [p.clone(), p.clone(), p],
+        );
+    }
+    for (column, value) in [("c.district", filter.district), ("c.sector", filter.sector)] {
+        if let Some(v) = value.as_deref().map(str::trim).filter(|v| !v.is_empty()) {
+            f.and(&format!("{column} LIKE ? ESCAPE '\\'"), [like_contains(v)]);
+        }
+    }
+    f.eq("c.client_type", filter.client_type)
+        .eq("c.category", filter.category)
+        .eq("c.status", filter.status)
+        .eq("c.owner_id", filter.owner_id);
+    let query = ListQuery {
+        columns: COLUMNS,
+        from: FROM,
+        order_by: "c.name COLLATE NOCASE, c.id",
+        id_column: "c.id",
+    };
+    fetch_page(conn, query, f, page, client)
+}
+
+/// Inserts a client with validated fields; answers it.
+pub fn insert(
+    tx: &Connection,
+    mut fields: Vec<(&'static str, Value)>,
+    created_by: &str,
+) -> Result<Client, AppError> {
+    fields.push(("created_by", Value::Text(created_by.to_string())));
+    let id = insert_row(tx, "client", fields).on_unique("gstin", "Another client already has this GSTIN.")?;
+    get(tx, &id, None)?.ok_or_else(|| AppError::internal("inserted client vanished"))
+}
+
+/// Applies validated column changes to a client.
+pub fn update(tx: &Connection, id: &str, changes: Vec<(&'static str, Value)>) -> Result<(), AppError> {
+    update_columns(tx, "client", id, changes).on_unique("gstin", "Another client already has this GSTIN.")?;
+    Ok(())
+}
+
+/// The stored DB password (None when the client does not exist).
+pub fn db_password(conn: &Connection, id: &str) -> Result<Option<Option<String>>, AppError> {
+    Ok(conn
+        .query_row("SELECT db_password FROM client WHERE id = ?1", [id], |r| r.get(0))
+        .optional()?)
+}
+
+/// Values present in the registry, for the console's filter pickers.
+pub fn distinct_values(conn: &Connection, column: &str) -> Result<Vec<String>, AppError> {
+    let mut stmt = conn.prepare(&format!(
+        "SELECT DISTINCT {column} FROM client WHERE {column} IS NOT NULL AND {column} <> '' ORDER BY {column} COLLATE NOCASE LIMIT 500"
+    ))?;
+    let values = stmt
+        .query_map([], |r| r.get(0))?
+        .collect::<Result<Vec<String>, _>>()?;
+    Ok(values)
+}
