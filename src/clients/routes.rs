@@ -608,5 +608,8 @@ pub struct Classification {
 #[utoipa::path(get, path = "/api/clients/classify", tag = "clients", params(ClassifyQuery),
     responses((status = 200, body = Classification), (status = 400, body = ErrorBody)))]
 async fn classify(_user: AuthUser, QueryParams(q): QueryParams<ClassifyQuery>) -> Json<Classification> {
-    Json(Classification { client_type: rules::client_type_for(&q.name), category: rules::category_for(&q.name) })
+    Json(Classification {
+        client_type: rules::client_type_for(&q.name),
+        category: rules::category_for(&q.name),
+    })
 }

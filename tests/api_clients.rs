@@ -1,0 +1,910 @@
+//! The client registry: classification, GSTIN, filters, staff scoping, owner, DB password and
+//! its reveal limiter, bulk edit, contacts, branches, interactions and the audit viewer.
+
+mod common;
+
+use axum::http::StatusCode;
+use common::TestApp;
+use serde_json::{Value, json};
+
+const GSTIN: &str = "32AABCK1234L1ZV";
+
+async fn create(app: &TestApp, cookie: &str, body: Value) -> Value {
+    let reply = app.post("/api/clients", cookie, body).await;
+    assert_eq!(reply.status, StatusCode::CREATED, "{}", reply.text);
+    reply.body
+}
+
+fn id(v: &Value) -> String {
+    v["id"].as_str().unwrap().to_string()
+}
+
+/// Owner, manager and two staff users, all past their first sign-in.
+struct Office {
+    app: TestApp,
+    owner: String,
+    manager: String,
+    manager_id: String,
+    anna: String,
+    anna_id: String,
+    ben: String,
+    ben_id: String,
+}
+
+async fn office() -> Office {
+    let app = TestApp::new();
+    let owner = app.owner().await;
+    let (manager_id, pw) = app.invite(&owner, "manager@coop.in", "manager").await;
+    let manager = app.login("manager@coop.in", &pw).await;
+    let (anna_id, pw) = app.invite(&owner, "anna@coop.in", "staff").await;
+    let anna = app.login("anna@coop.in", &pw).await;
+    let (ben_id, pw) = app.invite(&owner, "ben@coop.in", "staff").await;
+    let ben = app.login("ben@coop.in", &pw).await;
+    Office {
+        app,
+        owner,
+        manager,
+        manager_id,
+        anna,
+        anna_id,
+        ben,
+        ben_id,
+    }
+}
+
+#[tokio::test]
+async fn create_derives_type_and_category_and_takes_the_state_from_the_gstin() {
+    let o = office().await;
+    let bank = create(
+        &o.app,
+        &o.owner,
+        json!({ "name": "Kadakkal Service Co-operative Bank Ltd No 1234", "gstin": "32aabck1234l1zv" }),
+    )
+    .await;
+    assert_eq!(
+        (bank["client_type"].as_str(), bank["category"].as_str()),
+        (Some("PACS"), Some("Service Bank"))
+    );
+    assert_eq!(
+        (
+            bank["gstin"].as_str(),
+            bank["state_code"].as_str(),
+            bank["status"].as_str()
+        ),
+        (Some(GSTIN), Some("32"), Some("active"))
+    );
+    let store = create(
+        &o.app,
+        &o.owner,
+        json!({ "name": "ANCHAL CONSUMER STORES", "state_code": "32" }),
+    )
+    .await;
+    assert_eq!(
+        (store["client_type"].as_str(), store["category"].as_str()),
+        (Some("Store"), Some("Store"))
+    );
+
+    // A name change re-derives the category; the type stays as set (it is editable).
+    let reply = o
+        .app
+        .patch(
+            &format!("/api/clients/{}", id(&store)),
+            &o.owner,
+            json!({ "name": "ANCHAL VANITHA CO-OPERATIVE SOCIETY" }),
+        )
+        .await;
+    assert_eq!(
+        (
+            reply.body["category"].as_str(),
+            reply.body["client_type"].as_str()
+        ),
+        (Some("Vanitha"), Some("Store"))
+    );
+    let reply = o
+        .app
+        .patch(
+            &format!("/api/clients/{}", id(&store)),
+            &o.owner,
+            json!({ "client_type": "PACS", "category": "Other" }),
+        )
+        .await;
+    assert_eq!(
+        (reply.status, reply.body["error"]["field"].as_str()),
+        (StatusCode::UNPROCESSABLE_ENTITY, Some("category")),
+        "category is derived, never set"
+    );
+    let classify = o
+        .app
+        .get(
+            "/api/clients/classify?name=PERINTHALMANNA%20URBAN%20CO-OPERATIVE%20BANK",
+            &o.anna,
+        )
+        .await;
+    assert_eq!(
+        classify.body,
+        json!({ "client_type": "PACS", "category": "Urban Bank" })
+    );
+}
+
+#[tokio::test]
+async fn gstin_is_checked_and_unique() {
+    let o = office().await;
+    for (gstin, code) in [
+        ("32AABCK1234L1ZW", "gstin_checksum"),
+        ("40AABCK1234L1ZV", "gstin_state"),
+        ("32AABCK1234", "gstin_length"),
+        ("32AAB1K1234L1ZV", "gstin_format"),
+    ] {
+        let reply = o
+            .app
+            .post(
+                "/api/clients",
+                &o.owner,
+                json!({ "name": "Some Society", "gstin": gstin }),
+            )
+            .await;
+        assert_eq!(
+            (reply.status, reply.code(), reply.body["error"]["field"].as_str()),
+            (StatusCode::UNPROCESSABLE_ENTITY, code, Some("gstin")),
+            "{gstin}"
+        );
+    }
+    assert_eq!(o.app.count("SELECT COUNT(*) FROM client"), 0);
+    create(&o.app, &o.owner, json!({ "name": "First", "gstin": GSTIN })).await;
+    let dup = o
+        .app
+        .post(
+            "/api/clients",
+            &o.owner,
+            json!({ "name": "Second", "gstin": GSTIN }),
+        )
+        .await;
+    assert_eq!(
+        (dup.status, dup.body["error"]["field"].as_str()),
+        (StatusCode::CONFLICT, Some("gstin"))
+    );
+    let bad_state = o
+        .app
+        .post(
+            "/api/clients",
+            &o.owner,
+            json!({ "name": "Third", "state_code": "77" }),
+        )
+        .await;
+    assert_eq!(
+        (bad_state.status, bad_state.body["error"]["field"].as_str()),
+        (StatusCode::UNPROCESSABLE_ENTITY, Some("state_code"))
+    );
+    let mismatch = o
+        .app
+        .post(
+            "/api/clients",
+            &o.owner,
+            json!({ "name": "Fourth", "gstin": "27AAPFU0939F1ZV", "state_code": "32" }),
+        )
+        .await;
+    assert_eq!(mismatch.code(), "state_code_mismatch");
+    assert_eq!(o.app.count("SELECT COUNT(*) FROM client"), 1);
+}
+
+#[tokio::test]
+async fn filters_match_partially_and_literally_with_an_honest_total() {
+    let o = office().await;
+    create(
+        &o.app,
+        &o.owner,
+        json!({ "name": "A Society", "district": "Kollam", "sector": "Rural 50%" }),
+    )
+    .await;
+    create(
+        &o.app,
+        &o.owner,
+        json!({ "name": "B Society", "district": "Kollam_East", "phone": "0474 2123456" }),
+    )
+    .await;
+    create(
+        &o.app,
+        &o.owner,
+        json!({ "name": "C Stores", "district": "KollamXEast", "gstin": GSTIN }),
+    )
+    .await;
+    let total = |q: &'static str| {
+        let app = &o.app;
+        let owner = o.owner.clone();
+        async move {
+            app.get(&format!("/api/clients?{q}"), &owner).await.body["total"]
+                .as_i64()
+                .unwrap()
+        }
+    };
+    assert_eq!(total("district=kollam").await, 3);
+    assert_eq!(total("district=Kollam_").await, 1, "_ is not a wildcard");
+    assert_eq!(total("sector=50%25").await, 1, "% is matched literally");
+    assert_eq!(total("sector=%25").await, 1);
+    assert_eq!(total("district=%25").await, 0);
+    assert_eq!(total("q=stores").await, 1);
+    assert_eq!(total("q=aabck").await, 1, "GSTIN search is case-insensitive");
+    assert_eq!(total("q=2123456").await, 1, "phone");
+    assert_eq!(total("client_type=Store").await, 1);
+    assert_eq!(total("category=Society%20(other)").await, 2);
+    assert_eq!(total("status=lead").await, 0);
+    let page = o.app.get("/api/clients?per_page=2&page=2", &o.owner).await;
+    assert_eq!(
+        (
+            page.body["total"].as_i64(),
+            page.body["rows"].as_array().unwrap().len()
+        ),
+        (Some(3), 1)
+    );
+    assert_eq!(page.body["rows"][0]["name"], "C Stores", "ordered by name");
+}
+
+#[tokio::test]
+async fn staff_see_only_their_own_book() {
+    let o = office().await;
+    let annas = create(
+        &o.app,
+        &o.anna,
+        json!({ "name": "Anna's Society", "owner_id": o.ben_id }),
+    )
+    .await;
+    assert_eq!(
+        annas["owner_id"].as_str(),
+        Some(o.anna_id.as_str()),
+        "staff own what they create"
+    );
+    let bens = create(
+        &o.app,
+        &o.owner,
+        json!({ "name": "Ben's Society", "owner_id": o.ben_id }),
+    )
+    .await;
+    create(&o.app, &o.owner, json!({ "name": "Nobody's Society" })).await;
+
+    for query in ["", "?mine=0", &format!("?owner_id={}", o.ben_id)] {
+        let list = o.app.get(&format!("/api/clients{query}"), &o.anna).await;
+        assert_eq!(list.body["total"], 1, "{query}: widening by staff is ignored");
+        assert_eq!(list.body["rows"][0]["id"], annas["id"]);
+    }
+    let theirs = format!("/api/clients/{}", id(&bens));
+    assert_eq!(o.app.get(&theirs, &o.anna).await.status, StatusCode::NOT_FOUND);
+    assert_eq!(
+        o.app
+            .patch(&theirs, &o.anna, json!({ "name": "Mine now" }))
+            .await
+            .status,
+        StatusCode::NOT_FOUND
+    );
+    assert_eq!(
+        o.app.get(&format!("{theirs}/contacts"), &o.anna).await.status,
+        StatusCode::NOT_FOUND
+    );
+    assert_eq!(
+        o.app
+            .post(&format!("{theirs}/contacts"), &o.anna, json!({ "name": "X" }))
+            .await
+            .status,
+        StatusCode::NOT_FOUND
+    );
+    assert_eq!(
+        o.app
+            .get(&format!("/api/interactions?client_id={}", id(&bens)), &o.anna)
+            .await
+            .status,
+        StatusCode::NOT_FOUND
+    );
+    let sneaky = o
+        .app
+        .post(
+            "/api/interactions",
+            &o.anna,
+            json!({ "client_id": id(&bens), "type": "call", "notes": "x" }),
+        )
+        .await;
+    assert_eq!(sneaky.status, StatusCode::NOT_FOUND);
+    assert_eq!(
+        o.app.count("SELECT COUNT(*) FROM contact") + o.app.count("SELECT COUNT(*) FROM interaction"),
+        0
+    );
+
+    assert_eq!(o.app.get("/api/clients", &o.manager).await.body["total"], 3);
+    assert_eq!(
+        o.app.get("/api/clients?mine=1", &o.manager).await.body["total"],
+        0
+    );
+    assert_eq!(
+        o.app
+            .get(&format!("/api/clients?owner_id={}", o.ben_id), &o.manager)
+            .await
+            .body["total"],
+        1
+    );
+}
+
+#[tokio::test]
+async fn account_owner_must_be_an_active_employee_and_is_audited() {
+    let o = office().await;
+    let client = create(&o.app, &o.owner, json!({ "name": "Owned Society" })).await;
+    let path = format!("/api/clients/{}/owner", id(&client));
+    assert_eq!(
+        o.app
+            .patch(&path, &o.anna, json!({ "owner_id": o.anna_id }))
+            .await
+            .status,
+        StatusCode::FORBIDDEN
+    );
+    let unknown = o
+        .app
+        .patch(
+            &path,
+            &o.manager,
+            json!({ "owner_id": "01ZZZZZZZZZZZZZZZZZZZZZZZZ" }),
+        )
+        .await;
+    assert_eq!(
+        (unknown.status, unknown.code()),
+        (StatusCode::UNPROCESSABLE_ENTITY, "unknown_owner")
+    );
+    o.app
+        .post(
+            &format!("/api/employees/{}/deactivate", o.ben_id),
+            &o.owner,
+            json!({}),
+        )
+        .await;
+    let inactive = o
+        .app
+        .patch(&path, &o.manager, json!({ "owner_id": o.ben_id }))
+        .await;
+    assert_eq!(
+        (inactive.status, inactive.code()),
+        (StatusCode::UNPROCESSABLE_ENTITY, "inactive_owner")
+    );
+    let created_with_inactive = o
+        .app
+        .post(
+            "/api/clients",
+            &o.owner,
+            json!({ "name": "X", "owner_id": o.ben_id }),
+        )
+        .await;
+    assert_eq!(created_with_inactive.code(), "inactive_owner");
+    assert_eq!(
+        o.app
+            .count("SELECT COUNT(*) FROM audit WHERE action = 'set_owner'"),
+        0
+    );
+
+    let ok = o
+        .app
+        .patch(&path, &o.manager, json!({ "owner_id": o.anna_id }))
+        .await;
+    assert_eq!(
+        (ok.status, ok.body["owner_id"].as_str()),
+        (StatusCode::OK, Some(o.anna_id.as_str()))
+    );
+    let (before, after, user): (String, String, String) = o
+        .app
+        .sql()
+        .query_row(
+            "SELECT before, after, user_id FROM audit WHERE action = 'set_owner'",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )
+        .unwrap();
+    assert_eq!(
+        serde_json::from_str::<Value>(&before).unwrap()["owner_id"],
+        Value::Null
+    );
+    assert_eq!(
+        serde_json::from_str::<Value>(&after).unwrap()["owner_id"],
+        json!(o.anna_id)
+    );
+    assert_eq!(user, o.manager_id);
+    assert_eq!(
+        o.app
+            .get(&format!("/api/clients/{}", id(&client)), &o.anna)
+            .await
+            .status,
+        StatusCode::OK,
+        "now in Anna's book"
+    );
+    let via_patch = o
+        .app
+        .patch(
+            &format!("/api/clients/{}", id(&client)),
+            &o.owner,
+            json!({ "owner_id": o.manager_id }),
+        )
+        .await;
+    assert_eq!(via_patch.body["error"]["field"], "owner_id");
+}
+
+#[tokio::test]
+async fn db_password_is_write_only_managerial_and_every_reveal_is_audited() {
+    let o = office().await;
+    let client = create(&o.app, &o.anna, json!({ "name": "Secretive Society" })).await;
+    let path = format!("/api/clients/{}", id(&client));
+    let secret = "hunter2-db-secret";
+
+    let staff_try = o
+        .app
+        .patch(&path, &o.anna, json!({ "name": "Renamed", "dbPassword": secret }))
+        .await;
+    assert_eq!(staff_try.status, StatusCode::FORBIDDEN);
+    assert_eq!(
+        o.app.get(&path, &o.anna).await.body["name"],
+        "Secretive Society",
+        "the refused patch wrote nothing"
+    );
+
+    let reply = o
+        .app
+        .patch(
+            &path,
+            &o.manager,
+            json!({ "notes": "server in the back room", "dbPassword": secret }),
+        )
+        .await;
+    assert_eq!(reply.status, StatusCode::OK, "{}", reply.text);
+    assert_eq!(
+        (
+            reply.body["hasDbPassword"].as_bool(),
+            reply.body["notes"].as_str()
+        ),
+        (Some(true), Some("server in the back room"))
+    );
+    assert!(reply.body.get("dbPassword").is_none() && !reply.text.contains(secret));
+
+    let reveal = format!("{path}/reveal-db-password");
+    assert_eq!(
+        o.app.post(&reveal, &o.anna, json!({})).await.status,
+        StatusCode::FORBIDDEN
+    );
+    let shown = o.app.post(&reveal, &o.manager, json!({})).await;
+    assert_eq!(shown.body["password"], secret);
+    assert_eq!(
+        o.app
+            .post(
+                "/api/clients/01ZZZZZZZZZZZZZZZZZZZZZZZZ/reveal-db-password",
+                &o.manager,
+                json!({})
+            )
+            .await
+            .status,
+        StatusCode::NOT_FOUND
+    );
+    assert_eq!(
+        o.app
+            .count("SELECT COUNT(*) FROM audit WHERE action = 'reveal_db_password'"),
+        1
+    );
+    assert_eq!(
+        o.app
+            .count("SELECT COUNT(*) FROM audit WHERE action = 'set_db_password'"),
+        1
+    );
+
+    // The secret is in no list, no single read and no audit row.
+    for text in [
+        o.app.get("/api/clients", &o.owner).await.text,
+        o.app.get(&path, &o.owner).await.text,
+        o.app.get("/api/audit?per_page=200", &o.owner).await.text,
+    ] {
+        assert!(!text.contains(secret));
+    }
+    assert_eq!(
+        o.app.count(&format!(
+            "SELECT COUNT(*) FROM audit WHERE COALESCE(before, '') || COALESCE(after, '') LIKE '%{secret}%'"
+        )),
+        0
+    );
+
+    // A leftover legacy-encrypted value reads as empty, never as ciphertext.
+    o.app
+        .sql()
+        .execute("UPDATE client SET db_password = 'enc:v1:QUJDREVG'", [])
+        .unwrap();
+    assert_eq!(o.app.get(&path, &o.owner).await.body["hasDbPassword"], false);
+    assert_eq!(
+        o.app.post(&reveal, &o.owner, json!({})).await.body["password"],
+        ""
+    );
+}
+
+#[tokio::test]
+async fn the_reveal_limiter_trips_at_the_twenty_first_in_a_minute() {
+    let o = office().await;
+    let client = create(
+        &o.app,
+        &o.owner,
+        json!({ "name": "Limited Society", "dbPassword": "pw-1" }),
+    )
+    .await;
+    let reveal = format!("/api/clients/{}/reveal-db-password", id(&client));
+    for i in 1..=20 {
+        assert_eq!(
+            o.app.post(&reveal, &o.manager, json!({})).await.status,
+            StatusCode::OK,
+            "reveal {i}"
+        );
+    }
+    let tripped = o.app.post(&reveal, &o.manager, json!({})).await;
+    assert_eq!(
+        (tripped.status, tripped.code()),
+        (StatusCode::TOO_MANY_REQUESTS, "rate_limited")
+    );
+    assert!(tripped.headers.get("retry-after").is_some());
+    assert_eq!(
+        o.app
+            .count("SELECT COUNT(*) FROM audit WHERE action = 'reveal_db_password'"),
+        20,
+        "a refused reveal is not audited"
+    );
+    assert_eq!(
+        o.app.post(&reveal, &o.owner, json!({})).await.status,
+        StatusCode::OK,
+        "the limit is per user"
+    );
+}
+
+#[tokio::test]
+async fn bulk_edit_is_all_or_nothing_with_one_audit_row_per_client() {
+    let o = office().await;
+    let a = create(
+        &o.app,
+        &o.owner,
+        json!({ "name": "Alpha Society", "district": "Kollam" }),
+    )
+    .await;
+    let b = create(
+        &o.app,
+        &o.owner,
+        json!({ "name": "Beta Society", "district": "Kollam" }),
+    )
+    .await;
+    let body = |ids: Vec<String>| json!({ "ids": ids, "changes": { "district": "Thrissur", "status": "lead", "owner_id": o.anna_id } });
+    assert_eq!(
+        o.app
+            .post("/api/clients/bulk", &o.manager, body(vec![id(&a)]))
+            .await
+            .status,
+        StatusCode::FORBIDDEN
+    );
+    let bad = o
+        .app
+        .post(
+            "/api/clients/bulk",
+            &o.owner,
+            body(vec![id(&a), "01ZZZZZZZZZZZZZZZZZZZZZZZZ".into(), id(&b)]),
+        )
+        .await;
+    assert_eq!(
+        (bad.status, bad.code(), bad.body["error"]["field"].as_str()),
+        (StatusCode::UNPROCESSABLE_ENTITY, "unknown_client", Some("ids"))
+    );
+    assert_eq!(
+        o.app
+            .count("SELECT COUNT(*) FROM client WHERE district = 'Kollam'"),
+        2,
+        "nothing changed"
+    );
+    let bad_value = o
+        .app
+        .post(
+            "/api/clients/bulk",
+            &o.owner,
+            json!({ "ids": [id(&a)], "changes": { "status": "asleep" } }),
+        )
+        .await;
+    assert_eq!(bad_value.body["error"]["field"], "status");
+    let empty = o
+        .app
+        .post(
+            "/api/clients/bulk",
+            &o.owner,
+            json!({ "ids": [id(&a)], "changes": {} }),
+        )
+        .await;
+    assert_eq!(empty.code(), "no_changes");
+    assert_eq!(
+        o.app
+            .count("SELECT COUNT(*) FROM audit WHERE action = 'bulk_update'"),
+        0
+    );
+
+    let ok = o
+        .app
+        .post("/api/clients/bulk", &o.owner, body(vec![id(&a), id(&b), id(&a)]))
+        .await;
+    assert_eq!(
+        (ok.status, ok.body["updated"].as_i64()),
+        (StatusCode::OK, Some(2))
+    );
+    assert_eq!(
+        o.app
+            .count("SELECT COUNT(*) FROM client WHERE district = 'Thrissur' AND status = 'lead'"),
+        2
+    );
+    assert_eq!(
+        o.app
+            .count("SELECT COUNT(*) FROM audit WHERE action = 'bulk_update'"),
+        2
+    );
+    assert_eq!(o.app.get("/api/clients", &o.anna).await.body["total"], 2);
+}
+
+#[tokio::test]
+async fn contacts_and_branches() {
+    let o = office().await;
+    let client = create(&o.app, &o.anna, json!({ "name": "Contact Society" })).await;
+    let base = format!("/api/clients/{}", id(&client));
+    let contact = o
+        .app
+        .post(
+            &format!("{base}/contacts"),
+            &o.anna,
+            json!({ "name": "Raghavan", "role": "secretary", "phone": "9447012345", "email": "sec@coop.in" }),
+        )
+        .await;
+    assert_eq!(contact.status, StatusCode::CREATED);
+    let bad = o
+        .app
+        .post(
+            &format!("{base}/contacts"),
+            &o.anna,
+            json!({ "name": "X", "email": "nope" }),
+        )
+        .await;
+    assert_eq!(bad.body["error"]["field"], "email");
+    let list = o.app.get(&format!("{base}/contacts"), &o.anna).await;
+    assert_eq!(list.body["rows"].as_array().unwrap().len(), 1);
+    assert_eq!(
+        list.body["role_suggestions"],
+        json!(["WhatsApp", "secretary", "president", "accountant"])
+    );
+    let cid = id(&contact.body);
+    let edited = o
+        .app
+        .patch(
+            &format!("/api/contacts/{cid}"),
+            &o.anna,
+            json!({ "role": "president", "phone": "" }),
+        )
+        .await;
+    assert_eq!(
+        (edited.body["role"].as_str(), edited.body["phone"].as_str()),
+        (Some("president"), None)
+    );
+    assert_eq!(
+        o.app
+            .patch(&format!("/api/contacts/{cid}"), &o.ben, json!({ "role": "x" }))
+            .await
+            .status,
+        StatusCode::NOT_FOUND
+    );
+    let deleted = o
+        .app
+        .send(
+            common::Call::new(axum::http::Method::DELETE, &format!("/api/contacts/{cid}"))
+                .cookie(&o.anna)
+                .json(json!({})),
+        )
+        .await;
+    assert_eq!(deleted.status, StatusCode::NO_CONTENT);
+    assert_eq!(o.app.count("SELECT COUNT(*) FROM contact"), 0);
+    assert_eq!(
+        o.app.count("SELECT COUNT(*) FROM audit WHERE entity = 'contact'"),
+        3
+    );
+
+    let branch = o
+        .app
+        .post(
+            &format!("{base}/branches"),
+            &o.anna,
+            json!({ "name": "Chadayamangalam", "district": "Kollam" }),
+        )
+        .await;
+    assert_eq!(branch.status, StatusCode::CREATED);
+    let renamed = o
+        .app
+        .patch(
+            &format!("/api/branches/{}", id(&branch.body)),
+            &o.anna,
+            json!({ "address": "Main Road" }),
+        )
+        .await;
+    assert_eq!(renamed.body["address"], "Main Road");
+    assert_eq!(
+        o.app.get(&format!("{base}/branches"), &o.anna).await.body["rows"][0]["name"],
+        "Chadayamangalam"
+    );
+}
+
+#[tokio::test]
+async fn interactions_are_edited_only_by_their_author_or_a_manager() {
+    let o = office().await;
+    let client = create(&o.app, &o.anna, json!({ "name": "Chatty Society" })).await;
+    let by_manager = o.app.post("/api/interactions", &o.manager, json!({ "client_id": id(&client), "type": "visit", "notes": "Demo of the loan module", "follow_up_on": "2026-12-01" })).await;
+    assert_eq!(by_manager.status, StatusCode::CREATED, "{}", by_manager.text);
+    let by_anna = o
+        .app
+        .post(
+            "/api/interactions",
+            &o.anna,
+            json!({ "client_id": id(&client), "type": "call", "notes": "Asked for a quote" }),
+        )
+        .await;
+    assert_eq!(by_anna.body["author_id"].as_str(), Some(o.anna_id.as_str()));
+    for (body, field) in [
+        (
+            json!({ "client_id": id(&client), "type": "telegram", "notes": "x" }),
+            "type",
+        ),
+        (
+            json!({ "client_id": id(&client), "type": "call", "notes": " " }),
+            "notes",
+        ),
+        (
+            json!({ "client_id": id(&client), "type": "call", "notes": "x", "follow_up_on": "tomorrow" }),
+            "follow_up_on",
+        ),
+    ] {
+        assert_eq!(
+            o.app.post("/api/interactions", &o.anna, body).await.body["error"]["field"],
+            field
+        );
+    }
+
+    let managers = format!("/api/interactions/{}", id(&by_manager.body));
+    let refused = o
+        .app
+        .patch(&managers, &o.anna, json!({ "notes": "rewritten" }))
+        .await;
+    assert_eq!(
+        (refused.status, refused.code()),
+        (StatusCode::FORBIDDEN, "not_author")
+    );
+    assert_eq!(
+        o.app
+            .patch(
+                &format!("/api/interactions/{}", id(&by_anna.body)),
+                &o.anna,
+                json!({ "follow_up_on": "2026-12-05" })
+            )
+            .await
+            .body["follow_up_on"],
+        "2026-12-05"
+    );
+    assert_eq!(
+        o.app
+            .patch(
+                &format!("/api/interactions/{}", id(&by_anna.body)),
+                &o.owner,
+                json!({ "notes": "Quote sent" })
+            )
+            .await
+            .status,
+        StatusCode::OK
+    );
+    assert_eq!(
+        o.app
+            .patch(&managers, &o.ben, json!({ "notes": "x" }))
+            .await
+            .status,
+        StatusCode::NOT_FOUND,
+        "outside Ben's book"
+    );
+
+    let timeline = o
+        .app
+        .get(&format!("/api/interactions?client_id={}", id(&client)), &o.anna)
+        .await;
+    let notes: Vec<&str> = timeline.body["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["notes"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        notes,
+        vec!["Quote sent", "Demo of the loan module"],
+        "newest first"
+    );
+    assert_eq!(timeline.body["rows"][1]["author_name"], "manager@coop.in");
+}
+
+#[tokio::test]
+async fn the_audit_viewer_filters_counts_and_writes_nothing() {
+    let o = office().await;
+    let a = create(&o.app, &o.owner, json!({ "name": "Audit Society" })).await;
+    o.app
+        .patch(
+            &format!("/api/clients/{}", id(&a)),
+            &o.manager,
+            json!({ "district": "Idukki" }),
+        )
+        .await;
+    assert_eq!(
+        o.app.get("/api/audit", &o.manager).await.status,
+        StatusCode::FORBIDDEN
+    );
+    let before = o.app.count("SELECT COUNT(*) FROM audit");
+    let all = o.app.get("/api/audit?per_page=2", &o.owner).await;
+    assert_eq!(
+        (
+            all.body["total"].as_i64(),
+            all.body["rows"].as_array().unwrap().len()
+        ),
+        (Some(before), 2)
+    );
+    assert_eq!(all.body["rows"][0]["action"], "update", "newest first");
+    assert_eq!(all.body["rows"][0]["before"]["district"], Value::Null);
+    assert_eq!(all.body["rows"][0]["after"]["district"], "Idukki");
+    let clients = o
+        .app
+        .get(
+            &format!("/api/audit?entity=client&entity_id={}", id(&a)),
+            &o.owner,
+        )
+        .await;
+    assert_eq!(clients.body["total"], 2);
+    let by_manager = o
+        .app
+        .get(
+            &format!("/api/audit?user_id={}&action=update", o.manager_id),
+            &o.owner,
+        )
+        .await;
+    assert_eq!(by_manager.body["total"], 1);
+    let today = chrono::Utc::now().date_naive();
+    let dated = o
+        .app
+        .get(
+            &format!(
+                "/api/audit?from={}&to={}",
+                today.pred_opt().unwrap(),
+                today.succ_opt().unwrap()
+            ),
+            &o.owner,
+        )
+        .await;
+    assert_eq!(dated.body["total"].as_i64(), Some(before));
+    assert_eq!(
+        o.app
+            .get("/api/audit?from=2000-01-01&to=2000-01-02", &o.owner)
+            .await
+            .body["total"],
+        0
+    );
+    assert_eq!(
+        o.app.get("/api/audit?from=22-11-2026", &o.owner).await.status,
+        StatusCode::BAD_REQUEST
+    );
+    let facets = o.app.get("/api/audit/facets", &o.owner).await;
+    assert!(
+        facets.body["entities"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("client"))
+    );
+    assert!(
+        facets.body["actions"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("update"))
+    );
+    assert!(
+        facets.body["users"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|u| u["id"] == json!(o.manager_id))
+    );
+    assert_eq!(
+        o.app.count("SELECT COUNT(*) FROM audit"),
+        before,
+        "reading the trail wrote nothing"
+    );
+}
