@@ -45,6 +45,18 @@ pub fn office_day_start(day: NaiveDate, offset: FixedOffset) -> String {
     ))
 }
 
+/// UTC bounds `[from, to)` for a filter of office days `from..=to` (both optional).
+pub fn office_days(
+    from: Option<NaiveDate>,
+    to: Option<NaiveDate>,
+    offset: FixedOffset,
+) -> (Option<String>, Option<String>) {
+    (
+        from.map(|d| office_day_start(d, offset)),
+        to.and_then(|d| d.succ_opt()).map(|d| office_day_start(d, offset)),
+    )
+}
+
 /// Today's date in the office's time zone.
 pub fn office_today(offset: FixedOffset) -> NaiveDate {
     now().with_timezone(&offset).date_naive()

@@ -13,7 +13,9 @@ const OWNER_PASSWORD: &str = "owner-initial-pw";
 const OWNER_NEW: &str = "the owner's chosen passphrase";
 
 fn shot(session: &Session, name: &str) {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/screenshots").join(format!("{name}.png"));
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("target/screenshots")
+        .join(format!("{name}.png"));
     session.screenshot(&path);
 }
 
@@ -30,14 +32,36 @@ fn select(s: &Session, css: &str, value: &str) {
 fn a_manager_keeps_the_client_book_in_the_console() {
     let Some(driver) = Driver::start() else { return };
     let dir = tempfile::TempDir::new().unwrap();
-    let server = Server::start(&dir.path().join("office.db"), &dir.path().join("server.log"), Some(OWNER_PASSWORD));
+    let server = Server::start(
+        &dir.path().join("office.db"),
+        &dir.path().join("server.log"),
+        Some(OWNER_PASSWORD),
+    );
     // The owner is past the first sign-in; two clients exist already for the bulk edit.
-    let (_, cookie, _) = server.call("POST", "/api/auth/login", None, Some(json!({ "username": "owner@localhost", "password": OWNER_PASSWORD })));
+    let (_, cookie, _) = server.call(
+        "POST",
+        "/api/auth/login",
+        None,
+        Some(json!({ "username": "owner@localhost", "password": OWNER_PASSWORD })),
+    );
     let cookie = cookie.unwrap();
-    server.call("POST", "/api/me/password", Some(&cookie), Some(json!({ "current_password": OWNER_PASSWORD, "new_password": OWNER_NEW })));
+    server.call(
+        "POST",
+        "/api/me/password",
+        Some(&cookie),
+        Some(json!({ "current_password": OWNER_PASSWORD, "new_password": OWNER_NEW })),
+    );
     let mut seeded: Vec<String> = vec![];
-    for name in ["EDAVA HOUSING CO-OPERATIVE SOCIETY", "PALLIKKAL MARKETING CO-OPERATIVE SOCIETY"] {
-        let (status, _, body) = server.call("POST", "/api/clients", Some(&cookie), Some(json!({ "name": name, "district": "Thiruvananthapuram" })));
+    for name in [
+        "EDAVA HOUSING CO-OPERATIVE SOCIETY",
+        "PALLIKKAL MARKETING CO-OPERATIVE SOCIETY",
+    ] {
+        let (status, _, body) = server.call(
+            "POST",
+            "/api/clients",
+            Some(&cookie),
+            Some(json!({ "name": name, "district": "Thiruvananthapuram" })),
+        );
         assert_eq!(status, 201);
         seeded.push(body["id"].as_str().unwrap().into());
     }
@@ -78,7 +102,10 @@ fn a_manager_keeps_the_client_book_in_the_console() {
     select(&s, "select[name='type']", "visit");
     s.fill("notes", "Demonstrated the deposit module to the secretary");
     s.click_button("Save interaction");
-    s.wait_text("[data-testid='interactions'] li", "Demonstrated the deposit module");
+    s.wait_text(
+        "[data-testid='interactions'] li",
+        "Demonstrated the deposit module",
+    );
     shot(&s, "11-client-page");
 
     // Find it by the district filter, % matched literally.
@@ -92,17 +119,22 @@ fn a_manager_keeps_the_client_book_in_the_console() {
 
     // Bulk-edit the two seeded clients' district.
     for id in &seeded {
-        s.wait(&format!("tr[data-id='{id}'] input[name='select']")).click();
+        s.wait(&format!("tr[data-id='{id}'] input[name='select']"))
+            .click();
     }
     s.click_button("Bulk edit");
     s.fill("district", "Kottayam");
     s.click_button("Apply");
-    if s.find_all("dialog[open]").iter().any(|d| d.text().contains("Confirm")) {
+    if s.find_all("dialog[open]")
+        .iter()
+        .any(|d| d.text().contains("Confirm"))
+    {
         s.click_button("Confirm");
     }
     s.wait_text("[role='status']", "2");
     for id in &seeded {
-        let (_, _, body): (u16, Option<String>, Value) = server.call("GET", &format!("/api/clients/{id}"), Some(&cookie), None);
+        let (_, _, body): (u16, Option<String>, Value) =
+            server.call("GET", &format!("/api/clients/{id}"), Some(&cookie), None);
         assert_eq!(body["district"], "Kottayam");
     }
 

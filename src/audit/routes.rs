@@ -45,17 +45,14 @@ async fn list_audit(
     let rows = state
         .db
         .read(move |c| {
-            let offset = settings::office_offset(c)?;
+            let (from, to) = clock::office_days(q.from, q.to, settings::office_offset(c)?);
             let filter = AuditFilter {
                 entity: q.entity,
                 action: q.action,
                 user_id: q.user_id,
                 entity_id: q.entity_id,
-                from: q.from.map(|d| clock::office_day_start(d, offset)),
-                to: q
-                    .to
-                    .and_then(|d| d.succ_opt())
-                    .map(|d| clock::office_day_start(d, offset)),
+                from,
+                to,
             };
             store::list(c, filter, &page)
         })

@@ -417,18 +417,16 @@ async fn login_events(
     page: Page,
     QueryParams(q): QueryParams<LoginEventQuery>,
 ) -> Result<Json<Paginated<LoginEvent>>, AppError> {
-    let (from, to) = (q.from, q.to.and_then(|d| d.succ_opt()));
-    let (staff_id, outcome) = (q.staff_id, q.outcome);
     // The dates are office days; the stored times are UTC.
     let events = state
         .db
         .read(move |c| {
-            let offset = settings::office_offset(c)?;
+            let (from, to) = clock::office_days(q.from, q.to, settings::office_offset(c)?);
             let filter = LoginEventFilter {
-                staff_id,
-                outcome,
-                from: from.map(|d| clock::office_day_start(d, offset)),
-                to: to.map(|d| clock::office_day_start(d, offset)),
+                staff_id: q.staff_id,
+                outcome: q.outcome,
+                from,
+                to,
             };
             store::list_login_events(c, filter, &page)
         })

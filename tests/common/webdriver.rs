@@ -140,27 +140,13 @@ impl Session {
     }
 
     pub fn find_all(&self, css: &str) -> Vec<Element<'_>> {
-        let found = post(
-            &format!("{}/elements", self.base),
-            &json!({ "using": "css selector", "value": css }),
-        );
-        found
-            .as_array()
-            .map(|a| {
-                a.iter()
-                    .map(|e| Element {
-                        session: self,
-                        id: e[ELEMENT_KEY].as_str().unwrap().into(),
-                    })
-                    .collect()
-            })
-            .unwrap_or_default()
+        self.find_with("css selector", css)
     }
 
-    fn find_xpath_all(&self, xpath: &str) -> Vec<Element<'_>> {
+    fn find_with(&self, using: &str, value: &str) -> Vec<Element<'_>> {
         let found = post(
             &format!("{}/elements", self.base),
-            &json!({ "using": "xpath", "value": xpath }),
+            &json!({ "using": using, "value": value }),
         );
         found
             .as_array()
@@ -211,7 +197,11 @@ impl Session {
         let xpath = format!("//button[normalize-space()='{text}']");
         let deadline = Instant::now() + Duration::from_secs(10);
         loop {
-            if let Some(button) = self.find_xpath_all(&xpath).into_iter().find(Element::displayed) {
+            if let Some(button) = self
+                .find_with("xpath", &xpath)
+                .into_iter()
+                .find(Element::displayed)
+            {
                 button.click();
                 return;
             }
