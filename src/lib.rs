@@ -4,12 +4,14 @@
 
 pub mod audit;
 pub mod auth;
+pub mod catalog;
 pub mod clients;
 pub mod clock;
 pub mod config;
 pub mod db;
 pub mod http;
 pub mod jobs;
+pub mod projects;
 pub mod staff;
 
 use auth::limiter::LoginLimits;

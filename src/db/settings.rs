@@ -86,3 +86,8 @@ pub fn office_offset(conn: &Connection) -> Result<chrono::FixedOffset, AppError>
         .and_then(clock::parse_offset);
     Ok(parsed.unwrap_or_else(|| clock::parse_offset("+05:30").expect("valid default offset")))
 }
+
+/// Today's date at the office: the "today" of business rules (prices, due dates, aging).
+pub fn office_today(conn: &Connection) -> Result<NaiveDate, AppError> {
+    Ok(clock::office_today(office_offset(conn)?))
+}

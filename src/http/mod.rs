@@ -1,6 +1,7 @@
 //! HTTP: the error type, extractors, pagination, middleware, and the router that merges the areas.
 
 pub mod console;
+pub mod csv;
 pub mod error;
 pub mod extract;
 pub mod middleware;
@@ -50,6 +51,8 @@ pub fn router(state: AppState) -> Router {
         .merge(crate::staff::routes::router())
         .merge(crate::clients::router())
         .merge(crate::audit::routes::router())
+        .merge(crate::catalog::routes::router())
+        .merge(crate::projects::router())
         .split_for_parts();
     let openapi_json = Arc::new(openapi.to_pretty_json().expect("the OpenAPI document serializes"));
     Router::new()

@@ -1,0 +1,34 @@
+//! CSV output: RFC 4180 quoting, and a leading apostrophe on cells a spreadsheet would run as a
+//! formula (=, +, -, @), so an exported client name cannot become a command in Excel.
+
+/// One cell.
+pub fn cell(value: &str) -> String {
+    let guarded = if value.starts_with(['=', '+', '-', '@']) {
+        format!("'{value}")
+    } else {
+        value.to_string()
+    };
+    if guarded.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", guarded.replace('"', "\"\""))
+    } else {
+        guarded
+    }
+}
+
+/// One line, ending in CRLF.
+pub fn line(cells: &[&str]) -> String {
+    let mut out = cells.iter().map(|c| cell(c)).collect::<Vec<_>>().join(",");
+    out.push_str("\r\n");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn quoting_and_formula_guard() {
+        assert_eq!(
+            super::line(&["plain", "a,b", "say \"hi\"", "=SUM(A1)", ""]),
+            "plain,\"a,b\",\"say \"\"hi\"\"\",'=SUM(A1),\r\n"
+        );
+    }
+}

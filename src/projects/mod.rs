@@ -1,0 +1,18 @@
+//! Client modules (subscriptions, also called projects): credentials, custom fields, the
+//! onboarding milestones with their boards, and module rosters.
+
+pub mod milestones;
+pub mod roster;
+pub mod routes;
+pub mod rules;
+pub mod store;
+pub mod templates;
+
+use crate::AppState;
+use utoipa_axum::router::OpenApiRouter;
+
+pub fn router() -> OpenApiRouter<AppState> {
+    routes::router()
+        .merge(milestones::router())
+        .merge(roster::router())
+}

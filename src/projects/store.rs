@@ -1,0 +1,367 @@
+//! The SQL of client modules (projects) and their milestones. The portal password and the
+//! secrets blob are read only by `credentials` and never selected into a `ClientModule`.
+
+use crate::db::query::{Filter, ListQuery, fetch_page, insert_row, update_columns};
+use crate::http::error::AppError;
+use crate::http::pagination::{Page, Paginated};
+use crate::projects::rules::{self, Step};
+use rusqlite::types::Value;
+use rusqlite::{Connection, OptionalExtension, Row, params};
+use serde::Serialize;
+use utoipa::ToSchema;
+
+/// A subscription of a client to a module, as the API shows it: credentials only as flags and key names.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct ClientModule {
+    pub id: String,
+    pub client_id: String,
+    pub client_name: String,
+    pub module_id: String,
+    pub module_code: String,
+    pub module_name: String,
+    pub active: i64,
+    pub status: String,
+    pub edition: Option<String>,
+    pub installed_on: Option<String>,
+    pub trained_on: Option<String>,
+    pub next_renewal: Option<String>,
+    pub created_at: Option<String>,
+    pub provider: Option<String>,
+    pub username: Option<String>,
+    #[serde(rename = "hasPassword")]
+    pub has_password: bool,
+    #[schema(value_type = Object)]
+    pub field_values: serde_json::Value,
+    /// The names of the stored secrets; values are only revealed one at a time.
+    pub secret_keys: Vec<String>,
+    pub sms_balance: Option<i64>,
+    pub updated_at: String,
+}
+
+const COLUMNS: &str = "cm.id, cm.client_id, c.name, cm.module_id, m.code, m.name, cm.active, cm.status, cm.edition, \
+    cm.installed_on, cm.trained_on, cm.next_renewal, cm.created_at, cm.provider, cm.username, \
+    (cm.password IS NOT NULL AND cm.password <> '' AND substr(cm.password, 1, 4) <> 'enc:'), cm.field_values, \
+    substr(cm.secrets, 1, instr(cm.secrets || char(10), char(10)) - 1), cm.sms_balance, cm.updated_at";
+const FROM: &str =
+    "client_module cm JOIN client c ON c.id = cm.client_id JOIN module m ON m.id = cm.module_id";
+
+fn client_module(r: &Row<'_>) -> rusqlite::Result<ClientModule> {
+    let values: String = r.get(16)?;
+    let key_line: Option<String> = r.get(17)?;
+    Ok(ClientModule {
+        id: r.get(0)?,
+        client_id: r.get(1)?,
+        client_name: r.get(2)?,
+        module_id: r.get(3)?,
+        module_code: r.get(4)?,
+        module_name: r.get(5)?,
+        active: r.get(6)?,
+        status: r.get(7)?,
+        edition: r.get(8)?,
+        installed_on: r.get(9)?,
+        trained_on: r.get(10)?,
+        next_renewal: r.get(11)?,
+        created_at: r.get(12)?,
+        provider: r.get(13)?,
+        username: r.get(14)?,
+        has_password: r.get(15)?,
+        field_values: serde_json::from_str(&values).unwrap_or_default(),
+        secret_keys: rules::secret_keys(key_line.as_deref()),
+        sms_balance: r.get(18)?,
+        updated_at: r.get(19)?,
+    })
+}
+
+/// The project `id`, if it exists and its client is in the book `owned_by` (None: every book).
+pub fn get(conn: &Connection, id: &str, owned_by: Option<&str>) -> Result<Option<ClientModule>, AppError> {
+    Ok(conn
+        .query_row(
+            &format!("SELECT {COLUMNS} FROM {FROM} WHERE cm.id = ?1 AND (?2 IS NULL OR c.owner_id = ?2)"),
+            params![id, owned_by],
+            client_module,
+        )
+        .optional()?)
+}
+
+pub fn of_client(conn: &Connection, client_id: &str) -> Result<Vec<ClientModule>, AppError> {
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {COLUMNS} FROM {FROM} WHERE cm.client_id = ?1 ORDER BY m.name COLLATE NOCASE, cm.id"
+    ))?;
+    let rows = stmt
+        .query_map([client_id], client_module)?
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(rows)
+}
+
+pub fn insert(tx: &Connection, fields: Vec<(&'static str, Value)>) -> Result<String, AppError> {
+    Ok(insert_row(tx, "client_module", fields)?)
+}
+
+pub fn update(tx: &Connection, id: &str, fields: Vec<(&'static str, Value)>) -> Result<(), AppError> {
+    update_columns(tx, "client_module", id, fields)?;
+    Ok(())
+}
+
+/// A project's stored credentials, read only to reveal or rewrite them.
+pub struct Credentials {
+    pub password: Option<String>,
+    pub secrets: Option<String>,
+}
+
+/// The stored portal password and secrets blob (None when the project does not exist).
+pub fn credentials(conn: &Connection, id: &str) -> Result<Option<Credentials>, AppError> {
+    Ok(conn
+        .query_row(
+            "SELECT password, secrets FROM client_module WHERE id = ?1",
+            [id],
+            |r| {
+                Ok(Credentials {
+                    password: r.get(0)?,
+                    secrets: r.get(1)?,
+                })
+            },
+        )
+        .optional()?)
+}
+
+/// One step of a project's checklist.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct Milestone {
+    pub key: String,
+    pub label: String,
+    pub done_on: Option<String>,
+    pub payment_id: Option<String>,
+    pub document_id: Option<String>,
+}
+
+/// Adds the checklist steps the project does not have yet, after the ones it has.
+pub fn seed_milestones(tx: &Connection, client_module_id: &str, checklist: &[Step]) -> Result<(), AppError> {
+    for (position, step) in checklist.iter().enumerate() {
+        tx.execute(
+            "INSERT INTO project_milestone (id, client_module_id, key, label, position, created_at, updated_at)
+             SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?6 WHERE NOT EXISTS
+                 (SELECT 1 FROM project_milestone WHERE client_module_id = ?2 AND key = ?3)",
+            params![
+                crate::db::ids::new_id(),
+                client_module_id,
+                step.key,
+                step.label,
+                position as i64,
+                crate::clock::now_timestamp()
+            ],
+        )?;
+    }
+    Ok(())
+}
+
+pub fn milestones(conn: &Connection, client_module_id: &str) -> Result<Vec<Milestone>, AppError> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT key, label, done_on, payment_id, document_id FROM project_milestone WHERE client_module_id = ?1 ORDER BY position, id",
+    )?;
+    let rows = stmt
+        .query_map([client_module_id], |r| {
+            Ok(Milestone {
+                key: r.get(0)?,
+                label: r.get(1)?,
+                done_on: r.get(2)?,
+                payment_id: r.get(3)?,
+                document_id: r.get(4)?,
+            })
+        })?
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(rows)
+}
+
+/// Sets (or clears, with `done_on` None) a step; answers whether the step exists.
+pub fn set_milestone(
+    tx: &Connection,
+    client_module_id: &str,
+    key: &str,
+    done_on: Option<&str>,
+    payment_id: Option<&str>,
+    document_id: Option<&str>,
+) -> Result<bool, AppError> {
+    let changed = tx.execute(
+        "UPDATE project_milestone SET done_on = ?3, payment_id = ?4, document_id = ?5, updated_at = ?6
+         WHERE client_module_id = ?1 AND key = ?2",
+        params![
+            client_module_id,
+            key,
+            done_on,
+            payment_id,
+            document_id,
+            crate::clock::now_timestamp()
+        ],
+    )?;
+    Ok(changed > 0)
+}
+
+/// Whether `table` has a row `id` belonging to `client_id`; None when the table does not exist yet.
+pub fn belongs_to_client(
+    conn: &Connection,
+    table: &str,
+    id: &str,
+    client_id: &str,
+) -> Result<Option<bool>, AppError> {
+    let exists: bool = conn.query_row(
+        "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1)",
+        [table],
+        |r| r.get(0),
+    )?;
+    if !exists {
+        return Ok(None);
+    }
+    let owned: bool = conn.query_row(
+        &format!("SELECT EXISTS (SELECT 1 FROM {table} WHERE id = ?1 AND client_id = ?2)"),
+        params![id, client_id],
+        |r| r.get(0),
+    )?;
+    Ok(Some(owned))
+}
+
+/// The date a payment was received (payments record it as `received_on`).
+pub fn payment_received_on(conn: &Connection, payment_id: &str) -> Result<Option<String>, AppError> {
+    Ok(conn
+        .query_row(
+            "SELECT received_on FROM payment WHERE id = ?1",
+            [payment_id],
+            |r| r.get(0),
+        )
+        .optional()?)
+}
+
+/// Pending count per step over active projects in the book.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct BoardRow {
+    pub key: String,
+    pub label: String,
+    pub pending: i64,
+}
+
+pub fn board(conn: &Connection, book: Option<&str>) -> Result<Vec<BoardRow>, AppError> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT pm.key, MIN(pm.label), SUM(pm.done_on IS NULL), MIN(pm.position)
+         FROM project_milestone pm JOIN client_module cm ON cm.id = pm.client_module_id JOIN client c ON c.id = cm.client_id
+         WHERE cm.active = 1 AND (?1 IS NULL OR c.owner_id = ?1)
+         GROUP BY pm.key ORDER BY MIN(pm.position), pm.key",
+    )?;
+    let rows = stmt
+        .query_map([book], |r| {
+            Ok(BoardRow {
+                key: r.get(0)?,
+                label: r.get(1)?,
+                pending: r.get(2)?,
+            })
+        })?
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(rows)
+}
+
+/// A project in a worklist.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ProjectRow {
+    pub client_module_id: String,
+    pub client_id: String,
+    pub client_name: String,
+    pub module_code: String,
+    pub module_name: String,
+    pub status: String,
+    pub created_at: Option<String>,
+}
+
+fn project_row(r: &Row<'_>) -> rusqlite::Result<ProjectRow> {
+    Ok(ProjectRow {
+        client_module_id: r.get(0)?,
+        client_id: r.get(1)?,
+        client_name: r.get(2)?,
+        module_code: r.get(3)?,
+        module_name: r.get(4)?,
+        status: r.get(5)?,
+        created_at: r.get(6)?,
+    })
+}
+
+/// Active projects still pending the step `key`, by client name.
+pub fn pending(
+    conn: &Connection,
+    key: &str,
+    book: Option<String>,
+    page: &Page,
+) -> Result<Paginated<ProjectRow>, AppError> {
+    let mut f = Filter::default();
+    f.and(
+        "cm.active = 1 AND pm.key = ? AND pm.done_on IS NULL",
+        [Value::Text(key.into())],
+    )
+    .eq("c.owner_id", book);
+    let query = ListQuery {
+        columns: "cm.id, cm.client_id, c.name, m.code, m.name, cm.status, cm.created_at",
+        from: "project_milestone pm JOIN client_module cm ON cm.id = pm.client_module_id JOIN client c ON c.id = cm.client_id JOIN module m ON m.id = cm.module_id",
+        order_by: "c.name COLLATE NOCASE, cm.id",
+        id_column: "cm.id",
+    };
+    fetch_page(conn, query, f, page, project_row)
+}
+
+/// Active projects with a pending step, with their last activity: the latest done_on, else created_at.
+pub fn open_projects_with_activity(
+    conn: &Connection,
+    book: Option<&str>,
+) -> Result<Vec<(ProjectRow, Option<String>)>, AppError> {
+    let mut stmt = conn.prepare(
+        "SELECT cm.id, cm.client_id, c.name, m.code, m.name, cm.status, cm.created_at,
+                COALESCE((SELECT MAX(done_on) FROM project_milestone d WHERE d.client_module_id = cm.id), substr(cm.created_at, 1, 10))
+         FROM client_module cm JOIN client c ON c.id = cm.client_id JOIN module m ON m.id = cm.module_id
+         WHERE cm.active = 1 AND (?1 IS NULL OR c.owner_id = ?1)
+           AND EXISTS (SELECT 1 FROM project_milestone p WHERE p.client_module_id = cm.id AND p.done_on IS NULL)
+         ORDER BY c.name COLLATE NOCASE, cm.id",
+    )?;
+    let rows = stmt
+        .query_map([book], |r| Ok((project_row(r)?, r.get(7)?)))?
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(rows)
+}
+
+/// One row of a module's roster.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct RosterRow {
+    pub client_id: String,
+    pub client_name: String,
+    pub client_module_id: String,
+    /// The price-book price on the roster's date (paise).
+    pub price: Option<i64>,
+    pub next_renewal: Option<String>,
+}
+
+pub const ROSTER_FROM: &str = "client_module cm JOIN client c ON c.id = cm.client_id";
+
+/// The active links of a module, by client name, each with `price`.
+pub fn roster(
+    conn: &Connection,
+    module_id: &str,
+    book: Option<String>,
+    price: Option<i64>,
+    page: &Page,
+) -> Result<Paginated<RosterRow>, AppError> {
+    let mut f = Filter::default();
+    f.and(
+        "cm.module_id = ? AND cm.active = 1",
+        [Value::Text(module_id.into())],
+    )
+    .eq("c.owner_id", book);
+    let query = ListQuery {
+        columns: "cm.client_id, c.name, cm.id, cm.next_renewal",
+        from: ROSTER_FROM,
+        order_by: "c.name COLLATE NOCASE, cm.id",
+        id_column: "cm.id",
+    };
+    fetch_page(conn, query, f, page, |r| {
+        Ok(RosterRow {
+            client_id: r.get(0)?,
+            client_name: r.get(1)?,
+            client_module_id: r.get(2)?,
+            price,
+            next_renewal: r.get(3)?,
+        })
+    })
+}

@@ -1,0 +1,58 @@
+//! The milestone templates, kept as dated settings: the shared front list
+//! (`project.milestone_template.front`) and a tail per module (`project.milestone_template:<CODE>`).
+
+use crate::db::settings;
+use crate::http::error::AppError;
+use crate::projects::rules::{Step, default_tail};
+use rusqlite::Connection;
+
+pub const FRONT_KEY: &str = "project.milestone_template.front";
+pub const TAIL_PREFIX: &str = "project.milestone_template:";
+
+fn steps_of(conn: &Connection, key: &str) -> Result<Option<Vec<Step>>, AppError> {
+    let value = settings::get(conn, key, settings::office_today(conn)?)?;
+    Ok(value.and_then(|v| serde_json::from_value(v).ok()))
+}
+
+pub fn front(conn: &Connection) -> Result<Vec<Step>, AppError> {
+    Ok(steps_of(conn, FRONT_KEY)?.unwrap_or_default())
+}
+
+/// A module's own tail; None when it has none (the default tail applies).
+pub fn tail(conn: &Connection, code: &str) -> Result<Option<Vec<Step>>, AppError> {
+    steps_of(conn, &format!("{TAIL_PREFIX}{code}"))
+}
+
+/// Every module code that has its own tail, with the tail.
+pub fn tails(conn: &Connection) -> Result<Vec<(String, Vec<Step>)>, AppError> {
+    let mut stmt = conn.prepare(
+        "SELECT DISTINCT key FROM setting WHERE key LIKE 'project.milestone_template:%' ORDER BY key",
+    )?;
+    let keys = stmt
+        .query_map([], |r| r.get::<_, String>(0))?
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut out = vec![];
+    for key in keys {
+        let code = key.trim_start_matches(TAIL_PREFIX).to_string();
+        if let Some(steps) = tail(conn, &code)? {
+            out.push((code, steps));
+        }
+    }
+    Ok(out)
+}
+
+/// A project's checklist: the front list, then its module's tail or the default tail.
+pub fn checklist(conn: &Connection, module_code: &str) -> Result<Vec<Step>, AppError> {
+    let mut steps = front(conn)?;
+    steps.extend(tail(conn, module_code)?.unwrap_or_else(default_tail));
+    Ok(steps)
+}
+
+/// Every tail key (each module's own and the default), for the front-list collision check.
+pub fn all_tail_keys(conn: &Connection) -> Result<Vec<String>, AppError> {
+    let mut keys: Vec<String> = default_tail().into_iter().map(|s| s.key).collect();
+    for (_, steps) in tails(conn)? {
+        keys.extend(steps.into_iter().map(|s| s.key));
+    }
+    Ok(keys)
+}
