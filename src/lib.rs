@@ -9,6 +9,7 @@ pub mod clients;
 pub mod clock;
 pub mod config;
 pub mod db;
+pub mod documents;
 pub mod http;
 pub mod jobs;
 pub mod projects;

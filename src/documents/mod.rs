@@ -1,0 +1,3 @@
+//! Quotations, proforma invoices, GST invoices and credit notes.
+
+pub mod rules;

@@ -1,0 +1,176 @@
+//! Document rules as plain functions (spec 2.7, 3.1; decisions 6):
+//! - numbers are `<prefix>/<yy>-<yy>-<seq>`, one series per prefix and Indian financial year
+//!   (1 April to 31 March) of the document date, the sequence zero-padded to 4 digits;
+//! - each line's tax is computed on its own taxable value: intra-state gives CGST and SGST at
+//!   half the rate each, inter-state IGST, each rounded half-up to the paisa; totals are sums;
+//! - the optional round-off brings the total to the nearest rupee (50 paise round up).
+
+use chrono::{Datelike, NaiveDate};
+
+/// The document types and their number prefixes (receipts use RCT, in the payments area).
+pub fn prefix(doc_type: &str) -> Option<&'static str> {
+    Some(match doc_type {
+        "QUOTATION" => "QT",
+        "PROFORMA" => "PI",
+        "INVOICE" => "INV",
+        "CREDIT_NOTE" => "CN",
+        _ => return None,
+    })
+}
+
+/// "26-27" for any date from 1 April 2026 to 31 March 2027.
+pub fn financial_year(date: NaiveDate) -> String {
+    let start = if date.month() >= 4 {
+        date.year()
+    } else {
+        date.year() - 1
+    };
+    format!("{:02}-{:02}", start % 100, (start + 1) % 100)
+}
+
+/// `INV/26-27-0001`.
+pub fn number(prefix: &str, fy: &str, seq: i64) -> String {
+    format!("{prefix}/{fy}-{seq:04}")
+}
+
+/// `numerator / denominator` rounded half-up, for non-negative values.
+pub fn div_round_half_up(numerator: i64, denominator: i64) -> i64 {
+    debug_assert!(numerator >= 0 && denominator > 0);
+    (2 * numerator + denominator) / (2 * denominator)
+}
+
+/// The taxes of one line, in paise.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct LineTax {
+    pub taxable: i64,
+    pub cgst: i64,
+    pub sgst: i64,
+    pub igst: i64,
+}
+
+impl LineTax {
+    pub fn total(&self) -> i64 {
+        self.taxable + self.cgst + self.sgst + self.igst
+    }
+}
+
+/// Taxable value and GST of a line of `qty` units at `unit_price` paise and `rate` percent.
+pub fn line_tax(qty: i64, unit_price: i64, rate: i64, intra_state: bool) -> LineTax {
+    let taxable = qty * unit_price;
+    if intra_state {
+        // Half the rate each: taxable × rate / 2 / 100, rounded once.
+        let half = div_round_half_up(taxable * rate, 200);
+        LineTax {
+            taxable,
+            cgst: half,
+            sgst: half,
+            igst: 0,
+        }
+    } else {
+        LineTax {
+            taxable,
+            cgst: 0,
+            sgst: 0,
+            igst: div_round_half_up(taxable * rate, 100),
+        }
+    }
+}
+
+/// The amount (paise, may be negative) that brings `total` to the nearest rupee, 50 paise up.
+pub fn round_off(total: i64) -> i64 {
+    let paise = total.rem_euclid(100);
+    if paise >= 50 { 100 - paise } else { -paise }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn d(s: &str) -> NaiveDate {
+        NaiveDate::parse_from_str(s, "%Y-%m-%d").unwrap()
+    }
+
+    #[test]
+    fn financial_years_turn_on_the_first_of_april() {
+        assert_eq!(financial_year(d("2026-11-22")), "26-27");
+        assert_eq!(financial_year(d("2027-03-31")), "26-27");
+        assert_eq!(financial_year(d("2027-04-01")), "27-28");
+        assert_eq!(financial_year(d("2000-01-15")), "99-00");
+        assert_eq!(financial_year(d("2099-12-31")), "99-00");
+        assert_eq!(number("INV", "26-27", 1), "INV/26-27-0001");
+        assert_eq!(number("CN", "26-27", 12345), "CN/26-27-12345");
+        assert!(number("INV", "26-27", 999_999).len() <= 16);
+    }
+
+    #[test]
+    fn rounding_table() {
+        for (n, d, expected) in [
+            (0, 200, 0),
+            (99, 200, 0),
+            (100, 200, 1),
+            (101, 200, 1),
+            (299, 200, 1),
+            (300, 200, 2),
+            (5, 10, 1),
+            (4, 10, 0),
+            (15, 10, 2),
+        ] {
+            assert_eq!(div_round_half_up(n, d), expected, "{n}/{d}");
+        }
+    }
+
+    #[test]
+    fn gst_split_per_line() {
+        // ₹1,000.00 at 18%: ₹90.00 + ₹90.00 or ₹180.00.
+        assert_eq!(
+            line_tax(1, 100_000, 18, true),
+            LineTax {
+                taxable: 100_000,
+                cgst: 9_000,
+                sgst: 9_000,
+                igst: 0
+            }
+        );
+        assert_eq!(
+            line_tax(1, 100_000, 18, false),
+            LineTax {
+                taxable: 100_000,
+                cgst: 0,
+                sgst: 0,
+                igst: 18_000
+            }
+        );
+        // 3 × ₹0.33 at 5%: taxable 99 paise; 2.5% of it is 2.475 → 2 each (rounded once, half-up).
+        assert_eq!(
+            line_tax(3, 33, 5, true),
+            LineTax {
+                taxable: 99,
+                cgst: 2,
+                sgst: 2,
+                igst: 0
+            }
+        );
+        // 1 paisa at 18%: 0.09 each → 0; an odd half rounds up: 50 paise at 18% IGST = 9 paise.
+        assert_eq!(line_tax(1, 1, 18, true).cgst, 0);
+        assert_eq!(line_tax(1, 50, 18, false).igst, 9);
+        // 25 paise at 18% intra: 2.25 → 2; 75 paise: 6.75 → 7.
+        assert_eq!(line_tax(1, 25, 18, true).cgst, 2);
+        assert_eq!(line_tax(1, 75, 18, true).cgst, 7);
+        assert_eq!(line_tax(10_000, 20, 18, true).total(), 200_000 + 2 * 18_000);
+    }
+
+    #[test]
+    fn round_off_to_the_rupee() {
+        assert_eq!(round_off(118_000), 0);
+        assert_eq!(round_off(118_049), -49);
+        assert_eq!(round_off(118_050), 50);
+        assert_eq!(round_off(118_099), 1);
+    }
+
+    #[test]
+    fn prefixes() {
+        assert_eq!(prefix("INVOICE"), Some("INV"));
+        assert_eq!(prefix("QUOTATION"), Some("QT"));
+        assert_eq!(prefix("RECEIPT"), None);
+    }
+}
