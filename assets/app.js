@@ -11,6 +11,10 @@ import { HomePage } from "/js/pages/home.js";
 import { ProfilePage } from "/js/pages/profile.js";
 import { EmployeesPage } from "/js/pages/employees.js";
 import { LoginHistoryPage } from "/js/pages/login-history.js";
+import { ClientsPage } from "/js/pages/clients.js";
+import { ClientNewPage } from "/js/pages/client-new.js";
+import { ClientPage } from "/js/pages/client.js";
+import { AuditPage } from "/js/pages/audit.js";
 import { ForbiddenPage, NotFoundPage } from "/js/pages/errors.js";
 
 // `roles` absent = every signed-in user. Later screens add a line here and, when they belong
@@ -20,12 +24,35 @@ const ROUTES = {
   "/profile": { page: ProfilePage },
   "/employees": { page: EmployeesPage, roles: ["owner"] },
   "/login-history": { page: LoginHistoryPage, roles: ["owner"] },
+  "/clients": { page: ClientsPage },
+  "/clients/new": { page: ClientNewPage },
+  "/audit": { page: AuditPage, roles: ["owner"] },
 };
+
+// Screens whose path ends in a record id ("/clients/01J…"): an exact ROUTES entry wins, else
+// the first prefix that matches gets the rest of the path (one segment) as the `id` prop.
+const PARAM_ROUTES = [{ prefix: "/clients/", page: ClientPage }];
+
+function findRoute(path) {
+  if (ROUTES[path]) return { route: ROUTES[path], props: {} };
+  for (const r of PARAM_ROUTES) {
+    const rest = path.startsWith(r.prefix) ? path.slice(r.prefix.length) : "";
+    if (!rest || rest.includes("/")) continue;
+    try {
+      return { route: r, props: { id: decodeURIComponent(rest) } };
+    } catch {
+      return null; // a malformed %-escape: no such page
+    }
+  }
+  return null;
+}
 
 export const NAV = [
   { href: "/", label: "Home" },
+  { href: "/clients", label: "Clients" },
   { href: "/employees", label: "Employees", roles: ["owner"] },
   { href: "/login-history", label: "Login history", roles: ["owner"] },
+  { href: "/audit", label: "Audit", roles: ["owner"] },
   { href: "/profile", label: "Profile" },
 ];
 
@@ -156,11 +183,11 @@ function App() {
   const forced = !!me.mustChangePassword;
   if (forced && path !== "/profile") return html`<${Redirect} to="/profile" />`;
 
-  const route = ROUTES[path];
+  const found = findRoute(path);
   let page;
-  if (!route) page = html`<${NotFoundPage} />`;
-  else if (!canUse(me, route.roles)) page = html`<${ForbiddenPage} />`;
-  else page = html`<${route.page} key=${path} />`;
+  if (!found) page = html`<${NotFoundPage} />`;
+  else if (!canUse(me, found.route.roles)) page = html`<${ForbiddenPage} />`;
+  else page = html`<${found.route.page} key=${path} ...${found.props} />`;
 
   return html`<${SessionContext.Provider} value=${session}>
     <${Shell} me=${me} path=${path} forced=${forced} onSignOut=${signOut}>${page}</${Shell}>

@@ -319,6 +319,19 @@ async fn staff_see_only_their_own_book() {
             .body["total"],
         1
     );
+    let unowned = o.app.get("/api/clients?owner_id=none", &o.manager).await;
+    assert_eq!(
+        (
+            unowned.body["total"].as_i64(),
+            unowned.body["rows"][0]["name"].as_str()
+        ),
+        (Some(1), Some("Nobody's Society"))
+    );
+    let staff_unowned = o.app.get("/api/clients?owner_id=none", &o.anna).await;
+    assert_eq!(
+        staff_unowned.body["rows"][0]["name"], "Anna's Society",
+        "staff stay in their own book"
+    );
 }
 
 #[tokio::test]
@@ -733,10 +746,15 @@ async fn interactions_are_edited_only_by_their_author_or_a_manager() {
         .post(
             "/api/interactions",
             &o.anna,
-            json!({ "client_id": id(&client), "type": "call", "notes": "Asked for a quote" }),
+            json!({ "client_id": id(&client), "type": "call", "notes": "Asked for a quote", "follow_up_on": "" }),
         )
         .await;
     assert_eq!(by_anna.body["author_id"].as_str(), Some(o.anna_id.as_str()));
+    assert_eq!(
+        by_anna.body["follow_up_on"],
+        Value::Null,
+        "an empty date means none"
+    );
     for (body, field) in [
         (
             json!({ "client_id": id(&client), "type": "telegram", "notes": "x" }),

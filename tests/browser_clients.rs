@@ -141,7 +141,7 @@ fn a_manager_keeps_the_client_book_in_the_console() {
     // The audit viewer shows the bulk edit with a readable diff.
     s.goto(&server.url("/audit?action=bulk_update"));
     s.wait_page("audit");
-    s.wait_text("table", "bulk_update");
+    s.wait_text("table", "Bulk update");
     s.click_button("Show changes");
     s.wait_text("main", "Kottayam");
     shot(&s, "13-audit");

@@ -63,8 +63,8 @@ pub struct InteractionCreate {
     #[serde(rename = "type")]
     pub kind: String,
     pub notes: String,
-    /// YYYY-MM-DD
-    pub follow_up_on: Option<NaiveDate>,
+    /// YYYY-MM-DD; empty means none.
+    pub follow_up_on: Option<String>,
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -75,6 +75,17 @@ pub struct InteractionPatch {
     pub notes: Option<String>,
     /// YYYY-MM-DD; empty clears it.
     pub follow_up_on: Option<String>,
+}
+
+/// A follow-up date as YYYY-MM-DD; empty clears it.
+fn follow_up_change(raw: &str) -> Result<(&'static str, Value), AppError> {
+    let raw = raw.trim();
+    if raw.is_empty() {
+        return Ok(("follow_up_on", Value::Null));
+    }
+    let date = NaiveDate::parse_from_str(raw, "%Y-%m-%d")
+        .map_err(|_| AppError::invalid("follow_up_on", "invalid_date", "Give the date as YYYY-MM-DD."))?;
+    Ok(("follow_up_on", Value::Text(date.to_string())))
 }
 
 fn check_notes(notes: &str) -> Result<String, AppError> {
@@ -103,11 +114,7 @@ async fn create_interaction(
         ("type", Value::Text(req.kind)),
         ("notes", Value::Text(notes)),
         ("author_id", Value::Text(user.id.clone())),
-        (
-            "follow_up_on",
-            req.follow_up_on
-                .map_or(Value::Null, |d| Value::Text(d.to_string())),
-        ),
+        follow_up_change(req.follow_up_on.as_deref().unwrap_or(""))?,
     ];
     let interaction = state
         .db
@@ -139,15 +146,8 @@ async fn patch_interaction(
     if let Some(notes) = &req.notes {
         changes.push(("notes", Value::Text(check_notes(notes)?)));
     }
-    if let Some(date) = req.follow_up_on.as_deref().map(str::trim) {
-        if date.is_empty() {
-            changes.push(("follow_up_on", Value::Null));
-        } else {
-            let parsed = NaiveDate::parse_from_str(date, "%Y-%m-%d").map_err(|_| {
-                AppError::invalid("follow_up_on", "invalid_date", "Give the date as YYYY-MM-DD.")
-            })?;
-            changes.push(("follow_up_on", Value::Text(parsed.to_string())));
-        }
+    if let Some(date) = req.follow_up_on.as_deref() {
+        changes.push(follow_up_change(date)?);
     }
     let interaction = state
         .db

@@ -43,6 +43,7 @@ pub struct ClientQuery {
     pub client_type: Option<String>,
     pub category: Option<String>,
     pub status: Option<String>,
+    /// An employee id, or `none` for clients without an owner.
     pub owner_id: Option<String>,
     /// 1: only my clients (staff always see only theirs).
     pub mine: Option<u8>,

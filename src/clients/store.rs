@@ -110,8 +110,15 @@ pub fn list(conn: &Connection, filter: ClientFilter, page: &Page) -> Result<Pagi
     }
     f.eq("c.client_type", filter.client_type)
         .eq("c.category", filter.category)
-        .eq("c.status", filter.status)
-        .eq("c.owner_id", filter.owner_id);
+        .eq("c.status", filter.status);
+    match filter.owner_id.as_deref() {
+        Some("none") => {
+            f.and("c.owner_id IS NULL", []);
+        }
+        _ => {
+            f.eq("c.owner_id", filter.owner_id);
+        }
+    }
     let query = ListQuery {
         columns: COLUMNS,
         from: FROM,

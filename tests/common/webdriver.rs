@@ -279,8 +279,25 @@ impl Element<'_> {
     fn url(&self, action: &str) -> String {
         format!("{}/element/{}/{action}", self.session.base, self.id)
     }
+    /// Scrolls the element to the middle of the window (clear of sticky bars), then clicks;
+    /// a WebDriver error (e.g. the click was intercepted) is retried once, then fails the test.
     pub fn click(&self) {
-        post(&self.url("click"), &json!({}));
+        let element = json!({ ELEMENT_KEY: self.id });
+        for attempt in 0..2 {
+            self.session.script(
+                "arguments[0].scrollIntoView({ block: 'center' })",
+                json!([element]),
+            );
+            let reply = post(&self.url("click"), &json!({}));
+            match reply.get("error") {
+                None => return,
+                Some(e) if attempt == 0 => {
+                    eprintln!("click retried after: {e}");
+                    std::thread::sleep(Duration::from_millis(300));
+                }
+                Some(e) => panic!("click failed: {e}: {}", reply["message"]),
+            }
+        }
     }
     pub fn clear(&self) {
         post(&self.url("clear"), &json!({}));

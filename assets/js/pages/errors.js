@@ -11,11 +11,12 @@ export function ForbiddenPage() {
   </main>`;
 }
 
-export function NotFoundPage() {
+/** Props (optional): title and text, for a record that is not there (e.g. "Client not found"). */
+export function NotFoundPage({ title = "Page not found", text = "There is no page at this address. It may have moved, or the link may be mistyped." } = {}) {
   useTitle("Not found");
   return html`<main data-page="not-found">
-    <${PageHeader} title="Page not found" />
-    <p>There is no page at this address. It may have moved, or the link may be mistyped.</p>
+    <${PageHeader} title=${title} />
+    <p>${text}</p>
     <p><${Link} href="/" class="btn">Go to Home</${Link}></p>
   </main>`;
 }

@@ -153,3 +153,45 @@ export function OnceSecret({ secret, label = "Initial password", who, autofocus 
     </p>
   </div>`;
 }
+
+// ---- Secret shown for a while ---------------------------------------------------------------
+
+/**
+ * A secret (e.g. a revealed password) shown for `seconds` with a visible countdown, then
+ * hidden by calling onHide. Props: secret, seconds (30), onHide, label, testid
+ * ("revealed-password": the element holding the value). An empty secret says so instead.
+ */
+export function TimedSecret({ secret, seconds = 30, onHide, label = "Password", testid = "revealed-password", emptyText = "No password is stored." }) {
+  const ref = useRef(null);
+  const [left, setLeft] = useState(seconds);
+  const [copied, setCopied] = useState(null);
+  const hideRef = useRef(onHide);
+  hideRef.current = onHide;
+  useEffect(() => {
+    const until = Date.now() + seconds * 1000;
+    const timer = setInterval(() => {
+      const remaining = Math.ceil((until - Date.now()) / 1000);
+      if (remaining <= 0) {
+        clearInterval(timer);
+        hideRef.current();
+      } else setLeft(remaining);
+    }, 250);
+    return () => clearInterval(timer);
+  }, [secret, seconds]);
+  const copy = async () => {
+    const ok = await copyText(secret, ref.current);
+    setCopied(ok ? "Copied" : "Select the text and copy it by hand");
+  };
+  return html`<div class="timed-secret">
+    <div class="once-label">${label}</div>
+    <div class="once-row">
+      <code class=${`once-secret${secret ? "" : " is-empty"}`} data-testid=${testid} ref=${ref}>${secret}</code>
+      ${!secret && html`<span class="muted">${emptyText}</span>`}
+      ${secret && html`<button type="button" class="btn btn-sm" onClick=${copy}>Copy</button>`}
+      <button type="button" class="btn btn-sm" onClick=${() => hideRef.current()}>Hide</button>
+      <span class="once-copied" aria-live="polite">${copied}</span>
+    </div>
+    <progress class="progress-bar countdown" value=${left} max=${seconds} aria-hidden="true"></progress>
+    <p class="hint timed-left">Hides in <span data-testid="reveal-countdown">${left}</span> s.</p>
+  </div>`;
+}

@@ -99,11 +99,14 @@ export function Form({ onSubmit, error, children, class: cls, id, label }) {
  * A labelled input, select or textarea with its hint and error.
  * Props: label, name, value, onInput, error, hint, type ("text"), as ("input" | "select" |
  * "textarea"), options ([{value, label}] for a select), optional (adds "(optional)" to the
- * label), readOnly, required, autocomplete, inputMode, placeholder, autofocus, wide.
+ * label), readOnly, required, autocomplete, inputMode, placeholder, autofocus, wide,
+ * suggestions ([text]: offered as you type, through a <datalist>; any text is still accepted),
+ * after (markup shown under the control, e.g. a live preview).
  * Any other prop goes to the control.
  */
-export function Field({ label, name, value, onInput, error, hint, type = "text", as = "input", options, optional, wide, children, class: cls, ...rest }) {
+export function Field({ label, name, value, onInput, error, hint, type = "text", as = "input", options, optional, wide, suggestions, after, children, class: cls, ...rest }) {
   const id = useId("f-");
+  const listId = suggestions ? `${id}-list` : undefined;
   const hintId = hint ? `${id}-hint` : null;
   const errorId = error ? `${id}-error` : null;
   const describedBy = [errorId, hintId].filter(Boolean).join(" ") || undefined;
@@ -112,6 +115,9 @@ export function Field({ label, name, value, onInput, error, hint, type = "text",
     name,
     value,
     onInput,
+    // Also on change: a value set without input events (autofill, WebDriver's clear) must
+    // reach the state, or the next render would put the old value back.
+    onChange: onInput,
     "aria-invalid": error ? "true" : undefined,
     "aria-describedby": describedBy,
     class: `control${rest.readOnly ? " readonly" : ""}`,
@@ -126,11 +132,13 @@ export function Field({ label, name, value, onInput, error, hint, type = "text",
   } else if (as === "textarea") {
     control = html`<textarea ...${common}></textarea>`;
   } else {
-    control = html`<input type=${type} ...${common} />`;
+    control = html`<input type=${type} list=${listId} ...${common} />`;
   }
   return html`<div class=${`field${wide ? " wide" : ""}${error ? " has-error" : ""} ${cls || ""}`}>
     <label for=${id}>${label}${optional && html` <span class="optional">(optional)</span>`}</label>
     ${control}
+    ${listId && html`<datalist id=${listId}>${suggestions.map((o) => html`<option value=${o}></option>`)}</datalist>`}
+    ${after}
     ${error && html`<p class="field-error" id=${errorId}>${error}</p>`}
     ${hint && html`<p class="hint" id=${hintId}>${hint}</p>`}
   </div>`;
@@ -155,23 +163,27 @@ export function SubmitButton({ saving, children, tone = "primary", disabled }) {
 /**
  * A date typed as DD-MM-YYYY (the office's way of writing dates), whatever the browser's
  * locale. `value` and `onChange` use ISO "YYYY-MM-DD" ("" when cleared); `onChange` fires
- * when the user leaves the field or presses Enter with a valid date.
+ * when the user leaves the field or presses Enter with a valid date ("2026-11-22" is taken too).
+ * `error` shows a server's complaint about the field (the field's own format check comes first).
  */
-export function DateField({ label, name, value, onChange, hint, optional }) {
+export function DateField({ label, name, value, onChange, hint, optional, error: outerError }) {
   const [text, setText] = useState(formatDate(value));
   const [error, setError] = useState(null);
   useEffect(() => {
     setText(formatDate(value));
     setError(null);
   }, [value]);
-  const commit = () => {
-    const t = text.trim();
+  // Reads the control itself: its value may have been set without an input event.
+  const commit = (e) => {
+    const raw = e && e.currentTarget ? e.currentTarget.value : text;
+    if (raw !== text) setText(raw);
+    const t = raw.trim();
     if (t === "") {
       setError(null);
       if (value) onChange("");
       return;
     }
-    const iso = parseDate(t);
+    const iso = parseDate(t) || (/^\d{4}-\d{2}-\d{2}$/.test(t) && parseDate(formatDate(t)));
     if (!iso) {
       setError("Write the date as DD-MM-YYYY, e.g. 22-11-2026.");
       return;
@@ -183,7 +195,7 @@ export function DateField({ label, name, value, onChange, hint, optional }) {
   const onKeyDown = (e) => {
     if (e.key === "Enter") {
       e.preventDefault();
-      commit();
+      commit(e);
     }
   };
   return html`<${Field}
@@ -193,7 +205,7 @@ export function DateField({ label, name, value, onChange, hint, optional }) {
     onInput=${(e) => setText(e.currentTarget.value)}
     onChange=${commit}
     onKeyDown=${onKeyDown}
-    error=${error}
+    error=${error || outerError}
     hint=${hint}
     optional=${optional}
     placeholder="DD-MM-YYYY"

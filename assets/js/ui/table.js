@@ -106,8 +106,10 @@ function SortHeader({ col, sort, onSort }) {
  *   sort ("key" or "-key"), onSort(next): only columns marked sortable get a header button;
  *     use them only where the API accepts `sort`.
  *   page, perPage, total, onPage, onPerPage: shows the pagination bar when onPage is given.
+ *   expanded?(row) → content or null: when it gives content, a full-width detail row
+ *     (<tr class="detail-row">) follows that row (e.g. "Show changes").
  */
-export function DataTable({ columns, rows, rowKey = "id", rowAttrs, caption, loading, loaded = true, error, onRetry, empty = "Nothing matches.", sort, onSort, page, perPage, total, onPage, onPerPage }) {
+export function DataTable({ columns, rows, rowKey = "id", rowAttrs, caption, loading, loaded = true, error, onRetry, empty = "Nothing matches.", sort, onSort, page, perPage, total, onPage, onPerPage, expanded }) {
   const boxRef = useRef(null);
   const showPager = !!onPage && (loaded || total > 0);
   const firstLoad = loading && !loaded;
@@ -128,9 +130,12 @@ export function DataTable({ columns, rows, rowKey = "id", rowAttrs, caption, loa
   } else {
     body = rows.map((row) => {
       const attrs = rowAttrs ? rowAttrs(row) : { "data-id": row.id };
-      return html`<tr key=${row[rowKey]} ...${attrs}>
+      const tr = html`<tr key=${row[rowKey]} ...${attrs}>
         ${columns.map((c) => html`<td class=${`${c.class || ""}${c.wrap ? " wrap" : ""}`}>${c.render ? c.render(row) : row[c.key] ?? ""}</td>`)}
       </tr>`;
+      const detail = expanded ? expanded(row) : null;
+      if (!detail) return tr;
+      return [tr, html`<tr key=${`${row[rowKey]}-detail`} class="detail-row"><td colspan=${columns.length}><div class="detail-box">${detail}</div></td></tr>`];
     });
   }
   return html`<div class="table-card">
@@ -162,8 +167,10 @@ export function DataTable({ columns, rows, rowKey = "id", rowAttrs, caption, loa
 /**
  * The search box of a list: named `q`, it updates the URL 300 ms after typing stops (replacing
  * the history entry, so Back does not replay each keystroke) and at once on Enter.
+ * Also serves any typed filter (e.g. name="district" type="text" class="text-filter": `class` replaces
+ * the wide search-field look); other props (list, spellcheck) go to the input.
  */
-export function SearchBox({ value = "", onSearch, label = "Search", placeholder = "Search…", name = "q" }) {
+export function SearchBox({ value = "", onSearch, label = "Search", placeholder = "Search…", name = "q", type = "search", class: cls, ...rest }) {
   const id = useId("q-");
   const [text, setText] = useState(value);
   const timer = useRef(null);
@@ -198,10 +205,10 @@ export function SearchBox({ value = "", onSearch, label = "Search", placeholder 
       commit(text);
     }
   };
-  return html`<div class="field search-field">
+  return html`<div class=${`field ${cls || "search-field"}`}>
     <label for=${id}>${label}</label>
-    <input id=${id} class="control" type="search" name=${name} value=${text} placeholder=${placeholder} autocomplete="off"
-      onInput=${onInput} onKeyDown=${onKeyDown} />
+    <input id=${id} class="control" type=${type} name=${name} value=${text} placeholder=${placeholder} autocomplete="off"
+      onInput=${onInput} onChange=${onInput} onKeyDown=${onKeyDown} ...${rest} />
   </div>`;
 }
 
@@ -219,4 +226,47 @@ export function FilterSelect({ label, name, value, options, onChange }) {
       ${options.map((o) => html`<option value=${o.value}>${o.label}</option>`)}
     </select>
   </div>`;
+}
+
+/**
+ * Chosen rows of a list, by id, kept while the user pages (so a choice can span pages).
+ *   const sel = useSelection();
+ *   columns = [selectColumn(sel, list.rows, (r) => r.name), ...]
+ * Returns { ids, count, has(id), toggle(id, on), setMany(ids, on), clear() }.
+ */
+export function useSelection() {
+  const [ids, setIds] = useState(() => new Set());
+  const update = (fn) => setIds((old) => {
+    const next = new Set(old);
+    fn(next);
+    return next;
+  });
+  return {
+    ids: [...ids],
+    count: ids.size,
+    has: (id) => ids.has(id),
+    toggle: (id, on) => update((s) => (on ? s.add(id) : s.delete(id))),
+    setMany: (list, on) => update((s) => list.forEach((id) => (on ? s.add(id) : s.delete(id)))),
+    clear: () => setIds(new Set()),
+  };
+}
+
+/**
+ * A DataTable column of row checkboxes (input name="select", value = the row id) with a
+ * "select all on this page" box in the header (mixed when only some are chosen).
+ * `describe(row)` names the row for screen readers.
+ */
+export function selectColumn(sel, rows, describe = (r) => r.id) {
+  const pageIds = rows.map((r) => r.id);
+  const chosen = pageIds.filter((id) => sel.has(id)).length;
+  const all = pageIds.length > 0 && chosen === pageIds.length;
+  return {
+    key: "_select",
+    class: "select-col",
+    label: html`<input type="checkbox" name="select_all" aria-label="Select all on this page" checked=${all}
+      indeterminate=${chosen > 0 && !all} disabled=${pageIds.length === 0}
+      onChange=${(e) => sel.setMany(pageIds, e.currentTarget.checked)} />`,
+    render: (r) => html`<input type="checkbox" name="select" value=${r.id} checked=${sel.has(r.id)}
+      aria-label=${`Select ${describe(r)}`} onChange=${(e) => sel.toggle(r.id, e.currentTarget.checked)} />`,
+  };
 }

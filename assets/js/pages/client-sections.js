@@ -1,0 +1,165 @@
+// The lists on the client page: contacts, branches and the interactions timeline.
+import { html, useState, useEffect, useCallback } from "/vendor/preact-htm.js";
+import { get, del, isAbort } from "../api.js";
+import { dateTime, date, humanize, isoDate } from "../format.js";
+import { DataTable, Card, Badge, ConfirmDialog, Notice, Spinner, EmptyState, toast, useFetch } from "../components.js";
+import { ContactDialog, BranchDialog, InteractionDialog } from "./client-dialogs.js";
+
+const enc = encodeURIComponent;
+const telHref = (phone) => `tel:${String(phone).replace(/[^\d+]/g, "")}`;
+
+function RowButtons({ what, row, onEdit, onDelete }) {
+  return html`<div class="row-actions">
+    <button type="button" class="btn btn-sm" aria-label=${`Edit ${what} ${row.name}`} onClick=${() => onEdit(row)}>Edit</button>
+    ${onDelete && html`<button type="button" class="btn btn-sm" aria-label=${`Delete ${what} ${row.name}`} onClick=${() => onDelete(row)}>Delete</button>`}
+  </div>`;
+}
+
+export function ContactsSection({ client }) {
+  const { data, error, loading, reload } = useFetch(`/api/clients/${enc(client.id)}/contacts`);
+  const [dialog, setDialog] = useState(null);
+  const close = () => setDialog(null);
+  const rows = (data && data.rows) || [];
+  const saved = (what) => (answer) => {
+    close();
+    if (!answer) return toast.info("Nothing to save: no field was changed.");
+    reload();
+    toast.success(`${answer.name} is ${what}.`);
+  };
+  const columns = [
+    { key: "name", label: "Name", render: (r) => html`<span class="cell-main">${r.name}</span>` },
+    { key: "role", label: "Role" },
+    { key: "phone", label: "Phone", render: (r) => r.phone && html`<a href=${telHref(r.phone)}>${r.phone}</a>` },
+    { key: "email", label: "Email", render: (r) => r.email && html`<a href=${`mailto:${r.email}`}>${r.email}</a>` },
+    {
+      key: "actions", label: "Actions", class: "actions-col",
+      render: (r) => html`<${RowButtons} what="contact" row=${r} onEdit=${(c) => setDialog({ kind: "edit", contact: c })}
+        onDelete=${(c) => setDialog({ kind: "delete", contact: c })} />`,
+    },
+  ];
+  let dialogEl = null;
+  if (dialog && dialog.kind === "delete") {
+    const c = dialog.contact;
+    dialogEl = html`<${ConfirmDialog} title=${`Delete ${c.name}?`} message=${`${c.name} is removed from this client's contacts.`}
+      onCancel=${close} onConfirm=${async () => {
+        await del(`/api/contacts/${enc(c.id)}`);
+        close();
+        reload();
+        toast.success(`${c.name} is deleted.`);
+      }} />`;
+  } else if (dialog) {
+    dialogEl = html`<${ContactDialog} clientId=${client.id} contact=${dialog.contact} roles=${(data && data.role_suggestions) || []}
+      onClose=${close} onSaved=${saved(dialog.contact ? "saved" : "added")} />`;
+  }
+  return html`<${Card} title="Contacts" class="section-card"
+    actions=${html`<button type="button" class="btn btn-sm" onClick=${() => setDialog({ kind: "add" })}>Add contact</button>`}>
+    ${dialogEl}
+    <div data-testid="contacts">
+      <${DataTable} caption="Contacts" columns=${columns} rows=${rows} loading=${loading} loaded=${!!data} error=${error}
+        onRetry=${reload} empty="No contacts yet." />
+    </div>
+  </${Card}>`;
+}
+
+export function BranchesSection({ client, districts }) {
+  const { data, error, loading, reload } = useFetch(`/api/clients/${enc(client.id)}/branches`);
+  const [dialog, setDialog] = useState(null);
+  const close = () => setDialog(null);
+  const columns = [
+    { key: "name", label: "Name", render: (r) => html`<span class="cell-main">${r.name}</span>` },
+    { key: "district", label: "District" },
+    { key: "address", label: "Address", wrap: true },
+    { key: "phone", label: "Phone", render: (r) => r.phone && html`<a href=${telHref(r.phone)}>${r.phone}</a>` },
+    { key: "actions", label: "Actions", class: "actions-col", render: (r) => html`<${RowButtons} what="branch" row=${r} onEdit=${(b) => setDialog({ branch: b })} />` },
+  ];
+  const dialogEl = dialog && html`<${BranchDialog} clientId=${client.id} branch=${dialog.branch} districts=${districts} onClose=${close}
+    onSaved=${(answer) => {
+      close();
+      if (!answer) return toast.info("Nothing to save: no field was changed.");
+      reload();
+      toast.success(`${answer.name} is ${dialog.branch ? "saved" : "added"}.`);
+    }} />`;
+  return html`<${Card} title="Branches" class="section-card"
+    actions=${html`<button type="button" class="btn btn-sm" onClick=${() => setDialog({})}>Add branch</button>`}>
+    ${dialogEl}
+    <div data-testid="branches">
+      <${DataTable} caption="Branches" columns=${columns} rows=${(data && data.rows) || []} loading=${loading} loaded=${!!data}
+        error=${error} onRetry=${reload} empty="No branches yet." />
+    </div>
+  </${Card}>`;
+}
+
+const PER_PAGE = 10;
+const TYPE_TONE = { call: "info", visit: "success", meeting: "success", email: "neutral", whatsapp: "neutral", note: "neutral" };
+
+function FollowUp({ on }) {
+  if (!on) return null;
+  const due = on <= isoDate();
+  return html`<${Badge} tone=${due ? "warning" : "info"}>${due ? "Follow-up due" : "Follow up"} ${date(on)}</${Badge}>`;
+}
+
+/** The interactions timeline, newest first, a page at a time ("Load more"). */
+export function InteractionsSection({ client, me, managerial, types }) {
+  const [state, setState] = useState({ rows: [], total: 0, page: 0, loading: true, error: null });
+  const [dialog, setDialog] = useState(null);
+  const close = () => setDialog(null);
+
+  const load = useCallback((page, signal) => {
+    setState((s) => ({ ...s, loading: true, error: null }));
+    return get("/api/interactions", { client_id: client.id, page, per_page: PER_PAGE }, { signal })
+      .then((answer) => setState((s) => {
+        const earlier = page === 1 ? [] : s.rows;
+        const seen = new Set(earlier.map((r) => r.id));
+        return { rows: [...earlier, ...answer.rows.filter((r) => !seen.has(r.id))], total: answer.total, page, loading: false, error: null };
+      }))
+      .catch((error) => {
+        if (!isAbort(error)) setState((s) => ({ ...s, loading: false, error }));
+      });
+  }, [client.id]);
+
+  useEffect(() => {
+    const ctl = new AbortController();
+    load(1, ctl.signal);
+    return () => ctl.abort();
+  }, [load]);
+
+  const canEdit = (r) => managerial || r.author_id === me.id;
+  const more = state.rows.length < state.total;
+  const dialogEl = dialog && html`<${InteractionDialog} clientId=${client.id} entry=${dialog.entry} types=${types} onClose=${close}
+    onSaved=${(answer) => {
+      close();
+      if (!answer) return toast.info("Nothing to save: no field was changed.");
+      // An edit changes the entry where it is (keeping the pages already loaded); a new one goes on top.
+      if (dialog.entry) setState((s) => ({ ...s, rows: s.rows.map((r) => (r.id === answer.id ? { ...r, ...answer } : r)) }));
+      else load(1);
+      toast.success(dialog.entry ? "Interaction saved." : "Interaction logged.");
+    }} />`;
+
+  return html`<${Card} title="Interactions" class="section-card"
+    actions=${html`<button type="button" class="btn btn-sm btn-primary" onClick=${() => setDialog({})}>Log interaction</button>`}>
+    ${dialogEl}
+    ${state.error && html`<${Notice} tone="danger" alert=${true}>${state.error.message}
+      <button type="button" class="btn btn-sm" onClick=${() => load(state.page || 1)}>Try again</button></${Notice}>`}
+    <ul class="timeline" data-testid="interactions">
+      ${state.rows.map((r) => html`<li key=${r.id} class="timeline-item" data-id=${r.id}>
+        <div class="timeline-head">
+          <${Badge} tone=${TYPE_TONE[r.type] || "neutral"}>${humanize(r.type)}</${Badge}>
+          <time datetime=${r.created_at}>${dateTime(r.created_at)}</time>
+          <span class="muted">${r.author_name || "Unknown"}</span>
+          ${r.updated_at && r.updated_at !== r.created_at && html`<span class="muted" title=${`Edited ${dateTime(r.updated_at)}`}>(edited)</span>`}
+          ${canEdit(r) && html`<button type="button" class="btn btn-sm timeline-edit" aria-label=${`Edit the ${r.type} of ${dateTime(r.created_at)}`}
+            onClick=${() => setDialog({ entry: r })}>Edit</button>`}
+        </div>
+        <p class="timeline-notes">${r.notes}</p>
+        <${FollowUp} on=${r.follow_up_on} />
+      </li>`)}
+    </ul>
+    ${state.loading && html`<div class="timeline-state"><${Spinner} label="Loading interactions" showLabel=${true} small=${true} /></div>`}
+    ${!state.loading && !state.error && state.rows.length === 0 && html`<${EmptyState} title="No interactions logged yet." />`}
+    ${more && !state.loading &&
+    html`<div class="timeline-more">
+      <span class="muted">${state.rows.length} of ${state.total}</span>
+      <button type="button" class="btn btn-sm" onClick=${() => load(state.page + 1)}>Load more</button>
+    </div>`}
+  </${Card}>`;
+}
