@@ -7,6 +7,7 @@ pub mod auth;
 pub mod catalog;
 pub mod clients;
 pub mod clock;
+pub mod company;
 pub mod config;
 pub mod db;
 pub mod documents;

@@ -551,6 +551,22 @@ async fn health_and_openapi_are_public_and_the_document_lists_every_route() {
         ("/api/settings/milestones", "get"),
         ("/api/settings/milestones/front", "put"),
         ("/api/settings/milestones/tail/{code}", "put"),
+        ("/api/settings/company", "get"),
+        ("/api/settings/company", "put"),
+        ("/api/settings/billing", "get"),
+        ("/api/documents", "get"),
+        ("/api/documents", "post"),
+        ("/api/documents/preview", "post"),
+        ("/api/documents/{id}", "get"),
+        ("/api/documents/{id}", "patch"),
+        ("/api/documents/{id}/issue", "post"),
+        ("/api/documents/{id}/mark-sent", "post"),
+        ("/api/documents/{id}/accept", "post"),
+        ("/api/documents/{id}/lost", "post"),
+        ("/api/documents/{id}/convert", "post"),
+        ("/api/documents/{id}/supersede", "post"),
+        ("/api/documents/{id}/cancel", "post"),
+        ("/api/documents/{id}/credit-note", "post"),
     ];
     for (path, method) in expected {
         assert!(

@@ -53,6 +53,8 @@ pub fn router(state: AppState) -> Router {
         .merge(crate::audit::routes::router())
         .merge(crate::catalog::routes::router())
         .merge(crate::projects::router())
+        .merge(crate::company::routes::router())
+        .merge(crate::documents::router())
         .split_for_parts();
     let openapi_json = Arc::new(openapi.to_pretty_json().expect("the OpenAPI document serializes"));
     Router::new()

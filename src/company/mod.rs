@@ -1,0 +1,42 @@
+//! The vendor's own profile (letterhead, GSTIN and state for the place of supply, bank details)
+//! and the billing defaults; kept as dated settings.
+
+pub mod routes;
+
+use crate::db::settings;
+use crate::http::error::AppError;
+use rusqlite::Connection;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+pub const PROFILE_KEY: &str = "company.profile";
+
+/// The company profile. `state_code` comes from the GSTIN when there is one.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CompanyProfile {
+    #[serde(default)]
+    pub name: String,
+    #[serde(default)]
+    pub address: String,
+    pub gstin: Option<String>,
+    pub state_code: Option<String>,
+    pub phone: Option<String>,
+    pub email: Option<String>,
+    pub bank_name: Option<String>,
+    pub bank_account: Option<String>,
+    pub bank_ifsc: Option<String>,
+    pub upi_id: Option<String>,
+    /// The office's offset from UTC, e.g. +05:30 ("today" for business rules).
+    pub utc_offset: Option<String>,
+}
+
+pub fn profile(conn: &Connection) -> Result<CompanyProfile, AppError> {
+    let today = settings::office_today(conn)?;
+    let mut profile: CompanyProfile = settings::get(conn, PROFILE_KEY, today)?
+        .and_then(|v| serde_json::from_value(v).ok())
+        .unwrap_or_default();
+    profile.utc_offset =
+        settings::get(conn, "company.utc_offset", today)?.and_then(|v| v.as_str().map(str::to_string));
+    Ok(profile)
+}

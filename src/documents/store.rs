@@ -1,0 +1,316 @@
+//! The SQL of documents: headers, lines, the timeline and the number series.
+
+use crate::clock;
+use crate::db::query::{Filter, ListQuery, fetch_page, insert_row, like_contains, update_columns};
+use crate::documents::pricing::{Priced, PricedLine, Totals};
+use crate::http::error::AppError;
+use crate::http::pagination::{Page, Paginated};
+use rusqlite::types::Value;
+use rusqlite::{Connection, OptionalExtension, Row, params};
+use serde::Serialize;
+use utoipa::ToSchema;
+
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct Line {
+    pub id: String,
+    pub position: i64,
+    #[serde(flatten)]
+    pub priced: PricedLine,
+}
+
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct Event {
+    pub kind: String,
+    pub at: String,
+    pub user_id: Option<String>,
+    pub reason: Option<String>,
+}
+
+/// A document as the API shows it.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct Document {
+    pub id: String,
+    #[serde(rename = "type")]
+    pub doc_type: String,
+    pub status: String,
+    #[serde(rename = "docNo")]
+    pub doc_no: Option<String>,
+    pub doc_date: Option<String>,
+    pub due_date: Option<String>,
+    pub client_id: String,
+    pub client_name: String,
+    pub parent_id: Option<String>,
+    /// The live (not cancelled) document made from this one, if any.
+    pub child_id: Option<String>,
+    pub source: String,
+    pub created_by: Option<String>,
+    pub notes: Option<String>,
+    pub terms: Option<String>,
+    pub round_to_rupee: bool,
+    /// true: CGST + SGST; false: IGST.
+    pub intra_state: bool,
+    pub subtotal: i64,
+    pub cgst: i64,
+    pub sgst: i64,
+    pub igst: i64,
+    pub round_off: i64,
+    pub total: i64,
+    /// INVOICE only: total less issued credit notes (payments arrive with the payments area).
+    pub outstanding: Option<i64>,
+    pub created_at: String,
+    pub updated_at: String,
+    pub lines: Vec<Line>,
+    pub events: Vec<Event>,
+}
+
+/// A row of the document list (no lines or events).
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct DocumentRow {
+    pub id: String,
+    #[serde(rename = "type")]
+    pub doc_type: String,
+    pub status: String,
+    #[serde(rename = "docNo")]
+    pub doc_no: Option<String>,
+    pub doc_date: Option<String>,
+    pub due_date: Option<String>,
+    pub client_id: String,
+    pub client_name: String,
+    pub total: i64,
+    pub created_at: String,
+}
+
+const HEAD: &str = "d.id, d.type, d.status, d.doc_no, d.doc_date, d.due_date, d.client_id, c.name, d.parent_id, \
+    (SELECT k.id FROM document k WHERE k.parent_id = d.id AND k.status <> 'cancelled' AND k.type <> 'CREDIT_NOTE' ORDER BY k.id DESC LIMIT 1), \
+    d.source, d.created_by, d.notes, d.terms, d.round_to_rupee, d.intra_state, d.subtotal, d.cgst, d.sgst, d.igst, d.round_off, d.total, \
+    CASE WHEN d.type = 'INVOICE' THEN d.total - (SELECT COALESCE(SUM(n.total), 0) FROM document n WHERE n.parent_id = d.id \
+        AND n.type = 'CREDIT_NOTE' AND n.status <> 'cancelled' AND n.status <> 'draft') END, d.created_at, d.updated_at";
+const FROM: &str = "document d JOIN client c ON c.id = d.client_id";
+
+fn head(r: &Row<'_>) -> rusqlite::Result<Document> {
+    Ok(Document {
+        id: r.get(0)?,
+        doc_type: r.get(1)?,
+        status: r.get(2)?,
+        doc_no: r.get(3)?,
+        doc_date: r.get(4)?,
+        due_date: r.get(5)?,
+        client_id: r.get(6)?,
+        client_name: r.get(7)?,
+        parent_id: r.get(8)?,
+        child_id: r.get(9)?,
+        source: r.get(10)?,
+        created_by: r.get(11)?,
+        notes: r.get(12)?,
+        terms: r.get(13)?,
+        round_to_rupee: r.get(14)?,
+        intra_state: r.get(15)?,
+        subtotal: r.get(16)?,
+        cgst: r.get(17)?,
+        sgst: r.get(18)?,
+        igst: r.get(19)?,
+        round_off: r.get(20)?,
+        total: r.get(21)?,
+        outstanding: r.get(22)?,
+        created_at: r.get(23)?,
+        updated_at: r.get(24)?,
+        lines: vec![],
+        events: vec![],
+    })
+}
+
+/// The document `id` with its lines and events, if it exists and its client is in the book.
+pub fn get(conn: &Connection, id: &str, book: Option<&str>) -> Result<Option<Document>, AppError> {
+    let doc = conn
+        .query_row(
+            &format!("SELECT {HEAD} FROM {FROM} WHERE d.id = ?1 AND (?2 IS NULL OR c.owner_id = ?2)"),
+            params![id, book],
+            head,
+        )
+        .optional()?;
+    let Some(mut doc) = doc else { return Ok(None) };
+    let mut stmt = conn.prepare_cached(
+        "SELECT id, position, module_id, description, sac, qty, unit_price, explicit_price, gst_rate, price_source, taxable, cgst, sgst, igst, total
+         FROM document_line WHERE document_id = ?1 ORDER BY position",
+    )?;
+    doc.lines = stmt
+        .query_map([id], |r| {
+            Ok(Line {
+                id: r.get(0)?,
+                position: r.get(1)?,
+                priced: PricedLine {
+                    module_id: r.get(2)?,
+                    description: r.get(3)?,
+                    sac: r.get(4)?,
+                    qty: r.get(5)?,
+                    unit_price: r.get(6)?,
+                    explicit_price: r.get(7)?,
+                    gst_rate: r.get(8)?,
+                    price_source: r.get(9)?,
+                    taxable: r.get(10)?,
+                    cgst: r.get(11)?,
+                    sgst: r.get(12)?,
+                    igst: r.get(13)?,
+                    total: r.get(14)?,
+                },
+            })
+        })?
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut stmt = conn.prepare_cached(
+        "SELECT kind, at, user_id, reason FROM document_event WHERE document_id = ?1 ORDER BY id",
+    )?;
+    doc.events = stmt
+        .query_map([id], |r| {
+            Ok(Event {
+                kind: r.get(0)?,
+                at: r.get(1)?,
+                user_id: r.get(2)?,
+                reason: r.get(3)?,
+            })
+        })?
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(Some(doc))
+}
+
+/// Filters of the document list.
+#[derive(Default)]
+pub struct DocumentFilter {
+    /// Part of the number or the client's name.
+    pub q: Option<String>,
+    pub doc_type: Option<String>,
+    pub status: Option<String>,
+    pub client_id: Option<String>,
+    pub book: Option<String>,
+}
+
+pub fn list(
+    conn: &Connection,
+    filter: DocumentFilter,
+    page: &Page,
+) -> Result<Paginated<DocumentRow>, AppError> {
+    let mut f = Filter::default();
+    if let Some(q) = filter.q.as_deref().map(str::trim).filter(|q| !q.is_empty()) {
+        let p = like_contains(q);
+        f.and(
+            "d.doc_no LIKE ? ESCAPE '\\' OR c.name LIKE ? ESCAPE '\\'",
+            [p.clone(), p],
+        );
+    }
+    f.eq("d.type", filter.doc_type)
+        .eq("d.status", filter.status)
+        .eq("d.client_id", filter.client_id)
+        .eq("c.owner_id", filter.book);
+    let query = ListQuery {
+        columns: "d.id, d.type, d.status, d.doc_no, d.doc_date, d.due_date, d.client_id, c.name, d.total, d.created_at",
+        from: FROM,
+        order_by: "d.id DESC",
+        id_column: "d.id",
+    };
+    fetch_page(conn, query, f, page, |r| {
+        Ok(DocumentRow {
+            id: r.get(0)?,
+            doc_type: r.get(1)?,
+            status: r.get(2)?,
+            doc_no: r.get(3)?,
+            doc_date: r.get(4)?,
+            due_date: r.get(5)?,
+            client_id: r.get(6)?,
+            client_name: r.get(7)?,
+            total: r.get(8)?,
+            created_at: r.get(9)?,
+        })
+    })
+}
+
+/// Inserts a document header; answers its id.
+pub fn insert(tx: &Connection, fields: Vec<(&'static str, Value)>) -> Result<String, AppError> {
+    Ok(insert_row(tx, "document", fields)?)
+}
+
+pub fn update(tx: &Connection, id: &str, fields: Vec<(&'static str, Value)>) -> Result<(), AppError> {
+    update_columns(tx, "document", id, fields)?;
+    Ok(())
+}
+
+fn totals_fields(t: &Totals) -> Vec<(&'static str, Value)> {
+    vec![
+        ("subtotal", Value::Integer(t.subtotal)),
+        ("cgst", Value::Integer(t.cgst)),
+        ("sgst", Value::Integer(t.sgst)),
+        ("igst", Value::Integer(t.igst)),
+        ("round_off", Value::Integer(t.round_off)),
+        ("total", Value::Integer(t.total)),
+    ]
+}
+
+/// Replaces a document's lines and totals with `priced`.
+pub fn set_lines(tx: &Connection, document_id: &str, priced: &Priced) -> Result<(), AppError> {
+    tx.execute("DELETE FROM document_line WHERE document_id = ?1", [document_id])?;
+    for (position, l) in priced.lines.iter().enumerate() {
+        insert_row(
+            tx,
+            "document_line",
+            vec![
+                ("document_id", Value::Text(document_id.into())),
+                ("position", Value::Integer(position as i64)),
+                ("module_id", l.module_id.clone().map_or(Value::Null, Value::Text)),
+                ("description", Value::Text(l.description.clone())),
+                ("sac", l.sac.clone().map_or(Value::Null, Value::Text)),
+                ("qty", Value::Integer(l.qty)),
+                ("unit_price", Value::Integer(l.unit_price)),
+                (
+                    "explicit_price",
+                    l.explicit_price.map_or(Value::Null, Value::Integer),
+                ),
+                ("gst_rate", Value::Integer(l.gst_rate)),
+                ("price_source", Value::Text(l.price_source.clone())),
+                ("taxable", Value::Integer(l.taxable)),
+                ("cgst", Value::Integer(l.cgst)),
+                ("sgst", Value::Integer(l.sgst)),
+                ("igst", Value::Integer(l.igst)),
+                ("total", Value::Integer(l.total)),
+            ],
+        )?;
+    }
+    update(tx, document_id, totals_fields(&priced.totals))
+}
+
+pub fn add_event(
+    tx: &Connection,
+    document_id: &str,
+    kind: &str,
+    user_id: Option<&str>,
+    reason: Option<&str>,
+) -> Result<(), AppError> {
+    insert_row(
+        tx,
+        "document_event",
+        vec![
+            ("document_id", Value::Text(document_id.into())),
+            ("kind", Value::Text(kind.into())),
+            ("at", Value::Text(clock::now_timestamp())),
+            ("user_id", user_id.map_or(Value::Null, |u| Value::Text(u.into()))),
+            ("reason", reason.map_or(Value::Null, |r| Value::Text(r.into()))),
+        ],
+    )?;
+    Ok(())
+}
+
+/// The next number of a series, taken inside the issuing transaction: no gaps, never reused.
+pub fn next_seq(tx: &Connection, prefix: &str, fy: &str) -> Result<i64, AppError> {
+    Ok(tx.query_row(
+        "INSERT INTO number_series (prefix, fy, last_seq) VALUES (?1, ?2, 1)
+         ON CONFLICT (prefix, fy) DO UPDATE SET last_seq = last_seq + 1 RETURNING last_seq",
+        params![prefix, fy],
+        |r| r.get(0),
+    )?)
+}
+
+/// Total of the issued (not cancelled) credit notes against an invoice.
+pub fn credited(conn: &Connection, invoice_id: &str) -> Result<i64, AppError> {
+    Ok(conn.query_row(
+        "SELECT COALESCE(SUM(total), 0) FROM document WHERE parent_id = ?1 AND type = 'CREDIT_NOTE' AND status NOT IN ('cancelled', 'draft')",
+        [invoice_id],
+        |r| r.get(0),
+    )?)
+}

@@ -1,0 +1,709 @@
+//! Documents: drafts priced by override, rate card and price book; GST split by place of
+//! supply; gapless financial-year numbers; the lifecycle with its refusals.
+
+mod common;
+
+use axum::http::{Method, StatusCode};
+use chrono::{Duration, Utc};
+use common::{Call, TestApp};
+use serde_json::{Value, json};
+
+fn id(v: &Value) -> String {
+    v["id"].as_str().unwrap().to_string()
+}
+
+fn today() -> chrono::NaiveDate {
+    (Utc::now() + Duration::minutes(330)).date_naive()
+}
+
+fn fy(date: chrono::NaiveDate) -> String {
+    backoffice::documents::rules::financial_year(date)
+}
+
+struct Books {
+    app: TestApp,
+    owner: String,
+    manager: String,
+    staff: String,
+    module: String,
+    kerala: String,
+    karnataka: String,
+    unknown_state: String,
+}
+
+async fn books() -> Books {
+    let app = TestApp::new();
+    let owner = app.owner().await;
+    let (_, pw) = app.invite(&owner, "manager@coop.in", "manager").await;
+    let manager = app.login("manager@coop.in", &pw).await;
+    let (staff_id, pw) = app.invite(&owner, "staff@coop.in", "staff").await;
+    let staff = app.login("staff@coop.in", &pw).await;
+    let company = app
+        .send(
+            Call::new(Method::PUT, "/api/settings/company")
+                .cookie(&owner)
+                .json(json!({ "name": "Softland India", "address": "Kollam", "gstin": "32AABCK1234L1ZV" })),
+        )
+        .await;
+    assert_eq!(
+        (company.status, company.body["state_code"].as_str()),
+        (StatusCode::OK, Some("32")),
+        "{}",
+        company.text
+    );
+    let module = app
+        .post(
+            "/api/modules",
+            &owner,
+            json!({ "code": "DEP", "name": "Deposit module", "sac": "998314", "gst_rate": 18 }),
+        )
+        .await
+        .body;
+    app.post(
+        &format!("/api/modules/{}/prices", id(&module)),
+        &owner,
+        json!({ "effective_from": "2020-04-01", "price": 1_000_000 }),
+    )
+    .await;
+    let client = |name: &str, extra: Value| {
+        let mut body = json!({ "name": name, "owner_id": staff_id });
+        body.as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
+        body
+    };
+    let kerala = app
+        .post(
+            "/api/clients",
+            &owner,
+            client("Kerala Society", json!({ "state_code": "32" })),
+        )
+        .await
+        .body;
+    let karnataka = app
+        .post(
+            "/api/clients",
+            &owner,
+            client("Karnataka Society", json!({ "gstin": "29AAGCB7383J1Z4" })),
+        )
+        .await
+        .body;
+    let unknown = app
+        .post("/api/clients", &owner, json!({ "name": "Stateless Society" }))
+        .await
+        .body;
+    Books {
+        app,
+        owner,
+        manager,
+        staff,
+        module: id(&module),
+        kerala: id(&kerala),
+        karnataka: id(&karnataka),
+        unknown_state: id(&unknown),
+    }
+}
+
+async fn draft(b: &Books, body: Value) -> Value {
+    let reply = b.app.post("/api/documents", &b.owner, body).await;
+    assert_eq!(reply.status, StatusCode::CREATED, "{}", reply.text);
+    reply.body
+}
+
+async fn act(b: &Books, doc: &str, action: &str, body: Value) -> common::Reply {
+    b.app
+        .post(&format!("/api/documents/{doc}/{action}"), &b.owner, body)
+        .await
+}
+
+#[tokio::test]
+async fn drafts_price_lines_and_split_gst_by_place_of_supply() {
+    let b = books().await;
+    let lines = json!([{ "module_id": b.module, "qty": 1 }, { "description": "Data migration", "sac": "998313", "qty": 2, "unit_price": 250_000, "gst_rate": 18 }]);
+    let intra = draft(
+        &b,
+        json!({ "type": "QUOTATION", "client_id": b.kerala, "lines": lines }),
+    )
+    .await;
+    assert_eq!(
+        (
+            intra["docNo"].clone(),
+            intra["status"].as_str(),
+            intra["source"].as_str()
+        ),
+        (Value::Null, Some("draft"), Some("hq"))
+    );
+    assert_eq!(intra["lines"][0]["description"], "Deposit module");
+    assert_eq!(
+        (
+            intra["lines"][0]["unit_price"].as_i64(),
+            intra["lines"][0]["price_source"].as_str(),
+            intra["lines"][0]["sac"].as_str()
+        ),
+        (Some(1_000_000), Some("price_book"), Some("998314"))
+    );
+    assert_eq!(intra["lines"][1]["price_source"], "override");
+    assert_eq!(
+        (
+            intra["subtotal"].as_i64(),
+            intra["cgst"].as_i64(),
+            intra["sgst"].as_i64(),
+            intra["igst"].as_i64(),
+            intra["total"].as_i64()
+        ),
+        (
+            Some(1_500_000),
+            Some(135_000),
+            Some(135_000),
+            Some(0),
+            Some(1_770_000)
+        )
+    );
+    assert_eq!(intra["intra_state"], true);
+    let inter = draft(
+        &b,
+        json!({ "type": "QUOTATION", "client_id": b.karnataka, "lines": lines }),
+    )
+    .await;
+    assert_eq!(
+        (
+            inter["cgst"].as_i64(),
+            inter["igst"].as_i64(),
+            inter["intra_state"].as_bool()
+        ),
+        (Some(0), Some(270_000), Some(false))
+    );
+    let unknown = draft(
+        &b,
+        json!({ "type": "INVOICE", "client_id": b.unknown_state, "lines": lines }),
+    )
+    .await;
+    assert_eq!(
+        (
+            unknown["intra_state"].as_bool(),
+            unknown["warnings"][0]["code"].as_str()
+        ),
+        (Some(true), Some("client_state_unknown"))
+    );
+    let rounded = draft(&b, json!({ "type": "QUOTATION", "client_id": b.kerala, "round_to_rupee": true, "lines": [{ "description": "Odd", "qty": 1, "unit_price": 33 }] })).await;
+    assert_eq!(
+        (rounded["total"].as_i64(), rounded["round_off"].as_i64()),
+        (Some(0), Some(-39)),
+        "33 + 3 + 3 = 39 paise rounds down to ₹0"
+    );
+}
+
+#[tokio::test]
+async fn refusals_write_nothing_and_the_preview_only_warns() {
+    let b = books().await;
+    b.app.post(&format!("/api/modules/{}/rate-card", b.module), &b.owner, json!({ "effective_from": "2020-04-01", "bands": [{ "min_qty": 10_000, "rate": 20 }, { "min_qty": 50_000, "rate": 15 }] })).await;
+    let cases = [
+        (
+            json!({ "type": "QUOTATION", "client_id": b.kerala, "dueDate": "2026-12-01", "lines": [] }),
+            "dueDate",
+            "due_date_not_allowed",
+        ),
+        (
+            json!({ "type": "INVOICE", "client_id": b.kerala, "dueDate": "2026-13-01", "lines": [] }),
+            "dueDate",
+            "invalid_value",
+        ),
+        (
+            json!({ "type": "INVOICE", "client_id": b.kerala, "doc_date": "2026-12-10", "dueDate": "2026-12-01", "lines": [] }),
+            "dueDate",
+            "due_before_date",
+        ),
+        (
+            json!({ "type": "QUOTATION", "client_id": b.kerala, "lines": [{ "module_id": b.module, "qty": 9_999 }] }),
+            "lines[0].qty",
+            "under_minimum",
+        ),
+        (
+            json!({ "type": "QUOTATION", "client_id": b.kerala, "lines": [{ "description": "x", "qty": 1 }] }),
+            "lines[0].unit_price",
+            "price_required",
+        ),
+        (
+            json!({ "type": "QUOTATION", "client_id": b.kerala, "lines": [{ "description": "x", "qty": 0, "unit_price": 1 }] }),
+            "lines[0].qty",
+            "invalid_qty",
+        ),
+        (
+            json!({ "type": "CREDIT_NOTE", "client_id": b.kerala, "lines": [] }),
+            "type",
+            "invalid_type",
+        ),
+    ];
+    for (body, field, code) in cases {
+        let reply = b.app.post("/api/documents", &b.owner, body.clone()).await;
+        assert_eq!(
+            (reply.status, reply.body["error"]["field"].as_str(), reply.code()),
+            (StatusCode::UNPROCESSABLE_ENTITY, Some(field), code),
+            "{body}"
+        );
+    }
+    assert_eq!(b.app.count("SELECT COUNT(*) FROM document"), 0);
+
+    let preview = b.app.post("/api/documents/preview", &b.owner, json!({ "type": "QUOTATION", "client_id": b.kerala, "lines": [{ "module_id": b.module, "qty": 9_999 }, { "module_id": b.module, "qty": 60_000 }] })).await;
+    assert_eq!(preview.status, StatusCode::OK, "{}", preview.text);
+    assert_eq!(preview.body["warnings"][0]["code"], "under_minimum");
+    assert_eq!(
+        (
+            preview.body["lines"][1]["unit_price"].as_i64(),
+            preview.body["lines"][1]["price_source"].as_str()
+        ),
+        (Some(15), Some("rate_card"))
+    );
+    assert_eq!(preview.body["totals"]["subtotal"], 900_000);
+    assert_eq!(
+        b.app.count("SELECT COUNT(*) FROM document") + b.app.count("SELECT COUNT(*) FROM document_line"),
+        0,
+        "the preview persists nothing"
+    );
+}
+
+#[tokio::test]
+async fn issuing_numbers_gaplessly_by_financial_year_and_freezes_the_document() {
+    let b = books().await;
+    let line = json!([{ "module_id": b.module, "qty": 1 }]);
+    let mut numbers = vec![];
+    for doc_date in ["2026-03-31", "2026-04-01", "2026-04-02"] {
+        let inv = draft(
+            &b,
+            json!({ "type": "INVOICE", "client_id": b.kerala, "doc_date": doc_date, "lines": line }),
+        )
+        .await;
+        let issued = act(&b, &id(&inv), "issue", json!({})).await;
+        assert_eq!(issued.status, StatusCode::OK, "{}", issued.text);
+        numbers.push(issued.body["docNo"].as_str().unwrap().to_string());
+    }
+    assert_eq!(
+        numbers,
+        vec!["INV/25-26-0001", "INV/26-27-0001", "INV/26-27-0002"]
+    );
+    let quote = draft(
+        &b,
+        json!({ "type": "QUOTATION", "client_id": b.kerala, "lines": line }),
+    )
+    .await;
+    let issued = act(&b, &id(&quote), "issue", json!({})).await.body;
+    assert_eq!(
+        issued["docNo"],
+        format!("QT/{}-0001", fy(today())),
+        "one series per prefix"
+    );
+    assert_eq!(
+        issued["doc_date"],
+        today().to_string(),
+        "doc_date stamped at issue"
+    );
+    assert_eq!(issued["due_date"], Value::Null);
+
+    let inv = draft(
+        &b,
+        json!({ "type": "INVOICE", "client_id": b.kerala, "lines": line }),
+    )
+    .await;
+    let inv = act(&b, &id(&inv), "issue", json!({})).await.body;
+    assert_eq!(
+        inv["due_date"],
+        (today() + Duration::days(15)).to_string(),
+        "doc_date + billing.payment_terms_days"
+    );
+    let own_due = draft(
+        &b,
+        json!({ "type": "INVOICE", "client_id": b.kerala, "dueDate": "2099-01-31", "lines": line }),
+    )
+    .await;
+    assert_eq!(
+        act(&b, &id(&own_due), "issue", json!({})).await.body["due_date"],
+        "2099-01-31"
+    );
+
+    let again = act(&b, &id(&inv), "issue", json!({})).await;
+    assert_eq!((again.status, again.code()), (StatusCode::CONFLICT, "not_draft"));
+    let edit = b
+        .app
+        .patch(
+            &format!("/api/documents/{}", id(&inv)),
+            &b.owner,
+            json!({ "notes": "changed" }),
+        )
+        .await;
+    assert_eq!((edit.status, edit.code()), (StatusCode::CONFLICT, "immutable"));
+    let empty = draft(
+        &b,
+        json!({ "type": "INVOICE", "client_id": b.kerala, "lines": [] }),
+    )
+    .await;
+    assert_eq!(act(&b, &id(&empty), "issue", json!({})).await.code(), "no_lines");
+    assert_eq!(
+        b.app
+            .count("SELECT last_seq FROM number_series WHERE prefix = 'INV' AND fy = '26-27'"),
+        if fy(today()) == "26-27" { 4 } else { 2 }
+    );
+
+    // Issued documents keep their price when the price book moves.
+    b.app
+        .post(
+            &format!("/api/modules/{}/prices", b.module),
+            &b.owner,
+            json!({ "effective_from": today().to_string(), "price": 1_200_000 }),
+        )
+        .await;
+    assert_eq!(
+        b.app
+            .get(&format!("/api/documents/{}", id(&inv)), &b.owner)
+            .await
+            .body["lines"][0]["unit_price"],
+        1_000_000
+    );
+}
+
+#[tokio::test]
+async fn quotations_are_sent_accepted_or_lost_and_stop_their_follow_ups() {
+    let b = books().await;
+    // Until the reminders area lands, a stand-in table shows the stop conditions at work.
+    b.app.sql().execute_batch("CREATE TABLE IF NOT EXISTS reminder (id TEXT PRIMARY KEY, doc_id TEXT, rule_kind TEXT, status TEXT);").unwrap();
+    let quote = draft(
+        &b,
+        json!({ "type": "QUOTATION", "client_id": b.kerala, "lines": [{ "module_id": b.module, "qty": 1 }] }),
+    )
+    .await;
+    let qid = id(&quote);
+    assert_eq!(act(&b, &qid, "mark-sent", json!({})).await.code(), "not_issued");
+    act(&b, &qid, "issue", json!({})).await;
+    b.app.sql().execute("INSERT INTO reminder VALUES ('R1', ?1, 'quote_followup', 'open'), ('R2', ?1, 'renewal_due', 'open')", [&qid]).unwrap();
+    let sent = act(&b, &qid, "mark-sent", json!({})).await.body;
+    assert_eq!(sent["status"], "sent");
+    let accepted = act(&b, &qid, "accept", json!({})).await.body;
+    assert_eq!(accepted["status"], "accepted");
+    let kinds: Vec<&str> = accepted["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(kinds, vec!["issued", "sent", "accepted"]);
+    assert_eq!(
+        b.app
+            .count("SELECT COUNT(*) FROM reminder WHERE status = 'dismissed'"),
+        1,
+        "only the quote follow-up"
+    );
+    assert_eq!(
+        b.app
+            .count("SELECT COUNT(*) FROM audit WHERE entity = 'reminder' AND action = 'dismissed'"),
+        1
+    );
+    assert_eq!(act(&b, &qid, "lost", json!({})).await.code(), "wrong_state");
+}
+
+#[tokio::test]
+async fn convert_links_a_child_and_refuses_a_second_until_it_is_cancelled() {
+    let b = books().await;
+    let quote = draft(&b, json!({ "type": "QUOTATION", "client_id": b.kerala, "doc_date": "2025-06-01", "lines": [{ "module_id": b.module, "qty": 1 }, { "description": "Training", "qty": 1, "unit_price": 300_000 }] })).await;
+    let qid = id(&quote);
+    assert_eq!(
+        act(&b, &qid, "convert", json!({ "to": "PROFORMA" })).await.code(),
+        "not_issued"
+    );
+    act(&b, &qid, "issue", json!({})).await;
+    let proforma = act(&b, &qid, "convert", json!({ "to": "PROFORMA" })).await;
+    assert_eq!(proforma.status, StatusCode::OK, "{}", proforma.text);
+    assert_eq!(
+        (
+            proforma.body["type"].as_str(),
+            proforma.body["status"].as_str(),
+            proforma.body["parent_id"].as_str()
+        ),
+        (Some("PROFORMA"), Some("draft"), Some(qid.as_str()))
+    );
+    assert_eq!(
+        proforma.body["total"], quote["total"],
+        "QUOTATION to PROFORMA copies the lines"
+    );
+    let source = b.app.get(&format!("/api/documents/{qid}"), &b.owner).await.body;
+    assert_eq!(
+        (source["status"].as_str(), source["child_id"].as_str()),
+        (Some("invoiced"), proforma.body["id"].as_str())
+    );
+    let twice = act(&b, &qid, "convert", json!({ "to": "INVOICE" })).await;
+    assert_eq!((twice.status, twice.code()), (StatusCode::CONFLICT, "has_child"));
+    assert_eq!(b.app.count("SELECT COUNT(*) FROM document"), 2);
+
+    // Cancelling the child re-opens the path; an INVOICE is priced on its own date, overrides kept.
+    act(
+        &b,
+        &id(&proforma.body),
+        "cancel",
+        json!({ "reason": "Wrong edition" }),
+    )
+    .await;
+    b.app
+        .post(
+            &format!("/api/modules/{}/prices", b.module),
+            &b.owner,
+            json!({ "effective_from": "2026-01-01", "price": 1_100_000 }),
+        )
+        .await;
+    let invoice = act(&b, &qid, "convert", json!({ "to": "INVOICE" })).await.body;
+    assert_eq!(
+        invoice["lines"][0]["unit_price"], 1_100_000,
+        "re-priced on the invoice's date"
+    );
+    assert_eq!(
+        invoice["lines"][1]["unit_price"], 300_000,
+        "the explicit override stays"
+    );
+    assert_eq!(
+        act(&b, &id(&invoice), "convert", json!({ "to": "INVOICE" }))
+            .await
+            .code(),
+        "invalid_conversion"
+    );
+}
+
+#[tokio::test]
+async fn supersede_recreates_a_proforma_and_never_an_invoice() {
+    let b = books().await;
+    let pi = draft(&b, json!({ "type": "PROFORMA", "client_id": b.kerala, "notes": "Advance 50%", "lines": [{ "module_id": b.module, "qty": 2 }] })).await;
+    act(&b, &id(&pi), "issue", json!({})).await;
+    let fresh = act(&b, &id(&pi), "supersede", json!({})).await;
+    assert_eq!(fresh.status, StatusCode::OK, "{}", fresh.text);
+    assert_eq!(
+        (
+            fresh.body["type"].as_str(),
+            fresh.body["status"].as_str(),
+            fresh.body["notes"].as_str()
+        ),
+        (Some("PROFORMA"), Some("draft"), Some("Advance 50%"))
+    );
+    assert_eq!(
+        (fresh.body["total"].clone(), fresh.body["parent_id"].clone()),
+        (pi["total"].clone(), pi["id"].clone())
+    );
+    let old = b
+        .app
+        .get(&format!("/api/documents/{}", id(&pi)), &b.owner)
+        .await
+        .body;
+    assert_eq!(old["status"], "cancelled");
+    assert!(
+        old["docNo"].as_str().unwrap().starts_with("PI/"),
+        "the number stays consumed"
+    );
+    assert!(
+        old["events"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|e| e["kind"] == "cancelled" && e["reason"] == "Superseded & recreated")
+    );
+    let inv = draft(
+        &b,
+        json!({ "type": "INVOICE", "client_id": b.kerala, "lines": [{ "module_id": b.module, "qty": 1 }] }),
+    )
+    .await;
+    act(&b, &id(&inv), "issue", json!({})).await;
+    let refused = act(&b, &id(&inv), "supersede", json!({})).await;
+    assert_eq!(
+        (refused.status, refused.code()),
+        (StatusCode::CONFLICT, "use_credit_note")
+    );
+}
+
+#[tokio::test]
+async fn cancel_needs_a_manager_and_a_reason_and_keeps_the_number() {
+    let b = books().await;
+    let inv = draft(
+        &b,
+        json!({ "type": "INVOICE", "client_id": b.kerala, "lines": [{ "module_id": b.module, "qty": 1 }] }),
+    )
+    .await;
+    let issued = act(&b, &id(&inv), "issue", json!({})).await.body;
+    let path = format!("/api/documents/{}/cancel", id(&inv));
+    assert_eq!(
+        b.app.post(&path, &b.staff, json!({ "reason": "x" })).await.status,
+        StatusCode::FORBIDDEN
+    );
+    let empty = b.app.post(&path, &b.manager, json!({ "reason": "  " })).await;
+    assert_eq!(
+        (empty.status, empty.code()),
+        (StatusCode::UNPROCESSABLE_ENTITY, "reason_required")
+    );
+    let cancelled = b
+        .app
+        .post(&path, &b.manager, json!({ "reason": "Raised twice" }))
+        .await
+        .body;
+    assert_eq!(
+        (cancelled["status"].as_str(), cancelled["docNo"].clone()),
+        (Some("cancelled"), issued["docNo"].clone())
+    );
+    let after: String = b
+        .app
+        .sql()
+        .query_row("SELECT after FROM audit WHERE action = 'cancelled'", [], |r| {
+            r.get(0)
+        })
+        .unwrap();
+    assert_eq!(
+        serde_json::from_str::<Value>(&after).unwrap()["reason"],
+        "Raised twice"
+    );
+    assert_eq!(
+        b.app
+            .post(&path, &b.manager, json!({ "reason": "again" }))
+            .await
+            .code(),
+        "already_cancelled"
+    );
+    let next = draft(
+        &b,
+        json!({ "type": "INVOICE", "client_id": b.kerala, "lines": [{ "module_id": b.module, "qty": 1 }] }),
+    )
+    .await;
+    let next = act(&b, &id(&next), "issue", json!({})).await.body;
+    assert!(
+        next["docNo"].as_str().unwrap().ends_with("-0002"),
+        "a cancelled number is never reused"
+    );
+    let draft_cancel = draft(
+        &b,
+        json!({ "type": "QUOTATION", "client_id": b.kerala, "lines": [] }),
+    )
+    .await;
+    let dc = b
+        .app
+        .post(
+            &format!("/api/documents/{}/cancel", id(&draft_cancel)),
+            &b.manager,
+            json!({ "reason": "Not needed" }),
+        )
+        .await
+        .body;
+    assert_eq!(
+        (dc["status"].as_str(), dc["docNo"].clone()),
+        (Some("cancelled"), Value::Null)
+    );
+}
+
+#[tokio::test]
+async fn credit_notes_never_take_more_than_is_creditable() {
+    let b = books().await;
+    let inv = draft(&b, json!({ "type": "INVOICE", "client_id": b.karnataka, "lines": [{ "module_id": b.module, "qty": 1 }, { "description": "Training", "qty": 1, "unit_price": 200_000 }] })).await;
+    let inv = act(&b, &id(&inv), "issue", json!({})).await.body;
+    let path = format!("/api/documents/{}/credit-note", id(&inv));
+    assert_eq!(
+        b.app.post(&path, &b.staff, json!({ "reason": "x" })).await.status,
+        StatusCode::FORBIDDEN
+    );
+    let too_much = b.app.post(&path, &b.manager, json!({ "reason": "Discount", "lines": [{ "description": "Refund", "qty": 1, "unit_price": 2_000_000 }] })).await;
+    assert_eq!(
+        (too_much.status, too_much.code()),
+        (StatusCode::UNPROCESSABLE_ENTITY, "exceeds_creditable")
+    );
+    let part = b.app.post(&path, &b.manager, json!({ "reason": "Training not held", "lines": [{ "description": "Training", "qty": 1, "unit_price": 200_000 }] })).await;
+    assert_eq!(part.status, StatusCode::OK, "{}", part.text);
+    assert_eq!(
+        (part.body["type"].as_str(), part.body["status"].as_str()),
+        (Some("CREDIT_NOTE"), Some("issued"))
+    );
+    assert_eq!(part.body["docNo"], format!("CN/{}-0001", fy(today())));
+    assert_eq!(
+        (part.body["igst"].as_i64(), part.body["total"].as_i64()),
+        (Some(36_000), Some(236_000)),
+        "the invoice's place of supply"
+    );
+    let after_part = b
+        .app
+        .get(&format!("/api/documents/{}", id(&inv)), &b.owner)
+        .await
+        .body;
+    assert_eq!(
+        after_part["outstanding"].as_i64(),
+        Some(inv["total"].as_i64().unwrap() - 236_000)
+    );
+    let whole = b.app.post(&path, &b.manager, json!({ "reason": "All" })).await;
+    assert_eq!(
+        whole.code(),
+        "lines_required",
+        "a full credit only while nothing is credited"
+    );
+    let rest = b.app.post(&path, &b.manager, json!({ "reason": "Cancelled order", "lines": [{ "module_id": b.module, "qty": 1, "unit_price": 1_000_000 }] })).await;
+    assert_eq!(rest.status, StatusCode::OK, "{}", rest.text);
+    assert_eq!(
+        b.app
+            .get(&format!("/api/documents/{}", id(&inv)), &b.owner)
+            .await
+            .body["outstanding"],
+        0
+    );
+    assert_eq!(
+        b.app
+            .post(&path, &b.manager, json!({ "reason": "more" }))
+            .await
+            .code(),
+        "fully_credited"
+    );
+}
+
+#[tokio::test]
+async fn lists_search_by_number_and_client_and_staff_see_their_book() {
+    let b = books().await;
+    let mine = draft(
+        &b,
+        json!({ "type": "QUOTATION", "client_id": b.kerala, "lines": [{ "module_id": b.module, "qty": 1 }] }),
+    )
+    .await;
+    act(&b, &id(&mine), "issue", json!({})).await;
+    let theirs = draft(&b, json!({ "type": "QUOTATION", "client_id": b.unknown_state, "lines": [{ "module_id": b.module, "qty": 1 }] })).await;
+    assert_eq!(
+        b.app
+            .get(&format!("/api/documents?q={}", "qt/"), &b.owner)
+            .await
+            .body["total"],
+        1
+    );
+    assert_eq!(
+        b.app.get("/api/documents?q=KERALA", &b.owner).await.body["total"],
+        1
+    );
+    assert_eq!(
+        b.app
+            .get("/api/documents?type=QUOTATION&status=draft", &b.owner)
+            .await
+            .body["total"],
+        1
+    );
+    assert_eq!(
+        b.app.get("/api/documents", &b.staff).await.body["total"],
+        1,
+        "staff: their own clients only"
+    );
+    assert_eq!(
+        b.app
+            .get(&format!("/api/documents/{}", id(&theirs)), &b.staff)
+            .await
+            .status,
+        StatusCode::NOT_FOUND
+    );
+    let sneak = b
+        .app
+        .post(
+            "/api/documents",
+            &b.staff,
+            json!({ "type": "QUOTATION", "client_id": b.unknown_state, "lines": [] }),
+        )
+        .await;
+    assert_eq!(sneak.status, StatusCode::NOT_FOUND);
+    assert_eq!(
+        b.app.get("/api/settings/billing", &b.staff).await.body["payment_terms_days"],
+        15
+    );
+    assert_eq!(
+        b.app.get("/api/settings/company", &b.staff).await.status,
+        StatusCode::FORBIDDEN
+    );
+}
