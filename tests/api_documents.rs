@@ -679,8 +679,8 @@ async fn lists_search_by_number_and_client_and_staff_see_their_book() {
     );
     assert_eq!(
         b.app.get("/api/documents", &b.staff).await.body["total"],
-        1,
-        "staff: their own clients only"
+        0,
+        "staff see only the documents they created"
     );
     assert_eq!(
         b.app
@@ -705,5 +705,214 @@ async fn lists_search_by_number_and_client_and_staff_see_their_book() {
     assert_eq!(
         b.app.get("/api/settings/company", &b.staff).await.status,
         StatusCode::FORBIDDEN
+    );
+}
+
+#[tokio::test]
+async fn renewal_and_sms_top_up_quotes_come_from_the_subscription() {
+    let b = books().await;
+    b.app
+        .patch(
+            &format!("/api/modules/{}", b.module),
+            &b.owner,
+            json!({ "kind": "Core banking" }),
+        )
+        .await;
+    let sms = b
+        .app
+        .post(
+            "/api/modules",
+            &b.owner,
+            json!({ "code": "SMS", "name": "Bulk SMS", "gst_rate": 18 }),
+        )
+        .await
+        .body;
+    b.app.post(&format!("/api/modules/{}/rate-card", id(&sms)), &b.owner, json!({ "effective_from": "2020-04-01", "bands": [{ "min_qty": 10_000, "rate": 20 }, { "min_qty": 50_000, "rate": 15 }] })).await;
+    let link = |module: String| {
+        let (app, owner, client) = (&b.app, b.owner.clone(), b.kerala.clone());
+        async move {
+            app.post(
+                "/api/client-modules",
+                &owner,
+                json!({ "client_id": client, "module_id": module, "edition": "Gold" }),
+            )
+            .await
+            .body
+        }
+    };
+    let dep = link(b.module.clone()).await;
+    let renewal = b
+        .app
+        .post(
+            &format!("/api/client-modules/{}/renewal-quote", id(&dep)),
+            &b.staff,
+            json!({}),
+        )
+        .await;
+    assert_eq!(renewal.status, StatusCode::OK, "{}", renewal.text);
+    assert_eq!(
+        (
+            renewal.body["type"].as_str(),
+            renewal.body["source"].as_str(),
+            renewal.body["status"].as_str()
+        ),
+        (Some("PROFORMA"), Some("module_renewal"), Some("draft"))
+    );
+    assert_eq!(
+        renewal.body["lines"][0]["description"],
+        "Deposit module renewal (Core banking, Gold)"
+    );
+    assert_eq!(renewal.body["lines"][0]["unit_price"], 1_000_000);
+
+    let sms_link = link(id(&sms)).await;
+    let path = format!("/api/client-modules/{}/bulk-sms-quote", id(&sms_link));
+    let under = b.app.post(&path, &b.staff, json!({ "count": 5_000 })).await;
+    assert_eq!(
+        (under.status, under.code(), under.body["error"]["field"].as_str()),
+        (StatusCode::UNPROCESSABLE_ENTITY, "under_minimum", Some("count"))
+    );
+    let quote = b.app.post(&path, &b.staff, json!({ "count": 60_000 })).await;
+    assert_eq!(
+        (
+            quote.body["source"].as_str(),
+            quote.body["lines"][0]["unit_price"].as_i64(),
+            quote.body["subtotal"].as_i64()
+        ),
+        (Some("bulk_sms_topup"), Some(15), Some(900_000))
+    );
+    let no_card = b
+        .app
+        .post(
+            &format!("/api/client-modules/{}/bulk-sms-quote", id(&dep)),
+            &b.staff,
+            json!({ "count": 60_000 }),
+        )
+        .await;
+    assert_eq!(no_card.code(), "no_rate_card");
+    assert_eq!(
+        b.app.get("/api/documents", &b.staff).await.body["total"],
+        2,
+        "the staff member created both"
+    );
+}
+
+#[tokio::test]
+async fn an_explicit_price_beats_the_band_which_beats_the_price_book() {
+    let b = books().await;
+    b.app
+        .post(
+            &format!("/api/modules/{}/rate-card", b.module),
+            &b.owner,
+            json!({ "effective_from": "2020-04-01", "bands": [{ "min_qty": 1, "rate": 700 }] }),
+        )
+        .await;
+    let doc = draft(&b, json!({ "type": "QUOTATION", "client_id": b.kerala, "lines": [{ "module_id": b.module, "qty": 3 }, { "module_id": b.module, "qty": 3, "unit_price": 5 }] })).await;
+    let sources: Vec<(i64, &str)> = doc["lines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| {
+            (
+                l["unit_price"].as_i64().unwrap(),
+                l["price_source"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(sources, vec![(700, "rate_card"), (5, "override")]);
+    let other = b
+        .app
+        .post(
+            "/api/modules",
+            &b.owner,
+            json!({ "code": "LOAN", "name": "Loans" }),
+        )
+        .await
+        .body;
+    b.app
+        .post(
+            &format!("/api/modules/{}/prices", id(&other)),
+            &b.owner,
+            json!({ "effective_from": "2020-04-01", "price": 42 }),
+        )
+        .await;
+    let plain = draft(&b, json!({ "type": "QUOTATION", "client_id": b.kerala, "lines": [{ "module_id": id(&other), "qty": 3 }] })).await;
+    assert_eq!(
+        (
+            plain["lines"][0]["unit_price"].as_i64(),
+            plain["lines"][0]["price_source"].as_str()
+        ),
+        (Some(42), Some("price_book"))
+    );
+    // CGST equals SGST whatever the odd paise.
+    for line in doc["lines"].as_array().unwrap() {
+        assert_eq!(line["cgst"], line["sgst"]);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn sixteen_parallel_issues_give_sixteen_consecutive_numbers() {
+    let b = std::sync::Arc::new(books().await);
+    let mut ids = vec![];
+    for _ in 0..16 {
+        ids.push(id(&draft(&b, json!({ "type": "INVOICE", "client_id": b.kerala, "lines": [{ "module_id": b.module, "qty": 1 }] })).await));
+    }
+    let tasks: Vec<_> = ids
+        .into_iter()
+        .map(|doc| {
+            let b = b.clone();
+            tokio::spawn(async move {
+                act(&b, &doc, "issue", json!({})).await.body["docNo"]
+                    .as_str()
+                    .unwrap()
+                    .to_string()
+            })
+        })
+        .collect();
+    let mut numbers = vec![];
+    for t in tasks {
+        numbers.push(t.await.unwrap());
+    }
+    numbers.sort();
+    let expected: Vec<String> = (1..=16).map(|n| format!("INV/{}-{n:04}", fy(today()))).collect();
+    assert_eq!(numbers, expected);
+}
+
+#[tokio::test]
+async fn the_date_range_and_staff_scope_of_the_list() {
+    let b = books().await;
+    for date in ["2026-01-15", "2026-02-15", "2026-03-15"] {
+        draft(
+            &b,
+            json!({ "type": "QUOTATION", "client_id": b.kerala, "doc_date": date, "lines": [] }),
+        )
+        .await;
+    }
+    assert_eq!(
+        b.app
+            .get("/api/documents?from=2026-02-01&to=2026-03-15", &b.owner)
+            .await
+            .body["total"],
+        2
+    );
+    assert_eq!(
+        b.app.get("/api/documents?from=2026-13-01", &b.owner).await.status,
+        StatusCode::BAD_REQUEST
+    );
+    // The staff member owns the client but did not create these: not theirs to see.
+    assert_eq!(b.app.get("/api/documents", &b.staff).await.body["total"], 0);
+    let own = b
+        .app
+        .post(
+            "/api/documents",
+            &b.staff,
+            json!({ "type": "QUOTATION", "client_id": b.kerala, "lines": [] }),
+        )
+        .await;
+    assert_eq!(own.status, StatusCode::CREATED);
+    assert_eq!(b.app.get("/api/documents", &b.staff).await.body["total"], 1);
+    assert_eq!(
+        b.app
+            .count("SELECT COUNT(*) FROM audit WHERE entity = 'document' AND action = 'create'"),
+        4
     );
 }

@@ -567,6 +567,8 @@ async fn health_and_openapi_are_public_and_the_document_lists_every_route() {
         ("/api/documents/{id}/supersede", "post"),
         ("/api/documents/{id}/cancel", "post"),
         ("/api/documents/{id}/credit-note", "post"),
+        ("/api/client-modules/{id}/renewal-quote", "post"),
+        ("/api/client-modules/{id}/bulk-sms-quote", "post"),
     ];
     for (path, method) in expected {
         assert!(

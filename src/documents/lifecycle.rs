@@ -116,7 +116,9 @@ async fn mark_sent(
             if doc.doc_type == "QUOTATION" && doc.status == "issued" {
                 store::update(tx, &id, vec![("status", Value::Text("sent".into()))])?;
             }
-            visible(tx, &user, &id)
+            let after = visible(tx, &user, &id)?;
+            audit_doc(tx, &user, &id, "sent", status_image(&doc), status_image(&after))?;
+            Ok(after)
         })
         .await?;
     Ok(Json(doc))
@@ -355,6 +357,14 @@ async fn supersede(
             cancel_in(tx, &user, &doc, "Superseded & recreated")?;
             let fresh = linked_draft(tx, &user, &doc, "PROFORMA", &copied(&doc), doc.intra_state)?;
             store::add_event(tx, &id, "superseded", Some(&user.id), None)?;
+            audit_doc(
+                tx,
+                &user,
+                &id,
+                "superseded",
+                status_image(&doc),
+                serde_json::json!({ "status": "cancelled", "replaced_by": fresh }),
+            )?;
             if let Some(due) = &doc.due_date {
                 store::update(tx, &fresh, vec![("due_date", Value::Text(due.clone()))])?;
             }

@@ -2,6 +2,7 @@
 
 pub mod lifecycle;
 pub mod pricing;
+pub mod quotes;
 pub mod routes;
 pub mod rules;
 pub mod store;
@@ -10,5 +11,7 @@ use crate::AppState;
 use utoipa_axum::router::OpenApiRouter;
 
 pub fn router() -> OpenApiRouter<AppState> {
-    routes::router().merge(lifecycle::router())
+    routes::router()
+        .merge(lifecycle::router())
+        .merge(quotes::router())
 }

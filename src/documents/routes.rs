@@ -49,9 +49,13 @@ pub struct DocumentQuery {
     pub doc_type: Option<String>,
     pub status: Option<String>,
     pub client_id: Option<String>,
+    /// First document date, inclusive.
+    pub from: Option<NaiveDate>,
+    /// Last document date, inclusive.
+    pub to: Option<NaiveDate>,
 }
 
-/// Documents, newest first (staff: their own clients').
+/// Documents, newest first (staff: the ones they created).
 #[utoipa::path(get, path = "/api/documents", tag = "documents", params(Page, DocumentQuery),
     responses((status = 200, body = Paginated<DocumentRow>)))]
 async fn list_documents(
@@ -65,7 +69,9 @@ async fn list_documents(
         doc_type: q.doc_type,
         status: q.status,
         client_id: q.client_id,
-        book: user.book(),
+        created_by: user.book(),
+        from: q.from.map(|d| d.to_string()),
+        to: q.to.map(|d| d.to_string()),
     };
     Ok(Json(state.db.read(move |c| store::list(c, filter, &page)).await?))
 }
@@ -188,7 +194,7 @@ fn header_changes(input: &DocumentInput) -> Vec<(&'static str, Value)> {
     changes
 }
 
-/// The document, if the user may see it.
+/// The document, if the user may see it (staff: the documents they created).
 pub fn visible(conn: &Connection, user: &AuthUser, id: &str) -> Result<Document, AppError> {
     store::get(conn, id, user.book().as_deref())?.ok_or_else(|| AppError::not_found("document"))
 }
@@ -256,10 +262,10 @@ async fn create_document(
             ]);
             let id = store::insert(tx, fields)?;
             store::set_lines(tx, &id, &priced)?;
-            Ok(DocumentReply {
-                document: visible(tx, &user, &id)?,
-                warnings: priced.warnings,
-            })
+            let document = visible(tx, &user, &id)?;
+            let after = serde_json::json!({ "type": document.doc_type, "client_id": document.client_id, "total": document.total });
+            audit(tx, Audit { entity: "document", entity_id: Some(&id), action: "create", user_id: Some(&user.id), before: None, after: Some(after) })?;
+            Ok(DocumentReply { document, warnings: priced.warnings })
         })
         .await?;
     Ok((StatusCode::CREATED, Json(reply)))

@@ -119,11 +119,11 @@ fn head(r: &Row<'_>) -> rusqlite::Result<Document> {
     })
 }
 
-/// The document `id` with its lines and events, if it exists and its client is in the book.
+/// The document `id` with its lines and events, if it exists and `created_by` is None or its author.
 pub fn get(conn: &Connection, id: &str, book: Option<&str>) -> Result<Option<Document>, AppError> {
     let doc = conn
         .query_row(
-            &format!("SELECT {HEAD} FROM {FROM} WHERE d.id = ?1 AND (?2 IS NULL OR c.owner_id = ?2)"),
+            &format!("SELECT {HEAD} FROM {FROM} WHERE d.id = ?1 AND (?2 IS NULL OR d.created_by = ?2)"),
             params![id, book],
             head,
         )
@@ -180,7 +180,11 @@ pub struct DocumentFilter {
     pub doc_type: Option<String>,
     pub status: Option<String>,
     pub client_id: Option<String>,
-    pub book: Option<String>,
+    /// Staff see only the documents they created.
+    pub created_by: Option<String>,
+    /// doc_date bounds, inclusive (YYYY-MM-DD).
+    pub from: Option<String>,
+    pub to: Option<String>,
 }
 
 pub fn list(
@@ -199,7 +203,13 @@ pub fn list(
     f.eq("d.type", filter.doc_type)
         .eq("d.status", filter.status)
         .eq("d.client_id", filter.client_id)
-        .eq("c.owner_id", filter.book);
+        .eq("d.created_by", filter.created_by);
+    if let Some(from) = filter.from {
+        f.and("d.doc_date >= ?", [Value::Text(from)]);
+    }
+    if let Some(to) = filter.to {
+        f.and("d.doc_date <= ?", [Value::Text(to)]);
+    }
     let query = ListQuery {
         columns: "d.id, d.type, d.status, d.doc_no, d.doc_date, d.due_date, d.client_id, c.name, d.total, d.created_at",
         from: FROM,
