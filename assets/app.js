@@ -15,6 +15,12 @@ import { ClientsPage } from "/js/pages/clients.js";
 import { ClientNewPage } from "/js/pages/client-new.js";
 import { ClientPage } from "/js/pages/client.js";
 import { AuditPage } from "/js/pages/audit.js";
+import { ModulesPage } from "/js/pages/modules.js";
+import { ModuleNewPage } from "/js/pages/module-new.js";
+import { ModulePage } from "/js/pages/module.js";
+import { ProjectsPage } from "/js/pages/projects.js";
+import { ProjectPage } from "/js/pages/project.js";
+import { MilestoneTemplatesPage } from "/js/pages/milestone-templates.js";
 import { ForbiddenPage, NotFoundPage } from "/js/pages/errors.js";
 
 // `roles` absent = every signed-in user. Later screens add a line here and, when they belong
@@ -27,11 +33,19 @@ const ROUTES = {
   "/clients": { page: ClientsPage },
   "/clients/new": { page: ClientNewPage },
   "/audit": { page: AuditPage, roles: ["owner"] },
+  "/modules": { page: ModulesPage },
+  "/modules/new": { page: ModuleNewPage, roles: ["owner"] },
+  "/projects": { page: ProjectsPage },
+  "/settings/milestones": { page: MilestoneTemplatesPage, roles: ["owner"] },
 };
 
 // Screens whose path ends in a record id ("/clients/01J…"): an exact ROUTES entry wins, else
 // the first prefix that matches gets the rest of the path (one segment) as the `id` prop.
-const PARAM_ROUTES = [{ prefix: "/clients/", page: ClientPage }];
+const PARAM_ROUTES = [
+  { prefix: "/clients/", page: ClientPage },
+  { prefix: "/modules/", page: ModulePage },
+  { prefix: "/projects/", page: ProjectPage },
+];
 
 function findRoute(path) {
   if (ROUTES[path]) return { route: ROUTES[path], props: {} };
@@ -50,6 +64,8 @@ function findRoute(path) {
 export const NAV = [
   { href: "/", label: "Home" },
   { href: "/clients", label: "Clients" },
+  { href: "/projects", label: "Projects" },
+  { href: "/modules", label: "Catalog", roles: ["owner"] },
   { href: "/employees", label: "Employees", roles: ["owner"] },
   { href: "/login-history", label: "Login history", roles: ["owner"] },
   { href: "/audit", label: "Audit", roles: ["owner"] },

@@ -701,27 +701,32 @@ async fn milestone_failures_are_400s_and_links_must_be_the_same_clients() {
         StatusCode::BAD_REQUEST
     );
 
-    // Until the documents and payments areas land, a stand-in table holds the same-client rule.
+    // The same-client rule, with real quotations of this client and of another one.
     let other = s
         .app
         .post("/api/clients", &s.owner, json!({ "name": "Another Society" }))
         .await
         .body;
-    s.app
-        .sql()
-        .execute_batch(&format!(
-            "CREATE TABLE IF NOT EXISTS document (id TEXT PRIMARY KEY, client_id TEXT);
-         INSERT INTO document VALUES ('D-MINE', '{}'), ('D-THEIRS', '{}');",
-            id(&s.client),
-            id(&other)
-        ))
-        .unwrap();
+    let quote = |client: String| {
+        let (app, owner) = (&s.app, s.owner.clone());
+        async move {
+            id(&app
+                .post(
+                    "/api/documents",
+                    &owner,
+                    json!({ "type": "QUOTATION", "client_id": client, "lines": [] }),
+                )
+                .await
+                .body)
+        }
+    };
+    let (mine, theirs) = (quote(id(&s.client)).await, quote(id(&other)).await);
     let refused = s
         .app
         .post(
             &path,
             &s.staff,
-            json!({ "key": "advance_paid", "done": true, "documentId": "D-THEIRS" }),
+            json!({ "key": "advance_paid", "done": true, "documentId": theirs }),
         )
         .await;
     assert_eq!(
@@ -733,7 +738,7 @@ async fn milestone_failures_are_400s_and_links_must_be_the_same_clients() {
         .post(
             &path,
             &s.staff,
-            json!({ "key": "advance_paid", "done": true, "documentId": "D-MINE" }),
+            json!({ "key": "advance_paid", "done": true, "documentId": mine }),
         )
         .await;
     let step = linked.body["rows"]
@@ -743,7 +748,7 @@ async fn milestone_failures_are_400s_and_links_must_be_the_same_clients() {
         .find(|r| r["key"] == "advance_paid")
         .unwrap()
         .clone();
-    assert_eq!(step["document_id"], "D-MINE");
+    assert_eq!(step["document_id"], json!(mine));
     let cleared = s
         .app
         .post(&path, &s.staff, json!({ "key": "advance_paid", "done": false }))
@@ -952,4 +957,68 @@ async fn bulk_milestone_is_owner_only_all_or_nothing_with_one_summary_row() {
             .count("SELECT COUNT(*) FROM audit WHERE action = 'bulk_milestone'"),
         1
     );
+}
+
+#[tokio::test]
+async fn a_template_change_reorders_and_relabels_existing_checklists() {
+    let s = setup().await;
+    let cm = link(&s).await;
+    let path = format!("/api/client-modules/{}/milestones", id(&cm));
+    s.app
+        .post(
+            &path,
+            &s.owner,
+            json!({ "key": "setup", "done": true, "doneOn": "2026-11-01" }),
+        )
+        .await;
+    let put = |body: Value, url: &'static str| {
+        let (app, owner) = (&s.app, s.owner.clone());
+        async move {
+            app.send(Call::new(Method::PUT, url).cookie(&owner).json(body))
+                .await
+        }
+    };
+    put(
+        json!({ "steps": [{ "label": "Site survey" }, { "label": "Kick-off" }] }),
+        "/api/settings/milestones/front",
+    )
+    .await;
+    put(
+        json!({ "steps": [{ "key": "setup", "label": "Server setup" }, { "label": "Installed" }] }),
+        "/api/settings/milestones/tail/SMS",
+    )
+    .await;
+    let list = s.app.get(&path, &s.owner).await;
+    let steps: Vec<(&str, &str)> = list.body["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| (r["key"].as_str().unwrap(), r["label"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        steps[..4].to_vec(),
+        vec![
+            ("site_survey", "Site survey"),
+            ("kick_off", "Kick-off"),
+            ("setup", "Server setup"),
+            ("installed", "Installed")
+        ],
+        "front first, then the tail, with the template's labels"
+    );
+    let setup_row = list.body["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["key"] == "setup")
+        .unwrap()
+        .clone();
+    assert_eq!(setup_row["done_on"], "2026-11-01", "ticks survive");
+    let leftovers: Vec<&str> = steps[4..].iter().map(|(k, _)| *k).collect();
+    assert_eq!(
+        leftovers,
+        vec!["advance_paid", "trained", "go_live", "balance", "amc"],
+        "old steps follow in their order"
+    );
+    let board = s.app.get("/api/projects/board", &s.owner).await;
+    assert_eq!(board.body["rows"][0]["key"], "site_survey");
 }

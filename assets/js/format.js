@@ -38,6 +38,42 @@ export function rupees(paise) {
   return `${negative ? "-" : ""}₹${groupIndian(whole)}.${fraction}`;
 }
 
+/**
+ * Rupees typed by a person → integer paise, with string arithmetic (no float rounding):
+ * "2,500.50" → 250050, "₹1,23,456" → 12345600, "0.5" → 50, "-12" → -1200.
+ * Commas may group the whole rupees (Indian or western style); a ₹ or "Rs" prefix and spaces
+ * are ignored. More than two decimals, stray characters, an empty text or a sum beyond
+ * Number.MAX_SAFE_INTEGER paise → null (the caller says what is wrong).
+ */
+export function paiseFromRupees(text) {
+  if (text === null || text === undefined) return null;
+  let s = String(text).replace(/[\s\u00a0]/g, "");
+  let negative = false;
+  if (s.startsWith("-")) {
+    negative = true;
+    s = s.slice(1);
+  }
+  s = s.replace(/^(₹|rs\.?|inr)/i, "");
+  if (!negative && s.startsWith("-")) {
+    negative = true;
+    s = s.slice(1);
+  }
+  const m = /^(\d+(?:,\d+)*)?(?:\.(\d{0,2}))?$/.exec(s);
+  if (!m || (!m[1] && !m[2])) return null;
+  const whole = BigInt((m[1] || "0").replace(/,/g, ""));
+  const fraction = BigInt((m[2] || "").padEnd(2, "0"));
+  const paise = whole * 100n + fraction;
+  if (paise > BigInt(Number.MAX_SAFE_INTEGER)) return null;
+  const n = Number(paise);
+  return negative && n !== 0 ? -n : n;
+}
+
+/** Paise → the plain rupee text an input starts with: 250050 → "2500.50"; null → "". */
+export function rupeesInput(paise) {
+  if (paise === null || paise === undefined || paise === "") return "";
+  return rupees(paise).replace(/[₹,]/g, "");
+}
+
 /** An integer count with Indian grouping: 132000 → "1,32,000". */
 export function integer(n) {
   if (n === null || n === undefined || n === "") return "";

@@ -134,21 +134,22 @@ pub struct Milestone {
     pub document_id: Option<String>,
 }
 
-/// Adds the checklist steps the project does not have yet, after the ones it has.
+/// Brings a project's steps in line with its checklist: adds the missing ones, puts every step
+/// at its place in the checklist and gives it the template's label. Steps no longer in the
+/// template keep their ticks and follow, in their old order.
 pub fn seed_milestones(tx: &Connection, client_module_id: &str, checklist: &[Step]) -> Result<(), AppError> {
+    let now = crate::clock::now_timestamp();
+    // Steps that left the template move behind the checklist, keeping their order.
+    tx.execute(
+        "UPDATE project_milestone SET position = position + ?2 + 1000 WHERE client_module_id = ?1",
+        params![client_module_id, checklist.len() as i64],
+    )?;
     for (position, step) in checklist.iter().enumerate() {
         tx.execute(
             "INSERT INTO project_milestone (id, client_module_id, key, label, position, created_at, updated_at)
-             SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?6 WHERE NOT EXISTS
-                 (SELECT 1 FROM project_milestone WHERE client_module_id = ?2 AND key = ?3)",
-            params![
-                crate::db::ids::new_id(),
-                client_module_id,
-                step.key,
-                step.label,
-                position as i64,
-                crate::clock::now_timestamp()
-            ],
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6)
+             ON CONFLICT (client_module_id, key) DO UPDATE SET position = excluded.position, label = excluded.label",
+            params![crate::db::ids::new_id(), client_module_id, step.key, step.label, position as i64, now],
         )?;
     }
     Ok(())

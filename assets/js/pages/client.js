@@ -1,5 +1,5 @@
-// One client: the profile (with an Edit dialog), contacts, branches and the interactions
-// timeline; for owner and manager also the account owner and the DB password (set, reveal).
+// One client: the profile (with an Edit dialog), its modules (projects), contacts, branches and
+// the interactions timeline; for owner and manager also the account owner and the DB password (set, reveal).
 import { html, useState, useEffect } from "/vendor/preact-htm.js";
 import { post, patch } from "../api.js";
 import { dateTime, duration } from "../format.js";
@@ -13,6 +13,7 @@ import {
 } from "./client-shared.js";
 import { EditClientDialog, SetPasswordDialog } from "./client-dialogs.js";
 import { ContactsSection, BranchesSection, InteractionsSection } from "./client-sections.js";
+import { ModulesSection } from "./client-modules.js";
 
 const enc = encodeURIComponent;
 
@@ -180,6 +181,7 @@ export function ClientPage({ id }) {
     <div class="client-grid">
       <div class="client-col">
         <${ProfileCard} client=${c} onEdit=${() => setEditing(true)} />
+        <${ModulesSection} client=${c} />
         <${ContactsSection} client=${c} />
         <${BranchesSection} client=${c} districts=${options.districts} />
       </div>

@@ -6,6 +6,8 @@ import { roleLabel } from "../format.js";
 // What each card offers; `roles` absent = everyone signed in.
 const DESTINATIONS = [
   { href: "/clients", title: "Clients", text: "The client book: societies, their contacts, branches and the log of calls and visits." },
+  { href: "/projects", title: "Projects", text: "Onboarding of every module sold: the board of pending steps, each project's checklist, stalled projects." },
+  { href: "/modules", title: "Catalog", text: "The modules the office sells: prices, rate cards, custom fields and who subscribes.", roles: ["owner"] },
   { href: "/employees", title: "Employees", text: "Invite staff, change roles, deactivate accounts and reset passwords.", roles: ["owner"] },
   { href: "/login-history", title: "Login history", text: "Every sign-in attempt: who, when, from where, and whether it worked.", roles: ["owner"] },
   { href: "/audit", title: "Audit trail", text: "Every change to the records: who changed what, and when, with before and after.", roles: ["owner"] },

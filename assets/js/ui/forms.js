@@ -3,7 +3,7 @@
 // error shows once for the whole form in a role="alert" box.
 import { html, useState, useMemo, useRef, useEffect } from "/vendor/preact-htm.js";
 import { isAbort } from "../api.js";
-import { parseDate, date as formatDate } from "../format.js";
+import { parseDate, date as formatDate, paiseFromRupees, rupees } from "../format.js";
 import { Spinner } from "./feedback.js";
 
 let idSeq = 0;
@@ -164,9 +164,10 @@ export function SubmitButton({ saving, children, tone = "primary", disabled }) {
  * A date typed as DD-MM-YYYY (the office's way of writing dates), whatever the browser's
  * locale. `value` and `onChange` use ISO "YYYY-MM-DD" ("" when cleared); `onChange` fires
  * when the user leaves the field or presses Enter with a valid date ("2026-11-22" is taken too).
- * `error` shows a server's complaint about the field (the field's own format check comes first).
+ * `error` shows a server's complaint about the field (the field's own format check comes first);
+ * `autofocus` puts the cursor there first (e.g. in a dialog).
  */
-export function DateField({ label, name, value, onChange, hint, optional, error: outerError }) {
+export function DateField({ label, name, value, onChange, hint, optional, error: outerError, autofocus }) {
   const [text, setText] = useState(formatDate(value));
   const [error, setError] = useState(null);
   useEffect(() => {
@@ -213,5 +214,18 @@ export function DateField({ label, name, value, onChange, hint, optional, error:
     autocomplete="off"
     maxLength="10"
     class="date-field"
+    autofocus=${autofocus}
   />`;
+}
+
+/**
+ * An amount of rupees typed as text ("2,500.50", "₹1,23,456"); under the control it shows what
+ * the text reads as ("= ₹2,500.50"). Turn the value into paise with paiseFromRupees() when
+ * submitting (null: not an amount). Other props as for Field.
+ */
+export function MoneyField({ value, placeholder = "e.g. 2,500.50", ...rest }) {
+  const paise = paiseFromRupees(value);
+  const after = paise !== null && String(value).trim() !== "" ? html`<p class="money-preview">= ${rupees(paise)}</p>` : null;
+  return html`<${Field} ...${rest} value=${value} inputMode="decimal" autocomplete="off" spellcheck=${false}
+    placeholder=${placeholder} after=${after} class="money-field" />`;
 }

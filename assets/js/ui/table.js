@@ -18,8 +18,8 @@ function positiveInt(v, fallback) {
  * A paged list whose state lives in the URL.
  *   const list = useUrlList("/api/employees", ["q", "role", "active"]);
  *   <${DataTable} columns=${cols} ...${list.tableProps} />
- * Returns { query, setQuery, rows, total, page, perPage, sort, loading, error, reload,
- * tableProps }. Only the named filter keys (and page, per_page, sort) go to the API.
+ * Returns { query, setQuery, data (the whole last answer, e.g. for a footer), rows, total, page,
+ * perPage, sort, loading, error, reload, tableProps }. Only the named filter keys (and page, per_page, sort) go to the API.
  * Options: perPage (default 50), extra (fixed API params), enabled (false skips fetching).
  */
 export function useUrlList(path, filterKeys = [], { perPage: defaultPerPage = 50, extra = {}, enabled = true } = {}) {
@@ -64,7 +64,7 @@ export function useUrlList(path, filterKeys = [], { perPage: defaultPerPage = 50
     onPerPage: (n) => setQuery({ per_page: n === defaultPerPage ? "" : n }),
     onSort: (s) => setQuery({ sort: s }),
   };
-  return { query, setQuery, rows, total, page, perPage, sort, loading: state.loading, error: state.error, reload, tableProps };
+  return { query, setQuery, data, rows, total, page, perPage, sort, loading: state.loading, error: state.error, reload, tableProps };
 }
 
 /** "1–50 of 132" with Previous / Next and a rows-per-page choice. */
