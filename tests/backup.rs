@@ -68,7 +68,7 @@ async fn a_backup_mid_stream_holds_every_write_acknowledged_before_it_started() 
     let report = backup::check(&restored).unwrap();
     assert_eq!(
         (report.integrity.as_str(), report.schema_version),
-        ("ok", Some(1))
+        ("ok", Some(backoffice::db::latest_schema_version()))
     );
     let conn = rusqlite::Connection::open(&restored).unwrap();
     let mut stmt = conn
@@ -110,37 +110,39 @@ fn a_file_is_copied_before_it_is_migrated_and_a_newer_file_is_refused() {
     let db = fresh(&dir);
     let data = db.path().to_path_buf();
     drop(db);
-    let v1 =
-        refinery::Migration::unapplied("V1__foundation", include_str!("../migrations/V1__foundation.sql"))
-            .unwrap();
-    let v2 = refinery::Migration::unapplied("V2__later", "CREATE TABLE later_feature (x INTEGER);").unwrap();
+    // This binary's migrations plus one more, as the next release would bring.
+    let latest = backoffice::db::latest_schema_version();
+    let next = || {
+        refinery::Migration::unapplied(
+            &format!("V{}__later", latest + 1),
+            "CREATE TABLE later_feature (x INTEGER);",
+        )
+        .unwrap()
+    };
+    let with_next = || {
+        let mut all = backoffice::db::embedded_migrations();
+        all.push(next());
+        all
+    };
     let mut conn = rusqlite::Connection::open(&data).unwrap();
-    backoffice::db::migrate(&mut conn, &data, refinery::Runner::new(&[v1.clone(), v2])).unwrap();
+    backoffice::db::migrate(&mut conn, &data, refinery::Runner::new(&with_next())).unwrap();
     let copies: Vec<_> = std::fs::read_dir(backup::backups_dir(&data))
         .unwrap()
         .map(|e| e.unwrap().path())
         .collect();
     assert_eq!(copies.len(), 1);
     let name = copies[0].file_name().unwrap().to_string_lossy().to_string();
-    assert!(name.starts_with("pre-migration-v1-"), "{name}");
+    assert!(name.starts_with(&format!("pre-migration-v{latest}-")), "{name}");
     let copy = backup::check(&copies[0]).unwrap();
     assert_eq!(
         (copy.integrity.as_str(), copy.schema_version),
-        ("ok", Some(1)),
+        ("ok", Some(latest)),
         "the copy is the file before the migration"
     );
-    assert_eq!(backup::check(&data).unwrap().schema_version, Some(2));
+    assert_eq!(backup::check(&data).unwrap().schema_version, Some(latest + 1));
 
-    // Nothing pending: no further copy. A binary that knows only V1 refuses the V2 file.
-    backoffice::db::migrate(
-        &mut conn,
-        &data,
-        refinery::Runner::new(&[
-            v1.clone(),
-            refinery::Migration::unapplied("V2__later", "CREATE TABLE later_feature (x INTEGER);").unwrap(),
-        ]),
-    )
-    .unwrap();
+    // Nothing pending: no further copy. This binary, which lacks the new migration, refuses the file.
+    backoffice::db::migrate(&mut conn, &data, refinery::Runner::new(&with_next())).unwrap();
     assert_eq!(std::fs::read_dir(backup::backups_dir(&data)).unwrap().count(), 1);
     drop(conn);
     let refused = Db::open(&data)

@@ -122,7 +122,12 @@ fn the_real_binary_serves_signs_in_backs_up_and_stops_cleanly() {
         .unwrap();
     let report = String::from_utf8_lossy(&check.stdout);
     assert!(
-        check.status.success() && report.contains("integrity: ok") && report.contains("schema version: 1"),
+        check.status.success()
+            && report.contains("integrity: ok")
+            && report.contains(&format!(
+                "schema version: {}",
+                backoffice::db::latest_schema_version()
+            )),
         "{report}"
     );
 

@@ -64,6 +64,20 @@ pub fn check_sqlite_version(version: &str) -> Result<(), String> {
     }
 }
 
+/// The migrations built into this binary, oldest first.
+pub fn embedded_migrations() -> Vec<refinery::Migration> {
+    embedded::migrations::runner().get_migrations().clone()
+}
+
+/// The schema version this binary brings a data file to.
+pub fn latest_schema_version() -> i64 {
+    embedded_migrations()
+        .iter()
+        .map(|m| i64::from(m.version()))
+        .max()
+        .unwrap_or(0)
+}
+
 /// Runs the pending migrations of `runner` in one transaction. An existing file about to be
 /// migrated is first copied into `backups/`, so a failed upgrade can be undone; a file migrated
 /// by a newer binary is refused (refinery reports its migrations as missing here).
