@@ -4,19 +4,12 @@
 
 mod common;
 
+use common::browser::shot;
 use common::server::Server;
 use common::webdriver::{Driver, Session};
 use serde_json::json;
-use std::path::PathBuf;
 
 const OWNER_PASSWORD: &str = "owner-initial-pw";
-
-fn shot(session: &Session, name: &str) {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("target/screenshots")
-        .join(format!("{name}.png"));
-    session.screenshot(&path);
-}
 
 fn sign_in(s: &Session, username: &str, password: &str) {
     s.wait_page("login");

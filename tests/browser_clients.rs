@@ -4,29 +4,13 @@
 
 mod common;
 
+use common::browser::{owner_session, select, shot, sign_in_home};
 use common::server::Server;
-use common::webdriver::{Driver, Session};
+use common::webdriver::Driver;
 use serde_json::{Value, json};
-use std::path::PathBuf;
 
 const OWNER_PASSWORD: &str = "owner-initial-pw";
 const OWNER_NEW: &str = "the owner's chosen passphrase";
-
-fn shot(session: &Session, name: &str) {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("target/screenshots")
-        .join(format!("{name}.png"));
-    session.screenshot(&path);
-}
-
-fn select(s: &Session, css: &str, value: &str) {
-    s.wait(css);
-    s.script(
-        "const [css, v] = arguments; const el = document.querySelector(css); el.value = v;
-         el.dispatchEvent(new Event('input', { bubbles: true })); el.dispatchEvent(new Event('change', { bubbles: true }));",
-        json!([css, value]),
-    );
-}
 
 #[test]
 fn a_manager_keeps_the_client_book_in_the_console() {
@@ -38,19 +22,7 @@ fn a_manager_keeps_the_client_book_in_the_console() {
         Some(OWNER_PASSWORD),
     );
     // The owner is past the first sign-in; two clients exist already for the bulk edit.
-    let (_, cookie, _) = server.call(
-        "POST",
-        "/api/auth/login",
-        None,
-        Some(json!({ "username": "owner@localhost", "password": OWNER_PASSWORD })),
-    );
-    let cookie = cookie.unwrap();
-    server.call(
-        "POST",
-        "/api/me/password",
-        Some(&cookie),
-        Some(json!({ "current_password": OWNER_PASSWORD, "new_password": OWNER_NEW })),
-    );
+    let cookie = owner_session(&server, OWNER_PASSWORD, OWNER_NEW);
     let mut seeded: Vec<String> = vec![];
     for name in [
         "EDAVA HOUSING CO-OPERATIVE SOCIETY",
@@ -67,12 +39,7 @@ fn a_manager_keeps_the_client_book_in_the_console() {
     }
 
     let s = driver.session(1366, 768);
-    s.goto(&server.url("/login"));
-    s.wait_page("login");
-    s.fill("username", "owner@localhost");
-    s.fill("password", OWNER_NEW);
-    s.click_button("Sign in");
-    s.wait_page("home");
+    sign_in_home(&s, &server, "owner@localhost", OWNER_NEW);
 
     // A new client: the derived type and category show while typing the name.
     s.goto(&server.url("/clients/new"));

@@ -3,29 +3,13 @@
 
 mod common;
 
+use common::browser::{owner_session, select, shot, sign_in_home};
 use common::server::Server;
 use common::webdriver::{Driver, Session};
 use serde_json::json;
-use std::path::PathBuf;
 
 const OWNER_PASSWORD: &str = "owner-initial-pw";
 const OWNER_NEW: &str = "the owner's chosen passphrase";
-
-fn shot(session: &Session, name: &str) {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("target/screenshots")
-        .join(format!("{name}.png"));
-    session.screenshot(&path);
-}
-
-fn select(s: &Session, css: &str, value: &str) {
-    s.wait(css);
-    s.script(
-        "const [css, v] = arguments; const el = document.querySelector(css); el.value = v;
-         el.dispatchEvent(new Event('input', { bubbles: true })); el.dispatchEvent(new Event('change', { bubbles: true }));",
-        json!([css, value]),
-    );
-}
 
 fn pending_installed(s: &Session) -> String {
     s.wait("[data-testid='board'] [data-key='installed'] [data-testid='pending-count']")
@@ -43,19 +27,7 @@ fn the_owner_runs_the_catalog_and_the_onboarding_of_a_project() {
         &dir.path().join("server.log"),
         Some(OWNER_PASSWORD),
     );
-    let (_, cookie, _) = server.call(
-        "POST",
-        "/api/auth/login",
-        None,
-        Some(json!({ "username": "owner@localhost", "password": OWNER_PASSWORD })),
-    );
-    let cookie = cookie.unwrap();
-    server.call(
-        "POST",
-        "/api/me/password",
-        Some(&cookie),
-        Some(json!({ "current_password": OWNER_PASSWORD, "new_password": OWNER_NEW })),
-    );
+    let cookie = owner_session(&server, OWNER_PASSWORD, OWNER_NEW);
     let (status, _, client) = server.call(
         "POST",
         "/api/clients",
@@ -66,12 +38,7 @@ fn the_owner_runs_the_catalog_and_the_onboarding_of_a_project() {
     let client_id = client["id"].as_str().unwrap().to_string();
 
     let s = driver.session(1366, 768);
-    s.goto(&server.url("/login"));
-    s.wait_page("login");
-    s.fill("username", "owner@localhost");
-    s.fill("password", OWNER_NEW);
-    s.click_button("Sign in");
-    s.wait_page("home");
+    sign_in_home(&s, &server, "owner@localhost", OWNER_NEW);
 
     // A module with a field spec.
     s.goto(&server.url("/modules/new"));
