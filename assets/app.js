@@ -21,6 +21,10 @@ import { ModulePage } from "/js/pages/module.js";
 import { ProjectsPage } from "/js/pages/projects.js";
 import { ProjectPage } from "/js/pages/project.js";
 import { MilestoneTemplatesPage } from "/js/pages/milestone-templates.js";
+import { DocumentsPage } from "/js/pages/documents.js";
+import { DocumentNewPage } from "/js/pages/document-editor.js";
+import { DocumentPage } from "/js/pages/document.js";
+import { CompanyPage } from "/js/pages/company.js";
 import { ForbiddenPage, NotFoundPage } from "/js/pages/errors.js";
 
 // `roles` absent = every signed-in user. Later screens add a line here and, when they belong
@@ -37,6 +41,9 @@ const ROUTES = {
   "/modules/new": { page: ModuleNewPage, roles: ["owner"] },
   "/projects": { page: ProjectsPage },
   "/settings/milestones": { page: MilestoneTemplatesPage, roles: ["owner"] },
+  "/documents": { page: DocumentsPage },
+  "/documents/new": { page: DocumentNewPage },
+  "/settings/company": { page: CompanyPage, roles: ["owner"] },
 };
 
 // Screens whose path ends in a record id ("/clients/01J…"): an exact ROUTES entry wins, else
@@ -45,6 +52,7 @@ const PARAM_ROUTES = [
   { prefix: "/clients/", page: ClientPage },
   { prefix: "/modules/", page: ModulePage },
   { prefix: "/projects/", page: ProjectPage },
+  { prefix: "/documents/", page: DocumentPage },
 ];
 
 function findRoute(path) {
@@ -65,6 +73,7 @@ export const NAV = [
   { href: "/", label: "Home" },
   { href: "/clients", label: "Clients" },
   { href: "/projects", label: "Projects" },
+  { href: "/documents", label: "Documents" },
   { href: "/modules", label: "Catalog", roles: ["owner"] },
   { href: "/employees", label: "Employees", roles: ["owner"] },
   { href: "/login-history", label: "Login history", roles: ["owner"] },

@@ -397,6 +397,20 @@ async fn quotations_are_sent_accepted_or_lost_and_stop_their_follow_ups() {
         1
     );
     assert_eq!(act(&b, &qid, "lost", json!({})).await.code(), "wrong_state");
+    let lost = draft(
+        &b,
+        json!({ "type": "QUOTATION", "client_id": b.kerala, "lines": [{ "module_id": b.module, "qty": 1 }] }),
+    )
+    .await;
+    act(&b, &id(&lost), "issue", json!({})).await;
+    act(&b, &id(&lost), "lost", json!({})).await;
+    assert_eq!(
+        act(&b, &id(&lost), "convert", json!({ "to": "INVOICE" }))
+            .await
+            .code(),
+        "wrong_state",
+        "a lost quotation stays lost"
+    );
 }
 
 #[tokio::test]

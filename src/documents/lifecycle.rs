@@ -249,6 +249,12 @@ pub fn convert_in(tx: &Connection, user: &AuthUser, id: &str, to: &str) -> Resul
             "Only an issued, not cancelled, document is converted.",
         ));
     }
+    if doc.status == "lost" {
+        return Err(AppError::conflict(
+            "wrong_state",
+            "A lost quotation is not converted; start a new quotation.",
+        ));
+    }
     if let Some(child) = &doc.child_id {
         return Err(AppError::conflict(
             "has_child",
@@ -480,7 +486,10 @@ async fn credit_note(
                 return Err(AppError::invalid(
                     "lines",
                     "exceeds_creditable",
-                    format!("At most {creditable} paise can still be credited on this invoice."),
+                    format!(
+                        "At most {} can still be credited on this invoice.",
+                        crate::documents::rules::rupees(creditable)
+                    ),
                 ));
             }
             // A credit note keeps the figures it credits: its prices are explicit, so issuing keeps them.

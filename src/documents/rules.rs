@@ -82,6 +82,30 @@ pub fn round_off(total: i64) -> i64 {
     if paise >= 50 { 100 - paise } else { -paise }
 }
 
+/// "₹1,23,456.00" from paise, with Indian digit grouping (for messages; the console formats its own).
+pub fn rupees(paise: i64) -> String {
+    let sign = if paise < 0 { "-" } else { "" };
+    let paise = paise.unsigned_abs();
+    let digits = (paise / 100).to_string();
+    let grouped = if digits.len() <= 3 {
+        digits
+    } else {
+        let (head, last3) = digits.split_at(digits.len() - 3);
+        let mut groups: Vec<&str> = vec![];
+        let mut rest = head;
+        while rest.len() > 2 {
+            let (h, t) = rest.split_at(rest.len() - 2);
+            groups.insert(0, t);
+            rest = h;
+        }
+        if !rest.is_empty() {
+            groups.insert(0, rest);
+        }
+        format!("{},{last3}", groups.join(","))
+    };
+    format!("{sign}₹{grouped}.{:02}", paise % 100)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -165,6 +189,20 @@ mod tests {
         assert_eq!(round_off(118_049), -49);
         assert_eq!(round_off(118_050), 50);
         assert_eq!(round_off(118_099), 1);
+    }
+
+    #[test]
+    fn rupees_in_indian_grouping() {
+        for (paise, text) in [
+            (0, "₹0.00"),
+            (5, "₹0.05"),
+            (12_345_600, "₹1,23,456.00"),
+            (100_000_000_000, "₹1,00,00,00,000.00"),
+            (-590_000, "-₹5,900.00"),
+            (99_999, "₹999.99"),
+        ] {
+            assert_eq!(rupees(paise), text);
+        }
     }
 
     #[test]

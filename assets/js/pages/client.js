@@ -177,7 +177,9 @@ export function ClientPage({ id }) {
         toast.success(`${updated.name} is saved.`);
       }} />`}
     <p class="crumbs"><${Link} href=${listUrl()}>← Clients</${Link}></p>
-    <${PageHeader} title=${c.name} subtitle=${subtitle} />
+    <${PageHeader} title=${c.name} subtitle=${subtitle} actions=${html`
+      <${Link} class="btn" href=${`/documents?client_id=${enc(c.id)}`}>Documents</${Link}>
+      <${Link} class="btn" href=${`/documents/new?client_id=${enc(c.id)}`}>New quotation</${Link}>`} />
     <div class="client-grid">
       <div class="client-col">
         <${ProfileCard} client=${c} onEdit=${() => setEditing(true)} />

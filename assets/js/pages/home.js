@@ -7,6 +7,8 @@ import { roleLabel } from "../format.js";
 const DESTINATIONS = [
   { href: "/clients", title: "Clients", text: "The client book: societies, their contacts, branches and the log of calls and visits." },
   { href: "/projects", title: "Projects", text: "Onboarding of every module sold: the board of pending steps, each project's checklist, stalled projects." },
+  { href: "/documents", title: "Documents", text: "Quotations, proforma invoices, tax invoices and credit notes: draft, issue, convert, cancel." },
+  { href: "/settings/company", title: "Company", text: "The company profile printed on documents: GSTIN and state, address, bank details.", roles: ["owner"] },
   { href: "/modules", title: "Catalog", text: "The modules the office sells: prices, rate cards, custom fields and who subscribes.", roles: ["owner"] },
   { href: "/employees", title: "Employees", text: "Invite staff, change roles, deactivate accounts and reset passwords.", roles: ["owner"] },
   { href: "/login-history", title: "Login history", text: "Every sign-in attempt: who, when, from where, and whether it worked.", roles: ["owner"] },

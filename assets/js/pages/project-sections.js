@@ -1,12 +1,12 @@
 // The cards of the project page: the onboarding checklist (tick with a date, untick after a
 // confirmation) and, for owner and manager, the credentials (portal password and module secrets,
-// each revealed for 30 seconds).
-import { html, useState } from "/vendor/preact-htm.js";
+// each revealed for 30 seconds); and the renewal and SMS top-up quote buttons.
+import { html, useState, useEffect } from "/vendor/preact-htm.js";
 import { post, patch } from "../api.js";
-import { date, isoDate } from "../format.js";
+import { date, isoDate, integer } from "../format.js";
 import {
   Card, Badge, Notice, Loading, Progress, Dialog, ConfirmDialog, TimedSecret, Form, Field, DateField, SubmitButton,
-  useForm, fieldError, toast, useFetch, EmptyState,
+  useForm, fieldError, toast, useFetch, EmptyState, navigate,
 } from "../components.js";
 import { revealFailure } from "./project-shared.js";
 
@@ -223,4 +223,71 @@ export function CredentialsCard({ project, onSaved }) {
       <div class="btn-row"><button type="button" class="btn btn-sm" onClick=${() => setDialog({ kind: "secret" })}>Add secret</button></div>
       <p class="hint">Every reveal is recorded in the audit trail.</p>
     </${Card}>`;
+}
+
+// ---- Quotes from the subscription ------------------------------------------------------------
+
+function SmsQuoteDialog({ project, minimum, onClose, onDone }) {
+  const form = useForm({ count: "" });
+  const onSubmit = form.submit(async (v) => {
+    const count = v.count.trim().replace(/,/g, "");
+    if (!/^\d+$/.test(count) || Number(count) < 1) throw fieldError("count", "A whole number of SMS, e.g. 25000.");
+    if (minimum && Number(count) < minimum) throw fieldError("count", `${integer(Number(count))} is under the minimum order of ${integer(minimum)}.`);
+    onDone(await post(`/api/client-modules/${enc(project.id)}/bulk-sms-quote`, { count: Number(count) }));
+  });
+  return html`<${Dialog} title=${`SMS top-up quote for ${project.client_name}`} size="narrow" onClose=${onClose} closable=${!form.saving}>
+    <${Form} onSubmit=${onSubmit} error=${form.formError} label="SMS top-up quote">
+      <p class="dialog-intro">A proforma draft priced by the rate card band the count reaches.</p>
+      <${Field} label="Number of SMS" ...${form.field("count")} inputMode="numeric" autocomplete="off" autofocus
+        hint=${minimum ? `The minimum order is ${integer(minimum)}.` : "The rate card's minimum order applies."} />
+      <${Actions} onClose=${onClose} saving=${form.saving} label="SMS top-up quote" />
+    </${Form}>
+  </${Dialog}>`;
+}
+
+/**
+ * "Renewal quote" and, when the module has a rate card in force, "SMS top-up quote": each makes
+ * a proforma draft and opens it. The rate card is found with a preview of one unit (a dry run
+ * anyone may make; reading rate cards is the owner's). Returns { buttons, dialog }: render the
+ * dialog first in <main>.
+ */
+export function useProjectQuotes(project) {
+  const [busy, setBusy] = useState(false);
+  const [asking, setAsking] = useState(false);
+  const [card, setCard] = useState(null); // { minimum } when the module has a rate card
+  useEffect(() => {
+    if (!project) return undefined;
+    const ctl = new AbortController();
+    post("/api/documents/preview", { type: "PROFORMA", client_id: project.client_id, lines: [{ module_id: project.module_id, qty: 1 }] }, { signal: ctl.signal })
+      .then((p) => {
+        const line = p.lines[0];
+        if (!line || line.price_source !== "rate_card") return setCard(null);
+        const under = (p.warnings || []).find((w) => w.code === "under_minimum");
+        const m = under && /minimum order of (\d+)/.exec(under.message);
+        setCard({ minimum: m ? Number(m[1]) : 1 });
+      })
+      .catch(() => setCard(null));
+    return () => ctl.abort();
+  }, [project && project.id]);
+  const opened = (doc) => {
+    toast.success("Proforma draft made: check it and issue it.");
+    navigate(`/documents/${enc(doc.id)}`);
+  };
+  const renewal = async () => {
+    if (busy) return;
+    setBusy(true);
+    try {
+      opened(await post(`/api/client-modules/${enc(project.id)}/renewal-quote`, {}));
+    } catch (err) {
+      toast.error(err.message);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const buttons = html`<button type="button" class="btn" onClick=${renewal} disabled=${busy} aria-busy=${busy ? "true" : undefined}>
+      ${busy && html`<span class="spinner small" aria-hidden="true"></span>`}Renewal quote</button>
+    ${card && html`<button type="button" class="btn" onClick=${() => setAsking(true)}>SMS top-up quote</button>`}`;
+  const dialog = asking && html`<${SmsQuoteDialog} project=${project} minimum=${card && card.minimum} onClose=${() => setAsking(false)}
+    onDone=${(doc) => { setAsking(false); opened(doc); }} />`;
+  return { buttons, dialog };
 }

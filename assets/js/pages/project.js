@@ -10,7 +10,7 @@ import {
 import { NotFoundPage } from "./errors.js";
 import { isManagerial } from "./client-shared.js";
 import { ProjectStatusBadge, STATUS_SUGGESTIONS, CustomFields, fieldStart, fieldValuesBody } from "./project-shared.js";
-import { ChecklistCard, CredentialsCard } from "./project-sections.js";
+import { ChecklistCard, CredentialsCard, useProjectQuotes } from "./project-sections.js";
 
 const enc = encodeURIComponent;
 const TEXT = ["status", "edition", "provider", "username"];
@@ -133,6 +133,7 @@ export function ProjectPage({ id }) {
   useEffect(() => setProject(data), [data]);
   const p = project || data;
   const { data: module, error: moduleError } = useFetch(p ? `/api/modules/${enc(p.module_id)}` : null);
+  const quotes = useProjectQuotes(p);
   useTitle(p ? `${p.module_name} · ${p.client_name}` : "Project");
 
   if (error && (error.status === 404 || error.status === 400)) {
@@ -140,13 +141,14 @@ export function ProjectPage({ id }) {
   }
   const crumbs = html`<p class="crumbs"><${Link} href="/projects">← Projects</${Link}></p>`;
   if (error) return html`<main data-page="project">${crumbs}<${PageHeader} title="Project" /><${Notice} tone="danger" alert=${true}>${error.message}</${Notice}></main>`;
-  if (!p) return html`<main data-page="project">${null}${crumbs}<${PageHeader} title="Project" /><${Loading} label="Loading the project…" /></main>`;
+  if (!p) return html`<main data-page="project">${null}${null}${crumbs}<${PageHeader} title="Project" /><${Loading} label="Loading the project…" /></main>`;
 
   const spec = (module && module.field_spec) || [];
   const subtitle = html`<span class="header-meta">Client: <${Link} href=${`/clients/${enc(p.client_id)}`} class="header-client">${p.client_name}</${Link}></span>
     <span class="badges header-badges"><${Badge} tone="neutral"><span class="mono-ish">${p.module_code}</span></${Badge}>
     <${ProjectStatusBadge} status=${p.status} active=${p.active} /></span>`;
   return html`<main data-page="project" class="project-page">
+    ${quotes.dialog}
     ${editing && html`<${EditProjectDialog} project=${p} managerial=${managerial} onClose=${() => setEditing(false)} onSaved=${(updated) => {
       setEditing(false);
       if (!updated) return toast.info("Nothing to save: no field was changed.");
@@ -155,7 +157,7 @@ export function ProjectPage({ id }) {
     }} />`}
     ${crumbs}
     <${PageHeader} title=${p.module_name} subtitle=${subtitle}
-      actions=${me.role === "owner" && html`<${Link} class="btn" href=${`/modules/${enc(p.module_id)}`}>Module in the catalog</${Link}>`} />
+      actions=${html`${quotes.buttons}${me.role === "owner" && html`<${Link} class="btn" href=${`/modules/${enc(p.module_id)}`}>Module in the catalog</${Link}>`}`} />
     <div class="page-grid">
       <div class="page-col">
         <${DetailsCard} project=${p} onEdit=${() => setEditing(true)} />

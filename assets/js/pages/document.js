@@ -1,0 +1,148 @@
+// One document (/documents/{id}): the draft editor while it is a draft, else the issued view —
+// type title, number, status, client, dates, parent and child links, the lines with their
+// taxes, totals (and what is outstanding on an invoice), the timeline, and the actions its
+// state and the user's role allow.
+import { html, useState, useEffect } from "/vendor/preact-htm.js";
+import { date, dateTime, integer, rupees, humanize } from "../format.js";
+import { Card, Notice, Loading, DataTable, useFetch, useSession, useTitle, PageHeader, Link } from "../components.js";
+import { NotFoundPage } from "./errors.js";
+import { docUrl, docNumber, typeLabel, TYPE_TITLE, DocStatusBadge, TotalsBox, placeOfSupply, sourceLabel } from "./document-shared.js";
+import { DraftEditor } from "./document-editor.js";
+import { useDocumentActions } from "./document-actions.js";
+
+const enc = encodeURIComponent;
+
+function Detail({ label, value, wide }) {
+  const empty = value === null || value === undefined || value === "";
+  return html`<div class=${`detail${wide ? " wide" : ""}`}><dt>${label}</dt>
+    <dd class=${wide ? "pre-wrap" : ""}>${empty ? html`<span class="muted">—</span>` : value}</dd></div>`;
+}
+
+/** A link to a related document, named by its number once it is read. */
+function DocLink({ id, testid }) {
+  const { data, error } = useFetch(id ? `/api/documents/${enc(id)}` : null);
+  if (!id) return null;
+  const label = data ? `${typeLabel(data.type)} ${docNumber(data)}${data.status === "cancelled" ? " (cancelled)" : ""}` : error ? "Open" : "…";
+  return html`<${Link} href=${docUrl(id)} data-testid=${testid}>${label}</${Link}>`;
+}
+
+const EVENT_LABEL = {
+  issued: "Issued", sent: "Sent", accepted: "Accepted", lost: "Lost", converted: "Converted",
+  superseded: "Superseded", cancelled: "Cancelled", credited: "Credit note issued",
+};
+
+function Timeline({ doc, me }) {
+  const events = doc.events || [];
+  return html`<${Card} title="Timeline" class="section-card">
+    <p class="hint">Made ${dateTime(doc.created_at)}${doc.created_by === me.id ? " by you" : ""}.</p>
+    ${events.length === 0 && html`<p class="hint">Nothing has happened to it yet.</p>`}
+    <ol class="timeline doc-timeline" data-testid="timeline">
+      ${events.map((e, i) => html`<li key=${i} class="timeline-item" data-kind=${e.kind}>
+        <div class="timeline-head">
+          <strong>${EVENT_LABEL[e.kind] || humanize(e.kind)}</strong>
+          <time datetime=${e.at} class="muted">${dateTime(e.at)}</time>
+          ${e.user_id === me.id && html`<span class="muted">by you</span>`}
+        </div>
+        ${e.reason && html`<p class="timeline-notes">${e.reason}</p>`}
+      </li>`)}
+    </ol>
+  </${Card}>`;
+}
+
+function LinesTable({ doc }) {
+  const tax = doc.intra_state
+    ? [
+        { key: "cgst", label: "CGST", class: "num", render: (l) => rupees(l.cgst) },
+        { key: "sgst", label: "SGST", class: "num", render: (l) => rupees(l.sgst) },
+      ]
+    : [{ key: "igst", label: "IGST", class: "num", render: (l) => rupees(l.igst) }];
+  const columns = [
+    { key: "position", label: "#", class: "num", render: (l) => l.position + 1 },
+    { key: "description", label: "Description", wrap: true, render: (l) => html`<span class="cell-main">${l.description}</span>` },
+    { key: "sac", label: "SAC", render: (l) => l.sac || html`<span class="muted">—</span>` },
+    { key: "qty", label: "Qty", class: "num", render: (l) => integer(l.qty) },
+    { key: "unit_price", label: "Rate", class: "num", render: (l) => rupees(l.unit_price) },
+    { key: "taxable", label: "Taxable", class: "num", render: (l) => rupees(l.taxable) },
+    { key: "gst_rate", label: "GST", class: "num", render: (l) => `${l.gst_rate}%` },
+    ...tax,
+    { key: "total", label: "Total", class: "num", render: (l) => html`<strong>${rupees(l.total)}</strong>` },
+  ];
+  return html`<div data-testid="doc-lines">
+    <${DataTable} caption="Lines" columns=${columns} rows=${doc.lines} empty="No lines." />
+  </div>`;
+}
+
+function DocumentView({ doc, me, onChanged }) {
+  const [lastNote, setLastNote] = useState(null);
+  const changed = (updated, note) => {
+    if (note) setLastNote(note);
+    onChanged(updated);
+  };
+  const { buttons, dialog } = useDocumentActions(doc, me, changed);
+  const title = html`${TYPE_TITLE[doc.type] || doc.type} <span class="doc-no" data-testid="doc-no">${docNumber(doc)}</span>`;
+  const subtitle = html`<span class="badges header-badges"><${DocStatusBadge} status=${doc.status} testid="status" /></span>
+    <span class="header-meta">Client: <${Link} class="header-client" href=${`/clients/${enc(doc.client_id)}`}>${doc.client_name}</${Link}></span>`;
+  const cancelled = doc.events.find((e) => e.kind === "cancelled");
+  const outstanding = doc.type === "INVOICE" && doc.outstanding !== null && doc.outstanding !== undefined
+    ? html`<div class="totals-row is-outstanding"><dt>Outstanding</dt><dd data-testid="outstanding">${rupees(doc.outstanding)}</dd></div>`
+    : null;
+  return html`<main data-page="document" class="document-page">
+    ${dialog}
+    <p class="crumbs"><${Link} href="/documents">← Documents</${Link}></p>
+    <${PageHeader} title=${title} subtitle=${subtitle} actions=${buttons.length ? buttons : null} />
+    ${doc.status === "cancelled" && html`<${Notice} tone="danger" title="Cancelled">${cancelled && cancelled.reason ? cancelled.reason : "This document is cancelled."}</${Notice}>`}
+    ${lastNote && html`<${Notice} tone="success">Credit note <${Link} href=${docUrl(lastNote.id)} data-testid="credit-note-link">${lastNote.docNo}</${Link}>${" "}issued for ${rupees(lastNote.total)}.</${Notice}>`}
+    <div class="page-grid">
+      <${Card} title="Details" class="section-card">
+        <dl class="details">
+          <${Detail} label="Number" value=${doc.docNo} />
+          <${Detail} label="Date" value=${date(doc.doc_date)} />
+          ${doc.type === "INVOICE" && html`<${Detail} label="Due date" value=${date(doc.due_date)} />`}
+          <${Detail} label="Place of supply" value=${placeOfSupply(doc.intra_state)} />
+          <${Detail} label=${doc.type === "CREDIT_NOTE" ? "Credits" : "Made from"} value=${doc.parent_id && html`<${DocLink} id=${doc.parent_id} testid="parent-link" />`} />
+          ${doc.type !== "CREDIT_NOTE" && doc.type !== "INVOICE" && html`<${Detail} label="Followed by" value=${doc.child_id && html`<${DocLink} id=${doc.child_id} testid="child-link" />`} />`}
+          <${Detail} label="Origin" value=${sourceLabel(doc.source)} />
+          <${Detail} label=${doc.type === "CREDIT_NOTE" ? "Reason" : "Notes"} value=${doc.notes} wide />
+          ${doc.terms && html`<${Detail} label="Terms" value=${doc.terms} wide />`}
+        </dl>
+      </${Card}>
+      <${Timeline} doc=${doc} me=${me} />
+    </div>
+    <${Card} title="Lines" class="section-card lines-view-card">
+      <${LinesTable} doc=${doc} />
+    </${Card}>
+    <div class="doc-summary is-view">
+      <${TotalsBox} totals=${doc} intra=${doc.intra_state} round=${doc.round_to_rupee} extra=${outstanding} />
+    </div>
+  </main>`;
+}
+
+export function DocumentPage({ id }) {
+  const { me } = useSession();
+  const { data, error, reload } = useFetch(`/api/documents/${enc(id)}`);
+  const [doc, setDoc] = useState(null);
+  useEffect(() => setDoc(data), [data]);
+  const d = doc || data;
+  useTitle(d ? `${typeLabel(d.type)} ${docNumber(d)}` : "Document");
+
+  if (error && (error.status === 404 || error.status === 400)) {
+    return html`<${NotFoundPage} title="Document not found" text="There is no such document, or it is not one you made." />`;
+  }
+  const crumbs = html`<p class="crumbs"><${Link} href="/documents">← Documents</${Link}></p>`;
+  if (error) return html`<main data-page="document">${crumbs}<${PageHeader} title="Document" /><${Notice} tone="danger" alert=${true}>${error.message}</${Notice}></main>`;
+  if (!d) return html`<main data-page="document">${null}${crumbs}<${PageHeader} title="Document" /><${Loading} label="Loading the document…" /></main>`;
+
+  // An action answers the document itself; a credit note answers the note (the invoice is re-read).
+  const onChanged = (updated) => (updated ? setDoc(updated) : reload());
+  if (d.status !== "draft") return html`<${DocumentView} doc=${d} me=${me} onChanged=${onChanged} />`;
+
+  const subtitle = html`<span class="badges header-badges"><${DocStatusBadge} status=${d.status} testid="status" /></span>
+    <span class="header-meta">Client: <${Link} class="header-client" href=${`/clients/${enc(d.client_id)}`}>${d.client_name}</${Link}></span>
+    ${d.parent_id && html`<span class="header-meta">Made from <${DocLink} id=${d.parent_id} testid="parent-link" /></span>`}`;
+  return html`<main data-page="document" class="document-page">
+    ${null}
+    ${crumbs}
+    <${PageHeader} title=${`${TYPE_TITLE[d.type] || d.type} (draft)`} subtitle=${subtitle} />
+    <${DraftEditor} doc=${d} onSaved=${onChanged} />
+  </main>`;
+}

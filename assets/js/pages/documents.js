@@ -1,0 +1,69 @@
+// Documents: quotations, proforma invoices, tax invoices and credit notes, newest first, with
+// search (number or client), type, status and date filters kept in the URL. Staff see the
+// documents they made.
+import { html } from "/vendor/preact-htm.js";
+import { date, humanize, rupees } from "../format.js";
+import {
+  DataTable, useUrlList, SearchBox, FilterBar, FilterSelect, DateField, Notice, useFetch, useSession, useTitle, PageHeader,
+  Link, navigate,
+} from "../components.js";
+import { docUrl, TYPES, typeLabel, STATUSES, DocStatusBadge } from "./document-shared.js";
+
+const enc = encodeURIComponent;
+const FILTER_KEYS = ["q", "type", "status", "client_id", "from", "to"];
+const TYPE_FILTER = [{ value: "", label: "All types" }, ...TYPES.map((t) => ({ value: t, label: typeLabel(t) }))];
+const STATUS_FILTER = [{ value: "", label: "All statuses" }, ...STATUSES.map((s) => ({ value: s, label: humanize(s) }))];
+
+const columns = [
+  {
+    key: "docNo", label: "Number",
+    render: (r) => html`<${Link} class="cell-main" href=${docUrl(r.id)}>${r.docNo || html`<span class="draft-no">Draft</span>`}</${Link}>`,
+  },
+  { key: "type", label: "Type", render: (r) => typeLabel(r.type) },
+  { key: "client_name", label: "Client", wrap: true, render: (r) => html`<${Link} href=${`/clients/${enc(r.client_id)}`}>${r.client_name}</${Link}>` },
+  { key: "doc_date", label: "Date", render: (r) => (r.doc_date ? date(r.doc_date) : html`<span class="muted">—</span>`) },
+  { key: "due_date", label: "Due", render: (r) => (r.due_date ? date(r.due_date) : html`<span class="muted">—</span>`) },
+  { key: "status", label: "Status", render: (r) => html`<${DocStatusBadge} status=${r.status} />` },
+  { key: "total", label: "Total", class: "num", render: (r) => rupees(r.total) },
+];
+
+/** The name of a client the list is narrowed to (from a client page's link). */
+function ClientFilter({ id, onClear }) {
+  const { data } = useFetch(`/api/clients/${enc(id)}`);
+  return html`<div class="filter-chip">
+    <span>Client: <strong>${data ? data.name : "…"}</strong></span>
+    <button type="button" class="btn btn-sm" onClick=${onClear}>Show all clients</button>
+  </div>`;
+}
+
+export function DocumentsPage() {
+  const { me } = useSession();
+  useTitle("Documents");
+  const list = useUrlList("/api/documents", FILTER_KEYS);
+  const { query, setQuery } = list;
+  const backwards = query.from && query.to && query.from > query.to;
+  const filtered = FILTER_KEYS.some((k) => query[k]);
+  const newHref = query.client_id ? `/documents/new?client_id=${enc(query.client_id)}` : "/documents/new";
+  const actions = html`
+    ${me.role === "owner" && html`<${Link} class="btn" href="/settings/company">Company settings</${Link}>`}
+    <button type="button" class="btn btn-primary" onClick=${() => navigate(newHref)}>New document</button>`;
+  return html`<main data-page="documents">
+    <${PageHeader} title="Documents" actions=${actions}
+      subtitle=${me.role === "staff" ? "Quotations, proforma invoices, tax invoices and credit notes you made, newest first." : "Quotations, proforma invoices, tax invoices and credit notes, newest first."} />
+    <${FilterBar} label="Filter documents">
+      <${SearchBox} value=${query.q || ""} label="Search" placeholder="Number or client…" onSearch=${(q) => setQuery({ q }, { replace: true })} />
+      <${FilterSelect} label="Type" name="type" value=${query.type} options=${TYPE_FILTER} onChange=${(type) => setQuery({ type })} />
+      <${FilterSelect} label="Status" name="status" value=${query.status} options=${STATUS_FILTER} onChange=${(status) => setQuery({ status })} />
+      <${DateField} label="From" name="from" value=${query.from || ""} onChange=${(from) => setQuery({ from })} />
+      <${DateField} label="To" name="to" value=${query.to || ""} onChange=${(to) => setQuery({ to })} />
+      ${filtered && html`<div class="filter-clear"><button type="button" class="btn btn-sm"
+        onClick=${() => setQuery(Object.fromEntries(FILTER_KEYS.map((k) => [k, ""])))}>Clear filters</button></div>`}
+    </${FilterBar}>
+    ${query.client_id && html`<${ClientFilter} id=${query.client_id} onClear=${() => setQuery({ client_id: "" })} />`}
+    ${backwards && html`<${Notice} tone="warning">The “From” date is after the “To” date, so nothing can match.</${Notice}>`}
+    <div data-testid="documents">
+      <${DataTable} caption="Documents" columns=${columns} ...${list.tableProps}
+        empty=${filtered ? "No document matches these filters." : "No documents yet: start one with New document."} />
+    </div>
+  </main>`;
+}

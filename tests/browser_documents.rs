@@ -1,0 +1,158 @@
+//! Browser test of the documents: a staff member takes a society from quotation to issued invoice
+//! (live totals with GST, mark sent, convert to proforma, convert to invoice, issue), then a
+//! manager cancels the invoice with a reason and its number stays.
+
+mod common;
+
+use common::browser::{owner_session, ready_user, select, shot, sign_in_home};
+use common::server::Server;
+use common::webdriver::{Driver, Session};
+use serde_json::{Value, json};
+
+const OWNER_PASSWORD: &str = "owner-initial-pw";
+
+fn issue(s: &Session) -> String {
+    s.click_button("Issue");
+    s.click_button("Confirm");
+    s.wait_text("[data-testid='status']", "ssued");
+    s.wait("[data-testid='doc-no']").text().trim().to_string()
+}
+
+#[test]
+fn from_quotation_to_issued_invoice_and_a_cancel_with_a_reason() {
+    let Some(driver) = Driver::start() else { return };
+    let dir = tempfile::TempDir::new().unwrap();
+    let server = Server::start(
+        &dir.path().join("office.db"),
+        &dir.path().join("server.log"),
+        Some(OWNER_PASSWORD),
+    );
+    let owner = owner_session(&server, OWNER_PASSWORD, "the owner's chosen passphrase");
+    let (status, _, _) = server.call(
+        "PUT",
+        "/api/settings/company",
+        Some(&owner),
+        Some(json!({ "name": "Softland India", "address": "Kollam", "gstin": "32AABCK1234L1ZV" })),
+    );
+    assert_eq!(status, 200);
+    ready_user(
+        &server,
+        &owner,
+        "staff@coop.in",
+        "staff",
+        "staff's own passphrase",
+    );
+    ready_user(
+        &server,
+        &owner,
+        "manager@coop.in",
+        "manager",
+        "manager's own passphrase",
+    );
+    let (_, _, staff_list) = server.call("GET", "/api/employees?role=staff", Some(&owner), None);
+    let staff_id = staff_list["rows"][0]["id"].as_str().unwrap().to_string();
+    let (_, _, client) = server.call(
+        "POST",
+        "/api/clients",
+        Some(&owner),
+        Some(
+            json!({ "name": "KADAKKAL SERVICE CO-OPERATIVE BANK", "state_code": "32", "owner_id": staff_id }),
+        ),
+    );
+    let client_id = client["id"].as_str().unwrap().to_string();
+    let (_, _, module) = server.call(
+        "POST",
+        "/api/modules",
+        Some(&owner),
+        Some(json!({ "code": "DEP", "name": "Deposit module", "sac": "998314", "gst_rate": 18 })),
+    );
+    let module_id = module["id"].as_str().unwrap().to_string();
+    server.call(
+        "POST",
+        &format!("/api/modules/{module_id}/prices"),
+        Some(&owner),
+        Some(json!({ "effective_from": "2020-04-01", "price": 1_000_000 })),
+    );
+
+    // The staff member drafts a quotation and watches the totals as they type.
+    let s = driver.session(1366, 768);
+    sign_in_home(&s, &server, "staff@coop.in", "staff's own passphrase");
+    s.goto(&server.url("/documents/new"));
+    s.wait_page("document-new");
+    select(&s, "select[name='client_id']", &client_id);
+    select(&s, "select[name='type']", "QUOTATION");
+    s.wait("select[name='module_id']");
+    select(&s, "select[name='module_id']", &module_id);
+    s.fill("qty", "2");
+    s.wait_text("[data-testid='totals'] [data-testid='total']", "₹23,600.00");
+    assert!(
+        s.wait("[data-testid='totals'] [data-testid='cgst']")
+            .text()
+            .contains("₹1,800.00")
+    );
+    assert!(
+        s.wait("[data-testid='totals'] [data-testid='sgst']")
+            .text()
+            .contains("₹1,800.00")
+    );
+    shot(&s, "30-quotation-draft");
+    s.click_button("Save draft");
+    s.wait_page("document");
+    let quote_no = issue(&s);
+    assert!(quote_no.starts_with("QT/"), "{quote_no}");
+    s.click_button("Mark sent");
+    s.wait_text("[data-testid='status']", "ent");
+
+    // Quotation → proforma → invoice, each issued.
+    s.click_button("Convert to proforma");
+    s.wait_text("[data-testid='status']", "raft");
+    let proforma_no = issue(&s);
+    assert!(proforma_no.starts_with("PI/"), "{proforma_no}");
+    s.click_button("Convert to invoice");
+    s.wait_text("[data-testid='status']", "raft");
+    let invoice_no = issue(&s);
+    assert!(
+        invoice_no.starts_with("INV/") && invoice_no.ends_with("-0001"),
+        "{invoice_no}"
+    );
+    shot(&s, "31-invoice");
+    let invoice_url = s.url();
+    let invoice_id = invoice_url.rsplit('/').next().unwrap().to_string();
+    let (_, _, invoice) = server.call("GET", &format!("/api/documents/{invoice_id}"), Some(&owner), None);
+    assert_eq!(
+        (
+            invoice["total"].as_i64(),
+            invoice["cgst"].as_i64(),
+            invoice["sgst"].as_i64()
+        ),
+        (Some(2_360_000), Some(180_000), Some(180_000))
+    );
+    assert_eq!(
+        s.find_all("button")
+            .iter()
+            .filter(|b| b.text() == "Cancel document")
+            .count(),
+        0,
+        "staff cannot cancel"
+    );
+
+    // A manager cancels it with a reason; the number stays.
+    s.click_button("Sign out");
+    sign_in_home(&s, &server, "manager@coop.in", "manager's own passphrase");
+    s.goto(&invoice_url);
+    s.wait_page("document");
+    s.click_button("Cancel document");
+    s.fill("reason", "Raised against the wrong society");
+    s.click_button("Cancel this document");
+    s.wait_text("[data-testid='status']", "ancelled");
+    s.wait_text("[data-testid='timeline']", "Raised against the wrong society");
+    assert_eq!(s.wait("[data-testid='doc-no']").text().trim(), invoice_no);
+    shot(&s, "32-cancelled-invoice");
+    let (_, _, cancelled): (u16, Option<String>, Value) =
+        server.call("GET", &format!("/api/documents/{invoice_id}"), Some(&owner), None);
+    assert_eq!(
+        (cancelled["status"].as_str(), cancelled["docNo"].as_str()),
+        (Some("cancelled"), Some(invoice_no.as_str()))
+    );
+    server.stop();
+}
