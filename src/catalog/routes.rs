@@ -3,7 +3,7 @@
 use crate::AppState;
 use crate::catalog::rules::{self, Band, FieldDef, PriceRow};
 use crate::catalog::store::{self, Module};
-use crate::db::audit::{Audit, audit};
+use crate::db::audit::record;
 use crate::db::query::text_or_null;
 use crate::db::settings;
 use crate::http::error::{AppError, ErrorBody};
@@ -177,16 +177,14 @@ fn audit_module(
     before: Option<serde_json::Value>,
     after: Option<serde_json::Value>,
 ) -> Result<(), AppError> {
-    audit(
+    record(
         conn,
-        Audit {
-            entity: "module",
-            entity_id: Some(id),
-            action,
-            user_id: Some(&user.id),
-            before,
-            after,
-        },
+        &user.id,
+        "module",
+        id,
+        action,
+        before.as_ref(),
+        after.as_ref(),
     )
 }
 

@@ -4,7 +4,7 @@
 use crate::AppState;
 use crate::clients::contacts_store::{self as store, Branch, Contact};
 use crate::clients::{rules, store as client_store};
-use crate::db::audit::{Audit, audit};
+use crate::db::audit::record;
 use crate::db::query::text_or_null;
 use crate::http::error::{AppError, ErrorBody};
 use crate::http::extract::{AuthUser, IdPath, JsonBody};
@@ -124,17 +124,7 @@ fn audit_row<T: Serialize>(
     before: Option<&T>,
     after: Option<&T>,
 ) -> Result<(), AppError> {
-    audit(
-        conn,
-        Audit {
-            entity,
-            entity_id: Some(id),
-            action,
-            user_id: Some(&user.id),
-            before: before.map(serde_json::to_value).transpose()?,
-            after: after.map(serde_json::to_value).transpose()?,
-        },
-    )
+    record(conn, &user.id, entity, id, action, before, after)
 }
 
 /// A client's contacts, with the suggested roles.

@@ -4,7 +4,7 @@
 use crate::AppState;
 use crate::clients::rules::{self, one_of};
 use crate::clients::store::{self, Client, ClientFilter};
-use crate::db::audit::{Audit, audit};
+use crate::db::audit::{Audit, audit, record};
 use crate::db::query::text_or_null;
 use crate::http::error::{AppError, ErrorBody};
 use crate::http::extract::{AuthUser, IdPath, JsonBody, Manager, Owner, QueryParams};
@@ -247,17 +247,7 @@ fn audit_client(
     before: Option<&Client>,
     after: Option<&Client>,
 ) -> Result<(), AppError> {
-    audit(
-        conn,
-        Audit {
-            entity: "client",
-            entity_id: Some(id),
-            action,
-            user_id: Some(&user.id),
-            before: before.map(serde_json::to_value).transpose()?,
-            after: after.map(serde_json::to_value).transpose()?,
-        },
-    )
+    record(conn, &user.id, "client", id, action, before, after)
 }
 
 /// Refuses a DB password from a non-managerial user (the whole request writes nothing).

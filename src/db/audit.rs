@@ -38,6 +38,29 @@ pub fn audit(conn: &Connection, entry: Audit<'_>) -> Result<(), AppError> {
     Ok(())
 }
 
+/// Audits `action` on one record by `user_id`, with before and after images of any serializable type.
+pub fn record<T: serde::Serialize>(
+    conn: &Connection,
+    user_id: &str,
+    entity: &str,
+    entity_id: &str,
+    action: &str,
+    before: Option<&T>,
+    after: Option<&T>,
+) -> Result<(), AppError> {
+    audit(
+        conn,
+        Audit {
+            entity,
+            entity_id: Some(entity_id),
+            action,
+            user_id: Some(user_id),
+            before: before.map(serde_json::to_value).transpose()?,
+            after: after.map(serde_json::to_value).transpose()?,
+        },
+    )
+}
+
 /// Removes every string held under a key that names a secret (password, token, secret, hash),
 /// at any depth. Flags such as `hasDbPassword` are booleans and stay.
 pub fn scrub(value: Value) -> Value {

@@ -4,7 +4,7 @@
 
 use crate::AppState;
 use crate::clients::store as client_store;
-use crate::db::audit::{Audit, audit};
+use crate::db::audit::{Audit, audit, record};
 use crate::db::settings;
 use crate::documents::pricing::{LineInput, Mode, Priced, Totals};
 use crate::documents::routes::{as_input, compose, issue_in, visible};
@@ -42,17 +42,7 @@ fn audit_doc(
     before: serde_json::Value,
     after: serde_json::Value,
 ) -> Result<(), AppError> {
-    audit(
-        tx,
-        Audit {
-            entity: "document",
-            entity_id: Some(id),
-            action,
-            user_id: Some(&user.id),
-            before: Some(before),
-            after: Some(after),
-        },
-    )
+    record(tx, &user.id, "document", id, action, Some(&before), Some(&after))
 }
 
 fn status_image(doc: &Document) -> serde_json::Value {

@@ -4,7 +4,7 @@
 use crate::AppState;
 use crate::catalog::{rules as catalog_rules, store as catalog_store};
 use crate::clients::{rules as client_rules, store as client_store};
-use crate::db::audit::{Audit, audit};
+use crate::db::audit::record;
 use crate::db::query::text_or_null;
 use crate::db::settings;
 use crate::http::error::{AppError, ErrorBody};
@@ -162,16 +162,14 @@ fn audit_cm(
     before: Option<serde_json::Value>,
     after: Option<serde_json::Value>,
 ) -> Result<(), AppError> {
-    audit(
+    record(
         conn,
-        Audit {
-            entity: "client_module",
-            entity_id: Some(id),
-            action,
-            user_id: Some(&user.id),
-            before,
-            after,
-        },
+        &user.id,
+        "client_module",
+        id,
+        action,
+        before.as_ref(),
+        after.as_ref(),
     )
 }
 

@@ -3,7 +3,7 @@
 
 use crate::AppState;
 use crate::auth::{Role, rules as auth_rules, store as auth_store};
-use crate::db::audit::{Audit, audit};
+use crate::db::audit::record;
 use crate::http::error::{AppError, ErrorBody};
 use crate::http::extract::{AuthUser, IdPath, JsonBody, Owner, QueryParams};
 use crate::http::pagination::{Page, Paginated};
@@ -314,15 +314,5 @@ fn audit_staff(
     before: Option<&Employee>,
     after: Option<&Employee>,
 ) -> Result<(), AppError> {
-    audit(
-        conn,
-        Audit {
-            entity: "staff",
-            entity_id: Some(id),
-            action,
-            user_id: Some(&actor.id),
-            before: before.map(serde_json::to_value).transpose()?,
-            after: after.map(serde_json::to_value).transpose()?,
-        },
-    )
+    record(conn, &actor.id, "staff", id, action, before, after)
 }
