@@ -203,21 +203,7 @@ fn client_changes(
         }
     }
     if let Some(p) = &input.db_password {
-        if p.chars().count() > 256 {
-            return Err(AppError::invalid(
-                "dbPassword",
-                "too_long",
-                "At most 256 characters.",
-            ));
-        }
-        changes.push((
-            "db_password",
-            if p.is_empty() {
-                Value::Null
-            } else {
-                Value::Text(p.clone())
-            },
-        ));
+        changes.push(("db_password", rules::credential_value("dbPassword", p)?));
     }
     Ok(changes)
 }

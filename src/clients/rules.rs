@@ -258,6 +258,18 @@ pub fn one_of(field: &str, value: &str, allowed: &[&str]) -> Result<(), AppError
 /// empty, never shown as ciphertext (spec 5.12).
 pub const LEGACY_ENCRYPTED_PREFIX: &str = "enc:";
 
+/// A write-only credential as a request sets it: at most 256 characters, empty clears it.
+pub fn credential_value(field: &str, raw: &str) -> Result<rusqlite::types::Value, AppError> {
+    if raw.chars().count() > 256 {
+        return Err(AppError::invalid(field, "too_long", "At most 256 characters."));
+    }
+    Ok(if raw.is_empty() {
+        rusqlite::types::Value::Null
+    } else {
+        rusqlite::types::Value::Text(raw.to_string())
+    })
+}
+
 /// The readable value of a stored credential, if any.
 pub fn readable_credential(stored: Option<String>) -> Option<String> {
     stored.filter(|v| !v.is_empty() && !v.starts_with(LEGACY_ENCRYPTED_PREFIX))

@@ -30,6 +30,19 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(credit_note))
 }
 
+/// A cancel or credit-note reason: required, at most 500 characters.
+fn check_reason(raw: &str) -> Result<String, AppError> {
+    let reason = raw.trim();
+    if reason.is_empty() || reason.chars().count() > 500 {
+        return Err(AppError::invalid(
+            "reason",
+            "reason_required",
+            "Give the reason (at most 500 characters).",
+        ));
+    }
+    Ok(reason.to_string())
+}
+
 fn is_live(doc: &Document) -> bool {
     !matches!(doc.status.as_str(), "draft" | "cancelled")
 }
@@ -386,14 +399,7 @@ async fn cancel(
     IdPath(id): IdPath,
     JsonBody(req): JsonBody<CancelReason>,
 ) -> Result<Json<Document>, AppError> {
-    let reason = req.reason.trim().to_string();
-    if reason.is_empty() || reason.chars().count() > 500 {
-        return Err(AppError::invalid(
-            "reason",
-            "reason_required",
-            "Give the reason for cancelling (at most 500 characters).",
-        ));
-    }
+    let reason = check_reason(&req.reason)?;
     let doc = state
         .db
         .write(move |tx| {
@@ -424,14 +430,7 @@ async fn credit_note(
     IdPath(id): IdPath,
     JsonBody(req): JsonBody<CreditNoteRequest>,
 ) -> Result<Json<Document>, AppError> {
-    let reason = req.reason.trim().to_string();
-    if reason.is_empty() {
-        return Err(AppError::invalid(
-            "reason",
-            "reason_required",
-            "Give the reason for the credit note.",
-        ));
-    }
+    let reason = check_reason(&req.reason)?;
     let note = state
         .db
         .write(move |tx| {

@@ -104,21 +104,7 @@ fn changes_of(input: &ClientModuleInput) -> Result<Vec<(&'static str, Value)>, A
         }
     }
     if let Some(p) = &input.password {
-        if p.chars().count() > 256 {
-            return Err(AppError::invalid(
-                "password",
-                "too_long",
-                "At most 256 characters.",
-            ));
-        }
-        changes.push((
-            "password",
-            if p.is_empty() {
-                Value::Null
-            } else {
-                Value::Text(p.clone())
-            },
-        ));
+        changes.push(("password", client_rules::credential_value("password", p)?));
     }
     if let Some(balance) = input.sms_balance {
         changes.push(("sms_balance", Value::Integer(balance)));
