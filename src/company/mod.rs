@@ -2,6 +2,7 @@
 //! and the billing defaults; kept as dated settings.
 
 pub mod routes;
+pub mod template;
 
 use crate::db::settings;
 use crate::http::error::AppError;

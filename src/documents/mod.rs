@@ -6,6 +6,7 @@ pub mod quotes;
 pub mod routes;
 pub mod rules;
 pub mod store;
+pub mod view;
 
 use crate::AppState;
 use utoipa_axum::router::OpenApiRouter;

@@ -106,6 +106,60 @@ pub fn rupees(paise: i64) -> String {
     format!("{sign}₹{grouped}.{:02}", paise % 100)
 }
 
+/// "1,23,456.00" from paise: the amount of a table cell, without the sign of the currency.
+pub fn amount(paise: i64) -> String {
+    rupees(paise).replacen('₹', "", 1)
+}
+
+const ONES: [&str; 20] = [
+    "", "One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten", "Eleven", "Twelve",
+    "Thirteen", "Fourteen", "Fifteen", "Sixteen", "Seventeen", "Eighteen", "Nineteen",
+];
+const TENS: [&str; 10] = ["", "", "Twenty", "Thirty", "Forty", "Fifty", "Sixty", "Seventy", "Eighty", "Ninety"];
+
+/// Words for 0 < n < 100.
+fn below_hundred(n: u64) -> String {
+    match n {
+        0..20 => ONES[n as usize].to_string(),
+        _ if n % 10 == 0 => TENS[(n / 10) as usize].to_string(),
+        _ => format!("{} {}", TENS[(n / 10) as usize], ONES[(n % 10) as usize]),
+    }
+}
+
+/// Indian-style words for a whole number: crore, lakh, thousand, hundred ("One Lakh Eighteen Thousand").
+pub fn indian_words(n: u64) -> String {
+    if n == 0 {
+        return "Zero".into();
+    }
+    let mut parts = vec![];
+    let crores = n / 10_000_000;
+    if crores > 0 {
+        parts.push(format!("{} Crore", indian_words(crores)));
+    }
+    let rest = n % 10_000_000;
+    for (unit, name) in [(100_000, "Lakh"), (1_000, "Thousand"), (100, "Hundred")] {
+        let count = rest / unit % if unit == 100 { 10 } else { 100 };
+        if count > 0 {
+            parts.push(format!("{} {name}", below_hundred(count)));
+        }
+    }
+    if rest % 100 > 0 {
+        parts.push(below_hundred(rest % 100));
+    }
+    parts.join(" ")
+}
+
+/// "Rupees One Lakh Eighteen Thousand Only", with "and Fifty Paise" when there are paise.
+pub fn amount_in_words(paise: i64) -> String {
+    let sign = if paise < 0 { "Minus " } else { "" };
+    let paise = paise.unsigned_abs();
+    let rupees = indian_words(paise / 100);
+    match paise % 100 {
+        0 => format!("Rupees {sign}{rupees} Only"),
+        p => format!("Rupees {sign}{rupees} and {} Paise Only", below_hundred(p)),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -210,5 +264,24 @@ mod tests {
         assert_eq!(prefix("INVOICE"), Some("INV"));
         assert_eq!(prefix("QUOTATION"), Some("QT"));
         assert_eq!(prefix("RECEIPT"), None);
+    }
+
+    #[test]
+    fn amounts_read_in_indian_words() {
+        for (paise, words) in [
+            (11_800_000, "Rupees One Lakh Eighteen Thousand Only"),
+            (0, "Rupees Zero Only"),
+            (100, "Rupees One Only"),
+            (1_999, "Rupees Nineteen and Ninety Nine Paise Only"),
+            (10_050, "Rupees One Hundred and Fifty Paise Only"),
+            (2_147_483_600, "Rupees Two Crore Fourteen Lakh Seventy Four Thousand Eight Hundred Thirty Six Only"),
+            (12_34_56_789_00, "Rupees Twelve Crore Thirty Four Lakh Fifty Six Thousand Seven Hundred Eighty Nine Only"),
+            (100_000_00, "Rupees One Lakh Only"),
+            (1_000_000_000, "Rupees One Crore Only"),
+            (-5_000, "Rupees Minus Fifty Only"),
+        ] {
+            assert_eq!(amount_in_words(paise), words, "{paise}");
+        }
+        assert_eq!(amount(11_800_000), "1,18,000.00");
     }
 }
