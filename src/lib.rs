@@ -13,6 +13,8 @@ pub mod db;
 pub mod documents;
 pub mod http;
 pub mod jobs;
+pub mod mail;
+pub mod pdf;
 pub mod projects;
 pub mod staff;
 

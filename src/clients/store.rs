@@ -162,3 +162,25 @@ pub fn distinct_values(conn: &Connection, column: &str) -> Result<Vec<String>, A
         .collect::<Result<Vec<String>, _>>()?;
     Ok(values)
 }
+
+/// Where a document for the client is emailed: a contact with an email, the roles accounts,
+/// accountant and secretary first (then the oldest contact), else the client's own email.
+pub fn email_recipient(conn: &Connection, client_id: &str) -> Result<Option<String>, AppError> {
+    let contact: Option<String> = conn
+        .query_row(
+            "SELECT email FROM contact WHERE client_id = ?1 AND trim(COALESCE(email, '')) <> ''
+             ORDER BY CASE lower(trim(COALESCE(role, ''))) WHEN 'accounts' THEN 0 WHEN 'accountant' THEN 0
+                 WHEN 'secretary' THEN 1 ELSE 2 END, id LIMIT 1",
+            [client_id],
+            |r| r.get(0),
+        )
+        .optional()?;
+    if let Some(email) = contact {
+        return Ok(Some(email.trim().to_string()));
+    }
+    let own: Option<String> = conn
+        .query_row("SELECT email FROM client WHERE id = ?1", [client_id], |r| r.get(0))
+        .optional()?
+        .flatten();
+    Ok(own.map(|e| e.trim().to_string()).filter(|e| !e.is_empty()))
+}

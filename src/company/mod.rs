@@ -3,6 +3,7 @@
 
 pub mod routes;
 pub mod template;
+pub mod template_routes;
 
 use crate::db::settings;
 use crate::http::error::AppError;

@@ -105,26 +105,27 @@ async fn mark_sent(
     user: AuthUser,
     IdPath(id): IdPath,
 ) -> Result<Json<Document>, AppError> {
-    let doc = state
-        .db
-        .write(move |tx| {
-            let doc = visible(tx, &user, &id)?;
-            if !is_live(&doc) {
-                return Err(AppError::conflict(
-                    "not_issued",
-                    "Only an issued document can be sent.",
-                ));
-            }
-            store::add_event(tx, &id, "sent", Some(&user.id), None)?;
-            if doc.doc_type == "QUOTATION" && doc.status == "issued" {
-                store::update(tx, &id, vec![("status", Value::Text("sent".into()))])?;
-            }
-            let after = visible(tx, &user, &id)?;
-            audit_doc(tx, &user, &id, "sent", status_image(&doc), status_image(&after))?;
-            Ok(after)
-        })
-        .await?;
+    let doc = state.db.write(move |tx| record_sent(tx, &user, &id)).await?;
     Ok(Json(doc))
+}
+
+/// Records a 'sent' event (by hand or by email): a quotation moves to sent. Refused for a draft
+/// or a cancelled document.
+pub fn record_sent(tx: &Connection, user: &AuthUser, id: &str) -> Result<Document, AppError> {
+    let doc = visible(tx, user, id)?;
+    if !is_live(&doc) {
+        return Err(AppError::conflict(
+            "not_issued",
+            "Only an issued document can be sent.",
+        ));
+    }
+    store::add_event(tx, id, "sent", Some(&user.id), None)?;
+    if doc.doc_type == "QUOTATION" && doc.status == "issued" {
+        store::update(tx, id, vec![("status", Value::Text("sent".into()))])?;
+    }
+    let after = visible(tx, user, id)?;
+    audit_doc(tx, user, id, "sent", status_image(&doc), status_image(&after))?;
+    Ok(after)
 }
 
 /// Marks a quotation accepted or lost; both are stop conditions.

@@ -1,18 +1,40 @@
 //! Quotations, proforma invoices, GST invoices and credit notes.
 
+pub mod html;
 pub mod lifecycle;
+pub mod outputs;
 pub mod pricing;
 pub mod quotes;
 pub mod routes;
 pub mod rules;
+pub mod shares;
 pub mod store;
 pub mod view;
 
 use crate::AppState;
+use axum::http::header;
+use axum::response::{IntoResponse, Response};
 use utoipa_axum::router::OpenApiRouter;
 
 pub fn router() -> OpenApiRouter<AppState> {
     routes::router()
         .merge(lifecycle::router())
         .merge(quotes::router())
+        .merge(shares::router())
+        .merge(outputs::router())
+}
+
+/// A document's PDF: inline, or as an attachment named from its number (decisions 5).
+pub fn pdf_response(bytes: Vec<u8>, doc_no: Option<&str>, download: bool) -> Response {
+    let name = view::pdf_file_name(doc_no);
+    let disposition = format!("{}; filename=\"{name}\"", if download { "attachment" } else { "inline" });
+    (
+        [
+            (header::CONTENT_TYPE, "application/pdf".to_string()),
+            (header::CONTENT_DISPOSITION, disposition),
+            (header::CACHE_CONTROL, "private, no-store".to_string()),
+        ],
+        bytes,
+    )
+        .into_response()
 }

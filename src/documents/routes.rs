@@ -8,7 +8,7 @@ use crate::db::audit::{Audit, audit};
 use crate::db::query::text_or_null;
 use crate::db::settings;
 use crate::documents::pricing::{self, LineInput, Mode, Priced, PricedLine, Totals, Warning};
-use crate::documents::rules;
+use crate::documents::{html, rules, view};
 use crate::documents::store::{self, Document, DocumentFilter, DocumentRow};
 use crate::http::error::{AppError, ErrorBody};
 use crate::http::extract::{AuthUser, IdPath, JsonBody, QueryParams};
@@ -334,6 +334,8 @@ pub struct Preview {
     pub totals: Totals,
     pub intra_state: bool,
     pub warnings: Vec<Warning>,
+    /// The draft rendered as the document will look (an HTML fragment, everything escaped).
+    pub html: String,
 }
 
 /// The computation of a draft on an unsaved body: permissive (warnings instead of refusals),
@@ -373,11 +375,40 @@ async fn preview(
                     message: "Only an invoice has a due date.".into(),
                 });
             }
+            let doc_type = input.doc_type.clone().unwrap_or_else(|| "QUOTATION".into());
+            let draft = Document {
+                doc_type: doc_type.clone(),
+                status: "draft".into(),
+                doc_date: Some(on.to_string()),
+                due_date: input.due_date.filter(|_| doc_type == "INVOICE").map(|d| d.to_string()),
+                client_id: client.id.clone(),
+                client_name: client.name.clone(),
+                notes: input.notes.clone(),
+                terms: input.terms.clone(),
+                round_to_rupee: input.round_to_rupee.unwrap_or(false),
+                intra_state: intra,
+                subtotal: priced.totals.subtotal,
+                cgst: priced.totals.cgst,
+                sgst: priced.totals.sgst,
+                igst: priced.totals.igst,
+                round_off: priced.totals.round_off,
+                total: priced.totals.total,
+                lines: priced
+                    .lines
+                    .iter()
+                    .enumerate()
+                    .map(|(i, l)| store::Line { id: String::new(), position: i as i64, priced: l.clone() })
+                    .collect(),
+                ..Document::default()
+            };
+            let letterhead = crate::company::template::letterhead(c, &[])?;
+            let html = html::fragment(&view::assemble(&draft, letterhead, view::party(&client), None))?;
             Ok(Preview {
                 lines: priced.lines,
                 totals: priced.totals,
                 intra_state: intra,
                 warnings,
+                html,
             })
         })
         .await?;

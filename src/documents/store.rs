@@ -27,7 +27,7 @@ pub struct Event {
 }
 
 /// A document as the API shows it.
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone, Default, Serialize, ToSchema)]
 pub struct Document {
     pub id: String,
     #[serde(rename = "type")]
@@ -61,6 +61,8 @@ pub struct Document {
     pub updated_at: String,
     pub lines: Vec<Line>,
     pub events: Vec<Event>,
+    /// Its public links, tokens included: the one list a token appears in.
+    pub shares: Vec<crate::documents::shares::Share>,
 }
 
 /// A row of the document list (no lines or events).
@@ -116,6 +118,7 @@ fn head(r: &Row<'_>) -> rusqlite::Result<Document> {
         updated_at: r.get(24)?,
         lines: vec![],
         events: vec![],
+        shares: vec![],
     })
 }
 
@@ -169,6 +172,7 @@ pub fn get(conn: &Connection, id: &str, book: Option<&str>) -> Result<Option<Doc
             })
         })?
         .collect::<Result<Vec<_>, _>>()?;
+    doc.shares = crate::documents::shares::list(conn, id)?;
     Ok(Some(doc))
 }
 

@@ -2,7 +2,7 @@
 //! and the letterhead, and read by every renderer (the HTML preview, share page and email
 //! body, and the PDF). Amounts come from stored paise, formatted here and nowhere else.
 
-use crate::clients::store as client_store;
+use crate::clients::store::{self as client_store, Client};
 use crate::company::template::{self, Letterhead};
 use crate::documents::rules;
 use crate::documents::store::Document;
@@ -89,11 +89,10 @@ fn non_empty(s: Option<&str>) -> Option<String> {
     s.map(str::trim).filter(|s| !s.is_empty()).map(str::to_string)
 }
 
-/// The view of a stored document with the letterhead in force.
-pub fn build(conn: &Connection, doc: &Document) -> Result<DocumentView, AppError> {
-    let client = client_store::get(conn, &doc.client_id, None)?.ok_or_else(|| AppError::not_found("client"))?;
+/// The recipient block of a client.
+pub fn party(client: &Client) -> Party {
     let state_code = client.gstin.as_deref().map(|g| g[..2].to_string()).or(client.state_code.clone());
-    let recipient = Party {
+    Party {
         name: client.name.clone(),
         address_lines: client
             .address
@@ -109,7 +108,13 @@ pub fn build(conn: &Connection, doc: &Document) -> Result<DocumentView, AppError
         state: state_code.as_deref().map(template::state_label),
         phone: non_empty(client.phone.as_deref()),
         email: non_empty(client.email.as_deref()),
-    };
+    }
+}
+
+/// The view of a stored document with the letterhead in force.
+pub fn build(conn: &Connection, doc: &Document) -> Result<DocumentView, AppError> {
+    let client = client_store::get(conn, &doc.client_id, None)?.ok_or_else(|| AppError::not_found("client"))?;
+    let recipient = party(&client);
     let reference = match &doc.parent_id {
         Some(parent) => conn
             .query_row("SELECT doc_no FROM document WHERE id = ?1", [parent], |r| r.get::<_, Option<String>>(0))

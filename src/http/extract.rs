@@ -113,6 +113,8 @@ pub struct ClientInfo {
     pub ip: String,
     pub https: bool,
     pub user_agent: Option<String>,
+    /// `http(s)://host[:port]` as the client addressed this server (for links it will follow).
+    pub origin: Option<String>,
 }
 
 impl FromRequestParts<AppState> for ClientInfo {
@@ -147,6 +149,9 @@ impl FromRequestParts<AppState> for ClientInfo {
             via_trusted_proxy && header("x-forwarded-proto").is_some_and(|p| p.eq_ignore_ascii_case("https"));
         let user_agent = header("user-agent").map(|ua| ua.chars().take(512).collect());
         Ok(ClientInfo {
+            origin: header("host")
+                .filter(|h| !h.is_empty() && h.chars().all(|c| c.is_ascii_alphanumeric() || "-.:[]".contains(c)))
+                .map(|h| format!("{}://{h}", if https { "https" } else { "http" })),
             ip,
             https,
             user_agent,

@@ -54,11 +54,14 @@ pub fn router(state: AppState) -> Router {
         .merge(crate::catalog::routes::router())
         .merge(crate::projects::router())
         .merge(crate::company::routes::router())
+        .merge(crate::company::template_routes::router())
         .merge(crate::documents::router())
+        .merge(crate::mail::routes::router())
         .split_for_parts();
     let openapi_json = Arc::new(openapi.to_pretty_json().expect("the OpenAPI document serializes"));
     Router::new()
         .merge(api)
+        .merge(crate::documents::shares::public_router())
         .route(
             "/api/openapi.json",
             get(move || {

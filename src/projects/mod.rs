@@ -2,6 +2,7 @@
 //! onboarding milestones with their boards, and module rosters.
 
 pub mod milestones;
+pub mod notify;
 pub mod roster;
 pub mod routes;
 pub mod rules;
@@ -15,4 +16,5 @@ pub fn router() -> OpenApiRouter<AppState> {
     routes::router()
         .merge(milestones::router())
         .merge(roster::router())
+        .merge(notify::router())
 }

@@ -366,3 +366,15 @@ pub fn roster(
         })
     })
 }
+
+/// Every client with an active link to the module (each once), by name: the whole roster, no page.
+pub fn roster_clients(conn: &Connection, module_id: &str) -> Result<Vec<(String, String)>, AppError> {
+    let mut stmt = conn.prepare(
+        "SELECT DISTINCT c.id, c.name FROM client_module cm JOIN client c ON c.id = cm.client_id
+         WHERE cm.module_id = ?1 AND cm.active = 1 ORDER BY c.name COLLATE NOCASE, c.id",
+    )?;
+    let rows = stmt
+        .query_map([module_id], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(rows)
+}

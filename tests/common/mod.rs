@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 pub mod browser;
+pub mod mail;
 pub mod server;
 pub mod webdriver;
 
@@ -33,6 +34,7 @@ pub struct Reply {
     pub headers: HeaderMap,
     pub body: Value,
     pub text: String,
+    pub bytes: Vec<u8>,
 }
 
 impl Reply {
@@ -56,7 +58,7 @@ impl Reply {
 pub struct Call {
     method: Method,
     path: String,
-    body: Option<String>,
+    body: Option<Vec<u8>>,
     content_type: Option<String>,
     cookie: Option<String>,
     headers: Vec<(String, String)>,
@@ -74,12 +76,15 @@ impl Call {
         }
     }
     pub fn json(mut self, body: Value) -> Self {
-        self.body = Some(body.to_string());
+        self.body = Some(body.to_string().into_bytes());
         self.content_type = Some("application/json".into());
         self
     }
-    pub fn raw(mut self, body: &str, content_type: Option<&str>) -> Self {
-        self.body = Some(body.into());
+    pub fn raw(self, body: &str, content_type: Option<&str>) -> Self {
+        self.bytes(body.as_bytes().to_vec(), content_type)
+    }
+    pub fn bytes(mut self, body: Vec<u8>, content_type: Option<&str>) -> Self {
+        self.body = Some(body);
         self.content_type = content_type.map(str::to_string);
         self
     }
@@ -140,6 +145,7 @@ impl TestApp {
             headers,
             body,
             text,
+            bytes: bytes.to_vec(),
         }
     }
 

@@ -1,0 +1,356 @@
+//! Documents going out: the PDF, the template's sample preview, sending by email and
+//! convert-and-send (spec 3.1). A send is checked, then made, then logged: the email_log row
+//! is written whatever happens, and a failure after a commit never undoes the commit.
+
+use crate::AppState;
+use crate::clients::store as client_store;
+use crate::company::template;
+use crate::documents::lifecycle::{convert_in, record_sent};
+use crate::documents::pricing::Warning;
+use crate::documents::routes::{issue_in, visible};
+use crate::documents::store::Document;
+use crate::documents::{html, pdf_response, shares, view};
+use crate::http::error::{AppError, ErrorBody};
+use crate::http::extract::{AuthUser, ClientInfo, IdPath, JsonBody, QueryParams};
+use crate::mail::provider::{self, Attachment, Email, MailConfig, MailError};
+use crate::mail::{self, Attempt};
+use axum::Json;
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::response::Response;
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::{router::OpenApiRouter, routes};
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(pdf))
+        .routes(routes!(sample))
+        .routes(routes!(send))
+        .routes(routes!(convert_and_send))
+}
+
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+#[serde(deny_unknown_fields)]
+pub struct PdfQuery {
+    /// 1: as an attachment named from the number (`INV-26-27-0001.pdf`, or `draft.pdf`).
+    pub download: Option<u8>,
+}
+
+/// The document as an A4 PDF, inline unless `download=1`.
+#[utoipa::path(get, path = "/api/documents/{id}/pdf", tag = "documents", params(("id" = String, Path), PdfQuery),
+    responses((status = 200, content_type = "application/pdf", body = Vec<u8>), (status = 404, body = ErrorBody)))]
+async fn pdf(
+    State(state): State<AppState>,
+    user: AuthUser,
+    IdPath(id): IdPath,
+    QueryParams(query): QueryParams<PdfQuery>,
+) -> Result<Response, AppError> {
+    let (doc_no, view) = state
+        .db
+        .read(move |c| {
+            let doc = visible(c, &user, &id)?;
+            Ok((doc.doc_no.clone(), view::build(c, &doc)?))
+        })
+        .await?;
+    let bytes = tokio::task::spawn_blocking(move || crate::pdf::document_pdf(&view))
+        .await
+        .map_err(AppError::internal)??;
+    Ok(pdf_response(bytes, doc_no.as_deref(), query.download == Some(1)))
+}
+
+#[derive(Debug, Default, Deserialize, ToSchema)]
+pub struct SampleRequest {
+    /// Unsaved `template.<field>` values to try out; the saved ones fill the rest.
+    #[serde(default)]
+    #[schema(value_type = Object)]
+    pub template: serde_json::Map<String, serde_json::Value>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct SamplePreview {
+    pub html: String,
+}
+
+/// The letterhead on a made-up invoice, with unsaved template values applied.
+#[utoipa::path(post, path = "/api/previews/sample", tag = "documents", request_body = SampleRequest,
+    responses((status = 200, body = SamplePreview), (status = 422, body = ErrorBody)))]
+async fn sample(
+    State(state): State<AppState>,
+    _user: AuthUser,
+    JsonBody(request): JsonBody<SampleRequest>,
+) -> Result<Json<SamplePreview>, AppError> {
+    let overrides = template::check(&request.template)?;
+    let html = state
+        .db
+        .read(move |c| html::fragment(&html::sample(template::letterhead(c, &overrides)?)))
+        .await?;
+    Ok(Json(SamplePreview { html }))
+}
+
+#[derive(Debug, Clone, Default, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SendRequest {
+    /// Default: the client's contact with an email (accounts or secretary first), else the client's email.
+    pub to: Option<String>,
+    pub cc: Option<String>,
+    /// The message above the document's summary; default a short greeting.
+    pub message: Option<String>,
+}
+
+/// What came of the email.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct EmailOutcome {
+    /// The email_log row.
+    pub log_id: String,
+    pub to: String,
+    /// sent or failed.
+    pub status: &'static str,
+    pub error: Option<String>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct SentReply {
+    #[serde(flatten)]
+    pub document: Document,
+    pub email: EmailOutcome,
+    pub warnings: Vec<Warning>,
+}
+
+/// Checks the addresses of a send request (422 naming the field).
+fn check_addresses(request: &SendRequest) -> Result<(), AppError> {
+    for (field, value) in [("to", &request.to), ("cc", &request.cc)] {
+        if let Some(v) = value.as_deref().filter(|v| !v.trim().is_empty()) {
+            crate::staff::rules::check_email(v.trim()).map_err(|e| e.on_field(field))?;
+        }
+    }
+    if request.message.as_deref().is_some_and(|m| m.chars().count() > 5000) {
+        return Err(AppError::invalid("message", "too_long", "At most 5000 characters."));
+    }
+    Ok(())
+}
+
+/// The recipient: the one asked for, else the client's; 409 when there is none.
+fn recipient(conn: &rusqlite::Connection, request: &SendRequest, client_id: &str) -> Result<String, AppError> {
+    if let Some(to) = request.to.as_deref().map(str::trim).filter(|t| !t.is_empty()) {
+        return Ok(to.to_string());
+    }
+    client_store::email_recipient(conn, client_id)?.ok_or_else(|| {
+        AppError::conflict(
+            "no_recipient",
+            "The client has no email address and no contact with one: add one, or give the address to send to.",
+        )
+    })
+}
+
+/// Everything a send needs, gathered before the call.
+struct Outgoing {
+    config: MailConfig,
+    email: Email,
+    document_id: String,
+    client_id: String,
+}
+
+/// The email of a document: its PDF attached and its share link in the body.
+fn compose(conn: &rusqlite::Connection, doc: &Document, to: String, request: &SendRequest, link: &str) -> Result<Outgoing, AppError> {
+    let config = mail::config(conn)?;
+    let view = view::build(conn, doc)?;
+    let message = request
+        .message
+        .clone()
+        .filter(|m| !m.trim().is_empty())
+        .unwrap_or_else(|| html::default_message(&view));
+    let (html_body, text) = html::email(&message, Some(&view), Some(link), &view.letterhead)?;
+    let pdf = crate::pdf::document_pdf(&view)?;
+    Ok(Outgoing {
+        config,
+        email: Email {
+            to,
+            cc: request.cc.clone().map(|c| c.trim().to_string()).filter(|c| !c.is_empty()),
+            subject: format!(
+                "{} {} from {}",
+                view::title(&doc.doc_type).to_lowercase().replace("tax ", ""),
+                doc.doc_no.as_deref().unwrap_or("(draft)"),
+                view.letterhead.trade_name
+            )
+            .trim()
+            .to_string(),
+            html: html_body,
+            text,
+            attachments: vec![Attachment {
+                name: view::pdf_file_name(doc.doc_no.as_deref()),
+                content_type: "application/pdf",
+                content: pdf,
+            }],
+        },
+        document_id: doc.id.clone(),
+        client_id: doc.client_id.clone(),
+    })
+}
+
+/// Renders the email of a document on a read connection (the PDF takes milliseconds: not
+/// inside the write transaction).
+async fn prepare(state: &AppState, user: &AuthUser, id: String, to: String, request: SendRequest, link: String) -> Result<Outgoing, AppError> {
+    let user = user.clone();
+    state
+        .db
+        .read(move |c| {
+            let doc = visible(c, &user, &id)?;
+            compose(c, &doc, to, &request, &link)
+        })
+        .await
+}
+
+/// Sends (off the async threads), then writes the email_log row and, on success, the 'sent'
+/// event, in one transaction after the call.
+async fn deliver(state: &AppState, user: &AuthUser, out: Outgoing) -> Result<(Document, EmailOutcome), AppError> {
+    let allow = state.config.allow_private_targets;
+    let Outgoing { config, email, document_id, client_id } = out;
+    let (email, result) = tokio::task::spawn_blocking(move || {
+        let result = provider::send(&config, &email, allow);
+        (email, result)
+    })
+    .await
+    .map_err(AppError::internal)?;
+    if let Err(e) = &result {
+        tracing::warn!(document = %document_id, error = %e, "document email failed");
+    }
+    let user = user.clone();
+    state
+        .db
+        .write(move |tx| {
+            let log_id = mail::log(
+                tx,
+                Attempt {
+                    purpose: "document",
+                    document_id: Some(&document_id),
+                    client_id: Some(&client_id),
+                    module_id: None,
+                    to: &email.to,
+                    cc: email.cc.as_deref(),
+                    subject: &email.subject,
+                    sent_by: &user.id,
+                    result: &result,
+                },
+            )?;
+            let doc = match &result {
+                Ok(_) => record_sent(tx, &user, &document_id)?,
+                Err(_) => visible(tx, &user, &document_id)?,
+            };
+            Ok((
+                doc,
+                EmailOutcome {
+                    log_id,
+                    to: email.to.clone(),
+                    status: if result.is_ok() { "sent" } else { "failed" },
+                    error: result.as_ref().err().map(MailError::to_string),
+                },
+            ))
+        })
+        .await
+}
+
+/// Email an issued document: the PDF attached, its share link in the body (a live link is
+/// reused, else one is minted). A failed send is logged and answers 502; the document is unchanged.
+#[utoipa::path(post, path = "/api/documents/{id}/send", tag = "documents", params(("id" = String, Path)), request_body = SendRequest,
+    responses((status = 200, body = SentReply), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody), (status = 422, body = ErrorBody), (status = 502, body = ErrorBody)))]
+async fn send(
+    State(state): State<AppState>,
+    user: AuthUser,
+    client: ClientInfo,
+    IdPath(id): IdPath,
+    JsonBody(request): JsonBody<SendRequest>,
+) -> Result<Json<SentReply>, AppError> {
+    check_addresses(&request)?;
+    let config = state.config.clone();
+    let who = user.clone();
+    let req = request.clone();
+    let (id, to, link) = state
+        .db
+        .write(move |tx| {
+            let doc = visible(tx, &who, &id)?;
+            if matches!(doc.status.as_str(), "draft" | "cancelled") {
+                return Err(AppError::conflict("not_issued", "Only an issued, not cancelled, document is emailed."));
+            }
+            mail::config(tx)?;
+            let to = recipient(tx, &req, &doc.client_id)?;
+            let share = shares::live_or_new(tx, &doc.id, &who.id)?;
+            let link = shares::share_url(tx, &config, client.origin.as_deref(), &share.token)?;
+            Ok((doc.id, to, link))
+        })
+        .await?;
+    let out = prepare(&state, &user, id, to, request, link).await?;
+    let (document, email) = deliver(&state, &user, out).await?;
+    if let Some(error) = &email.error {
+        return Err(AppError::new(
+            StatusCode::BAD_GATEWAY,
+            "mail_failed",
+            format!("The email to {} was not sent: {error}. It is recorded in the email log; the document is unchanged.", email.to),
+        ));
+    }
+    Ok(Json(SentReply { document, email, warnings: vec![] }))
+}
+
+/// Convert a proforma into an invoice, issue it and email it (spec 3.1). Every guard runs before
+/// any write (a proforma, the mail provider alive, a recipient); the conversion and the issue are
+/// one transaction; the email goes after the commit, and if it fails the invoice stays issued and
+/// the answer carries a warning.
+#[utoipa::path(post, path = "/api/documents/{id}/convert-and-send", tag = "documents", params(("id" = String, Path)), request_body = SendRequest,
+    responses((status = 200, description = "The issued invoice", body = SentReply), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody), (status = 422, body = ErrorBody)))]
+async fn convert_and_send(
+    State(state): State<AppState>,
+    user: AuthUser,
+    client: ClientInfo,
+    IdPath(id): IdPath,
+    JsonBody(request): JsonBody<SendRequest>,
+) -> Result<Json<SentReply>, AppError> {
+    check_addresses(&request)?;
+    let who = user.clone();
+    let source = id.clone();
+    let req = request.clone();
+    let config = state
+        .db
+        .read(move |c| {
+            let doc = visible(c, &who, &source)?;
+            if doc.doc_type != "PROFORMA" {
+                return Err(AppError::conflict("not_proforma", "Only a proforma invoice is converted and sent."));
+            }
+            let config = mail::config(c)?;
+            recipient(c, &req, &doc.client_id)?;
+            Ok(config)
+        })
+        .await?;
+    let allow = state.config.allow_private_targets;
+    tokio::task::spawn_blocking(move || provider::alive(&config, allow))
+        .await
+        .map_err(AppError::internal)?
+        .map_err(|e| mail::dead_provider(&e))?;
+    let settings = state.config.clone();
+    let who = user.clone();
+    let req = request.clone();
+    let (invoice_id, to, link) = state
+        .db
+        .write(move |tx| {
+            // The recipient again, inside the transaction: nothing is written unless it holds.
+            let to = recipient(tx, &req, &visible(tx, &who, &id)?.client_id)?;
+            let invoice_id = convert_in(tx, &who, &id, "INVOICE")?;
+            let invoice = issue_in(tx, &who, &invoice_id)?;
+            let share = shares::live_or_new(tx, &invoice.id, &who.id)?;
+            let link = shares::share_url(tx, &settings, client.origin.as_deref(), &share.token)?;
+            Ok((invoice.id, to, link))
+        })
+        .await?;
+    let out = prepare(&state, &user, invoice_id, to, request, link).await?;
+    let (document, email) = deliver(&state, &user, out).await?;
+    let warnings = email
+        .error
+        .as_ref()
+        .map(|error| Warning {
+            code: "email_failed",
+            message: format!("The invoice is issued, but the email to {} was not sent: {error}. Send it again from the invoice.", email.to),
+        })
+        .into_iter()
+        .collect();
+    Ok(Json(SentReply { document, email, warnings }))
+}

@@ -1,0 +1,393 @@
+//! The A4 layout of a quotation, proforma, GST tax invoice or credit note.
+
+use super::layout::{self, BOTTOM, CONTENT_W, Color, Flow, MARGIN, MM, PAGE_W, Page, Style, TOP, Writer};
+use crate::documents::view::DocumentView;
+use crate::http::error::AppError;
+
+/// Padding inside table cells.
+const PAD: f32 = 3.0;
+
+#[derive(Clone, Copy, PartialEq)]
+enum Align {
+    Left,
+    Center,
+    Right,
+}
+
+struct Column {
+    title: &'static str,
+    width: f32,
+    align: Align,
+}
+
+/// The columns of the lines table: CGST and SGST within a state, IGST across states; the
+/// description takes what the others leave.
+fn columns(intra_state: bool) -> Vec<Column> {
+    let col = |title, width, align| Column { title, width, align };
+    let mut cols = vec![
+        col("S.No", 26.0, Align::Center),
+        col("Description", 0.0, Align::Left),
+        col("SAC", 38.0, Align::Center),
+        col("Qty", 28.0, Align::Right),
+        col("Rate", 54.0, Align::Right),
+        col("Taxable value", 58.0, Align::Right),
+        col("GST %", 30.0, Align::Right),
+    ];
+    if intra_state {
+        cols.push(col("CGST", 50.0, Align::Right));
+        cols.push(col("SGST", 50.0, Align::Right));
+    } else {
+        cols.push(col("IGST", 56.0, Align::Right));
+    }
+    cols.push(col("Total", 62.0, Align::Right));
+    let fixed: f32 = cols.iter().map(|c| c.width).sum();
+    cols[1].width = CONTENT_W - fixed;
+    cols
+}
+
+fn cells(view: &DocumentView, line: &crate::documents::view::LineView) -> Vec<String> {
+    let mut cells = vec![
+        line.sno.to_string(),
+        line.description.clone(),
+        line.sac.clone(),
+        line.qty.clone(),
+        line.rate.clone(),
+        line.taxable.clone(),
+        line.gst_rate.clone(),
+    ];
+    if view.intra_state {
+        cells.push(line.cgst.clone());
+        cells.push(line.sgst.clone());
+    } else {
+        cells.push(line.igst.clone());
+    }
+    cells.push(line.total.clone());
+    cells
+}
+
+/// Draws `text` in a cell from `x` of `width`, aligned, shrunk to fit when needed.
+fn cell(page: &mut Page, x: f32, width: f32, baseline: f32, align: Align, style: Style, text: &str) {
+    let inner = width - 2.0 * PAD;
+    let style = style.fit(text, inner);
+    match align {
+        Align::Left => {
+            page.text(x + PAD, baseline, style, text);
+        }
+        Align::Center => page.text_center(x + width / 2.0, baseline, style, text),
+        Align::Right => page.text_right(x + width - PAD, baseline, style, text),
+    }
+}
+
+/// The header row of the table at `top`; returns its bottom.
+fn table_header(page: &mut Page, cols: &[Column], accent: Color, top: f32) -> f32 {
+    let style = Style::bold(7.5).color(Color::WHITE);
+    let wrapped: Vec<Vec<String>> = cols
+        .iter()
+        .map(|c| style.wrap(c.title, c.width - 2.0 * PAD))
+        .collect();
+    let lines = wrapped.iter().map(Vec::len).max().unwrap_or(1) as f32;
+    let height = lines * style.leading() + 2.0 * PAD;
+    page.rect(MARGIN, top, CONTENT_W, height, Some(accent), None);
+    let mut x = MARGIN;
+    for (col, text) in cols.iter().zip(&wrapped) {
+        // Single-line titles sit on the last line, next to the wrapped ones.
+        let first = top + PAD + style.size + (lines - text.len() as f32) * style.leading();
+        for (i, line) in text.iter().enumerate() {
+            cell(
+                page,
+                x,
+                col.width,
+                first + i as f32 * style.leading(),
+                col.align,
+                style,
+                line,
+            );
+        }
+        x += col.width;
+    }
+    top + height
+}
+
+/// "Invoice No." and the like.
+fn number_label(title: &str) -> &'static str {
+    match title {
+        "TAX INVOICE" => "Invoice No.",
+        "PROFORMA INVOICE" => "Proforma No.",
+        "QUOTATION" => "Quotation No.",
+        "CREDIT NOTE" => "Credit Note No.",
+        _ => "Number",
+    }
+}
+
+/// The number as printed: "Draft" until one is given.
+fn number(view: &DocumentView) -> &str {
+    view.doc_no.as_deref().unwrap_or("Draft")
+}
+
+/// The A4 PDF of a business document (see `docs/pdf.md`).
+pub fn document_pdf(view: &DocumentView) -> Result<Vec<u8>, AppError> {
+    let accent = layout::accent(&view.letterhead);
+    let mut writer = Writer::new();
+    writer.set_title(&format!("{} {}", view.title, number(view)));
+    let page = writer.new_page();
+    let y = layout::letterhead(page, &view.letterhead, TOP);
+
+    // The title, and the mark beside it.
+    let title = Style::bold(15.0).color(accent);
+    let y = y + 8.0 * MM;
+    page.text_center(PAGE_W / 2.0, y, title, view.title);
+    if let Some(mark) = view.mark {
+        page.text_right(MARGIN + CONTENT_W, y, Style::bold(12.0).color(Color::RED), mark);
+    }
+    let y = parties(page, view, y + 5.0 * MM);
+
+    let trade_name = view.letterhead.trade_name.clone();
+    let heading = format!("{} {} (continued)", view.title, number(view));
+    let mut flow = Flow::new(writer, y + 5.0 * MM, move |page: &mut Page| {
+        page.text(MARGIN, TOP + 10.0, Style::bold(10.0).color(accent), &trade_name);
+        page.text_right(MARGIN + CONTENT_W, TOP + 10.0, Style::bold(10.0), &heading);
+        page.hrule(MARGIN, TOP + 16.0, CONTENT_W, 1.0, accent);
+        TOP + 16.0 + 5.0 * MM
+    });
+
+    lines_table(&mut flow, view, accent);
+    totals(&mut flow, view, accent);
+    tail(&mut flow, view);
+
+    let footer = format!("{} {}", view.title, number(view));
+    flow.writer.finish(|page, n, of| {
+        if let Some(mark) = view.mark {
+            page.watermark(mark, Color::RED);
+        }
+        layout::page_footer(page, &footer, n, of);
+    })
+}
+
+/// The recipient ("Bill to", place of supply) at the left and the document's particulars at
+/// the right, boxed, from `top`; returns the bottom of the box.
+fn parties(page: &mut Page, view: &DocumentView, top: f32) -> f32 {
+    let left_w = CONTENT_W * 0.56;
+    let label = Style::bold(7.5).color(Color::GREY);
+    let body = Style::regular(8.5);
+    let x = MARGIN + 2.0 * MM;
+    let width = left_w - 4.0 * MM;
+    page.text(x, top + 4.0 * MM, label, "BILL TO");
+    let r = &view.recipient;
+    let mut y = page.wrapped(x, top + 4.0 * MM + 12.0, width, Style::bold(10.0), &r.name);
+    for line in &r.address_lines {
+        y = page.wrapped(x, y, width, body, line);
+    }
+    let extra = [
+        r.gstin.as_ref().map(|g| format!("GSTIN: {g}")),
+        r.state.as_ref().map(|s| format!("State: {s}")),
+        r.phone.as_ref().map(|p| format!("Phone: {p}")),
+        r.email.as_ref().map(|e| format!("Email: {e}")),
+    ];
+    for line in extra.iter().flatten() {
+        y = page.wrapped(x, y, width, body, line);
+    }
+    y = page.wrapped(
+        x,
+        y + 3.0,
+        width,
+        Style::bold(8.5),
+        &format!("Place of supply: {}", view.place_of_supply),
+    );
+    let left_bottom = y - body.leading() + 4.0 * MM;
+
+    // The particulars: label and value, the value in bold.
+    let rx = MARGIN + left_w + 2.0 * MM;
+    let value_x = rx + 28.0 * MM;
+    let value_w = MARGIN + CONTENT_W - 2.0 * MM - value_x;
+    let due_label = if view.title == "QUOTATION" {
+        "Valid until"
+    } else {
+        "Due date"
+    };
+    let rows = [
+        Some((number_label(view.title), number(view).to_string())),
+        view.doc_date.clone().map(|d| ("Date", d)),
+        view.due_date.clone().map(|d| (due_label, d)),
+        view.reference.clone().map(|r| ("Reference", r)),
+    ];
+    let mut y = top + 4.0 * MM + 2.0;
+    for (name, value) in rows.into_iter().flatten() {
+        page.text(rx, y, body.color(Color::GREY), name);
+        y = page.wrapped(value_x, y, value_w, Style::bold(8.5), &value) + 2.0;
+    }
+    let right_bottom = y - body.leading() + 4.0 * MM;
+
+    let bottom = left_bottom.max(right_bottom);
+    page.rect(
+        MARGIN,
+        top,
+        CONTENT_W,
+        bottom - top,
+        None,
+        Some((Color::RULE, 0.6)),
+    );
+    page.line(
+        (MARGIN + left_w, top),
+        (MARGIN + left_w, bottom),
+        0.6,
+        Color::RULE,
+    );
+    bottom
+}
+
+/// The lines, flowing over pages with the header repeated.
+fn lines_table(flow: &mut Flow, view: &DocumentView, accent: Color) {
+    let cols = columns(view.intra_state);
+    let style = Style::regular(8.0);
+    let desc_w = cols[1].width - 2.0 * PAD;
+    let header_y = flow.y;
+    flow.y = table_header(flow.page(), &cols, accent, header_y);
+    for (i, line) in view.lines.iter().enumerate() {
+        let texts = cells(view, line);
+        let description = style.wrap(&texts[1], desc_w);
+        let height = description.len() as f32 * style.leading() + 2.0 * PAD;
+        if flow.ensure(height) {
+            let top = flow.y;
+            flow.y = table_header(flow.page(), &cols, accent, top);
+        }
+        let top = flow.y;
+        let page = flow.page();
+        if i % 2 == 1 {
+            page.rect(MARGIN, top, CONTENT_W, height, Some(accent.lighten(0.94)), None);
+        }
+        let baseline = top + PAD + style.size;
+        let mut x = MARGIN;
+        for (c, (col, text)) in cols.iter().zip(&texts).enumerate() {
+            if c == 1 {
+                for (n, part) in description.iter().enumerate() {
+                    page.text(x + PAD, baseline + n as f32 * style.leading(), style, part);
+                }
+            } else {
+                cell(page, x, col.width, baseline, col.align, style, text);
+            }
+            x += col.width;
+        }
+        page.hrule(MARGIN, top + height, CONTENT_W, 0.4, Color::RULE);
+        flow.y = top + height;
+    }
+}
+
+/// The tax totals at the right, the amount in words at the left.
+fn totals(flow: &mut Flow, view: &DocumentView, accent: Color) {
+    let mut rows: Vec<(&str, &str)> = vec![("Taxable value", &view.subtotal)];
+    if view.intra_state {
+        rows.push(("CGST", &view.cgst));
+        rows.push(("SGST", &view.sgst));
+    } else {
+        rows.push(("IGST", &view.igst));
+    }
+    if let Some(r) = &view.round_off {
+        rows.push(("Round off", r));
+    }
+    let body = Style::regular(8.5);
+    let total = Style::bold(11.0);
+    let words_w = CONTENT_W - 85.0 * MM - 6.0 * MM;
+    let words = Style::regular(9.0).wrap(&view.total_in_words, words_w);
+    let height = (rows.len() as f32 * body.leading() + total.leading() + 8.0)
+        .max(12.0 + words.len() as f32 * Style::regular(9.0).leading())
+        + 4.0 * MM;
+    flow.ensure(height);
+    let top = flow.y + 3.0 * MM;
+    let page = flow.page();
+
+    let label_x = MARGIN + CONTENT_W - 85.0 * MM;
+    let right = MARGIN + CONTENT_W - PAD;
+    let mut y = top + body.size;
+    for (name, value) in &rows {
+        page.text(label_x, y, body, name);
+        page.text_right(right, y, body, value);
+        y += body.leading();
+    }
+    page.hrule(
+        label_x,
+        y - body.size + 2.0,
+        MARGIN + CONTENT_W - label_x,
+        0.8,
+        accent,
+    );
+    y += total.size - body.size + 4.0;
+    page.text(label_x, y, total, "Total");
+    page.text_right(
+        right,
+        y,
+        total.fit(&view.total, right - label_x - 40.0),
+        &view.total,
+    );
+    let totals_bottom = y + 4.0;
+    page.hrule(label_x, totals_bottom, MARGIN + CONTENT_W - label_x, 0.8, accent);
+
+    page.text(
+        MARGIN,
+        top + 7.5,
+        Style::bold(7.5).color(Color::GREY),
+        "Amount in words:",
+    );
+    let mut wy = top + 7.5 + 12.0;
+    for line in &words {
+        page.text(MARGIN, wy, Style::bold(9.0), line);
+        wy += Style::regular(9.0).leading();
+    }
+    flow.y = totals_bottom.max(wy) + 4.0 * MM;
+}
+
+/// Notes, bank details with the signature, terms and the letterhead's footer.
+fn tail(flow: &mut Flow, view: &DocumentView) {
+    let lh = &view.letterhead;
+    let label = Style::bold(7.5).color(Color::GREY);
+    let body = Style::regular(8.5);
+    if let Some(notes) = &view.notes {
+        flow.ensure(label.leading() + body.leading());
+        let y = flow.y + label.size;
+        flow.page().text(MARGIN, y, label, "NOTES");
+        flow.y += label.leading() + 1.0;
+        flow.paragraph(MARGIN, CONTENT_W, body, notes);
+        flow.y += 3.0 * MM;
+    }
+
+    let bank = [
+        lh.bank_name.as_ref().map(|b| format!("Bank: {b}")),
+        lh.bank_account.as_ref().map(|a| format!("Account No.: {a}")),
+        lh.bank_ifsc.as_ref().map(|i| format!("IFSC: {i}")),
+        lh.upi_id.as_ref().map(|u| format!("UPI: {u}")),
+    ];
+    let bank: Vec<&String> = bank.iter().flatten().collect();
+    let band = (label.leading() + bank.len() as f32 * body.leading()).max(60.0);
+    flow.ensure(band);
+    let top = flow.y;
+    let page = flow.page();
+    let mut y = top + label.size;
+    if !bank.is_empty() {
+        page.text(MARGIN, y, label, "BANK DETAILS");
+        y += label.leading() + 1.0;
+        for line in &bank {
+            y = page.wrapped(MARGIN, y, CONTENT_W * 0.55, body, line);
+        }
+    }
+    let sig_bottom = layout::signature(page, &lh.trade_name, top);
+    flow.y = (y - body.leading()).max(sig_bottom) + 4.0 * MM;
+
+    if let Some(terms) = &view.terms {
+        let small = Style::regular(7.5);
+        flow.ensure(label.leading() + small.leading());
+        let y = flow.y + label.size;
+        flow.page().text(MARGIN, y, label, "TERMS AND CONDITIONS");
+        flow.y += label.leading() + 1.0;
+        flow.paragraph(MARGIN, CONTENT_W, small, terms);
+        flow.y += 3.0 * MM;
+    }
+    if let Some(footer) = &lh.footer {
+        let small = Style::regular(7.5).color(Color::GREY);
+        for line in small.wrap(footer, CONTENT_W) {
+            flow.ensure(small.leading());
+            let y = flow.y + small.size;
+            flow.page().text_center(PAGE_W / 2.0, y, small, &line);
+            flow.y += small.leading();
+        }
+    }
+    debug_assert!(flow.y <= BOTTOM + 1.0);
+}

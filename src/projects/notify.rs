@@ -1,0 +1,174 @@
+//! Notify-all (spec 4.3): one email to every client on a module's roster. The whole roster is
+//! resolved first (no truncation); then one email per reachable client, each attempt written
+//! to the email_log with its own audit row as it happens; the answer names every client that
+//! could not be reached (no email anywhere) and every send that failed.
+
+use crate::AppState;
+use crate::catalog::store as catalog_store;
+use crate::clients::store as client_store;
+use crate::company::template;
+use crate::db::audit::{Audit, audit};
+use crate::db::settings;
+use crate::documents::html;
+use crate::http::error::{AppError, ErrorBody};
+use crate::http::extract::{IdPath, JsonBody, Manager};
+use crate::mail::provider::{self, Email};
+use crate::mail::{self, Attempt};
+use crate::projects::store;
+use axum::Json;
+use axum::extract::State;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use utoipa_axum::{router::OpenApiRouter, routes};
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(notify))
+}
+
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Notice {
+    pub subject: String,
+    pub body: String,
+}
+
+#[derive(Serialize, ToSchema, Clone)]
+pub struct ClientRef {
+    pub client_id: String,
+    pub client_name: String,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct FailedSend {
+    pub client_id: String,
+    pub client_name: String,
+    pub to: String,
+    pub error: String,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct NotifyReport {
+    /// Clients on the roster.
+    pub roster: usize,
+    /// Emails attempted (one per reachable client).
+    pub attempted: usize,
+    pub sent: usize,
+    pub failed: Vec<FailedSend>,
+    /// Clients with no email address and no contact with one: nothing was sent to them.
+    pub unreachable: Vec<ClientRef>,
+}
+
+/// Email every client subscribed to the module (managerial).
+#[utoipa::path(post, path = "/api/modules/{id}/notify", tag = "catalog", params(("id" = String, Path)), request_body = Notice,
+    responses((status = 200, body = NotifyReport), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody), (status = 422, body = ErrorBody)))]
+async fn notify(
+    State(state): State<AppState>,
+    Manager(user): Manager,
+    IdPath(id): IdPath,
+    JsonBody(notice): JsonBody<Notice>,
+) -> Result<Json<NotifyReport>, AppError> {
+    let subject = notice.subject.trim().to_string();
+    let body = notice.body.trim().to_string();
+    if subject.is_empty() || subject.chars().count() > 200 {
+        return Err(AppError::invalid("subject", "required", "Give a subject (at most 200 characters)."));
+    }
+    if body.is_empty() || body.chars().count() > 20_000 {
+        return Err(AppError::invalid("body", "required", "Write the message (at most 20,000 characters)."));
+    }
+    let module_id = id.clone();
+    let (config, recipients, unreachable, letterhead) = state
+        .db
+        .read(move |c| {
+            catalog_store::get(c, &module_id, settings::office_today(c)?)?.ok_or_else(|| AppError::not_found("module"))?;
+            let config = mail::config(c)?;
+            let mut recipients = vec![];
+            let mut unreachable = vec![];
+            for (client_id, client_name) in store::roster_clients(c, &module_id)? {
+                match client_store::email_recipient(c, &client_id)? {
+                    Some(to) => recipients.push((ClientRef { client_id, client_name }, to)),
+                    None => unreachable.push(ClientRef { client_id, client_name }),
+                }
+            }
+            Ok((config, recipients, unreachable, template::letterhead(c, &[])?))
+        })
+        .await?;
+    let allow = state.config.allow_private_targets;
+    let probe = config.clone();
+    tokio::task::spawn_blocking(move || provider::alive(&probe, allow))
+        .await
+        .map_err(AppError::internal)?
+        .map_err(|e| mail::dead_provider(&e))?;
+    let (html_body, text) = html::email(&body, None, None, &letterhead)?;
+    let mut report = NotifyReport {
+        roster: recipients.len() + unreachable.len(),
+        attempted: 0,
+        sent: 0,
+        failed: vec![],
+        unreachable,
+    };
+    for (client, to) in recipients {
+        let email = Email {
+            to,
+            cc: None,
+            subject: subject.clone(),
+            html: html_body.clone(),
+            text: text.clone(),
+            attachments: vec![],
+        };
+        let config = config.clone();
+        let (email, result) = tokio::task::spawn_blocking(move || {
+            let result = provider::send(&config, &email, allow);
+            (email, result)
+        })
+        .await
+        .map_err(AppError::internal)?;
+        report.attempted += 1;
+        match &result {
+            Ok(_) => report.sent += 1,
+            Err(e) => report.failed.push(FailedSend {
+                client_id: client.client_id.clone(),
+                client_name: client.client_name.clone(),
+                to: email.to.clone(),
+                error: e.to_string(),
+            }),
+        }
+        let (user_id, module_id) = (user.id.clone(), id.clone());
+        state
+            .db
+            .write(move |tx| {
+                let log_id = mail::log(
+                    tx,
+                    Attempt {
+                        purpose: "module_notify",
+                        document_id: None,
+                        client_id: Some(&client.client_id),
+                        module_id: Some(&module_id),
+                        to: &email.to,
+                        cc: None,
+                        subject: &email.subject,
+                        sent_by: &user_id,
+                        result: &result,
+                    },
+                )?;
+                audit(
+                    tx,
+                    Audit {
+                        entity: "module",
+                        entity_id: Some(&module_id),
+                        action: "notify",
+                        user_id: Some(&user_id),
+                        before: None,
+                        after: Some(serde_json::json!({
+                            "client_id": client.client_id,
+                            "to": email.to,
+                            "subject": email.subject,
+                            "status": if result.is_ok() { "sent" } else { "failed" },
+                            "email_log_id": log_id,
+                        })),
+                    },
+                )
+            })
+            .await?;
+    }
+    Ok(Json(report))
+}

@@ -1,0 +1,605 @@
+//! Documents going out: the PDF, the HTML preview, public share links, email through a fake
+//! mail provider on loopback (Postmark's wire format), convert-and-send and notify-all, and the
+//! letterhead and mail settings.
+
+mod common;
+
+use axum::http::{Method, StatusCode, header};
+use base64::Engine;
+use chrono::{Duration, Utc};
+use common::mail::{FakeMail, TOKEN};
+use common::{Call, TestApp};
+use serde_json::{Value, json};
+
+fn id(v: &Value) -> String {
+    v["id"].as_str().unwrap().to_string()
+}
+
+struct Office {
+    app: TestApp,
+    mail: FakeMail,
+    owner: String,
+    manager: String,
+    staff: String,
+    module: String,
+    /// Has a contact with role secretary and an email, and an own email.
+    society: String,
+}
+
+async fn office() -> Office {
+    let app = TestApp::with_config(|c| c.allow_private_targets = true);
+    let mail = FakeMail::start();
+    let owner = app.owner().await;
+    let (_, pw) = app.invite(&owner, "manager@coop.in", "manager").await;
+    let manager = app.login("manager@coop.in", &pw).await;
+    let (_, pw) = app.invite(&owner, "staff@coop.in", "staff").await;
+    let staff = app.login("staff@coop.in", &pw).await;
+    let company = app
+        .send(
+            Call::new(Method::PUT, "/api/settings/company").cookie(&owner).json(json!({
+                "name": "Softland India", "address": "Kollam", "gstin": "32AABCK1234L1ZV",
+                "bank_name": "State Bank of India", "bank_account": "0012345678", "bank_ifsc": "SBIN0000123"
+            })),
+        )
+        .await;
+    assert_eq!(company.status, StatusCode::OK, "{}", company.text);
+    let module = app
+        .post(
+            "/api/modules",
+            &owner,
+            json!({ "code": "DEP", "name": "Deposit module", "sac": "998314", "gst_rate": 18 }),
+        )
+        .await
+        .body;
+    app.post(
+        &format!("/api/modules/{}/prices", id(&module)),
+        &owner,
+        json!({ "effective_from": "2020-04-01", "price": 10_000_000 }),
+    )
+    .await;
+    let society = app
+        .post(
+            "/api/clients",
+            &owner,
+            json!({ "name": "KADAKKAL SERVICE CO-OPERATIVE BANK LTD NO 1234", "state_code": "32", "email": "office@kadakkal.coop" }),
+        )
+        .await
+        .body;
+    let contact = app
+        .post(
+            &format!("/api/clients/{}/contacts", id(&society)),
+            &owner,
+            json!({ "name": "Secretary", "role": "secretary", "email": "secretary@kadakkal.coop" }),
+        )
+        .await;
+    assert_eq!(contact.status, StatusCode::CREATED, "{}", contact.text);
+    let mail_settings = app
+        .send(
+            Call::new(Method::PUT, "/api/settings/mail")
+                .cookie(&owner)
+                .json(json!({ "api_url": mail.url, "from": "billing@softland.in", "token": TOKEN })),
+        )
+        .await;
+    assert_eq!(mail_settings.status, StatusCode::OK, "{}", mail_settings.text);
+    Office {
+        app,
+        mail,
+        owner,
+        manager,
+        staff,
+        module: id(&module),
+        society: id(&society),
+    }
+}
+
+/// An issued document of `doc_type` for the society, one line of the module.
+async fn issued(o: &Office, doc_type: &str) -> Value {
+    let draft = o
+        .app
+        .post(
+            "/api/documents",
+            &o.owner,
+            json!({ "type": doc_type, "client_id": o.society, "lines": [ { "module_id": o.module, "qty": 1 } ] }),
+        )
+        .await;
+    assert_eq!(draft.status, StatusCode::CREATED, "{}", draft.text);
+    let reply = o
+        .app
+        .post(&format!("/api/documents/{}/issue", id(&draft.body)), &o.owner, json!({}))
+        .await;
+    assert_eq!(reply.status, StatusCode::OK, "{}", reply.text);
+    reply.body
+}
+
+fn pdf_text(bytes: &[u8]) -> String {
+    let doc = lopdf::Document::load_mem(bytes).expect("a PDF lopdf can read");
+    let pages: Vec<u32> = doc.get_pages().keys().copied().collect();
+    doc.extract_text(&pages).expect("a text layer")
+}
+
+#[tokio::test]
+async fn the_pdf_is_inline_or_a_named_attachment_and_carries_the_rupee_sign_in_its_text() {
+    let o = office().await;
+    let invoice = issued(&o, "INVOICE").await;
+    let no = invoice["docNo"].as_str().unwrap().to_string();
+    let inline = o.app.get(&format!("/api/documents/{}/pdf", id(&invoice)), &o.owner).await;
+    assert_eq!(inline.status, StatusCode::OK);
+    assert!(inline.bytes.starts_with(b"%PDF"), "not a PDF");
+    assert_eq!(inline.headers[header::CONTENT_TYPE], "application/pdf");
+    assert_eq!(
+        inline.headers[header::CONTENT_DISPOSITION],
+        format!("inline; filename=\"{}.pdf\"", no.replace('/', "-")).as_str()
+    );
+    let text = pdf_text(&inline.bytes);
+    assert!(text.contains("TAX INVOICE"), "{text}");
+    assert!(text.contains(&no), "{text}");
+    // ₹1,18,000.00: 1,00,000 and 18% GST, with the rupee sign in the text layer.
+    assert!(text.contains("₹1,18,000.00"), "{text}");
+    assert!(text.contains("Rupees One Lakh Eighteen Thousand Only"), "{text}");
+
+    let download = o
+        .app
+        .get(&format!("/api/documents/{}/pdf?download=1", id(&invoice)), &o.owner)
+        .await;
+    assert_eq!(
+        download.headers[header::CONTENT_DISPOSITION],
+        format!("attachment; filename=\"INV-{}.pdf\"", &no[4..]).as_str()
+    );
+    let draft = o
+        .app
+        .post(
+            "/api/documents",
+            &o.owner,
+            json!({ "type": "QUOTATION", "client_id": o.society, "lines": [ { "module_id": o.module, "qty": 2 } ] }),
+        )
+        .await
+        .body;
+    let draft_pdf = o
+        .app
+        .get(&format!("/api/documents/{}/pdf?download=1", id(&draft)), &o.owner)
+        .await;
+    assert_eq!(draft_pdf.headers[header::CONTENT_DISPOSITION], "attachment; filename=\"draft.pdf\"");
+    assert!(pdf_text(&draft_pdf.bytes).contains("DRAFT"));
+    // A staff user outside the book gets the same 404 as for a missing document.
+    let hidden = o.app.get(&format!("/api/documents/{}/pdf", id(&invoice)), &o.staff).await;
+    assert_eq!(hidden.status, StatusCode::NOT_FOUND);
+    let bad = o
+        .app
+        .get(&format!("/api/documents/{}/pdf?download=yes", id(&invoice)), &o.owner)
+        .await;
+    assert_eq!(bad.status, StatusCode::BAD_REQUEST);
+}
+
+#[tokio::test]
+async fn the_preview_renders_escaped_html_with_the_live_totals() {
+    let o = office().await;
+    let hostile = o
+        .app
+        .post("/api/clients", &o.owner, json!({ "name": "<script>alert(1)</script> Society", "state_code": "29" }))
+        .await
+        .body;
+    let preview = |qty: i64| {
+        json!({ "type": "INVOICE", "client_id": id(&hostile), "notes": "<img src=x onerror=alert(2)>",
+                "lines": [ { "module_id": o.module, "qty": qty } ] })
+    };
+    let one = o.app.post("/api/documents/preview", &o.owner, preview(1)).await;
+    assert_eq!(one.status, StatusCode::OK, "{}", one.text);
+    let html = one.body["html"].as_str().unwrap();
+    assert!(html.contains("&#60;script&#62;alert(1)&#60;/script&#62; Society"), "{html}");
+    assert!(!html.contains("<script>") && !html.contains("<img src=x"), "{html}");
+    // Inter-state: IGST, and the total in rupees.
+    assert!(html.contains("IGST") && html.contains("₹1,18,000.00"), "{html}");
+    let two = o.app.post("/api/documents/preview", &o.owner, preview(2)).await;
+    assert!(two.body["html"].as_str().unwrap().contains("₹2,36,000.00"));
+    assert_eq!(o.app.count("SELECT COUNT(*) FROM document"), 0, "a preview writes nothing");
+
+    let sample = o
+        .app
+        .post(
+            "/api/previews/sample",
+            &o.staff,
+            json!({ "template": { "template.trade_name": "Softland <b>India</b>", "template.accent_color": "#AA3300" } }),
+        )
+        .await;
+    assert_eq!(sample.status, StatusCode::OK, "{}", sample.text);
+    let html = sample.body["html"].as_str().unwrap();
+    assert!(html.contains("Softland &#60;b&#62;India&#60;/b&#62;") && html.contains("data-accent=\"#aa3300\""), "{html}");
+    let bad = o
+        .app
+        .post("/api/previews/sample", &o.owner, json!({ "template": { "template.accent_color": "red" } }))
+        .await;
+    assert_eq!((bad.status, bad.body["error"]["field"].as_str()), (StatusCode::UNPROCESSABLE_ENTITY, Some("template.accent_color")));
+}
+
+#[tokio::test]
+async fn shares_are_minted_by_managers_open_without_a_session_and_die_with_one_404() {
+    let o = office().await;
+    let invoice = issued(&o, "INVOICE").await;
+    let path = format!("/api/documents/{}/share", id(&invoice));
+    assert_eq!(o.app.post(&path, &o.staff, json!({})).await.status, StatusCode::FORBIDDEN);
+    let before = Utc::now();
+    let minted = o.app.post(&path, &o.manager, json!({})).await;
+    assert_eq!(minted.status, StatusCode::CREATED, "{}", minted.text);
+    let token = minted.body["token"].as_str().unwrap().to_string();
+    assert_eq!(token.len(), 64);
+    assert!(token.chars().all(|c| c.is_ascii_hexdigit() && !c.is_ascii_uppercase()));
+    let expires = chrono::DateTime::parse_from_rfc3339(minted.body["expires_at"].as_str().unwrap()).unwrap();
+    let expected = before + Duration::days(30);
+    assert!((expires.with_timezone(&Utc) - expected).num_seconds().abs() < 60, "default expiry is 30 days: {expires}");
+    // No share.base_url: the request's own origin.
+    assert_eq!(minted.body["url"], format!("http://localhost/share/{token}"));
+
+    let page = o.app.send(Call::new(Method::GET, &format!("/share/{token}"))).await;
+    assert_eq!(page.status, StatusCode::OK);
+    assert!(page.text.contains(invoice["docNo"].as_str().unwrap()) && page.text.contains("Download PDF"));
+    assert!(page.headers[header::CONTENT_SECURITY_POLICY].to_str().unwrap().contains("script-src 'self'"));
+    let pdf = o.app.send(Call::new(Method::GET, &format!("/share/{token}/pdf"))).await;
+    assert_eq!(pdf.status, StatusCode::OK);
+    assert!(pdf.bytes.starts_with(b"%PDF"));
+
+    // The document lists its shares (with tokens); the list of documents does not.
+    let doc = o.app.get(&format!("/api/documents/{}", id(&invoice)), &o.owner).await.body;
+    assert_eq!(doc["shares"][0]["token"], token.as_str());
+    assert_eq!(doc["shares"][0]["state"], "live");
+    let list = o.app.get("/api/documents", &o.owner).await;
+    assert!(!list.text.contains(&token));
+
+    // Explicit expiry; base_url from the setting; refusals.
+    let until = (Utc::now() + Duration::days(3)).format("%Y-%m-%d").to_string();
+    let dated = o.app.post(&path, &o.owner, json!({ "expires_at": until })).await;
+    assert_eq!(dated.status, StatusCode::CREATED, "{}", dated.text);
+    for body in [json!({ "expires_at": "2001-01-01" }), json!({ "days": 0 }), json!({ "expires_at": "soon" })] {
+        let refused = o.app.post(&path, &o.owner, body.clone()).await;
+        assert_eq!(refused.status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    }
+    let shares_before = o.app.count("SELECT COUNT(*) FROM document_share");
+    assert_eq!(shares_before, 2);
+
+    // Revoked, expired and unknown tokens all get the same 404.
+    let revoke = o
+        .app
+        .post(&format!("{path}/{}/revoke", minted.body["id"].as_str().unwrap()), &o.staff, json!({}))
+        .await;
+    assert_eq!(revoke.status, StatusCode::NOT_FOUND, "staff outside the book");
+    let revoke = o
+        .app
+        .post(&format!("{path}/{}/revoke", minted.body["id"].as_str().unwrap()), &o.owner, json!({}))
+        .await;
+    assert_eq!((revoke.status, revoke.body["state"].as_str()), (StatusCode::OK, Some("revoked")));
+    let expired_token = dated.body["token"].as_str().unwrap().to_string();
+    o.app
+        .sql()
+        .execute("UPDATE document_share SET expires_at = '2020-01-01T00:00:00Z' WHERE token = ?1", [&expired_token])
+        .unwrap();
+    let unknown = "ab".repeat(32);
+    let answers: Vec<_> = [token.as_str(), expired_token.as_str(), unknown.as_str(), "short"]
+        .iter()
+        .map(|t| {
+            let app = &o.app;
+            let t = t.to_string();
+            async move {
+                let page = app.send(Call::new(Method::GET, &format!("/share/{t}"))).await;
+                let pdf = app.send(Call::new(Method::GET, &format!("/share/{t}/pdf"))).await;
+                (page.status, page.text, pdf.status, pdf.text)
+            }
+        })
+        .collect();
+    let mut seen = vec![];
+    for answer in answers {
+        seen.push(answer.await);
+    }
+    assert_eq!(seen[0].0, StatusCode::NOT_FOUND);
+    assert!(seen.iter().all(|a| *a == seen[0]), "one identical 404 for revoked, expired and unknown");
+
+    // The token never reaches the audit; mint and revoke are audited by share id.
+    let audit_text: Vec<String> = {
+        let conn = o.app.sql();
+        let mut stmt = conn
+            .prepare("SELECT COALESCE(before, '') || COALESCE(after, '') || COALESCE(entity_id, '') FROM audit")
+            .unwrap();
+        stmt.query_map([], |r| r.get(0)).unwrap().map(Result::unwrap).collect()
+    };
+    for t in [&token, &expired_token] {
+        assert!(audit_text.iter().all(|row| !row.contains(t.as_str())), "token in the audit");
+    }
+    assert_eq!(o.app.count("SELECT COUNT(*) FROM audit WHERE entity = 'document_share' AND action = 'minted'"), 2);
+    assert_eq!(o.app.count("SELECT COUNT(*) FROM audit WHERE entity = 'document_share' AND action = 'revoked'"), 1);
+
+    // share.base_url wins over the request's origin.
+    o.app
+        .sql()
+        .execute(
+            "INSERT INTO setting (id, key, value, effective_from, set_at) VALUES ('01SHAREBASE', 'share.base_url', '\"https://office.example.in/\"', '2000-01-01', '2026-01-01T00:00:00Z')",
+            [],
+        )
+        .unwrap();
+    let based = o.app.post(&path, &o.owner, json!({ "days": 5 })).await;
+    assert!(based.body["url"].as_str().unwrap().starts_with("https://office.example.in/share/"), "{}", based.text);
+}
+
+#[tokio::test]
+async fn the_default_share_expiry_is_an_owner_setting() {
+    let o = office().await;
+    let get = o.app.get("/api/settings/share", &o.owner).await;
+    assert_eq!(get.body, json!({ "default_expiry_days": 30 }));
+    assert_eq!(o.app.get("/api/settings/share", &o.manager).await.status, StatusCode::FORBIDDEN);
+    let put = |days: Value| {
+        o.app.send(Call::new(Method::PUT, "/api/settings/share").cookie(&o.owner).json(json!({ "default_expiry_days": days })))
+    };
+    assert_eq!(put(json!(0)).await.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(put(json!(7)).await.status, StatusCode::OK);
+    let invoice = issued(&o, "INVOICE").await;
+    let minted = o.app.post(&format!("/api/documents/{}/share", id(&invoice)), &o.owner, json!({})).await;
+    let expires = chrono::DateTime::parse_from_rfc3339(minted.body["expires_at"].as_str().unwrap()).unwrap();
+    assert!((expires.with_timezone(&Utc) - (Utc::now() + Duration::days(7))).num_seconds().abs() < 60);
+    assert_eq!(o.app.count("SELECT COUNT(*) FROM audit WHERE entity_id = 'share.default_expiry_days'"), 1);
+}
+
+#[tokio::test]
+async fn sending_attaches_the_pdf_links_the_share_and_logs_every_attempt() {
+    let o = office().await;
+    let invoice = issued(&o, "INVOICE").await;
+    let send = format!("/api/documents/{}/send", id(&invoice));
+    let sent = o.app.post(&send, &o.owner, json!({ "cc": "president@kadakkal.coop" })).await;
+    assert_eq!(sent.status, StatusCode::OK, "{}", sent.text);
+    assert_eq!(sent.body["email"]["status"], "sent");
+    // The contact with the secretary role wins over the client's own email.
+    assert_eq!(sent.body["email"]["to"], "secretary@kadakkal.coop");
+    let received = o.mail.received();
+    assert_eq!(received.len(), 1);
+    let email = &received[0];
+    assert_eq!((email["From"].as_str(), email["Cc"].as_str()), (Some("billing@softland.in"), Some("president@kadakkal.coop")));
+    let attachment = &email["Attachments"][0];
+    let no = invoice["docNo"].as_str().unwrap();
+    assert_eq!(attachment["Name"], format!("{}.pdf", no.replace('/', "-")));
+    assert_eq!(attachment["ContentType"], "application/pdf");
+    let pdf = base64::engine::general_purpose::STANDARD.decode(attachment["Content"].as_str().unwrap()).unwrap();
+    assert!(pdf.starts_with(b"%PDF"));
+    let token: String = o.app.sql().query_row("SELECT token FROM document_share", [], |r| r.get(0)).unwrap();
+    assert!(email["HtmlBody"].as_str().unwrap().contains(&format!("http://localhost/share/{token}")));
+    assert!(email["TextBody"].as_str().unwrap().contains(&format!("/share/{token}")));
+    assert_eq!(sent.body["events"].as_array().unwrap().iter().filter(|e| e["kind"] == "sent").count(), 1);
+    let log = o.app.get(&format!("/api/email-log?document_id={}", id(&invoice)), &o.owner).await;
+    assert_eq!(log.body["total"], 1);
+    assert_eq!((log.body["rows"][0]["status"].as_str(), log.body["rows"][0]["provider_message_id"].as_str()), (Some("sent"), Some("msg-0")));
+
+    // A second send reuses the live share.
+    let again = o.app.post(&send, &o.owner, json!({ "to": "accounts@kadakkal.coop", "message": "Reminder." })).await;
+    assert_eq!((again.status, again.body["email"]["to"].as_str()), (StatusCode::OK, Some("accounts@kadakkal.coop")));
+    assert_eq!(o.app.count("SELECT COUNT(*) FROM document_share"), 1);
+
+    // Bad addresses are refused before anything happens.
+    let bad = o.app.post(&send, &o.owner, json!({ "to": "not an address" })).await;
+    assert_eq!((bad.status, bad.body["error"]["field"].as_str()), (StatusCode::UNPROCESSABLE_ENTITY, Some("to")));
+    // A draft is not emailed.
+    let draft = o
+        .app
+        .post("/api/documents", &o.owner, json!({ "type": "QUOTATION", "client_id": o.society, "lines": [ { "module_id": o.module, "qty": 1 } ] }))
+        .await
+        .body;
+    let refused = o.app.post(&format!("/api/documents/{}/send", id(&draft)), &o.owner, json!({})).await;
+    assert_eq!(refused.status, StatusCode::CONFLICT);
+    assert_eq!(o.app.count("SELECT COUNT(*) FROM email_log"), 2);
+}
+
+#[tokio::test]
+async fn a_dead_token_is_a_failed_send_recorded_with_the_document_unchanged() {
+    let o = office().await;
+    let quote = issued(&o, "QUOTATION").await;
+    let put = o
+        .app
+        .send(Call::new(Method::PUT, "/api/settings/mail").cookie(&o.owner).json(json!({ "token": "revoked-token" })))
+        .await;
+    assert_eq!((put.status, put.body["hasToken"].as_bool()), (StatusCode::OK, Some(true)));
+    let failed = o.app.post(&format!("/api/documents/{}/send", id(&quote)), &o.owner, json!({})).await;
+    assert_eq!((failed.status, failed.code()), (StatusCode::BAD_GATEWAY, "mail_failed"), "{}", failed.text);
+    assert!(!failed.text.contains("revoked-token"));
+    let row: (String, String, String) = o
+        .app
+        .sql()
+        .query_row("SELECT status, to_address, error FROM email_log", [], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+        .unwrap();
+    assert_eq!((row.0.as_str(), row.1.as_str()), ("failed", "secretary@kadakkal.coop"));
+    assert!(row.2.contains("401"), "{}", row.2);
+    let doc = o.app.get(&format!("/api/documents/{}", id(&quote)), &o.owner).await.body;
+    assert_eq!(doc["status"], "issued", "a quotation moves to sent only when the email went");
+    assert!(doc["events"].as_array().unwrap().iter().all(|e| e["kind"] != "sent"));
+    assert!(o.mail.received().is_empty());
+}
+
+#[tokio::test]
+async fn convert_and_send_checks_everything_before_writing_and_keeps_the_invoice_when_the_email_fails() {
+    let o = office().await;
+    let proforma = issued(&o, "PROFORMA").await;
+    let quote = issued(&o, "QUOTATION").await;
+    let path = |d: &Value| format!("/api/documents/{}/convert-and-send", id(d));
+    let counts = |app: &TestApp| {
+        (
+            app.count("SELECT COUNT(*) FROM document"),
+            app.count("SELECT COUNT(*) FROM email_log"),
+            app.count("SELECT COUNT(*) FROM document_event"),
+            app.count("SELECT COUNT(*) FROM document_share"),
+        )
+    };
+    let before = counts(&o.app);
+
+    // Not a proforma.
+    let r = o.app.post(&path(&quote), &o.owner, json!({})).await;
+    assert_eq!((r.status, r.code()), (StatusCode::CONFLICT, "not_proforma"));
+    // No recipient anywhere.
+    let lonely = o.app.post("/api/clients", &o.owner, json!({ "name": "Quiet Society", "state_code": "32" })).await.body;
+    let quiet = {
+        let d = o
+            .app
+            .post("/api/documents", &o.owner, json!({ "type": "PROFORMA", "client_id": id(&lonely), "lines": [ { "module_id": o.module, "qty": 1 } ] }))
+            .await
+            .body;
+        o.app.post(&format!("/api/documents/{}/issue", id(&d)), &o.owner, json!({})).await.body
+    };
+    let before_quiet = counts(&o.app);
+    let r = o.app.post(&path(&quiet), &o.owner, json!({})).await;
+    assert_eq!((r.status, r.code()), (StatusCode::CONFLICT, "no_recipient"));
+    assert_eq!(counts(&o.app), before_quiet);
+    // The provider refuses the token: dead.
+    o.app
+        .send(Call::new(Method::PUT, "/api/settings/mail").cookie(&o.owner).json(json!({ "token": "dead" })))
+        .await;
+    let r = o.app.post(&path(&proforma), &o.owner, json!({})).await;
+    assert_eq!((r.status, r.code()), (StatusCode::CONFLICT, "mail_provider_dead"), "{}", r.text);
+    // Not configured at all.
+    o.app
+        .send(Call::new(Method::PUT, "/api/settings/mail").cookie(&o.owner).json(json!({ "token": "" })))
+        .await;
+    let r = o.app.post(&path(&proforma), &o.owner, json!({})).await;
+    assert_eq!((r.status, r.code()), (StatusCode::CONFLICT, "mail_not_configured"));
+    assert_eq!(counts(&o.app).0, before.0 + 1, "only the quiet society's proforma was added");
+    assert_eq!(counts(&o.app).1, 0, "no email was attempted");
+
+    // Alive, but the send fails after the commit: the invoice stays issued, with a warning.
+    o.app
+        .send(Call::new(Method::PUT, "/api/settings/mail").cookie(&o.owner).json(json!({ "token": TOKEN })))
+        .await;
+    o.mail.fail_sends(true);
+    let r = o.app.post(&path(&proforma), &o.owner, json!({})).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!((r.body["type"].as_str(), r.body["status"].as_str()), (Some("INVOICE"), Some("issued")));
+    assert!(r.body["docNo"].as_str().unwrap().starts_with("INV/"));
+    assert_eq!(r.body["warnings"][0]["code"], "email_failed");
+    assert_eq!(r.body["email"]["status"], "failed");
+    let source = o.app.get(&format!("/api/documents/{}", id(&proforma)), &o.owner).await.body;
+    assert_eq!((source["status"].as_str(), source["child_id"].as_str()), (Some("invoiced"), r.body["id"].as_str()));
+    assert_eq!(o.app.count("SELECT COUNT(*) FROM email_log WHERE status = 'failed'"), 1);
+
+    // The happy path: a fresh proforma goes out as an invoice.
+    o.mail.fail_sends(false);
+    let fresh = issued(&o, "PROFORMA").await;
+    let r = o.app.post(&path(&fresh), &o.manager, json!({})).await;
+    assert_eq!((r.status, r.body["email"]["status"].as_str()), (StatusCode::OK, Some("sent")), "{}", r.text);
+    assert_eq!(r.body["warnings"], json!([]));
+    assert_eq!(o.mail.received().len(), 1);
+    assert!(o.mail.received()[0]["Subject"].as_str().unwrap().contains(r.body["docNo"].as_str().unwrap()));
+}
+
+#[tokio::test]
+async fn notify_all_reaches_every_client_on_the_roster_and_names_the_unreachable() {
+    let o = office().await;
+    let mut unreachable = vec![];
+    for n in 0..120 {
+        let mut body = json!({ "name": format!("SOCIETY {n:03} SERVICE CO-OPERATIVE BANK"), "state_code": "32" });
+        if n % 10 != 3 {
+            body["email"] = json!(format!("society{n}@coop.in"));
+        }
+        let client = o.app.post("/api/clients", &o.owner, body).await.body;
+        if n % 10 == 3 {
+            unreachable.push(id(&client));
+        }
+        let link = o
+            .app
+            .post("/api/client-modules", &o.owner, json!({ "client_id": id(&client), "module_id": o.module }))
+            .await;
+        assert_eq!(link.status, StatusCode::CREATED, "{}", link.text);
+    }
+    let path = format!("/api/modules/{}/notify", o.module);
+    let notice = json!({ "subject": "Deposit module update", "body": "Dear Secretary,\n\nVersion 5 is out." });
+    assert_eq!(o.app.post(&path, &o.staff, notice.clone()).await.status, StatusCode::FORBIDDEN);
+    let empty = o.app.post(&path, &o.manager, json!({ "subject": " ", "body": "x" })).await;
+    assert_eq!((empty.status, empty.body["error"]["field"].as_str()), (StatusCode::UNPROCESSABLE_ENTITY, Some("subject")));
+    let report = o.app.post(&path, &o.manager, notice).await;
+    assert_eq!(report.status, StatusCode::OK, "{}", report.text);
+    assert_eq!((report.body["roster"].as_u64(), report.body["attempted"].as_u64(), report.body["sent"].as_u64()), (Some(120), Some(108), Some(108)));
+    let named: Vec<String> = report.body["unreachable"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["client_id"].as_str().unwrap().to_string())
+        .collect();
+    unreachable.sort();
+    let mut named_sorted = named.clone();
+    named_sorted.sort();
+    assert_eq!(named_sorted, unreachable);
+    assert_eq!(o.mail.received().len(), 108);
+    assert_eq!(o.app.count("SELECT COUNT(*) FROM email_log WHERE purpose = 'module_notify' AND status = 'sent'"), 108);
+    assert_eq!(o.app.count("SELECT COUNT(*) FROM audit WHERE entity = 'module' AND action = 'notify'"), 108);
+    assert!(o.mail.received()[0]["TextBody"].as_str().unwrap().contains("Version 5 is out."));
+}
+
+#[tokio::test]
+async fn the_letterhead_falls_back_to_the_company_profile_and_takes_a_checked_logo() {
+    let o = office().await;
+    let get = o.app.get("/api/settings/template", &o.owner).await;
+    assert_eq!(get.status, StatusCode::OK);
+    assert_eq!(get.body["template.trade_name"], Value::Null);
+    assert_eq!(get.body["defaults"]["template.trade_name"], "Softland India");
+    assert_eq!(get.body["has_logo"], false);
+    assert_eq!(o.app.get("/api/settings/template", &o.manager).await.status, StatusCode::FORBIDDEN);
+    let put = |body: Value| o.app.send(Call::new(Method::PUT, "/api/settings/template").cookie(&o.owner).json(body));
+    let bad = put(json!({ "template.accent_color": "blue" })).await;
+    assert_eq!((bad.status, bad.body["error"]["field"].as_str()), (StatusCode::UNPROCESSABLE_ENTITY, Some("template.accent_color")));
+    let unknown = put(json!({ "template.font": "Comic" })).await;
+    assert_eq!(unknown.status, StatusCode::UNPROCESSABLE_ENTITY);
+    let gstin = put(json!({ "template.gstin": "32AABCK1234L1ZX" })).await;
+    assert_eq!((gstin.status, gstin.body["error"]["field"].as_str()), (StatusCode::UNPROCESSABLE_ENTITY, Some("template.gstin")));
+    let ok = put(json!({ "template.trade_name": "Softland Co-op Solutions", "template.upi_id": "softland@sbi" })).await;
+    assert_eq!(ok.status, StatusCode::OK, "{}", ok.text);
+    assert_eq!(ok.body["template.trade_name"], "Softland Co-op Solutions");
+    assert_eq!(o.app.count("SELECT COUNT(*) FROM audit WHERE entity_id = 'template'"), 1);
+    let invoice = issued(&o, "INVOICE").await;
+    let pdf = o.app.get(&format!("/api/documents/{}/pdf", id(&invoice)), &o.owner).await;
+    let text = pdf_text(&pdf.bytes);
+    assert!(text.contains("Softland Co-op Solutions") && text.contains("softland@sbi"), "{text}");
+
+    let upload = |bytes: Vec<u8>, name: &str| {
+        let boundary = "XBOUNDARYX";
+        let mut body = format!(
+            "--{boundary}\r\nContent-Disposition: form-data; name=\"logo\"; filename=\"{name}\"\r\nContent-Type: image/png\r\n\r\n"
+        )
+        .into_bytes();
+        body.extend(bytes);
+        body.extend(format!("\r\n--{boundary}--\r\n").into_bytes());
+        o.app.send(
+            Call::new(Method::POST, "/api/settings/template/logo")
+                .cookie(&o.owner)
+                .bytes(body, Some(&format!("multipart/form-data; boundary={boundary}"))),
+        )
+    };
+    let fake = upload(b"GIF89a not a png at all".to_vec(), "logo.png").await;
+    assert_eq!((fake.status, fake.code()), (StatusCode::UNPROCESSABLE_ENTITY, "not_an_image"));
+    let mut huge = b"\x89PNG\r\n\x1a\n".to_vec();
+    huge.resize(600 * 1024, 0);
+    assert_eq!(upload(huge, "big.png").await.status, StatusCode::PAYLOAD_TOO_LARGE);
+    assert_eq!(o.app.count("SELECT COUNT(*) FROM template_logo"), 0);
+    let png = include_bytes!("../src/pdf/test_logo.png").to_vec();
+    let stored = upload(png, "logo.jpg").await;
+    assert_eq!((stored.status, stored.body["has_logo"].as_bool()), (StatusCode::OK, Some(true)), "{}", stored.text);
+    assert!(stored.body["logo"].as_str().unwrap().starts_with("data:image/png;base64,"));
+    let audit_after: String = o
+        .app
+        .sql()
+        .query_row("SELECT after FROM audit WHERE entity_id = 'template.logo'", [], |r| r.get(0))
+        .unwrap();
+    assert!(audit_after.contains("sha256") && audit_after.len() < 300, "the audit names the image, not its bytes");
+    let with_logo = o.app.get(&format!("/api/documents/{}/pdf", id(&invoice)), &o.owner).await;
+    assert_eq!(with_logo.status, StatusCode::OK);
+    assert!(with_logo.bytes.len() > pdf.bytes.len());
+}
+
+#[tokio::test]
+async fn the_mail_token_is_write_only_and_the_address_is_checked_against_forgery() {
+    // The address check is on here (no lab switch).
+    let app = TestApp::new();
+    let owner = app.owner().await;
+    let put = |body: Value| app.send(Call::new(Method::PUT, "/api/settings/mail").cookie(&owner).json(body));
+    for url in ["http://127.0.0.1:9/", "http://169.254.169.254", "http://10.0.0.5", "ftp://mail.example.in"] {
+        let refused = put(json!({ "api_url": url })).await;
+        assert_eq!((refused.status, refused.body["error"]["field"].as_str()), (StatusCode::UNPROCESSABLE_ENTITY, Some("api_url")), "{url}");
+    }
+    let saved = put(json!({ "from": "billing@softland.in", "token": "very-secret-postmark-token" })).await;
+    assert_eq!(saved.status, StatusCode::OK, "{}", saved.text);
+    assert_eq!(saved.body, json!({ "api_url": null, "from": "billing@softland.in", "hasToken": true }));
+    let get = app.get("/api/settings/mail", &owner).await;
+    assert!(!get.text.contains("very-secret-postmark-token"));
+    assert_eq!(app.count("SELECT COUNT(*) FROM audit WHERE after LIKE '%very-secret-postmark-token%' OR before LIKE '%very-secret-postmark-token%'"), 0);
+    assert_eq!(app.count("SELECT COUNT(*) FROM audit WHERE entity_id = 'mail'"), 1);
+    let test = app.post("/api/settings/mail/test", &owner, json!({})).await;
+    assert_eq!((test.status, test.code()), (StatusCode::CONFLICT, "mail_not_configured"));
+}

@@ -1,0 +1,105 @@
+//! A fake mail provider on loopback that speaks Postmark's wire format (decisions 7):
+//! `GET /server` and `POST /email` with the `X-Postmark-Server-Token` header. It records every
+//! email it accepts and can be told to refuse the token or to fail sends while staying alive.
+
+use serde_json::{Value, json};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpListener;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+pub const TOKEN: &str = "fake-postmark-token-0123456789";
+
+#[derive(Default)]
+struct Inner {
+    received: Mutex<Vec<Value>>,
+    /// When set, /server answers 200 but every /email answers ErrorCode 406.
+    fail_sends: AtomicBool,
+    counter: AtomicUsize,
+}
+
+#[derive(Clone)]
+pub struct FakeMail {
+    pub url: String,
+    inner: Arc<Inner>,
+}
+
+impl FakeMail {
+    pub fn start() -> FakeMail {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let url = format!("http://{}", listener.local_addr().unwrap());
+        let inner = Arc::new(Inner::default());
+        let shared = inner.clone();
+        std::thread::spawn(move || {
+            for stream in listener.incoming().flatten() {
+                let inner = shared.clone();
+                std::thread::spawn(move || {
+                    let _ = serve(stream, &inner);
+                });
+            }
+        });
+        FakeMail { url, inner }
+    }
+
+    /// Emails accepted so far (the JSON bodies as posted).
+    pub fn received(&self) -> Vec<Value> {
+        self.inner.received.lock().unwrap().clone()
+    }
+
+    pub fn fail_sends(&self, fail: bool) {
+        self.inner.fail_sends.store(fail, Ordering::SeqCst);
+    }
+}
+
+fn serve(stream: std::net::TcpStream, inner: &Inner) -> std::io::Result<()> {
+    let mut reader = BufReader::new(stream.try_clone()?);
+    let mut request_line = String::new();
+    reader.read_line(&mut request_line)?;
+    let mut length = 0usize;
+    let mut token = String::new();
+    loop {
+        let mut line = String::new();
+        reader.read_line(&mut line)?;
+        let line = line.trim_end();
+        if line.is_empty() {
+            break;
+        }
+        if let Some((name, value)) = line.split_once(':') {
+            match name.trim().to_ascii_lowercase().as_str() {
+                "content-length" => length = value.trim().parse().unwrap_or(0),
+                "x-postmark-server-token" => token = value.trim().to_string(),
+                _ => {}
+            }
+        }
+    }
+    let mut body = vec![0u8; length];
+    reader.read_exact(&mut body)?;
+    let mut parts = request_line.split_whitespace();
+    let (method, path) = (parts.next().unwrap_or(""), parts.next().unwrap_or(""));
+    let (status, reply) = if token != TOKEN {
+        (401, json!({ "ErrorCode": 10, "Message": "Bad or missing Server API token." }))
+    } else {
+        match (method, path) {
+            ("GET", "/server") => (200, json!({ "ID": 1, "Name": "Fake" })),
+            ("POST", "/email") if inner.fail_sends.load(Ordering::SeqCst) => {
+                (422, json!({ "ErrorCode": 406, "Message": "You tried to send to a recipient that has been marked as inactive." }))
+            }
+            ("POST", "/email") => {
+                let email: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
+                let n = inner.counter.fetch_add(1, Ordering::SeqCst);
+                let to = email["To"].clone();
+                inner.received.lock().unwrap().push(email);
+                (200, json!({ "ErrorCode": 0, "Message": "OK", "MessageID": format!("msg-{n}"), "To": to }))
+            }
+            _ => (404, json!({ "ErrorCode": 404, "Message": "Not found" })),
+        }
+    };
+    let text = reply.to_string();
+    let mut out = stream;
+    write!(
+        out,
+        "HTTP/1.1 {status} X\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{text}",
+        text.len()
+    )?;
+    out.flush()
+}
