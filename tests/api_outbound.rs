@@ -340,6 +340,10 @@ async fn sending_attaches_the_pdf_links_the_share_and_logs_every_attempt() {
     let o = office().await;
     let invoice = issued(&o, "INVOICE").await;
     let send = format!("/api/documents/{}/send", id(&invoice));
+    let resolved = o.app.get(&format!("/api/documents/{}/recipient", id(&invoice)), &o.staff).await;
+    assert_eq!(resolved.status, StatusCode::NOT_FOUND, "outside the staff user's book");
+    let resolved = o.app.get(&format!("/api/documents/{}/recipient", id(&invoice)), &o.owner).await;
+    assert_eq!(resolved.body, json!({ "to": "secretary@kadakkal.coop" }));
     let sent = o.app.post(&send, &o.owner, json!({ "cc": "president@kadakkal.coop" })).await;
     assert_eq!(sent.status, StatusCode::OK, "{}", sent.text);
     assert_eq!(sent.body["email"]["status"], "sent");

@@ -569,6 +569,7 @@ async fn health_and_openapi_are_public_and_the_document_lists_every_route() {
         ("/api/documents/{id}/credit-note", "post"),
         ("/api/documents/{id}/pdf", "get"),
         ("/api/documents/{id}/send", "post"),
+        ("/api/documents/{id}/recipient", "get"),
         ("/api/documents/{id}/convert-and-send", "post"),
         ("/api/documents/{id}/share", "post"),
         ("/api/documents/{id}/share/{share_id}/revoke", "post"),

@@ -131,8 +131,8 @@ pub fn sample(letterhead: Letterhead) -> DocumentView {
         }
     };
     let lines = vec![
-        line("Co-operative banking software: annual licence", 1, 75_000_00),
-        line("Data migration and training (days)", 2, 12_500_00),
+        line("Co-operative banking software: annual licence", 1, 7_500_000),
+        line("Data migration and training (days)", 2, 1_250_000),
     ];
     let sum = |f: fn(&Line) -> i64| lines.iter().map(f).sum::<i64>();
     let doc = Document {

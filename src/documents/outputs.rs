@@ -27,6 +27,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(pdf))
         .routes(routes!(sample))
         .routes(routes!(send))
+        .routes(routes!(default_recipient))
         .routes(routes!(convert_and_send))
 }
 
@@ -142,6 +143,26 @@ fn recipient(conn: &rusqlite::Connection, request: &SendRequest, client_id: &str
             "The client has no email address and no contact with one: add one, or give the address to send to.",
         )
     })
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct Recipient {
+    /// Where a send without `to` goes; null when the client has no address anywhere.
+    pub to: Option<String>,
+}
+
+/// Where the document would be emailed by default (for the send dialog).
+#[utoipa::path(get, path = "/api/documents/{id}/recipient", tag = "documents", params(("id" = String, Path)),
+    responses((status = 200, body = Recipient), (status = 404, body = ErrorBody)))]
+async fn default_recipient(State(state): State<AppState>, user: AuthUser, IdPath(id): IdPath) -> Result<Json<Recipient>, AppError> {
+    let to = state
+        .db
+        .read(move |c| {
+            let doc = visible(c, &user, &id)?;
+            client_store::email_recipient(c, &doc.client_id)
+        })
+        .await?;
+    Ok(Json(Recipient { to }))
 }
 
 /// Everything a send needs, gathered before the call.

@@ -121,7 +121,7 @@ const TENS: [&str; 10] = ["", "", "Twenty", "Thirty", "Forty", "Fifty", "Sixty",
 fn below_hundred(n: u64) -> String {
     match n {
         0..20 => ONES[n as usize].to_string(),
-        _ if n % 10 == 0 => TENS[(n / 10) as usize].to_string(),
+        _ if n.is_multiple_of(10) => TENS[(n / 10) as usize].to_string(),
         _ => format!("{} {}", TENS[(n / 10) as usize], ONES[(n % 10) as usize]),
     }
 }
@@ -143,7 +143,7 @@ pub fn indian_words(n: u64) -> String {
             parts.push(format!("{} {name}", below_hundred(count)));
         }
     }
-    if rest % 100 > 0 {
+    if !rest.is_multiple_of(100) {
         parts.push(below_hundred(rest % 100));
     }
     parts.join(" ")
@@ -275,8 +275,8 @@ mod tests {
             (1_999, "Rupees Nineteen and Ninety Nine Paise Only"),
             (10_050, "Rupees One Hundred and Fifty Paise Only"),
             (2_147_483_600, "Rupees Two Crore Fourteen Lakh Seventy Four Thousand Eight Hundred Thirty Six Only"),
-            (12_34_56_789_00, "Rupees Twelve Crore Thirty Four Lakh Fifty Six Thousand Seven Hundred Eighty Nine Only"),
-            (100_000_00, "Rupees One Lakh Only"),
+            (12_345_678_900, "Rupees Twelve Crore Thirty Four Lakh Fifty Six Thousand Seven Hundred Eighty Nine Only"),
+            (10_000_000, "Rupees One Lakh Only"),
             (1_000_000_000, "Rupees One Crore Only"),
             (-5_000, "Rupees Minus Fifty Only"),
         ] {

@@ -235,40 +235,61 @@ fn parties(page: &mut Page, view: &DocumentView, top: f32) -> f32 {
     bottom
 }
 
-/// The lines, flowing over pages with the header repeated.
+/// The lines, flowing over pages with the header repeated. A line is kept on one page unless it
+/// is taller than a page, when its description goes on over the next.
 fn lines_table(flow: &mut Flow, view: &DocumentView, accent: Color) {
     let cols = columns(view.intra_state);
     let style = Style::regular(8.0);
     let desc_w = cols[1].width - 2.0 * PAD;
-    let header_y = flow.y;
-    flow.y = table_header(flow.page(), &cols, accent, header_y);
+    let header = |flow: &mut Flow| {
+        let top = flow.y;
+        flow.y = table_header(flow.page(), &cols, accent, top);
+    };
+    header(flow);
     for (i, line) in view.lines.iter().enumerate() {
         let texts = cells(view, line);
         let description = style.wrap(&texts[1], desc_w);
-        let height = description.len() as f32 * style.leading() + 2.0 * PAD;
-        if flow.ensure(height) {
-            let top = flow.y;
-            flow.y = table_header(flow.page(), &cols, accent, top);
+        if flow.ensure(description.len() as f32 * style.leading() + 2.0 * PAD) {
+            header(flow);
         }
-        let top = flow.y;
-        let page = flow.page();
-        if i % 2 == 1 {
-            page.rect(MARGIN, top, CONTENT_W, height, Some(accent.lighten(0.94)), None);
-        }
-        let baseline = top + PAD + style.size;
-        let mut x = MARGIN;
-        for (c, (col, text)) in cols.iter().zip(&texts).enumerate() {
-            if c == 1 {
-                for (n, part) in description.iter().enumerate() {
-                    page.text(x + PAD, baseline + n as f32 * style.leading(), style, part);
-                }
-            } else {
-                cell(page, x, col.width, baseline, col.align, style, text);
+        let mut rest = &description[..];
+        let mut first = true;
+        loop {
+            let room = ((BOTTOM - flow.y - 2.0 * PAD) / style.leading()).floor().max(0.0) as usize;
+            let take = rest.len().min(room);
+            if take == 0 {
+                flow.break_page();
+                header(flow);
+                continue;
             }
-            x += col.width;
+            let height = take as f32 * style.leading() + 2.0 * PAD;
+            let top = flow.y;
+            let page = flow.page();
+            if i % 2 == 1 {
+                page.rect(MARGIN, top, CONTENT_W, height, Some(accent.lighten(0.94)), None);
+            }
+            let baseline = top + PAD + style.size;
+            let mut x = MARGIN;
+            for (c, (col, text)) in cols.iter().zip(&texts).enumerate() {
+                if c == 1 {
+                    for (n, part) in rest[..take].iter().enumerate() {
+                        page.text(x + PAD, baseline + n as f32 * style.leading(), style, part);
+                    }
+                } else if first {
+                    cell(page, x, col.width, baseline, col.align, style, text);
+                }
+                x += col.width;
+            }
+            page.hrule(MARGIN, top + height, CONTENT_W, 0.4, Color::RULE);
+            flow.y = top + height;
+            rest = &rest[take..];
+            first = false;
+            if rest.is_empty() {
+                break;
+            }
+            flow.break_page();
+            header(flow);
         }
-        page.hrule(MARGIN, top + height, CONTENT_W, 0.4, Color::RULE);
-        flow.y = top + height;
     }
 }
 
@@ -389,5 +410,4 @@ fn tail(flow: &mut Flow, view: &DocumentView) {
             flow.y += small.leading();
         }
     }
-    debug_assert!(flow.y <= BOTTOM + 1.0);
 }

@@ -8,6 +8,7 @@
 use crate::company::template::Letterhead;
 use crate::http::error::AppError;
 use krilla::color::rgb;
+use krilla::error::KrillaError;
 use krilla::geom::{PathBuilder, Point, Rect, Size, Transform};
 use krilla::image::Image;
 use krilla::num::NormalizedF32;
@@ -320,7 +321,7 @@ impl Page {
         });
     }
 
-    fn render(&self, surface: &mut Surface) {
+    fn render(&self, surface: &mut Surface, images: bool) {
         for op in &self.ops {
             match op {
                 Op::Text { x, y, style, text } => draw_text(surface, *x, *y, *style, text, 1.0),
@@ -361,6 +362,7 @@ impl Page {
                         surface.set_stroke(None);
                     }
                 }
+                Op::Image { .. } if !images => {}
                 Op::Image { image, x, y, size } => {
                     surface.push_transform(&Transform::from_translate(*x, *y));
                     surface.draw_image(image.clone(), *size);
@@ -458,26 +460,35 @@ impl Writer {
         for (i, page) in self.pages.iter_mut().enumerate() {
             decorate(page, i + 1, count);
         }
+        match self.write(true) {
+            // An image whose header reads but whose data does not decode fails only here.
+            Err(KrillaError::Image(_, _, e)) => {
+                tracing::warn!("an image of the PDF cannot be read, left out: {e}");
+                self.write(false)
+            }
+            other => other,
+        }
+        .map_err(|e| AppError::internal(format!("cannot write the PDF: {e}")))
+    }
+
+    fn write(&self, images: bool) -> Result<Vec<u8>, KrillaError> {
         let mut document = Document::new_with(SerializeSettings {
             xmp_metadata: false,
             enable_tagging: false,
             ..Default::default()
         });
-        if let Some(title) = self.title.take() {
-            document.set_metadata(krilla::metadata::Metadata::new().title(title));
+        if let Some(title) = &self.title {
+            document.set_metadata(krilla::metadata::Metadata::new().title(title.clone()));
         }
-        let settings =
-            PageSettings::from_wh(PAGE_W, PAGE_H).ok_or_else(|| AppError::internal("bad page size"))?;
+        let settings = PageSettings::from_wh(PAGE_W, PAGE_H).expect("A4 is a valid size");
         for page in &self.pages {
             let mut pdf_page = document.start_page_with(settings.clone());
             let mut surface = pdf_page.surface();
-            page.render(&mut surface);
+            page.render(&mut surface, images);
             surface.finish();
             pdf_page.finish();
         }
-        document
-            .finish()
-            .map_err(|e| AppError::internal(format!("cannot write the PDF: {e:?}")))
+        document.finish()
     }
 }
 
@@ -600,9 +611,14 @@ impl<'a> Flow<'a> {
         if self.y + height <= BOTTOM {
             return false;
         }
+        self.break_page();
+        true
+    }
+
+    /// Starts a new page, with the continuation heading.
+    pub fn break_page(&mut self) {
         let page = self.writer.new_page();
         self.y = (self.continued)(page);
-        true
     }
 
     /// A wrapped paragraph over the full width, moving to new pages line by line; `self.y` is the

@@ -187,6 +187,34 @@ mod tests {
     }
 
     #[test]
+    fn a_logo_that_does_not_decode_is_left_out() {
+        let mut view = sample(3);
+        // The header of the logo reads, its image data does not.
+        let mut png = include_bytes!("test_logo.png").to_vec();
+        png[45..80].fill(0xAB);
+        view.letterhead.logo = Some(Logo {
+            mime: "image/png",
+            bytes: png,
+        });
+        let (_, text) = pages_and_text(&document_pdf(&view).unwrap());
+        assert!(squash(&text).contains("₹1,18,000.00"));
+        view.letterhead.logo = Some(Logo {
+            mime: "image/jpeg",
+            bytes: vec![0xFF, 0xD8, 0xFF, 0xE0, 0, 0],
+        });
+        assert!(document_pdf(&view).is_ok());
+    }
+
+    #[test]
+    fn a_line_taller_than_a_page_goes_on_over_the_next() {
+        let mut view = sample(2);
+        view.lines[0].description = "A very long description of the work done. ".repeat(200);
+        let (pages, text) = pages_and_text(&document_pdf(&view).unwrap());
+        assert!(pages >= 3, "{pages} pages");
+        assert!(squash(&text).contains("Rupees One Lakh Eighteen Thousand Only"));
+    }
+
+    #[test]
     fn text_wraps_at_spaces_and_inside_long_words() {
         let style = Style::regular(10.0);
         let lines = style.wrap("one two three four five six seven", style.width("one two three"));

@@ -19,12 +19,18 @@ impl Server {
     /// Starts `backoffice serve` on port 0 with `data`; its log goes to `log`. `owner_password`
     /// None lets the server generate and print one.
     pub fn start(data: &Path, log: &Path, owner_password: Option<&str>) -> Server {
+        Server::start_with_env(data, log, owner_password, &[])
+    }
+
+    /// As `start`, with extra environment variables (e.g. `BACKOFFICE_ALLOW_PRIVATE_TARGETS`).
+    pub fn start_with_env(data: &Path, log: &Path, owner_password: Option<&str>, env: &[(&str, &str)]) -> Server {
         let stderr = std::fs::File::create(log).unwrap();
         let mut command = Command::new(BIN);
         command
             .args(["serve", "--listen", "127.0.0.1:0", "--data"])
             .arg(data)
             .env("RUST_LOG", "debug")
+            .envs(env.iter().copied())
             .stdout(Stdio::piped())
             .stderr(stderr);
         match owner_password {

@@ -1,0 +1,110 @@
+//! Browser test of documents going out: the owner opens a draft invoice and watches the live
+//! preview's total change as the quantity changes, issues it, mints a share link and emails it
+//! (through a fake mail provider on loopback); the link opens in a fresh browser without cookies.
+
+mod common;
+
+use common::browser::{owner_session, shot, sign_in_home};
+use common::mail::{FakeMail, TOKEN};
+use common::server::Server;
+use common::webdriver::Driver;
+use serde_json::json;
+
+const OWNER_PASSWORD: &str = "owner-initial-pw";
+const OWNER_OWN: &str = "the owner's chosen passphrase";
+
+#[test]
+fn preview_issue_share_and_email_an_invoice() {
+    let Some(driver) = Driver::start() else { return };
+    let dir = tempfile::TempDir::new().unwrap();
+    let mail = FakeMail::start();
+    let server = Server::start_with_env(
+        &dir.path().join("office.db"),
+        &dir.path().join("server.log"),
+        Some(OWNER_PASSWORD),
+        &[("BACKOFFICE_ALLOW_PRIVATE_TARGETS", "1")],
+    );
+    let owner = owner_session(&server, OWNER_PASSWORD, OWNER_OWN);
+    let put = |path: &str, body: serde_json::Value| {
+        let (status, _, reply) = server.call("PUT", path, Some(&owner), Some(body));
+        assert_eq!(status, 200, "{path}: {reply}");
+    };
+    put("/api/settings/company", json!({ "name": "Softland India", "address": "Kollam", "gstin": "32AABCK1234L1ZV" }));
+    put("/api/settings/mail", json!({ "api_url": mail.url, "from": "billing@softland.in", "token": TOKEN }));
+    let (_, _, client) = server.call(
+        "POST",
+        "/api/clients",
+        Some(&owner),
+        Some(json!({ "name": "KADAKKAL SERVICE CO-OPERATIVE BANK", "state_code": "32", "email": "office@kadakkal.coop" })),
+    );
+    let (_, _, module) = server.call(
+        "POST",
+        "/api/modules",
+        Some(&owner),
+        Some(json!({ "code": "DEP", "name": "Deposit module", "sac": "998314", "gst_rate": 18 })),
+    );
+    server.call(
+        "POST",
+        &format!("/api/modules/{}/prices", module["id"].as_str().unwrap()),
+        Some(&owner),
+        Some(json!({ "effective_from": "2020-04-01", "price": 10_000_000 })),
+    );
+    let (status, _, draft) = server.call(
+        "POST",
+        "/api/documents",
+        Some(&owner),
+        Some(json!({ "type": "INVOICE", "client_id": client["id"], "lines": [ { "module_id": module["id"], "qty": 1 } ] })),
+    );
+    assert_eq!(status, 201, "{draft}");
+    let doc_id = draft["id"].as_str().unwrap();
+
+    // The draft's live preview follows the quantity.
+    let s = driver.session(1366, 900);
+    sign_in_home(&s, &server, "owner@localhost", OWNER_OWN);
+    s.goto(&server.url(&format!("/documents/{doc_id}")));
+    s.wait_page("document");
+    s.wait_text("[data-testid='doc-preview'] .doc-total", "₹1,18,000.00");
+    s.fill("qty", "3");
+    s.wait_text("[data-testid='doc-preview'] .doc-total", "₹3,54,000.00");
+    shot(&s, "40-draft-with-live-preview");
+    s.click_button("Save draft");
+    s.click_button("Issue");
+    s.click_button("Confirm");
+    s.wait_text("[data-testid='status']", "ssued");
+    let doc_no = s.wait("[data-testid='doc-no']").text().trim().to_string();
+    assert!(doc_no.starts_with("INV/"), "{doc_no}");
+
+    // A share link, minted in the dialog.
+    s.click_button("Share link");
+    s.click_button("Create link");
+    let url = s.wait("input[data-testid='share-url']").attribute("value").unwrap_or_default();
+    assert!(url.starts_with(&server.url("/share/")) && url.len() == server.url("/share/").len() + 64, "{url}");
+    s.wait_text("[data-testid='shares']", "live");
+    shot(&s, "41-share-dialog");
+
+    // Emailed to the client's address, resolved in the dialog.
+    s.goto(&server.url(&format!("/documents/{doc_id}")));
+    s.wait_page("document");
+    s.click_button("Send by email");
+    let to = s.wait("input[name='to']");
+    for _ in 0..50 {
+        if to.attribute("value").as_deref() == Some("office@kadakkal.coop") {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    assert_eq!(to.attribute("value").as_deref(), Some("office@kadakkal.coop"));
+    s.click_button("Send");
+    s.wait_text("[data-testid='email-log']", "office@kadakkal.coop");
+    assert_eq!(mail.received().len(), 1);
+    assert_eq!(mail.received()[0]["To"], "office@kadakkal.coop");
+
+    // The public link in a fresh browser with no session.
+    let public = driver.session(1024, 900);
+    public.goto(&url);
+    public.wait_text(".doc-sheet .doc-no", &doc_no);
+    public.wait_text(".doc-sheet .doc-total", "₹3,54,000.00");
+    assert!(public.page_text().contains("Download PDF"));
+    shot(&public, "42-public-share-page");
+    assert_eq!(public.script("return document.cookie", json!([])), json!(""), "no session in the fresh browser");
+}
