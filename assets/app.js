@@ -25,6 +25,8 @@ import { DocumentsPage } from "/js/pages/documents.js";
 import { DocumentNewPage } from "/js/pages/document-editor.js";
 import { DocumentPage } from "/js/pages/document.js";
 import { CompanyPage } from "/js/pages/company.js";
+import { TemplateSettingsPage } from "/js/pages/template-settings.js";
+import { MailSettingsPage } from "/js/pages/mail-settings.js";
 import { ForbiddenPage, NotFoundPage } from "/js/pages/errors.js";
 
 // `roles` absent = every signed-in user. Later screens add a line here and, when they belong
@@ -44,6 +46,8 @@ const ROUTES = {
   "/documents": { page: DocumentsPage },
   "/documents/new": { page: DocumentNewPage },
   "/settings/company": { page: CompanyPage, roles: ["owner"] },
+  "/settings/template": { page: TemplateSettingsPage, roles: ["owner"] },
+  "/settings/mail": { page: MailSettingsPage, roles: ["owner"] },
 };
 
 // Screens whose path ends in a record id ("/clients/01J…"): an exact ROUTES entry wins, else
@@ -78,6 +82,8 @@ export const NAV = [
   { href: "/employees", label: "Employees", roles: ["owner"] },
   { href: "/login-history", label: "Login history", roles: ["owner"] },
   { href: "/audit", label: "Audit", roles: ["owner"] },
+  { href: "/settings/template", label: "Letterhead", roles: ["owner"] },
+  { href: "/settings/mail", label: "Mail", roles: ["owner"] },
   { href: "/profile", label: "Profile" },
 ];
 

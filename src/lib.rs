@@ -14,8 +14,10 @@ pub mod documents;
 pub mod http;
 pub mod jobs;
 pub mod mail;
+pub mod payments;
 pub mod pdf;
 pub mod projects;
+pub mod reports;
 pub mod staff;
 
 use auth::limiter::LoginLimits;

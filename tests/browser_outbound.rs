@@ -7,11 +7,24 @@ mod common;
 use common::browser::{owner_session, shot, sign_in_home};
 use common::mail::{FakeMail, TOKEN};
 use common::server::Server;
-use common::webdriver::Driver;
+use common::webdriver::{Driver, Session};
 use serde_json::json;
 
 const OWNER_PASSWORD: &str = "owner-initial-pw";
 const OWNER_OWN: &str = "the owner's chosen passphrase";
+
+/// The current value of the input `css` once `ready` accepts it (the value property, not the attribute).
+fn value_of(s: &Session, css: &str, ready: impl Fn(&str) -> bool) -> String {
+    s.wait(css);
+    for _ in 0..100 {
+        let value = s.script("return document.querySelector(arguments[0]).value", json!([css]));
+        if let Some(v) = value.as_str().filter(|v| ready(v)) {
+            return v.to_string();
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    panic!("{css} never got a value");
+}
 
 #[test]
 fn preview_issue_share_and_email_an_invoice() {
@@ -77,7 +90,7 @@ fn preview_issue_share_and_email_an_invoice() {
     // A share link, minted in the dialog.
     s.click_button("Share link");
     s.click_button("Create link");
-    let url = s.wait("input[data-testid='share-url']").attribute("value").unwrap_or_default();
+    let url = value_of(&s, "input[data-testid='share-url']", |v| !v.is_empty());
     assert!(url.starts_with(&server.url("/share/")) && url.len() == server.url("/share/").len() + 64, "{url}");
     s.wait_text("[data-testid='shares']", "live");
     shot(&s, "41-share-dialog");
@@ -86,14 +99,7 @@ fn preview_issue_share_and_email_an_invoice() {
     s.goto(&server.url(&format!("/documents/{doc_id}")));
     s.wait_page("document");
     s.click_button("Send by email");
-    let to = s.wait("input[name='to']");
-    for _ in 0..50 {
-        if to.attribute("value").as_deref() == Some("office@kadakkal.coop") {
-            break;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(100));
-    }
-    assert_eq!(to.attribute("value").as_deref(), Some("office@kadakkal.coop"));
+    assert_eq!(value_of(&s, "input[name='to']", |v| !v.is_empty()), "office@kadakkal.coop");
     s.click_button("Send");
     s.wait_text("[data-testid='email-log']", "office@kadakkal.coop");
     assert_eq!(mail.received().len(), 1);

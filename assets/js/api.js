@@ -1,6 +1,7 @@
 // The one way the console talks to the server. It sends the session cookie, always gives
-// state-changing requests a JSON body (the server answers 415 otherwise, as its CSRF rule),
-// and turns every failure into an ApiError carrying the server's code, message and field.
+// state-changing requests a JSON body (the server answers 415 otherwise, as its CSRF rule; the
+// logo upload is the one multipart request, through upload()), and turns every failure into an
+// ApiError carrying the server's code, message and field.
 
 /** A failed call: `status` 0 means the server could not be reached. */
 export class ApiError extends Error {
@@ -45,16 +46,8 @@ export function qs(params) {
   return s ? `?${s}` : "";
 }
 
-/**
- * request("POST", "/api/employees", {...}) → parsed JSON (null for 204).
- * Options: `signal` (AbortSignal), `auth: false` to handle a 401 yourself (sign-in, boot).
- */
-export async function request(method, path, body, { signal, auth = true } = {}) {
-  const init = { method, credentials: "same-origin", headers: { Accept: "application/json" }, signal };
-  if (method !== "GET" && method !== "HEAD") {
-    init.headers["Content-Type"] = "application/json";
-    init.body = JSON.stringify(body ?? {});
-  }
+/** Sends one request and reads the answer: parsed JSON (null for 204), or throws an ApiError. */
+async function exchange(path, init, auth) {
   let res;
   try {
     res = await fetch(path, init);
@@ -79,6 +72,28 @@ export async function request(method, path, body, { signal, auth = true } = {}) 
     throw error;
   }
   return data;
+}
+
+/**
+ * request("POST", "/api/employees", {...}) → parsed JSON (null for 204).
+ * Options: `signal` (AbortSignal), `auth: false` to handle a 401 yourself (sign-in, boot).
+ */
+export async function request(method, path, body, { signal, auth = true } = {}) {
+  const init = { method, credentials: "same-origin", headers: { Accept: "application/json" }, signal };
+  if (method !== "GET" && method !== "HEAD") {
+    init.headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body ?? {});
+  }
+  return exchange(path, init, auth);
+}
+
+/**
+ * POSTs a FormData (a file upload, e.g. the letterhead logo) as multipart/form-data; the browser
+ * sets the Content-Type with its boundary. Answers and errors as request().
+ */
+export function upload(path, formData, { signal, auth = true } = {}) {
+  const init = { method: "POST", credentials: "same-origin", headers: { Accept: "application/json" }, body: formData, signal };
+  return exchange(path, init, auth);
 }
 
 export const get = (path, params, opts) => request("GET", path + qs(params), undefined, opts);

@@ -136,34 +136,18 @@ pub fn sample(letterhead: Letterhead) -> DocumentView {
     ];
     let sum = |f: fn(&Line) -> i64| lines.iter().map(f).sum::<i64>();
     let doc = Document {
-        id: String::new(),
         doc_type: "INVOICE".into(),
         status: "issued".into(),
         doc_no: Some("INV/26-27-0001".into()),
         doc_date: Some("2026-11-22".into()),
         due_date: Some("2026-12-07".into()),
-        client_id: String::new(),
-        client_name: String::new(),
-        parent_id: None,
-        child_id: None,
-        source: "hq".into(),
-        created_by: None,
-        notes: None,
-        terms: None,
-        round_to_rupee: false,
         intra_state: true,
         subtotal: sum(|l| l.priced.taxable),
         cgst: sum(|l| l.priced.cgst),
         sgst: sum(|l| l.priced.sgst),
-        igst: 0,
-        round_off: 0,
         total: sum(|l| l.priced.total),
-        outstanding: None,
-        created_at: String::new(),
-        updated_at: String::new(),
         lines,
-        events: vec![],
-        shares: vec![],
+        ..Document::default()
     };
     let recipient = Party {
         name: "KADAKKAL SERVICE CO-OPERATIVE BANK LTD NO 1234".into(),

@@ -442,11 +442,12 @@ async fn credit_note(
                     "A credit note is issued against an issued invoice.",
                 ));
             }
-            let creditable = invoice.total - store::credited(tx, &id)?;
+            // What is still owed: a credit note never takes an invoice below zero.
+            let creditable = invoice.outstanding.unwrap_or(0);
             if creditable <= 0 {
                 return Err(AppError::conflict(
                     "fully_credited",
-                    "Nothing is left to credit on this invoice.",
+                    "Nothing is left to credit on this invoice: it is fully paid or credited.",
                 ));
             }
             let priced = match &req.lines {

@@ -55,8 +55,10 @@ pub struct Document {
     pub igst: i64,
     pub round_off: i64,
     pub total: i64,
-    /// INVOICE only: total less issued credit notes (payments arrive with the payments area).
+    /// INVOICE only: total less allocated money and TDS and issued credit notes.
     pub outstanding: Option<i64>,
+    /// INVOICE only: issued and nothing outstanding.
+    pub paid: Option<bool>,
     pub created_at: String,
     pub updated_at: String,
     pub lines: Vec<Line>,
@@ -79,18 +81,37 @@ pub struct DocumentRow {
     pub client_id: String,
     pub client_name: String,
     pub total: i64,
+    /// INVOICE only.
+    pub outstanding: Option<i64>,
     pub created_at: String,
 }
 
-const HEAD: &str = "d.id, d.type, d.status, d.doc_no, d.doc_date, d.due_date, d.client_id, c.name, d.parent_id, \
-    (SELECT k.id FROM document k WHERE k.parent_id = d.id AND k.status <> 'cancelled' AND k.type <> 'CREDIT_NOTE' ORDER BY k.id DESC LIMIT 1), \
-    d.source, d.created_by, d.notes, d.terms, d.round_to_rupee, d.intra_state, d.subtotal, d.cgst, d.sgst, d.igst, d.round_off, d.total, \
-    CASE WHEN d.type = 'INVOICE' THEN d.total - (SELECT COALESCE(SUM(n.total), 0) FROM document n WHERE n.parent_id = d.id \
-        AND n.type = 'CREDIT_NOTE' AND n.status <> 'cancelled' AND n.status <> 'draft') END, d.created_at, d.updated_at";
+/// An invoice's outstanding (spec 2.8, decisions 6): its total less the money and TDS allocated
+/// to it and its issued credit notes. `d` is the invoice.
+pub const OUTSTANDING: &str = "(d.total \
+    - (SELECT COALESCE(SUM(n.total), 0) FROM document n WHERE n.parent_id = d.id AND n.type = 'CREDIT_NOTE' \
+       AND n.status NOT IN ('cancelled', 'draft')) \
+    - (SELECT COALESCE(SUM(a.amount + a.tds), 0) FROM payment_allocation a WHERE a.document_id = d.id))";
+
+static HEAD: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    format!(
+        "d.id, d.type, d.status, d.doc_no, d.doc_date, d.due_date, d.client_id, c.name, d.parent_id, \
+         (SELECT k.id FROM document k WHERE k.parent_id = d.id AND k.status <> 'cancelled' AND k.type <> 'CREDIT_NOTE' ORDER BY k.id DESC LIMIT 1), \
+         d.source, d.created_by, d.notes, d.terms, d.round_to_rupee, d.intra_state, d.subtotal, d.cgst, d.sgst, d.igst, d.round_off, d.total, \
+         CASE WHEN d.type = 'INVOICE' THEN {OUTSTANDING} END, d.created_at, d.updated_at"
+    )
+});
 const FROM: &str = "document d JOIN client c ON c.id = d.client_id";
 
+static LIST_COLUMNS: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    format!(
+        "d.id, d.type, d.status, d.doc_no, d.doc_date, d.due_date, d.client_id, c.name, d.total, d.created_at, \
+         CASE WHEN d.type = 'INVOICE' AND d.status NOT IN ('draft', 'cancelled') THEN {OUTSTANDING} END"
+    )
+});
+
 fn head(r: &Row<'_>) -> rusqlite::Result<Document> {
-    Ok(Document {
+    let mut doc = Document {
         id: r.get(0)?,
         doc_type: r.get(1)?,
         status: r.get(2)?,
@@ -114,19 +135,24 @@ fn head(r: &Row<'_>) -> rusqlite::Result<Document> {
         round_off: r.get(20)?,
         total: r.get(21)?,
         outstanding: r.get(22)?,
+        paid: None,
         created_at: r.get(23)?,
         updated_at: r.get(24)?,
         lines: vec![],
         events: vec![],
         shares: vec![],
-    })
+    };
+    doc.paid = doc
+        .outstanding
+        .map(|o| o <= 0 && !matches!(doc.status.as_str(), "draft" | "cancelled"));
+    Ok(doc)
 }
 
 /// The document `id` with its lines and events, if it exists and `created_by` is None or its author.
 pub fn get(conn: &Connection, id: &str, book: Option<&str>) -> Result<Option<Document>, AppError> {
     let doc = conn
         .query_row(
-            &format!("SELECT {HEAD} FROM {FROM} WHERE d.id = ?1 AND (?2 IS NULL OR d.created_by = ?2)"),
+            &format!("SELECT {} FROM {FROM} WHERE d.id = ?1 AND (?2 IS NULL OR d.created_by = ?2)", *HEAD),
             params![id, book],
             head,
         )
@@ -215,7 +241,7 @@ pub fn list(
         f.and("d.doc_date <= ?", [Value::Text(to)]);
     }
     let query = ListQuery {
-        columns: "d.id, d.type, d.status, d.doc_no, d.doc_date, d.due_date, d.client_id, c.name, d.total, d.created_at",
+        columns: &LIST_COLUMNS,
         from: FROM,
         order_by: "d.id DESC",
         id_column: "d.id",
@@ -232,6 +258,7 @@ pub fn list(
             client_name: r.get(7)?,
             total: r.get(8)?,
             created_at: r.get(9)?,
+            outstanding: r.get(10)?,
         })
     })
 }
@@ -316,15 +343,6 @@ pub fn next_seq(tx: &Connection, prefix: &str, fy: &str) -> Result<i64, AppError
         "INSERT INTO number_series (prefix, fy, last_seq) VALUES (?1, ?2, 1)
          ON CONFLICT (prefix, fy) DO UPDATE SET last_seq = last_seq + 1 RETURNING last_seq",
         params![prefix, fy],
-        |r| r.get(0),
-    )?)
-}
-
-/// Total of the issued (not cancelled) credit notes against an invoice.
-pub fn credited(conn: &Connection, invoice_id: &str) -> Result<i64, AppError> {
-    Ok(conn.query_row(
-        "SELECT COALESCE(SUM(total), 0) FROM document WHERE parent_id = ?1 AND type = 'CREDIT_NOTE' AND status NOT IN ('cancelled', 'draft')",
-        [invoice_id],
         |r| r.get(0),
     )?)
 }

@@ -32,3 +32,19 @@ mod tests {
         );
     }
 }
+
+/// A CSV built in memory (reports of a few thousand rows) as a download named `file_name`.
+pub fn attachment(file_name: &str, body: String) -> axum::response::Response {
+    use axum::response::IntoResponse;
+    (
+        [
+            (axum::http::header::CONTENT_TYPE, "text/csv; charset=utf-8".to_string()),
+            (
+                axum::http::header::CONTENT_DISPOSITION,
+                format!("attachment; filename=\"{file_name}\""),
+            ),
+        ],
+        body,
+    )
+        .into_response()
+}

@@ -57,6 +57,8 @@ pub fn router(state: AppState) -> Router {
         .merge(crate::company::template_routes::router())
         .merge(crate::documents::router())
         .merge(crate::mail::routes::router())
+        .merge(crate::payments::routes::router())
+        .merge(crate::reports::routes::router())
         .split_for_parts();
     let openapi_json = Arc::new(openapi.to_pretty_json().expect("the OpenAPI document serializes"));
     Router::new()

@@ -249,7 +249,9 @@ fn lines_table(flow: &mut Flow, view: &DocumentView, accent: Color) {
     for (i, line) in view.lines.iter().enumerate() {
         let texts = cells(view, line);
         let description = style.wrap(&texts[1], desc_w);
-        if flow.ensure(description.len() as f32 * style.leading() + 2.0 * PAD) {
+        // A line taller than a page starts where it is.
+        let height = description.len() as f32 * style.leading() + 2.0 * PAD;
+        if height < BOTTOM - TOP - 100.0 && flow.ensure(height) {
             header(flow);
         }
         let mut rest = &description[..];

@@ -1,25 +1,15 @@
-//! A small drawing layer over krilla: pages are first laid out as lists of drawing operations
-//! (so that "Page n of m" can be known when they are written), with two embedded faces of
-//! DejaVu Sans (which carries ₹), measured text, word wrapping and the letterhead.
+//! A small drawing layer for PDFs: pages are first laid out as lists of drawing operations
+//! (so that "Page n of m" is known when they are written), with two embedded faces of DejaVu
+//! Sans (which carries ₹), measured text, word wrapping, the letterhead, the signature and the
+//! page footer. `write` turns the pages into the PDF.
 //!
 //! Coordinates are PDF points (1/72 inch) from the top-left corner of an A4 page; `y` of a
-//! text is its baseline. krilla subsets the fonts to the glyphs used and deflates every stream.
+//! text is its baseline, of a rectangle or image its top.
 
+use super::write;
+pub use super::write::Image;
 use crate::company::template::Letterhead;
 use crate::http::error::AppError;
-use krilla::color::rgb;
-use krilla::error::KrillaError;
-use krilla::geom::{PathBuilder, Point, Rect, Size, Transform};
-use krilla::image::Image;
-use krilla::num::NormalizedF32;
-use krilla::page::PageSettings;
-use krilla::paint::{Fill, Stroke};
-use krilla::surface::Surface;
-use krilla::text::{Font, GlyphId, KrillaGlyph};
-use krilla::{Document, SerializeSettings};
-use skrifa::MetadataProvider;
-use skrifa::instance::{LocationRef, Size as FontSize};
-use std::sync::LazyLock;
 
 /// One millimetre in points.
 pub const MM: f32 = 72.0 / 25.4;
@@ -59,10 +49,6 @@ impl Color {
         let mix = |c: u8| (c as f32 + (255.0 - c as f32) * amount).round() as u8;
         Color(mix(self.0), mix(self.1), mix(self.2))
     }
-
-    fn paint(self) -> rgb::Color {
-        rgb::Color::new(self.0, self.1, self.2)
-    }
 }
 
 /// The two embedded faces.
@@ -70,43 +56,6 @@ impl Color {
 pub enum Face {
     Regular,
     Bold,
-}
-
-/// A face with what measuring and drawing it needs, parsed once.
-struct LoadedFace {
-    font: Font,
-    charmap: skrifa::charmap::Charmap<'static>,
-    metrics: skrifa::metrics::GlyphMetrics<'static>,
-}
-
-impl LoadedFace {
-    fn load(bytes: &'static [u8]) -> LoadedFace {
-        let font_ref = skrifa::FontRef::new(bytes).expect("the embedded DejaVu font parses");
-        LoadedFace {
-            font: Font::new(bytes.into(), 0).expect("the embedded DejaVu font loads"),
-            charmap: font_ref.charmap(),
-            // Size 1: advances come out in ems, as krilla's glyphs want them.
-            metrics: font_ref.glyph_metrics(FontSize::new(1.0), LocationRef::default()),
-        }
-    }
-
-    /// The glyph and advance (in ems) of a character; .notdef for what the font lacks.
-    fn glyph(&self, c: char) -> (skrifa::GlyphId, f32) {
-        let id = self.charmap.map(c).unwrap_or(skrifa::GlyphId::NOTDEF);
-        (id, self.metrics.advance_width(id).unwrap_or(0.0))
-    }
-}
-
-static REGULAR: LazyLock<LoadedFace> = LazyLock::new(|| LoadedFace::load(dejavu::sans::regular()));
-static BOLD: LazyLock<LoadedFace> = LazyLock::new(|| LoadedFace::load(dejavu::sans::bold()));
-
-impl Face {
-    fn loaded(self) -> &'static LoadedFace {
-        match self {
-            Face::Regular => &REGULAR,
-            Face::Bold => &BOLD,
-        }
-    }
 }
 
 /// How a piece of text looks.
@@ -199,7 +148,7 @@ impl Style {
     }
 }
 
-enum Op {
+pub(super) enum Op {
     Text {
         x: f32,
         y: f32,
@@ -213,7 +162,10 @@ enum Op {
         color: Color,
     },
     Rect {
-        rect: Rect,
+        x: f32,
+        y: f32,
+        w: f32,
+        h: f32,
         fill: Option<Color>,
         stroke: Option<(Color, f32)>,
     },
@@ -221,7 +173,8 @@ enum Op {
         image: Image,
         x: f32,
         y: f32,
-        size: Size,
+        w: f32,
+        h: f32,
     },
     Watermark {
         text: String,
@@ -232,7 +185,7 @@ enum Op {
 /// One page being laid out.
 #[derive(Default)]
 pub struct Page {
-    ops: Vec<Op>,
+    pub(super) ops: Vec<Op>,
 }
 
 impl Page {
@@ -296,19 +249,27 @@ impl Page {
         fill: Option<Color>,
         stroke: Option<(Color, f32)>,
     ) {
-        if let Some(rect) = Rect::from_xywh(x, y, w, h) {
-            self.ops.push(Op::Rect { rect, fill, stroke });
+        if w > 0.0 && h > 0.0 {
+            self.ops.push(Op::Rect {
+                x,
+                y,
+                w,
+                h,
+                fill,
+                stroke,
+            });
         }
     }
 
     /// An image scaled to `w` × `h`, its top-left corner at (`x`, `y`).
     pub fn image(&mut self, image: &Image, x: f32, y: f32, w: f32, h: f32) {
-        if let Some(size) = Size::from_wh(w, h) {
+        if w > 0.0 && h > 0.0 {
             self.ops.push(Op::Image {
                 image: image.clone(),
                 x,
                 y,
-                size,
+                w,
+                h,
             });
         }
     }
@@ -320,102 +281,6 @@ impl Page {
             color,
         });
     }
-
-    fn render(&self, surface: &mut Surface, images: bool) {
-        for op in &self.ops {
-            match op {
-                Op::Text { x, y, style, text } => draw_text(surface, *x, *y, *style, text, 1.0),
-                Op::Line {
-                    from,
-                    to,
-                    width,
-                    color,
-                } => {
-                    let mut pb = PathBuilder::new();
-                    pb.move_to(from.0, from.1);
-                    pb.line_to(to.0, to.1);
-                    if let Some(path) = pb.finish() {
-                        surface.set_fill(None);
-                        surface.set_stroke(Some(Stroke {
-                            paint: color.paint().into(),
-                            width: *width,
-                            ..Default::default()
-                        }));
-                        surface.draw_path(&path);
-                        surface.set_stroke(None);
-                    }
-                }
-                Op::Rect { rect, fill, stroke } => {
-                    let mut pb = PathBuilder::new();
-                    pb.push_rect(*rect);
-                    if let Some(path) = pb.finish() {
-                        surface.set_fill(fill.map(|c| Fill {
-                            paint: c.paint().into(),
-                            ..Default::default()
-                        }));
-                        surface.set_stroke(stroke.map(|(c, width)| Stroke {
-                            paint: c.paint().into(),
-                            width,
-                            ..Default::default()
-                        }));
-                        surface.draw_path(&path);
-                        surface.set_stroke(None);
-                    }
-                }
-                Op::Image { .. } if !images => {}
-                Op::Image { image, x, y, size } => {
-                    surface.push_transform(&Transform::from_translate(*x, *y));
-                    surface.draw_image(image.clone(), *size);
-                    surface.pop();
-                }
-                Op::Watermark { text, color } => {
-                    let style = Style::bold(1.0).color(*color);
-                    // As large as fits along the diagonal, at most 110 pt.
-                    let diagonal = (PAGE_W * PAGE_W + PAGE_H * PAGE_H).sqrt();
-                    let size = (diagonal * 0.6 / style.width(text).max(0.01)).min(110.0);
-                    let style = style.size(size);
-                    let angle = -(PAGE_H / PAGE_W).atan().to_degrees();
-                    surface.push_transform(&Transform::from_rotate_at(angle, PAGE_W / 2.0, PAGE_H / 2.0));
-                    let x = PAGE_W / 2.0 - style.width(text) / 2.0;
-                    draw_text(surface, x, PAGE_H / 2.0 + size * 0.35, style, text, 0.18);
-                    surface.pop();
-                }
-            }
-        }
-    }
-}
-
-fn draw_text(surface: &mut Surface, x: f32, y: f32, style: Style, text: &str, opacity: f32) {
-    let face = style.face.loaded();
-    let glyphs: Vec<KrillaGlyph> = text
-        .char_indices()
-        .map(|(i, c)| {
-            let (id, advance) = face.glyph(c);
-            KrillaGlyph::new(
-                GlyphId::new(id.to_u32()),
-                advance,
-                0.0,
-                0.0,
-                0.0,
-                i..i + c.len_utf8(),
-                None,
-            )
-        })
-        .collect();
-    surface.set_stroke(None);
-    surface.set_fill(Some(Fill {
-        paint: style.color.paint().into(),
-        opacity: NormalizedF32::new(opacity).unwrap_or(NormalizedF32::ONE),
-        ..Default::default()
-    }));
-    surface.draw_glyphs(
-        Point::from_xy(x, y),
-        &glyphs,
-        face.font.clone(),
-        text,
-        style.size,
-        false,
-    );
 }
 
 /// A PDF being laid out: its pages, then [`Writer::finish`].
@@ -456,51 +321,22 @@ impl Writer {
     /// Writes the PDF; `decorate(page, n, of)` draws over each page last (footers, marks), when the
     /// number of pages is known.
     pub fn finish(mut self, mut decorate: impl FnMut(&mut Page, usize, usize)) -> Result<Vec<u8>, AppError> {
+        if self.pages.is_empty() {
+            self.pages.push(Page::default());
+        }
         let count = self.pages.len();
         for (i, page) in self.pages.iter_mut().enumerate() {
             decorate(page, i + 1, count);
         }
-        match self.write(true) {
-            // An image whose header reads but whose data does not decode fails only here.
-            Err(KrillaError::Image(_, _, e)) => {
-                tracing::warn!("an image of the PDF cannot be read, left out: {e}");
-                self.write(false)
-            }
-            other => other,
-        }
-        .map_err(|e| AppError::internal(format!("cannot write the PDF: {e}")))
-    }
-
-    fn write(&self, images: bool) -> Result<Vec<u8>, KrillaError> {
-        let mut document = Document::new_with(SerializeSettings {
-            xmp_metadata: false,
-            enable_tagging: false,
-            ..Default::default()
-        });
-        if let Some(title) = &self.title {
-            document.set_metadata(krilla::metadata::Metadata::new().title(title.clone()));
-        }
-        let settings = PageSettings::from_wh(PAGE_W, PAGE_H).expect("A4 is a valid size");
-        for page in &self.pages {
-            let mut pdf_page = document.start_page_with(settings.clone());
-            let mut surface = pdf_page.surface();
-            page.render(&mut surface, images);
-            surface.finish();
-            pdf_page.finish();
-        }
-        document.finish()
+        write::pdf(&self.pages, self.title.as_deref())
+            .map_err(|e| AppError::internal(format!("cannot write the PDF: {e}")))
     }
 }
 
 /// The logo of a letterhead as a PDF image; None (and a warning) when it cannot be read.
 pub fn logo_image(letterhead: &Letterhead) -> Option<Image> {
     let logo = letterhead.logo.as_ref()?;
-    let data = logo.bytes.clone().into();
-    let image = match logo.mime {
-        "image/jpeg" => Image::from_jpeg(data, true),
-        _ => Image::from_png(data, true),
-    };
-    image
+    write::cached_image(logo.mime, &logo.bytes)
         .map_err(|e| tracing::warn!("the letterhead logo cannot be read, left out: {e}"))
         .ok()
 }

@@ -1,6 +1,6 @@
-//! PDFs of the business documents, written with krilla: DejaVu Sans (regular and bold, for ₹)
-//! embedded in the binary and subset to the glyphs used, every stream deflated. A one-page
-//! invoice is about 30 KB and takes a few milliseconds (docs/pdf.md).
+//! PDFs of the business documents, written with pdf-writer: DejaVu Sans (regular and bold, for
+//! ₹) embedded in the binary and subset to the glyphs used (subsetter), every stream deflated.
+//! A one-page invoice is about 30 KB and takes a few milliseconds (docs/pdf.md).
 //!
 //! [`layout`] is the reusable part (pages, text, wrapping, rules, the letterhead, the signature
 //! and page footer); [`document_pdf`] lays out a quotation, proforma, tax invoice or credit note
@@ -18,9 +18,10 @@
 
 mod document;
 pub mod layout;
+mod write;
 
 pub use document::document_pdf;
-pub use layout::{Color, Face, Flow, Page, Style, Writer};
+pub use layout::{Color, Face, Flow, Image, Page, Style, Writer};
 
 #[cfg(test)]
 mod tests {

@@ -1,6 +1,7 @@
 // The draft editor: a new document (/documents/new) and a draft (/documents/{id} while it is a
 // draft). Header fields, the lines, LIVE totals from /api/documents/preview as you type, then
 // "Save draft" (POST or PATCH) and "Issue" (after a confirmation; unsaved changes are saved first).
+// Beside it (under it on a narrow screen) the preview's HTML: the draft as it will look.
 import { html, useState, useEffect, useRef } from "/vendor/preact-htm.js";
 import { post, patch } from "../api.js";
 import { integer } from "../format.js";
@@ -9,7 +10,7 @@ import {
   useTitle, useQuery, PageHeader, Link, navigate, keyed, unkeyed, listFieldError, focusRowControl,
 } from "../components.js";
 import {
-  docUrl, typeLabel, TYPE_LABEL, TotalsBox, placeOfSupply, blankLine, lineRow, linesBody, renumber, useModules, isManagerial,
+  docUrl, typeLabel, TYPE_LABEL, TotalsBox, DocSheet, placeOfSupply, blankLine, lineRow, linesBody, renumber, useModules, isManagerial,
 } from "./document-shared.js";
 import { LinesEditor, usePreview } from "./document-lines.js";
 import { CancelDialog } from "./document-actions.js";
@@ -220,58 +221,64 @@ export function DraftEditor({ doc, onSaved }) {
       message=${html`<p>The number, date and prices are fixed once issued.</p>${dirty ? html`<p class="hint">Your unsaved changes are saved first.</p>` : null}`}
       onCancel=${() => setDialog(null)} onConfirm=${issue} />`}
     ${dialog === "cancel" && html`<${CancelDialog} doc=${doc} onClose=${() => setDialog(null)} onDone=${(d) => { setDialog(null); onSaved(d); }} />`}
-    <${Form} onSubmit=${onSubmit} error=${form.formError} label=${doc ? "Draft" : "New document"} class="doc-editor">
-      <${Card} title="Document" class="section-card">
-        <div class="form-grid doc-head-grid">
-          ${doc
-            ? html`<div class="field"><span class="field-label">Client</span><${Link} class="cell-main static-value" href=${`/clients/${enc(doc.client_id)}`}>${doc.client_name}</${Link}></div>
-                <div class="field"><span class="field-label">Type</span><span class="static-value">${typeLabel(doc.type)}</span></div>`
-            : html`<${ClientPicker} value=${v.client_id} error=${form.errors.client_id} onChange=${(id) => form.set("client_id", id)} />
-                <${Field} label="Type" as="select" ...${form.field("type")} options=${NEW_TYPES.map((t) => ({ value: t, label: TYPE_LABEL[t] }))} />`}
-          <${DateField} label="Document date" name="doc_date" value=${v.doc_date} optional error=${form.errors.doc_date}
-            onChange=${(d) => form.set("doc_date", d)} hint="Empty: the day it is issued. Prices are taken on this date." />
-          ${type === "INVOICE" && html`<${DateField} label="Due date" name="dueDate" value=${v.dueDate} optional error=${form.errors.dueDate}
-            onChange=${(d) => form.set("dueDate", d)} hint=${dueHint} />`}
-        </div>
-        <div class="form-grid doc-text-grid">
-          <${Field} label="Notes" as="textarea" rows="2" ...${form.field("notes")} optional />
-          <${Field} label="Terms" as="textarea" rows="2" ...${form.field("terms")} optional />
-        </div>
-        <label class="check"><input type="checkbox" name="round_to_rupee" checked=${v.round_to_rupee}
-          onChange=${(e) => form.set("round_to_rupee", e.currentTarget.checked)} /> Round the total to the rupee</label>
-      </${Card}>
-      <${Card} title="Lines" class="section-card lines-card">
-        ${modulesError && html`<${Notice} tone="danger">The module list could not be read: ${modulesError.message}</${Notice}>`}
-        <div ref=${listRef}>
-          ${modulesLoaded || modulesError
-            ? html`<${LinesEditor} rows=${rows} onChange=${changeRows} modules=${modules} errors=${errors} listError=${listError}
-                priced=${priced} excluded=${excluded} waiting=${preview.pending} />`
-            : html`<${Loading} label="Loading the catalog…" />`}
-        </div>
-        <div class="doc-summary">
-          <div class="doc-warnings" data-testid="warnings" aria-live="polite">
-            ${!v.client_id && html`<p class="hint">Choose a client to see the prices and totals.</p>`}
-            ${v.client_id && html`<p class="hint">${placeOfSupply(intra)}.</p>`}
-            ${previewFailure && !(previewAt && previewAt.list === "lines") && html`<${Notice} tone="danger">${previewFailure.message}</${Notice}>`}
-            ${warnings.length > 0 && html`<${Notice} tone="warning" title="Warnings"><ul class="plain-list">
-              ${warnings.map((w) => html`<li data-code=${w.code}>${renumber(w.message, live.index)}</li>`)}</ul></${Notice}>`}
-            ${left > 0 && html`<p class="hint">${left === 1 ? "One line is" : `${left} lines are`} left out of the totals until fixed.</p>`}
+    <div class="doc-editor-layout">
+      <${Form} onSubmit=${onSubmit} error=${form.formError} label=${doc ? "Draft" : "New document"} class="doc-editor">
+        <${Card} title="Document" class="section-card">
+          <div class="form-grid doc-head-grid">
+            ${doc
+              ? html`<div class="field"><span class="field-label">Client</span><${Link} class="cell-main static-value" href=${`/clients/${enc(doc.client_id)}`}>${doc.client_name}</${Link}></div>
+                  <div class="field"><span class="field-label">Type</span><span class="static-value">${typeLabel(doc.type)}</span></div>`
+              : html`<${ClientPicker} value=${v.client_id} error=${form.errors.client_id} onChange=${(id) => form.set("client_id", id)} />
+                  <${Field} label="Type" as="select" ...${form.field("type")} options=${NEW_TYPES.map((t) => ({ value: t, label: TYPE_LABEL[t] }))} />`}
+            <${DateField} label="Document date" name="doc_date" value=${v.doc_date} optional error=${form.errors.doc_date}
+              onChange=${(d) => form.set("doc_date", d)} hint="Empty: the day it is issued. Prices are taken on this date." />
+            ${type === "INVOICE" && html`<${DateField} label="Due date" name="dueDate" value=${v.dueDate} optional error=${form.errors.dueDate}
+              onChange=${(d) => form.set("dueDate", d)} hint=${dueHint} />`}
           </div>
-          <${TotalsBox} totals=${answer && answer.totals} intra=${intra} round=${v.round_to_rupee} stale=${preview.pending} />
+          <div class="form-grid doc-text-grid">
+            <${Field} label="Notes" as="textarea" rows="2" ...${form.field("notes")} optional />
+            <${Field} label="Terms" as="textarea" rows="2" ...${form.field("terms")} optional />
+          </div>
+          <label class="check"><input type="checkbox" name="round_to_rupee" checked=${v.round_to_rupee}
+            onChange=${(e) => form.set("round_to_rupee", e.currentTarget.checked)} /> Round the total to the rupee</label>
+        </${Card}>
+        <${Card} title="Lines" class="section-card lines-card">
+          ${modulesError && html`<${Notice} tone="danger">The module list could not be read: ${modulesError.message}</${Notice}>`}
+          <div ref=${listRef}>
+            ${modulesLoaded || modulesError
+              ? html`<${LinesEditor} rows=${rows} onChange=${changeRows} modules=${modules} errors=${errors} listError=${listError}
+                  priced=${priced} excluded=${excluded} waiting=${preview.pending} />`
+              : html`<${Loading} label="Loading the catalog…" />`}
+          </div>
+          <div class="doc-summary">
+            <div class="doc-warnings" data-testid="warnings" aria-live="polite">
+              ${!v.client_id && html`<p class="hint">Choose a client to see the prices and totals.</p>`}
+              ${v.client_id && html`<p class="hint">${placeOfSupply(intra)}.</p>`}
+              ${previewFailure && !(previewAt && previewAt.list === "lines") && html`<${Notice} tone="danger">${previewFailure.message}</${Notice}>`}
+              ${warnings.length > 0 && html`<${Notice} tone="warning" title="Warnings"><ul class="plain-list">
+                ${warnings.map((w) => html`<li data-code=${w.code}>${renumber(w.message, live.index)}</li>`)}</ul></${Notice}>`}
+              ${left > 0 && html`<p class="hint">${left === 1 ? "One line is" : `${left} lines are`} left out of the totals until fixed.</p>`}
+            </div>
+            <${TotalsBox} totals=${answer && answer.totals} intra=${intra} round=${v.round_to_rupee} stale=${preview.pending} />
+          </div>
+        </${Card}>
+        <div class="form-actions doc-actions">
+          <${SubmitButton} saving=${form.saving} tone="secondary">Save draft</${SubmitButton}>
+          <button type="button" class="btn btn-primary" disabled=${form.saving} onClick=${() => setDialog("issue")}>Issue</button>
+          ${doc && isManagerial(me) && html`<button type="button" class="btn btn-danger-outline" onClick=${() => setDialog("cancel")}>Cancel document</button>`}
+          <span class="hint">${dirty ? (doc ? "Unsaved changes." : "Not saved yet.") : "All changes saved."}</span>
         </div>
+      </${Form}>
+      <${Card} title="Preview" class="section-card doc-preview-card">
+        <${DocSheet} html=${previewBody && preview.data ? preview.data.html : null} testid="doc-preview" stale=${preview.pending}
+          empty=${v.client_id ? "The document shows here as it will look." : "Choose a client to see the document as it will look."} />
       </${Card}>
-      <div class="form-actions doc-actions">
-        <${SubmitButton} saving=${form.saving} tone="secondary">Save draft</${SubmitButton}>
-        <button type="button" class="btn btn-primary" disabled=${form.saving} onClick=${() => setDialog("issue")}>Issue</button>
-        ${doc && isManagerial(me) && html`<button type="button" class="btn btn-danger-outline" onClick=${() => setDialog("cancel")}>Cancel document</button>`}
-        <span class="hint">${dirty ? (doc ? "Unsaved changes." : "Not saved yet.") : "All changes saved."}</span>
-      </div>
-    </${Form}>`;
+    </div>`;
 }
 
 export function DocumentNewPage() {
   useTitle("New document");
-  return html`<main data-page="document-new" class="document-page">
+  return html`<main data-page="document-new" class="document-page has-preview">
     <p class="crumbs"><${Link} href="/documents">← Documents</${Link}></p>
     <${PageHeader} title="New document" subtitle="A draft has no number: it gets one when it is issued." />
     <${DraftEditor} doc=${null} />

@@ -11,21 +11,25 @@ import { blankLine, SOURCE_LABEL } from "./document-shared.js";
  * POSTs `body` to /api/documents/preview 300 ms after it last changed (null: nothing to ask).
  * Returns { data, error, pending }: `data` stays the last good answer while a newer one is on
  * its way, and a superseded request is aborted so an old answer never wins.
+ * Options: `path` (another preview, e.g. /api/previews/sample), `refresh` (change it to ask
+ * again with the same body, e.g. after a logo upload).
  */
-export function usePreview(body) {
+export function usePreview(body, { path = "/api/documents/preview", refresh = 0 } = {}) {
+  // `state.key` is the body an answer is for; the request is redone when `ask` changes.
   const key = body ? JSON.stringify(body) : null;
+  const ask = key && `${path} ${refresh} ${key}`;
   const [state, setState] = useState({ data: null, error: null, pending: false, key: null });
   const bodyRef = useRef(body);
   bodyRef.current = body;
   useEffect(() => {
-    if (!key) {
+    if (!ask) {
       setState({ data: null, error: null, pending: false, key: null });
       return undefined;
     }
     setState((s) => ({ ...s, pending: true }));
     const ctl = new AbortController();
     const timer = setTimeout(() => {
-      post("/api/documents/preview", bodyRef.current, { signal: ctl.signal })
+      post(path, bodyRef.current, { signal: ctl.signal })
         .then((data) => setState({ data, error: null, pending: false, key }))
         .catch((error) => {
           if (!isAbort(error)) setState((s) => ({ ...s, error, pending: false, key }));
@@ -35,7 +39,7 @@ export function usePreview(body) {
       clearTimeout(timer);
       ctl.abort();
     };
-  }, [key]);
+  }, [ask]);
   return state;
 }
 

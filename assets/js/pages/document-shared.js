@@ -1,7 +1,8 @@
 // What the document screens share (the list, the draft editor, the issued view, the project
-// page's quote buttons): type and status names, the status badge, the totals box and the
-// lines of a draft as the API takes them.
-import { html } from "/vendor/preact-htm.js";
+// page's quote buttons, the letterhead sample): type and status names, the status badge, the
+// totals box, a server-rendered document sheet and the lines of a draft as the API takes them.
+import { html, useRef, useLayoutEffect } from "/vendor/preact-htm.js";
+import { applyAccent } from "/document.js";
 import { rupees, rupeesInput, paiseFromRupees, humanize } from "../format.js";
 import { Badge, useFetch } from "../components.js";
 
@@ -62,6 +63,24 @@ export function TotalsBox({ totals, intra = true, round = false, stale = false, 
       ${extra}
     </dl>
     ${note && html`<p class="hint totals-note">${note}</p>`}
+  </div>`;
+}
+
+/**
+ * A document as the server renders it: `html` is an <article class="doc-sheet"> fragment the
+ * server escaped (the draft preview, the letterhead sample), shown in a panel marked `testid`
+ * with its accent colour applied. `stale` dims it while a newer rendering is on its way;
+ * `empty` shows while there is none.
+ */
+export function DocSheet({ html: markup, testid, stale = false, empty }) {
+  const ref = useRef(null);
+  useLayoutEffect(() => {
+    if (ref.current) applyAccent(ref.current);
+  }, [markup]);
+  return html`<div class=${`doc-preview${stale ? " is-stale" : ""}`} data-testid=${testid} aria-busy=${stale ? "true" : "false"}>
+    ${markup
+      ? html`<div class="doc-preview-sheet" ref=${ref} dangerouslySetInnerHTML=${{ __html: markup }}></div>`
+      : html`<p class="hint doc-preview-empty">${empty}</p>`}
   </div>`;
 }
 

@@ -1,7 +1,7 @@
 // One document (/documents/{id}): the draft editor while it is a draft, else the issued view —
 // type title, number, status, client, dates, parent and child links, the lines with their
-// taxes, totals (and what is outstanding on an invoice), the timeline, and the actions its
-// state and the user's role allow.
+// taxes, totals (and what is outstanding on an invoice), the timeline, the actions its state and
+// the user's role allow, and what goes out: PDF, public links, email (document-outbound.js).
 import { html, useState, useEffect } from "/vendor/preact-htm.js";
 import { date, dateTime, integer, rupees, humanize } from "../format.js";
 import { Card, Notice, Loading, DataTable, useFetch, useSession, useTitle, PageHeader, Link } from "../components.js";
@@ -9,6 +9,7 @@ import { NotFoundPage } from "./errors.js";
 import { docUrl, docNumber, typeLabel, TYPE_TITLE, DocStatusBadge, TotalsBox, placeOfSupply, sourceLabel } from "./document-shared.js";
 import { DraftEditor } from "./document-editor.js";
 import { useDocumentActions } from "./document-actions.js";
+import { useOutbound, PdfLinks } from "./document-outbound.js";
 
 const enc = encodeURIComponent;
 
@@ -79,6 +80,7 @@ function DocumentView({ doc, me, onChanged }) {
     onChanged(updated);
   };
   const { buttons, dialog } = useDocumentActions(doc, me, changed);
+  const out = useOutbound(doc, me, changed);
   const title = html`${TYPE_TITLE[doc.type] || doc.type} <span class="doc-no" data-testid="doc-no">${docNumber(doc)}</span>`;
   const subtitle = html`<span class="badges header-badges"><${DocStatusBadge} status=${doc.status} testid="status" /></span>
     <span class="header-meta">Client: <${Link} class="header-client" href=${`/clients/${enc(doc.client_id)}`}>${doc.client_name}</${Link}></span>`;
@@ -87,9 +89,11 @@ function DocumentView({ doc, me, onChanged }) {
     ? html`<div class="totals-row is-outstanding"><dt>Outstanding</dt><dd data-testid="outstanding">${rupees(doc.outstanding)}</dd></div>`
     : null;
   return html`<main data-page="document" class="document-page">
-    ${dialog}
+    ${dialog}${out.dialog}
     <p class="crumbs"><${Link} href="/documents">← Documents</${Link}></p>
     <${PageHeader} title=${title} subtitle=${subtitle} actions=${buttons.length ? buttons : null} />
+    ${out.bar}
+    ${out.warning}
     ${doc.status === "cancelled" && html`<${Notice} tone="danger" title="Cancelled">${cancelled && cancelled.reason ? cancelled.reason : "This document is cancelled."}</${Notice}>`}
     ${lastNote && html`<${Notice} tone="success">Credit note <${Link} href=${docUrl(lastNote.id)} data-testid="credit-note-link">${lastNote.docNo}</${Link}>${" "}issued for ${rupees(lastNote.total)}.</${Notice}>`}
     <div class="page-grid">
@@ -114,6 +118,7 @@ function DocumentView({ doc, me, onChanged }) {
     <div class="doc-summary is-view">
       <${TotalsBox} totals=${doc} intra=${doc.intra_state} round=${doc.round_to_rupee} extra=${outstanding} />
     </div>
+    ${out.sections}
   </main>`;
 }
 
@@ -139,10 +144,11 @@ export function DocumentPage({ id }) {
   const subtitle = html`<span class="badges header-badges"><${DocStatusBadge} status=${d.status} testid="status" /></span>
     <span class="header-meta">Client: <${Link} class="header-client" href=${`/clients/${enc(d.client_id)}`}>${d.client_name}</${Link}></span>
     ${d.parent_id && html`<span class="header-meta">Made from <${DocLink} id=${d.parent_id} testid="parent-link" /></span>`}`;
-  return html`<main data-page="document" class="document-page">
+  return html`<main data-page="document" class="document-page has-preview">
     ${null}
     ${crumbs}
-    <${PageHeader} title=${`${TYPE_TITLE[d.type] || d.type} (draft)`} subtitle=${subtitle} />
+    <${PageHeader} title=${`${TYPE_TITLE[d.type] || d.type} (draft)`} subtitle=${subtitle}
+      actions=${html`<${PdfLinks} doc=${d} download=${false} />`} />
     <${DraftEditor} doc=${d} onSaved=${onChanged} />
   </main>`;
 }

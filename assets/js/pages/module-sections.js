@@ -1,6 +1,6 @@
 // The cards of the module page: the price book (append-only, the row in force marked), the
 // rate card (owner: bands in force, a new dated card) and the roster of subscribers with its
-// revenue total and CSV download.
+// revenue total, CSV download and (owner and managers) "Email all subscribers" (module-notify.js).
 import { html, useState, useRef } from "/vendor/preact-htm.js";
 import { post } from "../api.js";
 import { rupees, date, dateTime, integer, isoDate, paiseFromRupees } from "../format.js";
@@ -8,6 +8,7 @@ import {
   Card, Badge, Notice, DataTable, Dialog, DateField, MoneyField, Field, Form, SubmitButton, useForm, fieldError, toast,
   useFetch, useUrlList, Link, RowsEditor, keyed, listFieldError, focusRowControl, EmptyState, Loading,
 } from "../components.js";
+import { NotifyDialog, NotifyResult } from "./module-notify.js";
 
 const enc = encodeURIComponent;
 
@@ -180,8 +181,11 @@ function RosterTotal({ module, list }) {
   </div>`;
 }
 
-export function RosterCard({ module }) {
+/** Props: module, canNotify (owner and managers: "Email all subscribers"). */
+export function RosterCard({ module, canNotify }) {
   const list = useUrlList(`/api/modules/${enc(module.id)}/clients`, [], { perPage: 25 });
+  const [notifying, setNotifying] = useState(false);
+  const [report, setReport] = useState(null);
   const columns = [
     { key: "client_name", label: "Client", wrap: true, render: (r) => html`<${Link} class="cell-main" href=${`/clients/${enc(r.client_id)}`}>${r.client_name}</${Link}>` },
     { key: "price", label: "Price today", class: "num", render: (r) => (r.price === null ? html`<span class="muted">No price</span>` : rupees(r.price)) },
@@ -189,8 +193,17 @@ export function RosterCard({ module }) {
     { key: "open", label: "Project", class: "actions-col", render: (r) => html`<${Link} class="btn btn-sm" href=${`/projects/${enc(r.client_module_id)}`}
         aria-label=${`Open the project of ${r.client_name}`}>Open</${Link}>` },
   ];
-  return html`<${Card} title="Roster" class="section-card roster-card"
-    actions=${html`<a class="btn btn-sm" href=${`/api/modules/${enc(module.id)}/clients.csv`} download=${`${module.code}-clients.csv`}>Download CSV</a>`}>
+  return html`${notifying && html`<${NotifyDialog} module=${module} subscribers=${list.data ? list.total : undefined}
+      onClose=${() => setNotifying(false)} onDone=${(r) => {
+        setNotifying(false);
+        setReport(r);
+        if (r.failed.length || r.unreachable.length) toast.info(`Sent ${r.sent} of ${r.roster}: see who was not reached.`);
+        else toast.success(`Sent to all ${r.sent} subscribers.`);
+      }} />`}
+    <${Card} title="Roster" class="section-card roster-card"
+    actions=${html`${canNotify && html`<button type="button" class="btn btn-sm" onClick=${() => setNotifying(true)}>Email all subscribers</button>`}
+      <a class="btn btn-sm" href=${`/api/modules/${enc(module.id)}/clients.csv`} download=${`${module.code}-clients.csv`}>Download CSV</a>`}>
+    ${report && html`<${NotifyResult} report=${report} onDismiss=${() => setReport(null)} />`}
     <${RosterTotal} module=${module} list=${list} />
     <div data-testid="roster" class="table-inset">
       <${DataTable} caption=${`Subscribers of ${module.name}`} columns=${columns} empty="No active subscribers."

@@ -1,5 +1,6 @@
 // One module: the owner edits it (the module form) and keeps its price book and rate card;
-// everyone sees the details, the price book and the roster of subscribers.
+// everyone sees the details, the price book and the roster of subscribers (owner and managers
+// may email them all).
 import { html, useState, useEffect } from "/vendor/preact-htm.js";
 import { rupees } from "../format.js";
 import { Card, Badge, Notice, Loading, toast, useFetch, useSession, useTitle, PageHeader, Link } from "../components.js";
@@ -7,6 +8,7 @@ import { NotFoundPage } from "./errors.js";
 import { ModuleForm, ModuleDetails } from "./module-form.js";
 import { ActiveBadge } from "./modules.js";
 import { PriceBookCard, RateCardCard, RosterCard } from "./module-sections.js";
+import { isManagerial } from "./client-shared.js";
 
 const enc = encodeURIComponent;
 
@@ -58,6 +60,6 @@ export function ModulePage({ id }) {
         ${isOwner && html`<${RateCardCard} module=${m} />`}
       </div>
     </div>
-    <${RosterCard} module=${m} />
+    <${RosterCard} module=${m} canNotify=${isManagerial(me)} />
   </main>`;
 }

@@ -93,10 +93,11 @@ export function EmptyState({ title = "Nothing here yet", children }) {
 
 /**
  * A coloured box of text. tone: "info" | "warning" | "danger" | "success".
- * `alert` gives it role="alert" (for errors that must be announced at once).
+ * `alert` gives it role="alert" (for errors that must be announced at once); `testid` names it
+ * for the browser tests (data-testid).
  */
-export function Notice({ tone = "info", alert = false, children, title }) {
-  return html`<div class=${`notice notice-${tone}`} role=${alert ? "alert" : undefined}>
+export function Notice({ tone = "info", alert = false, children, title, testid }) {
+  return html`<div class=${`notice notice-${tone}`} role=${alert ? "alert" : undefined} data-testid=${testid}>
     ${title && html`<strong class="notice-title">${title}</strong>`}
     <div>${children}</div>
   </div>`;

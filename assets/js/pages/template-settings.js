@@ -1,0 +1,203 @@
+// The letterhead (owner, /settings/template): what every rendered document, PDF and email shows
+// at its head and foot. Each field left empty falls back to its default (the company profile,
+// a stock sentence, the standard colour), shown greyed in the field. The logo is uploaded on
+// its own; a sample invoice beside the form shows the unsaved values as you type. Also here:
+// how long a new public link lasts by default.
+import { html, useState } from "/vendor/preact-htm.js";
+import { put, upload } from "../api.js";
+import { integer } from "../format.js";
+import { Card, Notice, Loading, Form, Field, SubmitButton, useForm, fieldError, toast, useFetch, useTitle, PageHeader, Link } from "../components.js";
+import { DocSheet } from "./document-shared.js";
+import { usePreview } from "./document-lines.js";
+
+const ACCENT = "template.accent_color";
+const HEX = /^#[0-9a-fA-F]{6}$/;
+const LOGO_MAX = 512 * 1024;
+
+// The letterhead's fields in the server's order, grouped as the form shows them.
+const GROUPS = [
+  { legend: "Name and contact", fields: [
+    { key: "template.trade_name", label: "Trade name", hint: "The name at the head of every document." },
+    { key: "template.address", label: "Address", as: "textarea", rows: 3, wide: true, hint: "One line per line printed." },
+    { key: "template.gstin", label: "GSTIN", mono: true, hint: "15 letters and digits; its first two digits give the state shown." },
+    { key: "template.phone", label: "Phone", type: "tel" },
+    { key: "template.email", label: "Email", type: "email" },
+  ] },
+  { legend: "Payment details", fields: [
+    { key: "template.bank_name", label: "Bank" },
+    { key: "template.bank_account", label: "Account number", mono: true },
+    { key: "template.bank_ifsc", label: "IFSC", mono: true },
+    { key: "template.upi_id", label: "UPI ID" },
+  ] },
+  { legend: "Terms and footer", fields: [
+    { key: "template.terms", label: "Terms", as: "textarea", rows: 3, wide: true, hint: "Printed under the payment details." },
+    { key: "template.footer", label: "Footer", as: "textarea", rows: 2, wide: true, hint: "The small line at the very bottom." },
+  ] },
+];
+const FIELDS = GROUPS.flatMap((g) => g.fields);
+const KEYS = [...FIELDS.map((f) => f.key), ACCENT];
+const LABEL = Object.fromEntries([...FIELDS.map((f) => [f.key, f.label]), [ACCENT, "Accent colour"]]);
+
+const start = (settings) => Object.fromEntries(KEYS.map((k) => [k, (settings && settings[k]) || ""]));
+
+/**
+ * The values to try in the sample: an emptied field shows its default (the server would otherwise
+ * keep the saved value), and a colour or GSTIN still being typed is left out until it is whole.
+ */
+function sampleValues(values, defaults) {
+  const out = {};
+  for (const k of KEYS) {
+    const v = values[k].trim();
+    if (k === ACCENT && v && !HEX.test(v)) continue;
+    if (k === "template.gstin" && v && v.length !== 15) continue;
+    out[k] = v || (defaults && defaults[k]) || "";
+  }
+  return out;
+}
+
+function LetterheadForm({ form, defaults, onSaved }) {
+  const v = form.values;
+  const onSubmit = form.submit(async (values) => {
+    const accent = values[ACCENT].trim();
+    if (accent && !HEX.test(accent)) throw fieldError(ACCENT, "Give the colour as #RRGGBB, e.g. #1f4e79.");
+    const body = {};
+    for (const k of KEYS) body[k] = values[k].trim() || null;
+    if (body["template.gstin"]) body["template.gstin"] = body["template.gstin"].toUpperCase();
+    if (body["template.bank_ifsc"]) body["template.bank_ifsc"] = body["template.bank_ifsc"].toUpperCase();
+    onSaved(await put("/api/settings/template", body));
+    toast.success("Letterhead saved.");
+  });
+  const placeholder = (k) => (defaults[k] ? String(defaults[k]) : "");
+  const control = (f) => html`<${Field} key=${f.key} label=${f.label} ...${form.field(f.key)} as=${f.as} rows=${f.rows} type=${f.type}
+    wide=${f.wide} optional placeholder=${placeholder(f.key)} class=${f.mono ? "mono-field" : ""} autocomplete="off"
+    spellcheck=${f.as === "textarea"} maxLength=${f.as === "textarea" ? "2000" : "200"} hint=${f.hint} />`;
+  const picker = HEX.test(v[ACCENT].trim()) ? v[ACCENT].trim().toLowerCase() : placeholder(ACCENT) || "#1f4e79";
+  return html`<${Form} onSubmit=${onSubmit} error=${form.formError} label="Letterhead">
+    <p class="form-section-intro hint">A field left empty uses the default shown in grey: the company profile for names, address, GSTIN,
+      contact and bank details.</p>
+    ${GROUPS.map((g) => html`<fieldset class="form-section" key=${g.legend}>
+      <legend>${g.legend}</legend>
+      <div class="form-grid">${g.fields.map(control)}
+        ${g.legend === "Terms and footer" && html`<${Field} label="Accent colour" ...${form.field(ACCENT)} optional placeholder=${placeholder(ACCENT)}
+          class="mono-field accent-field" autocomplete="off" spellcheck=${false} maxLength="7"
+          hint="#RRGGBB: the headings, rules and the head of the lines table."
+          after=${html`<input type="color" class="accent-picker" value=${picker} aria-label="Pick the accent colour"
+            onInput=${(e) => form.set(ACCENT, e.currentTarget.value)} />`} />`}
+      </div>
+    </fieldset>`)}
+    <div class="form-actions"><${SubmitButton} saving=${form.saving}>Save letterhead</${SubmitButton}></div>
+  </${Form}>`;
+}
+
+function LogoForm({ settings, onSaved }) {
+  const [error, setError] = useState(null);
+  const [busy, setBusy] = useState(false);
+  const onSubmit = async (e) => {
+    e.preventDefault();
+    if (busy) return;
+    const input = e.currentTarget.elements.logo;
+    const file = input && input.files && input.files[0];
+    const refuse = (message) => {
+      setError(message);
+      input.focus();
+    };
+    if (!file) return refuse("Choose a PNG or JPEG file first.");
+    if (file.size > LOGO_MAX) return refuse(`The logo is larger than 512 KiB (this file is ${integer(Math.ceil(file.size / 1024))} KiB).`);
+    const data = new FormData();
+    data.append("logo", file, file.name);
+    setBusy(true);
+    setError(null);
+    try {
+      const saved = await upload("/api/settings/template/logo", data);
+      input.value = "";
+      onSaved(saved);
+      toast.success("Logo uploaded.");
+    } catch (err) {
+      refuse(err.message);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return html`<div class="logo-current">
+      ${settings.logo
+        ? html`<img class="logo-image" src=${settings.logo} alt="The current logo" data-testid="logo" />`
+        : html`<p class="hint">No logo yet: documents show the trade name alone.</p>`}
+    </div>
+    <${Form} onSubmit=${onSubmit} label="Upload logo" class="inline-form logo-form">
+      <${Field} label=${settings.has_logo ? "Replace with" : "Logo file"} type="file" name="logo" accept="image/png,image/jpeg" error=${error}
+        onInput=${() => setError(null)} hint="PNG or JPEG, at most 512 KiB. Printed at most 72 pixels high." />
+      <${SubmitButton} saving=${busy}>Upload logo</${SubmitButton}>
+    </${Form}>`;
+}
+
+function ShareExpiryForm({ start: days, onSaved }) {
+  const form = useForm({ default_expiry_days: String(days) });
+  const onSubmit = form.submit(async (v) => {
+    const t = v.default_expiry_days.trim();
+    if (!/^\d+$/.test(t) || Number(t) < 1 || Number(t) > 3650) throw fieldError("default_expiry_days", "A whole number of days, 1 to 3650 (ten years).");
+    const saved = await put("/api/settings/share", { default_expiry_days: Number(t) });
+    form.reset({ default_expiry_days: String(saved.default_expiry_days) });
+    onSaved(saved);
+    toast.success(`New links last ${saved.default_expiry_days} days.`);
+  });
+  return html`<${Form} onSubmit=${onSubmit} error=${form.formError} label="Link expiry" class="inline-form expiry-form">
+    <${Field} label="Days a new link lasts" type="number" min="1" max="3650" step="1" inputMode="numeric" ...${form.field("default_expiry_days")}
+      hint="Used when a link is made without its own expiry, and for the link in a document's email." />
+    <${SubmitButton} saving=${form.saving}>Save link expiry</${SubmitButton}>
+  </${Form}>`;
+}
+
+function ShareExpiryCard() {
+  const { data, error, reload } = useFetch("/api/settings/share");
+  const [saved, setSaved] = useState(null);
+  const s = saved || data;
+  let body;
+  if (error) body = html`<${Notice} tone="danger" alert=${true}>${error.message} <button type="button" class="btn btn-sm" onClick=${reload}>Try again</button></${Notice}>`;
+  else if (!s) body = html`<${Loading} label="Loading the link settings…" />`;
+  else body = html`<${ShareExpiryForm} start=${s.default_expiry_days} onSaved=${setSaved} />`;
+  return html`<${Card} title="Public links" class="section-card">${body}</${Card}>`;
+}
+
+function TemplateEditor({ settings: first }) {
+  const [settings, setSettings] = useState(first);
+  const form = useForm(start(first));
+  const [logoTick, setLogoTick] = useState(0);
+  const sample = usePreview({ template: sampleValues(form.values, settings.defaults) }, { path: "/api/previews/sample", refresh: logoTick });
+  const sampleField = sample.error && sample.error.field;
+  const saved = (fresh) => {
+    setSettings(fresh);
+    form.reset(start(fresh));
+  };
+  return html`<div class="page-grid even template-grid">
+    <div class="page-col">
+      <${Card} title="Text and colour" class="section-card">
+        <${LetterheadForm} form=${form} defaults=${settings.defaults || {}} onSaved=${saved} />
+      </${Card}>
+      <${Card} title="Logo" class="section-card">
+        <${LogoForm} settings=${settings} onSaved=${(fresh) => { setSettings(fresh); setLogoTick((t) => t + 1); }} />
+      </${Card}>
+      <${ShareExpiryCard} />
+    </div>
+    <${Card} title="Sample" class="section-card sample-card">
+      <p class="hint sample-lead">A made-up invoice with the values above, saved or not.</p>
+      ${sample.error && html`<${Notice} tone="warning">${sampleField && LABEL[sampleField] ? `${LABEL[sampleField]}: ` : ""}${sample.error.message}${" "}The sample shows
+        the last good values.</${Notice}>`}
+      <${DocSheet} html=${sample.data && sample.data.html} testid="sample-preview" stale=${sample.pending} empty="Preparing the sample…" />
+    </${Card}>
+  </div>`;
+}
+
+export function TemplateSettingsPage() {
+  useTitle("Letterhead");
+  const { data, error, reload } = useFetch("/api/settings/template");
+  let body;
+  if (error) body = html`<${Notice} tone="danger" alert=${true}>${error.message} <button type="button" class="btn btn-sm" onClick=${reload}>Try again</button></${Notice}>`;
+  else if (!data) body = html`<${Loading} label="Loading the letterhead…" />`;
+  else body = html`<${TemplateEditor} settings=${data} />`;
+  return html`<main data-page="template-settings" class="template-settings-page">
+    <p class="crumbs"><${Link} href="/documents">← Documents</${Link}></p>
+    <${PageHeader} title="Letterhead" subtitle="The head and foot of every quotation, invoice and credit note, on screen, in the PDF and in emails."
+      actions=${html`<${Link} class="btn" href="/settings/company">Company settings</${Link}>`} />
+    ${body}
+  </main>`;
+}

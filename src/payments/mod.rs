@@ -1,0 +1,5 @@
+//! Payments from societies: money and TDS allocated to invoices, advances, and receipts.
+
+pub mod routes;
+pub mod rules;
+pub mod store;

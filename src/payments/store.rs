@@ -1,0 +1,177 @@
+//! The SQL of payments: the payment with its allocations, the list, and what an allocation
+//! may settle.
+
+use crate::db::query::{Filter, ListQuery, fetch_page, insert_row};
+use crate::documents::store::OUTSTANDING;
+use crate::http::error::AppError;
+use crate::http::pagination::{Page, Paginated};
+use crate::payments::rules::{Claim, Target};
+use rusqlite::types::Value;
+use rusqlite::{Connection, OptionalExtension, Row, params};
+use serde::Serialize;
+use utoipa::ToSchema;
+
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct Allocation {
+    pub id: String,
+    pub document_id: String,
+    #[serde(rename = "docNo")]
+    pub doc_no: Option<String>,
+    pub amount: i64,
+    pub tds: i64,
+    pub created_at: String,
+}
+
+/// A payment as the API shows it.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct Payment {
+    pub id: String,
+    pub client_id: String,
+    pub client_name: String,
+    pub received_on: String,
+    pub amount: i64,
+    pub mode: String,
+    pub reference: Option<String>,
+    pub notes: Option<String>,
+    pub receipt_no: String,
+    /// Money not yet allocated: an advance held for the client.
+    pub unallocated: i64,
+    /// TDS noted on the allocations.
+    pub tds: i64,
+    pub created_by: Option<String>,
+    pub created_at: String,
+    pub allocations: Vec<Allocation>,
+}
+
+const COLUMNS: &str = "p.id, p.client_id, c.name, p.received_on, p.amount, p.mode, p.reference, p.notes, p.receipt_no, \
+    p.amount - (SELECT COALESCE(SUM(a.amount), 0) FROM payment_allocation a WHERE a.payment_id = p.id), \
+    (SELECT COALESCE(SUM(a.tds), 0) FROM payment_allocation a WHERE a.payment_id = p.id), p.created_by, p.created_at";
+const FROM: &str = "payment p JOIN client c ON c.id = p.client_id";
+
+fn payment(r: &Row<'_>) -> rusqlite::Result<Payment> {
+    Ok(Payment {
+        id: r.get(0)?,
+        client_id: r.get(1)?,
+        client_name: r.get(2)?,
+        received_on: r.get(3)?,
+        amount: r.get(4)?,
+        mode: r.get(5)?,
+        reference: r.get(6)?,
+        notes: r.get(7)?,
+        receipt_no: r.get(8)?,
+        unallocated: r.get(9)?,
+        tds: r.get(10)?,
+        created_by: r.get(11)?,
+        created_at: r.get(12)?,
+        allocations: vec![],
+    })
+}
+
+/// The payment `id` with its allocations, if it exists and is in `book` (None: every book).
+pub fn get(conn: &Connection, id: &str, book: Option<&str>) -> Result<Option<Payment>, AppError> {
+    let found = conn
+        .query_row(
+            &format!("SELECT {COLUMNS} FROM {FROM} WHERE p.id = ?1 AND (?2 IS NULL OR p.created_by = ?2)"),
+            params![id, book],
+            payment,
+        )
+        .optional()?;
+    let Some(mut p) = found else { return Ok(None) };
+    let mut stmt = conn.prepare_cached(
+        "SELECT a.id, a.document_id, d.doc_no, a.amount, a.tds, a.created_at
+         FROM payment_allocation a JOIN document d ON d.id = a.document_id WHERE a.payment_id = ?1 ORDER BY a.id",
+    )?;
+    p.allocations = stmt
+        .query_map([id], |r| {
+            Ok(Allocation {
+                id: r.get(0)?,
+                document_id: r.get(1)?,
+                doc_no: r.get(2)?,
+                amount: r.get(3)?,
+                tds: r.get(4)?,
+                created_at: r.get(5)?,
+            })
+        })?
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(Some(p))
+}
+
+#[derive(Default)]
+pub struct PaymentFilter {
+    pub client_id: Option<String>,
+    pub mode: Option<String>,
+    pub from: Option<String>,
+    pub to: Option<String>,
+    /// Staff: the payments they recorded.
+    pub created_by: Option<String>,
+    /// Part of the receipt number, reference or client name.
+    pub q: Option<String>,
+}
+
+/// Payments, newest first, with an honest total.
+pub fn list(conn: &Connection, filter: PaymentFilter, page: &Page) -> Result<Paginated<Payment>, AppError> {
+    let mut f = Filter::default();
+    f.eq("p.client_id", filter.client_id)
+        .eq("p.mode", filter.mode)
+        .eq("p.created_by", filter.created_by);
+    if let Some(from) = filter.from {
+        f.and("p.received_on >= ?", [Value::Text(from)]);
+    }
+    if let Some(to) = filter.to {
+        f.and("p.received_on <= ?", [Value::Text(to)]);
+    }
+    if let Some(q) = filter.q.as_deref().map(str::trim).filter(|q| !q.is_empty()) {
+        let p = crate::db::query::like_contains(q);
+        f.and(
+            "p.receipt_no LIKE ? ESCAPE '\\' OR p.reference LIKE ? ESCAPE '\\' OR c.name LIKE ? ESCAPE '\\'",
+            [p.clone(), p.clone(), p],
+        );
+    }
+    let query = ListQuery {
+        columns: COLUMNS,
+        from: FROM,
+        order_by: "p.id DESC",
+        id_column: "p.id",
+    };
+    fetch_page(conn, query, f, page, payment)
+}
+
+/// What a claim names, as the rules need it; None when the document is missing or outside `book`.
+pub fn target(conn: &Connection, document_id: &str, book: Option<&str>) -> Result<Option<Target>, AppError> {
+    Ok(conn
+        .query_row(
+            &format!(
+                "SELECT d.client_id, d.type, d.status, d.doc_no, {OUTSTANDING} FROM document d
+                 WHERE d.id = ?1 AND (?2 IS NULL OR d.created_by = ?2)"
+            ),
+            params![document_id, book],
+            |r| {
+                Ok(Target {
+                    client_id: r.get(0)?,
+                    doc_type: r.get(1)?,
+                    status: r.get(2)?,
+                    doc_no: r.get(3)?,
+                    outstanding: r.get(4)?,
+                })
+            },
+        )
+        .optional()?)
+}
+
+pub fn insert(tx: &Connection, fields: Vec<(&'static str, Value)>) -> Result<String, AppError> {
+    Ok(insert_row(tx, "payment", fields)?)
+}
+
+pub fn allocate(tx: &Connection, payment_id: &str, claim: &Claim, user_id: &str) -> Result<String, AppError> {
+    Ok(insert_row(
+        tx,
+        "payment_allocation",
+        vec![
+            ("payment_id", Value::Text(payment_id.into())),
+            ("document_id", Value::Text(claim.document_id.clone())),
+            ("amount", Value::Integer(claim.amount)),
+            ("tds", Value::Integer(claim.tds)),
+            ("created_by", Value::Text(user_id.into())),
+        ],
+    )?)
+}

@@ -1,0 +1,548 @@
+//! The PDF itself, with pdf-writer: DejaVu Sans embedded as CID fonts (Identity-H) subset to
+//! the glyphs used (subsetter) with a ToUnicode map so that text extracts; images (PNG decoded,
+//! JPEG passed through); every stream deflated.
+
+use super::layout::{Color, Face, Op, PAGE_H, PAGE_W, Page, Style};
+use miniz_oxide::deflate::compress_to_vec_zlib;
+use pdf_writer::types::{CidFontType, FontFlags, SystemInfo, UnicodeCmap};
+use pdf_writer::{Content, Filter, Finish, Name, Pdf, Rect, Ref, Str, TextStr};
+use std::sync::{Arc, LazyLock, Mutex};
+use subsetter::GlyphRemapper;
+
+/// zlib level: 6 is the usual balance of size and speed.
+const LEVEL: u8 = 6;
+
+/// A face parsed once: glyph lookup, advances and what the font descriptor says.
+pub(super) struct LoadedFace {
+    data: &'static [u8],
+    face: ttf_parser::Face<'static>,
+    /// The PostScript name, e.g. DejaVuSans-Bold.
+    name: &'static str,
+    units_per_em: f32,
+}
+
+impl LoadedFace {
+    fn load(data: &'static [u8], name: &'static str) -> LoadedFace {
+        let face = ttf_parser::Face::parse(data, 0).expect("the embedded DejaVu font parses");
+        LoadedFace {
+            data,
+            units_per_em: face.units_per_em() as f32,
+            face,
+            name,
+        }
+    }
+
+    /// The glyph and advance (in ems) of a character; .notdef for what the font lacks.
+    pub(super) fn glyph(&self, c: char) -> (u16, f32) {
+        let id = self.face.glyph_index(c).unwrap_or(ttf_parser::GlyphId(0));
+        (
+            id.0,
+            self.face.glyph_hor_advance(id).unwrap_or(0) as f32 / self.units_per_em,
+        )
+    }
+
+    /// Font units to PDF glyph space (thousandths of an em).
+    fn scale(&self, v: impl Into<f32>) -> f32 {
+        v.into() * 1000.0 / self.units_per_em
+    }
+}
+
+static REGULAR: LazyLock<LoadedFace> =
+    LazyLock::new(|| LoadedFace::load(dejavu::sans::regular(), "DejaVuSans"));
+static BOLD: LazyLock<LoadedFace> =
+    LazyLock::new(|| LoadedFace::load(dejavu::sans::bold(), "DejaVuSans-Bold"));
+
+impl Face {
+    pub(super) fn loaded(self) -> &'static LoadedFace {
+        match self {
+            Face::Regular => &REGULAR,
+            Face::Bold => &BOLD,
+        }
+    }
+
+    fn index(self) -> usize {
+        match self {
+            Face::Regular => 0,
+            Face::Bold => 1,
+        }
+    }
+
+    fn resource(self) -> Name<'static> {
+        match self {
+            Face::Regular => Name(b"F1"),
+            Face::Bold => Name(b"F2"),
+        }
+    }
+}
+
+/// A raster image ready to embed: decoded once, its samples already deflated (or a JPEG as is).
+#[derive(Clone)]
+pub struct Image(Arc<ImageData>);
+
+struct ImageData {
+    width: u32,
+    height: u32,
+    samples: Vec<u8>,
+    filter: Filter,
+    /// DeviceGray, DeviceRGB or DeviceCMYK.
+    color_space: &'static [u8],
+    /// Adobe CMYK JPEGs are stored inverted.
+    inverted: bool,
+    /// The deflated alpha channel, when not opaque.
+    alpha: Option<Vec<u8>>,
+}
+
+impl Image {
+    /// A PNG of any colour type (palettes expanded, 16 bits cut to 8, alpha kept as a soft mask).
+    pub fn png(bytes: &[u8]) -> Result<Image, String> {
+        let mut decoder = png::Decoder::new(std::io::Cursor::new(bytes));
+        decoder.set_transformations(png::Transformations::EXPAND | png::Transformations::STRIP_16);
+        let mut reader = decoder.read_info().map_err(|e| e.to_string())?;
+        let mut buf = vec![0; reader.output_buffer_size().ok_or("the PNG is too large")?];
+        let info = reader.next_frame(&mut buf).map_err(|e| e.to_string())?;
+        buf.truncate(info.buffer_size());
+        let (colors, has_alpha) = match info.color_type {
+            png::ColorType::Grayscale => (1, false),
+            png::ColorType::GrayscaleAlpha => (1, true),
+            png::ColorType::Rgb => (3, false),
+            png::ColorType::Rgba => (3, true),
+            png::ColorType::Indexed => return Err("the PNG palette was not expanded".into()),
+        };
+        let (samples, alpha) = if has_alpha {
+            let mut samples = Vec::with_capacity(buf.len() / (colors + 1) * colors);
+            let mut alpha = Vec::with_capacity(buf.len() / (colors + 1));
+            for px in buf.chunks_exact(colors + 1) {
+                samples.extend_from_slice(&px[..colors]);
+                alpha.push(px[colors]);
+            }
+            let opaque = alpha.iter().all(|a| *a == 255);
+            (samples, (!opaque).then(|| compress_to_vec_zlib(&alpha, LEVEL)))
+        } else {
+            (buf, None)
+        };
+        Ok(Image(Arc::new(ImageData {
+            width: info.width,
+            height: info.height,
+            samples: compress_to_vec_zlib(&samples, LEVEL),
+            filter: Filter::FlateDecode,
+            color_space: if colors == 1 { b"DeviceGray" } else { b"DeviceRGB" },
+            inverted: false,
+            alpha,
+        })))
+    }
+
+    /// A JPEG, embedded as it is; only its frame header is read.
+    pub fn jpeg(bytes: &[u8]) -> Result<Image, String> {
+        let (width, height, components, adobe) = jpeg_header(bytes).ok_or("not a readable JPEG")?;
+        let color_space: &'static [u8] = match components {
+            1 => b"DeviceGray",
+            3 => b"DeviceRGB",
+            4 => b"DeviceCMYK",
+            n => return Err(format!("a JPEG of {n} components")),
+        };
+        Ok(Image(Arc::new(ImageData {
+            width,
+            height,
+            samples: bytes.to_vec(),
+            filter: Filter::DctDecode,
+            color_space,
+            inverted: components == 4 && adobe,
+            alpha: None,
+        })))
+    }
+
+    /// Width and height in pixels.
+    pub fn size(&self) -> (u32, u32) {
+        (self.0.width, self.0.height)
+    }
+}
+
+/// Width, height, components and whether an Adobe marker is present, from a JPEG's headers.
+fn jpeg_header(b: &[u8]) -> Option<(u32, u32, u8, bool)> {
+    if !b.starts_with(&[0xFF, 0xD8]) {
+        return None;
+    }
+    let (mut i, mut adobe) = (2, false);
+    while i + 4 <= b.len() {
+        if b[i] != 0xFF {
+            return None;
+        }
+        let marker = b[i + 1];
+        if marker == 0xFF {
+            i += 1;
+            continue;
+        }
+        let len = u16::from_be_bytes([b[i + 2], b[i + 3]]) as usize;
+        let body = b.get(i + 4..i + 2 + len)?;
+        match marker {
+            0xEE if body.starts_with(b"Adobe") => adobe = true,
+            // SOF0..SOF15 except DHT (C4), JPG (C8) and DAC (CC).
+            0xC0..=0xCF if !matches!(marker, 0xC4 | 0xC8 | 0xCC) => {
+                let height = u16::from_be_bytes([*body.get(1)?, *body.get(2)?]) as u32;
+                let width = u16::from_be_bytes([*body.get(3)?, *body.get(4)?]) as u32;
+                return (width > 0 && height > 0).then_some((width, height, *body.get(5)?, adobe));
+            }
+            _ => {}
+        }
+        i += 2 + len;
+    }
+    None
+}
+
+/// The last logo decoded, by its bytes: documents are rendered again and again with one logo.
+static LOGO_CACHE: Mutex<Option<(Vec<u8>, Image)>> = Mutex::new(None);
+
+/// An image from PNG or JPEG bytes, remembering the last one.
+pub(super) fn cached_image(mime: &str, bytes: &[u8]) -> Result<Image, String> {
+    let mut cache = LOGO_CACHE.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((key, image)) = cache.as_ref()
+        && key == bytes
+    {
+        return Ok(image.clone());
+    }
+    let image = match mime {
+        "image/jpeg" => Image::jpeg(bytes)?,
+        _ => Image::png(bytes)?,
+    };
+    *cache = Some((bytes.to_vec(), image.clone()));
+    Ok(image)
+}
+
+/// The glyphs of one face used so far.
+struct FontUse {
+    remapper: GlyphRemapper,
+    /// Width (thousandths of an em) and text of each new glyph id.
+    widths: Vec<f32>,
+    text: Vec<Option<char>>,
+}
+
+impl FontUse {
+    fn new() -> FontUse {
+        FontUse {
+            remapper: GlyphRemapper::new(),
+            widths: vec![0.0],
+            text: vec![None],
+        }
+    }
+
+    /// `text` as two-byte codes of the subset's glyphs.
+    fn encode(&mut self, face: &LoadedFace, text: &str) -> Vec<u8> {
+        let mut out = Vec::with_capacity(text.len() * 2);
+        for c in text.chars() {
+            let (gid, advance) = face.glyph(c);
+            let new = self.remapper.remap(gid) as usize;
+            if new == self.widths.len() {
+                self.widths.push(advance * 1000.0);
+                self.text.push(Some(c));
+            }
+            out.extend_from_slice(&(new as u16).to_be_bytes());
+        }
+        out
+    }
+}
+
+/// PDF y (from the bottom) of a y from the top.
+fn flip(y: f32) -> f32 {
+    PAGE_H - y
+}
+
+fn fill(content: &mut Content, c: Color) {
+    content.set_fill_rgb(c.0 as f32 / 255.0, c.1 as f32 / 255.0, c.2 as f32 / 255.0);
+}
+
+fn stroke(content: &mut Content, c: Color, width: f32) {
+    content.set_stroke_rgb(c.0 as f32 / 255.0, c.1 as f32 / 255.0, c.2 as f32 / 255.0);
+    content.set_line_width(width);
+}
+
+fn show(content: &mut Content, fonts: &mut [FontUse; 2], x: f32, y: f32, style: Style, text: &str) {
+    let codes = fonts[style.face.index()].encode(style.face.loaded(), text);
+    fill(content, style.color);
+    content.begin_text();
+    content.set_font(style.face.resource(), style.size);
+    content.set_text_matrix([1.0, 0.0, 0.0, 1.0, x, y]);
+    content.show(Str(&codes));
+    content.end_text();
+}
+
+/// The content stream of a page; images used are added to `images`.
+fn content(page: &Page, fonts: &mut [FontUse; 2], images: &mut Vec<Image>) -> Vec<u8> {
+    let mut content = Content::new();
+    for op in &page.ops {
+        match op {
+            Op::Text { x, y, style, text } => show(&mut content, fonts, *x, flip(*y), *style, text),
+            Op::Line {
+                from,
+                to,
+                width,
+                color,
+            } => {
+                stroke(&mut content, *color, *width);
+                content.move_to(from.0, flip(from.1));
+                content.line_to(to.0, flip(to.1));
+                content.stroke();
+            }
+            Op::Rect {
+                x,
+                y,
+                w,
+                h,
+                fill: paint,
+                stroke: line,
+            } => {
+                content.rect(*x, flip(*y + *h), *w, *h);
+                if let Some(c) = paint {
+                    fill(&mut content, *c);
+                }
+                if let Some((c, width)) = line {
+                    stroke(&mut content, *c, *width);
+                }
+                match (paint, line) {
+                    (Some(_), Some(_)) => content.fill_nonzero_and_stroke(),
+                    (Some(_), None) => content.fill_nonzero(),
+                    (None, Some(_)) => content.stroke(),
+                    (None, None) => content.end_path(),
+                };
+            }
+            Op::Image { image, x, y, w, h } => {
+                let n = match images.iter().position(|i| Arc::ptr_eq(&i.0, &image.0)) {
+                    Some(n) => n,
+                    None => {
+                        images.push(image.clone());
+                        images.len() - 1
+                    }
+                };
+                content.save_state();
+                content.transform([*w, 0.0, 0.0, *h, *x, flip(*y + *h)]);
+                content.x_object(Name(format!("Im{n}").as_bytes()));
+                content.restore_state();
+            }
+            Op::Watermark { text, color } => {
+                let style = Style::bold(1.0).color(*color);
+                // As large as fits along the diagonal, at most 110 pt.
+                let diagonal = (PAGE_W * PAGE_W + PAGE_H * PAGE_H).sqrt();
+                let size = (diagonal * 0.6 / style.width(text).max(0.01)).min(110.0);
+                let style = style.size(size);
+                let angle = (PAGE_H / PAGE_W).atan();
+                let (sin, cos) = angle.sin_cos();
+                content.save_state();
+                content.set_parameters(Name(b"Light"));
+                content.transform([cos, sin, -sin, cos, PAGE_W / 2.0, PAGE_H / 2.0]);
+                show(
+                    &mut content,
+                    fonts,
+                    -style.width(text) / 2.0,
+                    -size * 0.35,
+                    style,
+                    text,
+                );
+                content.restore_state();
+            }
+        }
+    }
+    compress_to_vec_zlib(&content.finish(), LEVEL)
+}
+
+/// A subset tag ("ABCDEF") from the glyphs kept.
+fn subset_tag(glyphs: &GlyphRemapper) -> String {
+    let mut h: u32 = 0x811c_9dc5;
+    for g in glyphs.remapped_gids() {
+        h = (h ^ g as u32).wrapping_mul(0x0100_0193);
+    }
+    (0..6)
+        .map(|i| (b'A' + ((h >> (i * 5)) % 26) as u8) as char)
+        .collect()
+}
+
+/// Writes the font objects of one face at `type0`.
+fn write_font(
+    pdf: &mut Pdf,
+    next: &mut impl FnMut() -> Ref,
+    type0: Ref,
+    face: Face,
+    used: &FontUse,
+) -> Result<(), String> {
+    let loaded = face.loaded();
+    let (cid, descriptor, cmap_id, file) = (next(), next(), next(), next());
+    let base = format!("{}+{}", subset_tag(&used.remapper), loaded.name);
+    let system = SystemInfo {
+        registry: Str(b"Adobe"),
+        ordering: Str(b"Identity"),
+        supplement: 0,
+    };
+
+    pdf.type0_font(type0)
+        .base_font(Name(base.as_bytes()))
+        .encoding_predefined(Name(b"Identity-H"))
+        .descendant_font(cid)
+        .to_unicode(cmap_id);
+
+    let mut cid_font = pdf.cid_font(cid);
+    cid_font
+        .subtype(CidFontType::Type2)
+        .base_font(Name(base.as_bytes()))
+        .system_info(system)
+        .font_descriptor(descriptor)
+        .default_width(0.0)
+        .cid_to_gid_map_predefined(Name(b"Identity"));
+    cid_font.widths().consecutive(0, used.widths.iter().copied());
+    cid_font.finish();
+
+    let f = &loaded.face;
+    let bbox = f.global_bounding_box();
+    let weight = f.weight().to_number() as f32;
+    pdf.font_descriptor(descriptor)
+        .name(Name(base.as_bytes()))
+        .flags(FontFlags::NON_SYMBOLIC)
+        .bbox(Rect::new(
+            loaded.scale(bbox.x_min),
+            loaded.scale(bbox.y_min),
+            loaded.scale(bbox.x_max),
+            loaded.scale(bbox.y_max),
+        ))
+        .italic_angle(0.0)
+        .ascent(loaded.scale(f.ascender()))
+        .descent(loaded.scale(f.descender()))
+        .cap_height(loaded.scale(f.capital_height().unwrap_or(f.ascender())))
+        .stem_v(10.0 + 0.244 * (weight - 50.0))
+        .font_file2(file);
+
+    let mut cmap = UnicodeCmap::new(Name(b"Custom"), system);
+    for (gid, c) in used.text.iter().enumerate() {
+        if let Some(c) = c {
+            cmap.pair(gid as u16, *c);
+        }
+    }
+    pdf.stream(cmap_id, &compress_to_vec_zlib(&cmap.finish(), LEVEL))
+        .filter(Filter::FlateDecode);
+
+    let subset =
+        subsetter::subset(loaded.data, 0, &used.remapper).map_err(|e| format!("font subset: {e}"))?;
+    let deflated = compress_to_vec_zlib(&subset, LEVEL);
+    let mut stream = pdf.stream(file, &deflated);
+    stream.filter(Filter::FlateDecode);
+    stream.pair(Name(b"Length1"), subset.len() as i32);
+    stream.finish();
+    Ok(())
+}
+
+fn write_image(pdf: &mut Pdf, id: Ref, mask: Ref, image: &ImageData) {
+    let mut x = pdf.image_xobject(id, &image.samples);
+    x.filter(image.filter);
+    x.width(image.width as i32);
+    x.height(image.height as i32);
+    x.color_space_name(Name(image.color_space));
+    x.bits_per_component(8);
+    x.interpolate(true);
+    if image.inverted {
+        x.decode([1.0, 0.0, 1.0, 0.0, 1.0, 0.0, 1.0, 0.0]);
+    }
+    if image.alpha.is_some() {
+        x.s_mask(mask);
+    }
+    x.finish();
+    if let Some(alpha) = &image.alpha {
+        let mut m = pdf.image_xobject(mask, alpha);
+        m.filter(Filter::FlateDecode);
+        m.width(image.width as i32);
+        m.height(image.height as i32);
+        m.color_space_name(Name(b"DeviceGray"));
+        m.bits_per_component(8);
+        m.interpolate(true);
+        m.finish();
+    }
+}
+
+/// The whole PDF of laid-out pages.
+pub(super) fn pdf(pages: &[Page], title: Option<&str>) -> Result<Vec<u8>, String> {
+    let mut fonts = [FontUse::new(), FontUse::new()];
+    let mut images = Vec::new();
+    let streams: Vec<Vec<u8>> = pages
+        .iter()
+        .map(|page| content(page, &mut fonts, &mut images))
+        .collect();
+
+    let mut last = 0;
+    let mut next = move || {
+        last += 1;
+        Ref::new(last)
+    };
+    let (catalog, tree, light, info) = (next(), next(), next(), next());
+    let font_refs = [next(), next()];
+    let image_refs: Vec<(Ref, Ref)> = images.iter().map(|_| (next(), next())).collect();
+    let page_refs: Vec<(Ref, Ref)> = pages.iter().map(|_| (next(), next())).collect();
+    let used = |f: &FontUse| f.widths.len() > 1;
+
+    let mut pdf = Pdf::new();
+    pdf.catalog(catalog).pages(tree);
+    pdf.pages(tree)
+        .kids(page_refs.iter().map(|(page, _)| *page))
+        .count(pages.len() as i32);
+    pdf.ext_graphics(light).non_stroking_alpha(0.18);
+    for ((page_id, content_id), stream) in page_refs.iter().zip(&streams) {
+        let mut page = pdf.page(*page_id);
+        page.parent(tree)
+            .media_box(Rect::new(0.0, 0.0, PAGE_W, PAGE_H))
+            .contents(*content_id);
+        let mut resources = page.resources();
+        let mut font_dict = resources.fonts();
+        for face in [Face::Regular, Face::Bold] {
+            if used(&fonts[face.index()]) {
+                font_dict.pair(face.resource(), font_refs[face.index()]);
+            }
+        }
+        font_dict.finish();
+        let mut xobjects = resources.x_objects();
+        for (n, (id, _)) in image_refs.iter().enumerate() {
+            xobjects.pair(Name(format!("Im{n}").as_bytes()), *id);
+        }
+        xobjects.finish();
+        resources.ext_g_states().pair(Name(b"Light"), light);
+        resources.finish();
+        page.finish();
+        pdf.stream(*content_id, stream).filter(Filter::FlateDecode);
+    }
+    for face in [Face::Regular, Face::Bold] {
+        let used_face = &fonts[face.index()];
+        if used(used_face) {
+            write_font(&mut pdf, &mut next, font_refs[face.index()], face, used_face)?;
+        }
+    }
+    for (image, (id, mask)) in images.iter().zip(&image_refs) {
+        write_image(&mut pdf, *id, *mask, &image.0);
+    }
+    let mut doc_info = pdf.document_info(info);
+    if let Some(title) = title {
+        doc_info.title(TextStr(title));
+    }
+    doc_info.producer(TextStr("backoffice"));
+    doc_info.finish();
+    Ok(pdf.finish())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn jpeg_headers_give_size_and_components() {
+        // SOI, APP14 "Adobe", SOF0 of 30×20 with 4 components.
+        let mut jpeg = vec![0xFF, 0xD8, 0xFF, 0xEE, 0x00, 0x07];
+        jpeg.extend_from_slice(b"Adobe");
+        jpeg.extend_from_slice(&[0xFF, 0xC0, 0x00, 0x0B, 8, 0, 20, 0, 30, 4, 0, 0, 0]);
+        assert_eq!(jpeg_header(&jpeg), Some((30, 20, 4, true)));
+        let image = Image::jpeg(&jpeg).unwrap();
+        assert_eq!(image.size(), (30, 20));
+        assert!(image.0.inverted);
+        assert_eq!(jpeg_header(&[0xFF, 0xD8, 0xFF, 0xC0, 0x00]), None);
+        assert_eq!(jpeg_header(b"not a jpeg"), None);
+    }
+
+    #[test]
+    fn opaque_png_logos_need_no_mask() {
+        let image = Image::png(include_bytes!("test_logo.png")).unwrap();
+        assert_eq!(image.size(), (240, 96));
+        assert!(image.0.alpha.is_none());
+        assert_eq!(image.0.color_space, b"DeviceRGB");
+    }
+}

@@ -1,0 +1,248 @@
+//! `GET /api/reports/dues-aging` (with its drill-down and CSV) and `GET /api/reports/gst-summary`
+//! (with its CSV). Staff see their own book (the documents they created).
+
+use crate::AppState;
+use crate::db::settings;
+use crate::http::csv;
+use crate::http::error::{AppError, ErrorBody};
+use crate::http::extract::{AuthUser, QueryParams};
+use crate::http::pagination::Page;
+use crate::reports::rules::{BUCKETS, Buckets, GstFigures};
+use crate::reports::store::{self, DueInvoice};
+use axum::Json;
+use axum::extract::State;
+use axum::response::Response;
+use chrono::{Datelike, NaiveDate};
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::{router::OpenApiRouter, routes};
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(dues_aging))
+        .routes(routes!(dues_invoices))
+        .routes(routes!(dues_csv))
+        .routes(routes!(gst_summary))
+        .routes(routes!(gst_csv))
+}
+
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct AsOf {
+    /// Default: the office's today.
+    pub as_of: Option<NaiveDate>,
+}
+
+#[derive(Serialize, ToSchema, Clone)]
+pub struct ClientDues {
+    pub client_id: String,
+    pub client_name: String,
+    #[serde(flatten)]
+    pub buckets: Buckets,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct DuesAging {
+    pub as_of: String,
+    /// One row per client owing something, largest total first.
+    pub rows: Vec<ClientDues>,
+    /// Clients owing something (all pages).
+    pub total: i64,
+    pub page: u32,
+    pub per_page: u32,
+    /// Per bucket over every client.
+    pub totals: Buckets,
+}
+
+async fn as_of_or_today(state: &AppState, as_of: Option<NaiveDate>) -> Result<NaiveDate, AppError> {
+    match as_of {
+        Some(d) => Ok(d),
+        None => state.db.read(settings::office_today).await,
+    }
+}
+
+/// Per-client sums of the due invoices, largest total first (client name breaks ties).
+fn by_client(invoices: &[DueInvoice]) -> (Vec<ClientDues>, Buckets) {
+    let mut rows: Vec<ClientDues> = vec![];
+    let mut totals = Buckets::default();
+    for inv in invoices {
+        if rows.last().is_none_or(|r| r.client_id != inv.client_id) {
+            rows.push(ClientDues {
+                client_id: inv.client_id.clone(),
+                client_name: inv.client_name.clone(),
+                buckets: Buckets::default(),
+            });
+        }
+        rows.last_mut().expect("pushed above").buckets.add(inv.days_past_due, inv.outstanding);
+    }
+    for r in &rows {
+        totals.merge(&r.buckets);
+    }
+    rows.sort_by(|a, b| b.buckets.total.cmp(&a.buckets.total).then_with(|| a.client_name.cmp(&b.client_name)));
+    (rows, totals)
+}
+
+/// What each client owes on a date, in buckets by days past due (staff: their own invoices).
+#[utoipa::path(get, path = "/api/reports/dues-aging", tag = "reports", params(AsOf, Page),
+    responses((status = 200, body = DuesAging), (status = 400, body = ErrorBody)))]
+async fn dues_aging(
+    State(state): State<AppState>,
+    user: AuthUser,
+    page: Page,
+    QueryParams(q): QueryParams<AsOf>,
+) -> Result<Json<DuesAging>, AppError> {
+    let as_of = as_of_or_today(&state, q.as_of).await?;
+    let book = user.book();
+    let invoices = state.db.read(move |c| store::due_invoices(c, as_of, book.as_deref(), None)).await?;
+    let (rows, totals) = by_client(&invoices);
+    let total = rows.len() as i64;
+    let start = ((page.page.saturating_sub(1)) as usize).saturating_mul(page.per_page as usize);
+    Ok(Json(DuesAging {
+        as_of: as_of.to_string(),
+        rows: rows.into_iter().skip(start).take(page.per_page as usize).collect(),
+        total,
+        page: page.page,
+        per_page: page.per_page,
+        totals,
+    }))
+}
+
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct DrillDown {
+    pub client_id: Option<String>,
+    pub as_of: Option<NaiveDate>,
+    /// not_due, days_1_30, days_31_60, days_61_90 or over_90.
+    pub bucket: Option<String>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct DueInvoices {
+    pub as_of: String,
+    pub rows: Vec<DueInvoice>,
+    pub total: i64,
+}
+
+/// The invoices behind the dues aging: of one client and bucket when given.
+#[utoipa::path(get, path = "/api/reports/dues-aging/invoices", tag = "reports", params(DrillDown),
+    responses((status = 200, body = DueInvoices), (status = 400, body = ErrorBody)))]
+async fn dues_invoices(
+    State(state): State<AppState>,
+    user: AuthUser,
+    QueryParams(q): QueryParams<DrillDown>,
+) -> Result<Json<DueInvoices>, AppError> {
+    if let Some(b) = &q.bucket
+        && !BUCKETS.contains(&b.as_str())
+    {
+        return Err(AppError::bad_request("invalid_bucket", format!("bucket is one of {}.", BUCKETS.join(", "))));
+    }
+    let as_of = as_of_or_today(&state, q.as_of).await?;
+    let book = user.book();
+    let client = q.client_id.clone();
+    let mut rows = state
+        .db
+        .read(move |c| store::due_invoices(c, as_of, book.as_deref(), client.as_deref()))
+        .await?;
+    if let Some(b) = &q.bucket {
+        rows.retain(|r| r.bucket == b);
+    }
+    Ok(Json(DueInvoices {
+        as_of: as_of.to_string(),
+        total: rows.len() as i64,
+        rows,
+    }))
+}
+
+/// The dues aging as CSV, one line per client (paise).
+#[utoipa::path(get, path = "/api/reports/dues-aging.csv", tag = "reports", params(AsOf),
+    responses((status = 200, content_type = "text/csv", description = "client_id, client, buckets in paise, total")))]
+async fn dues_csv(State(state): State<AppState>, user: AuthUser, QueryParams(q): QueryParams<AsOf>) -> Result<Response, AppError> {
+    let as_of = as_of_or_today(&state, q.as_of).await?;
+    let book = user.book();
+    let invoices = state.db.read(move |c| store::due_invoices(c, as_of, book.as_deref(), None)).await?;
+    let (rows, totals) = by_client(&invoices);
+    let mut out = csv::line(&["client_id", "client", "not_due", "days_1_30", "days_31_60", "days_61_90", "over_90", "total"]);
+    let line = |id: &str, name: &str, b: &Buckets| {
+        let cells: Vec<String> = b.cells().iter().map(i64::to_string).collect();
+        let mut all = vec![id, name];
+        all.extend(cells.iter().map(String::as_str));
+        csv::line(&all)
+    };
+    for r in &rows {
+        out.push_str(&line(&r.client_id, &r.client_name, &r.buckets));
+    }
+    out.push_str(&line("", "TOTAL", &totals));
+    Ok(csv::attachment(&format!("dues-aging-{as_of}.csv"), out))
+}
+
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct Period {
+    /// Default: 1 April of the current financial year.
+    pub from: Option<NaiveDate>,
+    /// Default: 31 March that ends it.
+    pub to: Option<NaiveDate>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct GstMonth {
+    /// YYYY-MM.
+    pub month: String,
+    #[serde(flatten)]
+    pub figures: GstFigures,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct GstSummary {
+    pub from: String,
+    pub to: String,
+    pub rows: Vec<GstMonth>,
+    pub grand_total: GstFigures,
+}
+
+async fn gst(state: &AppState, user: &AuthUser, period: Period) -> Result<GstSummary, AppError> {
+    let today = state.db.read(settings::office_today).await?;
+    let fy_start = NaiveDate::from_ymd_opt(if today.month() >= 4 { today.year() } else { today.year() - 1 }, 4, 1)
+        .ok_or_else(|| AppError::internal("no financial year"))?;
+    let from = period.from.unwrap_or(fy_start);
+    let to = period.to.unwrap_or_else(|| fy_start.with_year(fy_start.year() + 1).unwrap_or(fy_start).pred_opt().unwrap_or(fy_start));
+    if from > to {
+        return Err(AppError::bad_request("invalid_period", "from must not be after to."));
+    }
+    let book = user.book();
+    let months = state.db.read(move |c| store::gst_by_month(c, from, to, book.as_deref())).await?;
+    let mut grand_total = GstFigures::default();
+    for (_, f) in &months {
+        grand_total.add(1, f.taxable, f.cgst, f.sgst, f.igst, f.total);
+    }
+    Ok(GstSummary {
+        from: from.to_string(),
+        to: to.to_string(),
+        rows: months.into_iter().map(|(month, figures)| GstMonth { month, figures }).collect(),
+        grand_total,
+    })
+}
+
+/// GST by month: issued invoices added, issued credit notes subtracted, from stored paise.
+#[utoipa::path(get, path = "/api/reports/gst-summary", tag = "reports", params(Period),
+    responses((status = 200, body = GstSummary), (status = 400, body = ErrorBody)))]
+async fn gst_summary(State(state): State<AppState>, user: AuthUser, QueryParams(q): QueryParams<Period>) -> Result<Json<GstSummary>, AppError> {
+    Ok(Json(gst(&state, &user, q).await?))
+}
+
+/// The GST summary as CSV (paise), with the grand total last.
+#[utoipa::path(get, path = "/api/reports/gst-summary.csv", tag = "reports", params(Period),
+    responses((status = 200, content_type = "text/csv", description = "month, taxable, cgst, sgst, igst, total in paise")))]
+async fn gst_csv(State(state): State<AppState>, user: AuthUser, QueryParams(q): QueryParams<Period>) -> Result<Response, AppError> {
+    let summary = gst(&state, &user, q).await?;
+    let mut out = csv::line(&["month", "taxable", "cgst", "sgst", "igst", "total"]);
+    let line = |label: &str, f: &GstFigures| {
+        let cells = [f.taxable, f.cgst, f.sgst, f.igst, f.total].map(|v| v.to_string());
+        csv::line(&[label, &cells[0], &cells[1], &cells[2], &cells[3], &cells[4]])
+    };
+    for m in &summary.rows {
+        out.push_str(&line(&m.month, &m.figures));
+    }
+    out.push_str(&line("TOTAL", &summary.grand_total));
+    Ok(csv::attachment(&format!("gst-summary-{}-to-{}.csv", summary.from, summary.to), out))
+}

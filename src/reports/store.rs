@@ -1,0 +1,96 @@
+//! The SQL of the reports: invoices with what they still owed on a date, and GST by month.
+
+use crate::http::error::AppError;
+use crate::reports::rules::GstFigures;
+use chrono::NaiveDate;
+use rusqlite::{Connection, params};
+use serde::Serialize;
+use utoipa::ToSchema;
+
+/// An invoice with something outstanding on the as-of date.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct DueInvoice {
+    pub document_id: String,
+    #[serde(rename = "docNo")]
+    pub doc_no: Option<String>,
+    pub client_id: String,
+    pub client_name: String,
+    pub doc_date: String,
+    pub due_date: Option<String>,
+    pub total: i64,
+    /// On the as-of date: payments received and credit notes dated by then count.
+    pub outstanding: i64,
+    /// From COALESCE(due_date, doc_date) to the as-of date.
+    pub days_past_due: i64,
+    /// not_due, days_1_30, days_31_60, days_61_90 or over_90.
+    pub bucket: &'static str,
+}
+
+/// Issued invoices owing something on `as_of` (in `book`, of `client_id` when given), by client
+/// name then date.
+pub fn due_invoices(
+    conn: &Connection,
+    as_of: NaiveDate,
+    book: Option<&str>,
+    client_id: Option<&str>,
+) -> Result<Vec<DueInvoice>, AppError> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT * FROM (
+            SELECT d.id, d.doc_no, d.client_id, c.name, d.doc_date, d.due_date, d.total,
+                d.total
+                - (SELECT COALESCE(SUM(n.total), 0) FROM document n WHERE n.parent_id = d.id AND n.type = 'CREDIT_NOTE'
+                     AND n.status NOT IN ('cancelled', 'draft') AND n.doc_date <= ?1)
+                - (SELECT COALESCE(SUM(a.amount + a.tds), 0) FROM payment_allocation a JOIN payment p ON p.id = a.payment_id
+                     WHERE a.document_id = d.id AND p.received_on <= ?1) AS outstanding,
+                CAST(julianday(?1) - julianday(COALESCE(d.due_date, d.doc_date)) AS INTEGER) AS days
+            FROM document d JOIN client c ON c.id = d.client_id
+            WHERE d.type = 'INVOICE' AND d.status NOT IN ('draft', 'cancelled') AND d.doc_date <= ?1
+              AND (?2 IS NULL OR d.created_by = ?2) AND (?3 IS NULL OR d.client_id = ?3)
+         ) WHERE outstanding > 0 ORDER BY name COLLATE NOCASE, client_id, doc_date, id",
+    )?;
+    let rows = stmt
+        .query_map(params![as_of.to_string(), book, client_id], |r| {
+            let days: i64 = r.get(8)?;
+            Ok(DueInvoice {
+                document_id: r.get(0)?,
+                doc_no: r.get(1)?,
+                client_id: r.get(2)?,
+                client_name: r.get(3)?,
+                doc_date: r.get(4)?,
+                due_date: r.get(5)?,
+                total: r.get(6)?,
+                outstanding: r.get(7)?,
+                days_past_due: days,
+                bucket: crate::reports::rules::BUCKETS[crate::reports::rules::bucket(days)],
+            })
+        })?
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(rows)
+}
+
+/// Issued invoices added and issued credit notes subtracted, by month of doc_date, from stored paise.
+pub fn gst_by_month(
+    conn: &Connection,
+    from: NaiveDate,
+    to: NaiveDate,
+    book: Option<&str>,
+) -> Result<Vec<(String, GstFigures)>, AppError> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT substr(doc_date, 1, 7), type, SUM(subtotal), SUM(cgst), SUM(sgst), SUM(igst), SUM(total)
+         FROM document WHERE type IN ('INVOICE', 'CREDIT_NOTE') AND status NOT IN ('draft', 'cancelled')
+           AND doc_date >= ?1 AND doc_date <= ?2 AND (?3 IS NULL OR created_by = ?3)
+         GROUP BY 1, 2 ORDER BY 1",
+    )?;
+    let mut months: Vec<(String, GstFigures)> = vec![];
+    let mut rows = stmt.query(params![from.to_string(), to.to_string(), book])?;
+    while let Some(r) = rows.next()? {
+        let month: String = r.get(0)?;
+        let sign = if r.get::<_, String>(1)? == "CREDIT_NOTE" { -1 } else { 1 };
+        if months.last().is_none_or(|(m, _)| *m != month) {
+            months.push((month, GstFigures::default()));
+        }
+        let figures = &mut months.last_mut().expect("pushed above").1;
+        figures.add(sign, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?, r.get(6)?);
+    }
+    Ok(months)
+}
