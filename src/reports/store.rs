@@ -18,6 +18,8 @@ pub struct DueInvoice {
     pub doc_date: String,
     pub due_date: Option<String>,
     pub total: i64,
+    /// The taxable value (TDS is a share of it, never of the GST).
+    pub taxable: i64,
     /// On the as-of date: payments received and credit notes dated by then count.
     pub outstanding: i64,
     /// From COALESCE(due_date, doc_date) to the as-of date.
@@ -36,7 +38,7 @@ pub fn due_invoices(
 ) -> Result<Vec<DueInvoice>, AppError> {
     let mut stmt = conn.prepare_cached(
         "SELECT * FROM (
-            SELECT d.id, d.doc_no, d.client_id, c.name, d.doc_date, d.due_date, d.total,
+            SELECT d.id, d.doc_no, d.client_id, c.name, d.doc_date, d.due_date, d.total, d.subtotal,
                 d.total
                 - (SELECT COALESCE(SUM(n.total), 0) FROM document n WHERE n.parent_id = d.id AND n.type = 'CREDIT_NOTE'
                      AND n.status NOT IN ('cancelled', 'draft') AND n.doc_date <= ?1)
@@ -50,7 +52,7 @@ pub fn due_invoices(
     )?;
     let rows = stmt
         .query_map(params![as_of.to_string(), book, client_id], |r| {
-            let days: i64 = r.get(8)?;
+            let days: i64 = r.get(9)?;
             Ok(DueInvoice {
                 document_id: r.get(0)?,
                 doc_no: r.get(1)?,
@@ -59,7 +61,8 @@ pub fn due_invoices(
                 doc_date: r.get(4)?,
                 due_date: r.get(5)?,
                 total: r.get(6)?,
-                outstanding: r.get(7)?,
+                taxable: r.get(7)?,
+                outstanding: r.get(8)?,
                 days_past_due: days,
                 bucket: crate::reports::rules::BUCKETS[crate::reports::rules::bucket(days)],
             })
