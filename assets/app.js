@@ -27,6 +27,12 @@ import { DocumentPage } from "/js/pages/document.js";
 import { CompanyPage } from "/js/pages/company.js";
 import { TemplateSettingsPage } from "/js/pages/template-settings.js";
 import { MailSettingsPage } from "/js/pages/mail-settings.js";
+import { PaymentsPage } from "/js/pages/payments.js";
+import { PaymentNewPage } from "/js/pages/payment-new.js";
+import { PaymentPage } from "/js/pages/payment.js";
+import { ReportsPage } from "/js/pages/reports.js";
+import { DuesAgingPage } from "/js/pages/report-dues.js";
+import { GstSummaryPage } from "/js/pages/report-gst.js";
 import { ForbiddenPage, NotFoundPage } from "/js/pages/errors.js";
 
 // `roles` absent = every signed-in user. Later screens add a line here and, when they belong
@@ -45,6 +51,11 @@ const ROUTES = {
   "/settings/milestones": { page: MilestoneTemplatesPage, roles: ["owner"] },
   "/documents": { page: DocumentsPage },
   "/documents/new": { page: DocumentNewPage },
+  "/payments": { page: PaymentsPage },
+  "/payments/new": { page: PaymentNewPage },
+  "/reports": { page: ReportsPage },
+  "/reports/dues-aging": { page: DuesAgingPage },
+  "/reports/gst-summary": { page: GstSummaryPage },
   "/settings/company": { page: CompanyPage, roles: ["owner"] },
   "/settings/template": { page: TemplateSettingsPage, roles: ["owner"] },
   "/settings/mail": { page: MailSettingsPage, roles: ["owner"] },
@@ -57,6 +68,7 @@ const PARAM_ROUTES = [
   { prefix: "/modules/", page: ModulePage },
   { prefix: "/projects/", page: ProjectPage },
   { prefix: "/documents/", page: DocumentPage },
+  { prefix: "/payments/", page: PaymentPage },
 ];
 
 function findRoute(path) {
@@ -78,6 +90,8 @@ export const NAV = [
   { href: "/clients", label: "Clients" },
   { href: "/projects", label: "Projects" },
   { href: "/documents", label: "Documents" },
+  { href: "/payments", label: "Payments" },
+  { href: "/reports", label: "Reports" },
   { href: "/modules", label: "Catalog", roles: ["owner"] },
   { href: "/employees", label: "Employees", roles: ["owner"] },
   { href: "/login-history", label: "Login history", roles: ["owner"] },

@@ -105,7 +105,11 @@ async fn issued(o: &Office, doc_type: &str) -> Value {
     assert_eq!(draft.status, StatusCode::CREATED, "{}", draft.text);
     let reply = o
         .app
-        .post(&format!("/api/documents/{}/issue", id(&draft.body)), &o.owner, json!({}))
+        .post(
+            &format!("/api/documents/{}/issue", id(&draft.body)),
+            &o.owner,
+            json!({}),
+        )
         .await;
     assert_eq!(reply.status, StatusCode::OK, "{}", reply.text);
     reply.body
@@ -122,7 +126,10 @@ async fn the_pdf_is_inline_or_a_named_attachment_and_carries_the_rupee_sign_in_i
     let o = office().await;
     let invoice = issued(&o, "INVOICE").await;
     let no = invoice["docNo"].as_str().unwrap().to_string();
-    let inline = o.app.get(&format!("/api/documents/{}/pdf", id(&invoice)), &o.owner).await;
+    let inline = o
+        .app
+        .get(&format!("/api/documents/{}/pdf", id(&invoice)), &o.owner)
+        .await;
     assert_eq!(inline.status, StatusCode::OK);
     assert!(inline.bytes.starts_with(b"%PDF"), "not a PDF");
     assert_eq!(inline.headers[header::CONTENT_TYPE], "application/pdf");
@@ -139,7 +146,10 @@ async fn the_pdf_is_inline_or_a_named_attachment_and_carries_the_rupee_sign_in_i
 
     let download = o
         .app
-        .get(&format!("/api/documents/{}/pdf?download=1", id(&invoice)), &o.owner)
+        .get(
+            &format!("/api/documents/{}/pdf?download=1", id(&invoice)),
+            &o.owner,
+        )
         .await;
     assert_eq!(
         download.headers[header::CONTENT_DISPOSITION],
@@ -158,14 +168,23 @@ async fn the_pdf_is_inline_or_a_named_attachment_and_carries_the_rupee_sign_in_i
         .app
         .get(&format!("/api/documents/{}/pdf?download=1", id(&draft)), &o.owner)
         .await;
-    assert_eq!(draft_pdf.headers[header::CONTENT_DISPOSITION], "attachment; filename=\"draft.pdf\"");
+    assert_eq!(
+        draft_pdf.headers[header::CONTENT_DISPOSITION],
+        "attachment; filename=\"draft.pdf\""
+    );
     assert!(pdf_text(&draft_pdf.bytes).contains("DRAFT"));
     // A staff user outside the book gets the same 404 as for a missing document.
-    let hidden = o.app.get(&format!("/api/documents/{}/pdf", id(&invoice)), &o.staff).await;
+    let hidden = o
+        .app
+        .get(&format!("/api/documents/{}/pdf", id(&invoice)), &o.staff)
+        .await;
     assert_eq!(hidden.status, StatusCode::NOT_FOUND);
     let bad = o
         .app
-        .get(&format!("/api/documents/{}/pdf?download=yes", id(&invoice)), &o.owner)
+        .get(
+            &format!("/api/documents/{}/pdf?download=yes", id(&invoice)),
+            &o.owner,
+        )
         .await;
     assert_eq!(bad.status, StatusCode::BAD_REQUEST);
 }
@@ -175,7 +194,11 @@ async fn the_preview_renders_escaped_html_with_the_live_totals() {
     let o = office().await;
     let hostile = o
         .app
-        .post("/api/clients", &o.owner, json!({ "name": "<script>alert(1)</script> Society", "state_code": "29" }))
+        .post(
+            "/api/clients",
+            &o.owner,
+            json!({ "name": "<script>alert(1)</script> Society", "state_code": "29" }),
+        )
         .await
         .body;
     let preview = |qty: i64| {
@@ -185,13 +208,23 @@ async fn the_preview_renders_escaped_html_with_the_live_totals() {
     let one = o.app.post("/api/documents/preview", &o.owner, preview(1)).await;
     assert_eq!(one.status, StatusCode::OK, "{}", one.text);
     let html = one.body["html"].as_str().unwrap();
-    assert!(html.contains("&#60;script&#62;alert(1)&#60;/script&#62; Society"), "{html}");
-    assert!(!html.contains("<script>") && !html.contains("<img src=x"), "{html}");
+    assert!(
+        html.contains("&#60;script&#62;alert(1)&#60;/script&#62; Society"),
+        "{html}"
+    );
+    assert!(
+        !html.contains("<script>") && !html.contains("<img src=x"),
+        "{html}"
+    );
     // Inter-state: IGST, and the total in rupees.
     assert!(html.contains("IGST") && html.contains("₹1,18,000.00"), "{html}");
     let two = o.app.post("/api/documents/preview", &o.owner, preview(2)).await;
     assert!(two.body["html"].as_str().unwrap().contains("₹2,36,000.00"));
-    assert_eq!(o.app.count("SELECT COUNT(*) FROM document"), 0, "a preview writes nothing");
+    assert_eq!(
+        o.app.count("SELECT COUNT(*) FROM document"),
+        0,
+        "a preview writes nothing"
+    );
 
     let sample = o
         .app
@@ -203,12 +236,22 @@ async fn the_preview_renders_escaped_html_with_the_live_totals() {
         .await;
     assert_eq!(sample.status, StatusCode::OK, "{}", sample.text);
     let html = sample.body["html"].as_str().unwrap();
-    assert!(html.contains("Softland &#60;b&#62;India&#60;/b&#62;") && html.contains("data-accent=\"#aa3300\""), "{html}");
+    assert!(
+        html.contains("Softland &#60;b&#62;India&#60;/b&#62;") && html.contains("data-accent=\"#aa3300\""),
+        "{html}"
+    );
     let bad = o
         .app
-        .post("/api/previews/sample", &o.owner, json!({ "template": { "template.accent_color": "red" } }))
+        .post(
+            "/api/previews/sample",
+            &o.owner,
+            json!({ "template": { "template.accent_color": "red" } }),
+        )
         .await;
-    assert_eq!((bad.status, bad.body["error"]["field"].as_str()), (StatusCode::UNPROCESSABLE_ENTITY, Some("template.accent_color")));
+    assert_eq!(
+        (bad.status, bad.body["error"]["field"].as_str()),
+        (StatusCode::UNPROCESSABLE_ENTITY, Some("template.accent_color"))
+    );
 }
 
 #[tokio::test]
@@ -216,29 +259,54 @@ async fn shares_are_minted_by_managers_open_without_a_session_and_die_with_one_4
     let o = office().await;
     let invoice = issued(&o, "INVOICE").await;
     let path = format!("/api/documents/{}/share", id(&invoice));
-    assert_eq!(o.app.post(&path, &o.staff, json!({})).await.status, StatusCode::FORBIDDEN);
+    assert_eq!(
+        o.app.post(&path, &o.staff, json!({})).await.status,
+        StatusCode::FORBIDDEN
+    );
     let before = Utc::now();
     let minted = o.app.post(&path, &o.manager, json!({})).await;
     assert_eq!(minted.status, StatusCode::CREATED, "{}", minted.text);
     let token = minted.body["token"].as_str().unwrap().to_string();
     assert_eq!(token.len(), 64);
-    assert!(token.chars().all(|c| c.is_ascii_hexdigit() && !c.is_ascii_uppercase()));
+    assert!(
+        token
+            .chars()
+            .all(|c| c.is_ascii_hexdigit() && !c.is_ascii_uppercase())
+    );
     let expires = chrono::DateTime::parse_from_rfc3339(minted.body["expires_at"].as_str().unwrap()).unwrap();
     let expected = before + Duration::days(30);
-    assert!((expires.with_timezone(&Utc) - expected).num_seconds().abs() < 60, "default expiry is 30 days: {expires}");
+    assert!(
+        (expires.with_timezone(&Utc) - expected).num_seconds().abs() < 60,
+        "default expiry is 30 days: {expires}"
+    );
     // No share.base_url: the request's own origin.
     assert_eq!(minted.body["url"], format!("http://localhost/share/{token}"));
 
-    let page = o.app.send(Call::new(Method::GET, &format!("/share/{token}"))).await;
+    let page = o
+        .app
+        .send(Call::new(Method::GET, &format!("/share/{token}")))
+        .await;
     assert_eq!(page.status, StatusCode::OK);
     assert!(page.text.contains(invoice["docNo"].as_str().unwrap()) && page.text.contains("Download PDF"));
-    assert!(page.headers[header::CONTENT_SECURITY_POLICY].to_str().unwrap().contains("script-src 'self'"));
-    let pdf = o.app.send(Call::new(Method::GET, &format!("/share/{token}/pdf"))).await;
+    assert!(
+        page.headers[header::CONTENT_SECURITY_POLICY]
+            .to_str()
+            .unwrap()
+            .contains("script-src 'self'")
+    );
+    let pdf = o
+        .app
+        .send(Call::new(Method::GET, &format!("/share/{token}/pdf")))
+        .await;
     assert_eq!(pdf.status, StatusCode::OK);
     assert!(pdf.bytes.starts_with(b"%PDF"));
 
     // The document lists its shares (with tokens); the list of documents does not.
-    let doc = o.app.get(&format!("/api/documents/{}", id(&invoice)), &o.owner).await.body;
+    let doc = o
+        .app
+        .get(&format!("/api/documents/{}", id(&invoice)), &o.owner)
+        .await
+        .body;
     assert_eq!(doc["shares"][0]["token"], token.as_str());
     assert_eq!(doc["shares"][0]["state"], "live");
     let list = o.app.get("/api/documents", &o.owner).await;
@@ -248,7 +316,11 @@ async fn shares_are_minted_by_managers_open_without_a_session_and_die_with_one_4
     let until = (Utc::now() + Duration::days(3)).format("%Y-%m-%d").to_string();
     let dated = o.app.post(&path, &o.owner, json!({ "expires_at": until })).await;
     assert_eq!(dated.status, StatusCode::CREATED, "{}", dated.text);
-    for body in [json!({ "expires_at": "2001-01-01" }), json!({ "days": 0 }), json!({ "expires_at": "soon" })] {
+    for body in [
+        json!({ "expires_at": "2001-01-01" }),
+        json!({ "days": 0 }),
+        json!({ "expires_at": "soon" }),
+    ] {
         let refused = o.app.post(&path, &o.owner, body.clone()).await;
         assert_eq!(refused.status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
     }
@@ -258,18 +330,32 @@ async fn shares_are_minted_by_managers_open_without_a_session_and_die_with_one_4
     // Revoked, expired and unknown tokens all get the same 404.
     let revoke = o
         .app
-        .post(&format!("{path}/{}/revoke", minted.body["id"].as_str().unwrap()), &o.staff, json!({}))
+        .post(
+            &format!("{path}/{}/revoke", minted.body["id"].as_str().unwrap()),
+            &o.staff,
+            json!({}),
+        )
         .await;
     assert_eq!(revoke.status, StatusCode::NOT_FOUND, "staff outside the book");
     let revoke = o
         .app
-        .post(&format!("{path}/{}/revoke", minted.body["id"].as_str().unwrap()), &o.owner, json!({}))
+        .post(
+            &format!("{path}/{}/revoke", minted.body["id"].as_str().unwrap()),
+            &o.owner,
+            json!({}),
+        )
         .await;
-    assert_eq!((revoke.status, revoke.body["state"].as_str()), (StatusCode::OK, Some("revoked")));
+    assert_eq!(
+        (revoke.status, revoke.body["state"].as_str()),
+        (StatusCode::OK, Some("revoked"))
+    );
     let expired_token = dated.body["token"].as_str().unwrap().to_string();
     o.app
         .sql()
-        .execute("UPDATE document_share SET expires_at = '2020-01-01T00:00:00Z' WHERE token = ?1", [&expired_token])
+        .execute(
+            "UPDATE document_share SET expires_at = '2020-01-01T00:00:00Z' WHERE token = ?1",
+            [&expired_token],
+        )
         .unwrap();
     let unknown = "ab".repeat(32);
     let answers: Vec<_> = [token.as_str(), expired_token.as_str(), unknown.as_str(), "short"]
@@ -289,21 +375,40 @@ async fn shares_are_minted_by_managers_open_without_a_session_and_die_with_one_4
         seen.push(answer.await);
     }
     assert_eq!(seen[0].0, StatusCode::NOT_FOUND);
-    assert!(seen.iter().all(|a| *a == seen[0]), "one identical 404 for revoked, expired and unknown");
+    assert!(
+        seen.iter().all(|a| *a == seen[0]),
+        "one identical 404 for revoked, expired and unknown"
+    );
 
     // The token never reaches the audit; mint and revoke are audited by share id.
     let audit_text: Vec<String> = {
         let conn = o.app.sql();
         let mut stmt = conn
-            .prepare("SELECT COALESCE(before, '') || COALESCE(after, '') || COALESCE(entity_id, '') FROM audit")
+            .prepare(
+                "SELECT COALESCE(before, '') || COALESCE(after, '') || COALESCE(entity_id, '') FROM audit",
+            )
             .unwrap();
-        stmt.query_map([], |r| r.get(0)).unwrap().map(Result::unwrap).collect()
+        stmt.query_map([], |r| r.get(0))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect()
     };
     for t in [&token, &expired_token] {
-        assert!(audit_text.iter().all(|row| !row.contains(t.as_str())), "token in the audit");
+        assert!(
+            audit_text.iter().all(|row| !row.contains(t.as_str())),
+            "token in the audit"
+        );
     }
-    assert_eq!(o.app.count("SELECT COUNT(*) FROM audit WHERE entity = 'document_share' AND action = 'minted'"), 2);
-    assert_eq!(o.app.count("SELECT COUNT(*) FROM audit WHERE entity = 'document_share' AND action = 'revoked'"), 1);
+    assert_eq!(
+        o.app
+            .count("SELECT COUNT(*) FROM audit WHERE entity = 'document_share' AND action = 'minted'"),
+        2
+    );
+    assert_eq!(
+        o.app
+            .count("SELECT COUNT(*) FROM audit WHERE entity = 'document_share' AND action = 'revoked'"),
+        1
+    );
 
     // share.base_url wins over the request's origin.
     o.app
@@ -314,7 +419,14 @@ async fn shares_are_minted_by_managers_open_without_a_session_and_die_with_one_4
         )
         .unwrap();
     let based = o.app.post(&path, &o.owner, json!({ "days": 5 })).await;
-    assert!(based.body["url"].as_str().unwrap().starts_with("https://office.example.in/share/"), "{}", based.text);
+    assert!(
+        based.body["url"]
+            .as_str()
+            .unwrap()
+            .starts_with("https://office.example.in/share/"),
+        "{}",
+        based.text
+    );
 }
 
 #[tokio::test]
@@ -322,17 +434,40 @@ async fn the_default_share_expiry_is_an_owner_setting() {
     let o = office().await;
     let get = o.app.get("/api/settings/share", &o.owner).await;
     assert_eq!(get.body, json!({ "default_expiry_days": 30 }));
-    assert_eq!(o.app.get("/api/settings/share", &o.manager).await.status, StatusCode::FORBIDDEN);
+    assert_eq!(
+        o.app.get("/api/settings/share", &o.manager).await.status,
+        StatusCode::FORBIDDEN
+    );
     let put = |days: Value| {
-        o.app.send(Call::new(Method::PUT, "/api/settings/share").cookie(&o.owner).json(json!({ "default_expiry_days": days })))
+        o.app.send(
+            Call::new(Method::PUT, "/api/settings/share")
+                .cookie(&o.owner)
+                .json(json!({ "default_expiry_days": days })),
+        )
     };
     assert_eq!(put(json!(0)).await.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert_eq!(put(json!(7)).await.status, StatusCode::OK);
     let invoice = issued(&o, "INVOICE").await;
-    let minted = o.app.post(&format!("/api/documents/{}/share", id(&invoice)), &o.owner, json!({})).await;
+    let minted = o
+        .app
+        .post(
+            &format!("/api/documents/{}/share", id(&invoice)),
+            &o.owner,
+            json!({}),
+        )
+        .await;
     let expires = chrono::DateTime::parse_from_rfc3339(minted.body["expires_at"].as_str().unwrap()).unwrap();
-    assert!((expires.with_timezone(&Utc) - (Utc::now() + Duration::days(7))).num_seconds().abs() < 60);
-    assert_eq!(o.app.count("SELECT COUNT(*) FROM audit WHERE entity_id = 'share.default_expiry_days'"), 1);
+    assert!(
+        (expires.with_timezone(&Utc) - (Utc::now() + Duration::days(7)))
+            .num_seconds()
+            .abs()
+            < 60
+    );
+    assert_eq!(
+        o.app
+            .count("SELECT COUNT(*) FROM audit WHERE entity_id = 'share.default_expiry_days'"),
+        1
+    );
 }
 
 #[tokio::test]
@@ -340,11 +475,24 @@ async fn sending_attaches_the_pdf_links_the_share_and_logs_every_attempt() {
     let o = office().await;
     let invoice = issued(&o, "INVOICE").await;
     let send = format!("/api/documents/{}/send", id(&invoice));
-    let resolved = o.app.get(&format!("/api/documents/{}/recipient", id(&invoice)), &o.staff).await;
-    assert_eq!(resolved.status, StatusCode::NOT_FOUND, "outside the staff user's book");
-    let resolved = o.app.get(&format!("/api/documents/{}/recipient", id(&invoice)), &o.owner).await;
+    let resolved = o
+        .app
+        .get(&format!("/api/documents/{}/recipient", id(&invoice)), &o.staff)
+        .await;
+    assert_eq!(
+        resolved.status,
+        StatusCode::NOT_FOUND,
+        "outside the staff user's book"
+    );
+    let resolved = o
+        .app
+        .get(&format!("/api/documents/{}/recipient", id(&invoice)), &o.owner)
+        .await;
     assert_eq!(resolved.body, json!({ "to": "secretary@kadakkal.coop" }));
-    let sent = o.app.post(&send, &o.owner, json!({ "cc": "president@kadakkal.coop" })).await;
+    let sent = o
+        .app
+        .post(&send, &o.owner, json!({ "cc": "president@kadakkal.coop" }))
+        .await;
     assert_eq!(sent.status, StatusCode::OK, "{}", sent.text);
     assert_eq!(sent.body["email"]["status"], "sent");
     // The contact with the secretary role wins over the client's own email.
@@ -352,36 +500,95 @@ async fn sending_attaches_the_pdf_links_the_share_and_logs_every_attempt() {
     let received = o.mail.received();
     assert_eq!(received.len(), 1);
     let email = &received[0];
-    assert_eq!((email["From"].as_str(), email["Cc"].as_str()), (Some("billing@softland.in"), Some("president@kadakkal.coop")));
+    assert_eq!(
+        (email["From"].as_str(), email["Cc"].as_str()),
+        (Some("billing@softland.in"), Some("president@kadakkal.coop"))
+    );
     let attachment = &email["Attachments"][0];
     let no = invoice["docNo"].as_str().unwrap();
     assert_eq!(attachment["Name"], format!("{}.pdf", no.replace('/', "-")));
     assert_eq!(attachment["ContentType"], "application/pdf");
-    let pdf = base64::engine::general_purpose::STANDARD.decode(attachment["Content"].as_str().unwrap()).unwrap();
+    let pdf = base64::engine::general_purpose::STANDARD
+        .decode(attachment["Content"].as_str().unwrap())
+        .unwrap();
     assert!(pdf.starts_with(b"%PDF"));
-    let token: String = o.app.sql().query_row("SELECT token FROM document_share", [], |r| r.get(0)).unwrap();
-    assert!(email["HtmlBody"].as_str().unwrap().contains(&format!("http://localhost/share/{token}")));
-    assert!(email["TextBody"].as_str().unwrap().contains(&format!("/share/{token}")));
-    assert_eq!(sent.body["events"].as_array().unwrap().iter().filter(|e| e["kind"] == "sent").count(), 1);
-    let log = o.app.get(&format!("/api/email-log?document_id={}", id(&invoice)), &o.owner).await;
+    let token: String = o
+        .app
+        .sql()
+        .query_row("SELECT token FROM document_share", [], |r| r.get(0))
+        .unwrap();
+    assert!(
+        email["HtmlBody"]
+            .as_str()
+            .unwrap()
+            .contains(&format!("http://localhost/share/{token}"))
+    );
+    assert!(
+        email["TextBody"]
+            .as_str()
+            .unwrap()
+            .contains(&format!("/share/{token}"))
+    );
+    assert_eq!(
+        sent.body["events"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|e| e["kind"] == "sent")
+            .count(),
+        1
+    );
+    let log = o
+        .app
+        .get(&format!("/api/email-log?document_id={}", id(&invoice)), &o.owner)
+        .await;
     assert_eq!(log.body["total"], 1);
-    assert_eq!((log.body["rows"][0]["status"].as_str(), log.body["rows"][0]["provider_message_id"].as_str()), (Some("sent"), Some("msg-0")));
+    assert_eq!(
+        (
+            log.body["rows"][0]["status"].as_str(),
+            log.body["rows"][0]["provider_message_id"].as_str()
+        ),
+        (Some("sent"), Some("msg-0"))
+    );
 
     // A second send reuses the live share.
-    let again = o.app.post(&send, &o.owner, json!({ "to": "accounts@kadakkal.coop", "message": "Reminder." })).await;
-    assert_eq!((again.status, again.body["email"]["to"].as_str()), (StatusCode::OK, Some("accounts@kadakkal.coop")));
+    let again = o
+        .app
+        .post(
+            &send,
+            &o.owner,
+            json!({ "to": "accounts@kadakkal.coop", "message": "Reminder." }),
+        )
+        .await;
+    assert_eq!(
+        (again.status, again.body["email"]["to"].as_str()),
+        (StatusCode::OK, Some("accounts@kadakkal.coop"))
+    );
     assert_eq!(o.app.count("SELECT COUNT(*) FROM document_share"), 1);
 
     // Bad addresses are refused before anything happens.
-    let bad = o.app.post(&send, &o.owner, json!({ "to": "not an address" })).await;
-    assert_eq!((bad.status, bad.body["error"]["field"].as_str()), (StatusCode::UNPROCESSABLE_ENTITY, Some("to")));
+    let bad = o
+        .app
+        .post(&send, &o.owner, json!({ "to": "not an address" }))
+        .await;
+    assert_eq!(
+        (bad.status, bad.body["error"]["field"].as_str()),
+        (StatusCode::UNPROCESSABLE_ENTITY, Some("to"))
+    );
     // A draft is not emailed.
     let draft = o
         .app
         .post("/api/documents", &o.owner, json!({ "type": "QUOTATION", "client_id": o.society, "lines": [ { "module_id": o.module, "qty": 1 } ] }))
         .await
         .body;
-    let refused = o.app.post(&format!("/api/documents/{}/send", id(&draft)), &o.owner, json!({})).await;
+    let refused = o
+        .app
+        .post(
+            &format!("/api/documents/{}/send", id(&draft)),
+            &o.owner,
+            json!({}),
+        )
+        .await;
     assert_eq!(refused.status, StatusCode::CONFLICT);
     assert_eq!(o.app.count("SELECT COUNT(*) FROM email_log"), 2);
 }
@@ -392,22 +599,59 @@ async fn a_dead_token_is_a_failed_send_recorded_with_the_document_unchanged() {
     let quote = issued(&o, "QUOTATION").await;
     let put = o
         .app
-        .send(Call::new(Method::PUT, "/api/settings/mail").cookie(&o.owner).json(json!({ "token": "revoked-token" })))
+        .send(
+            Call::new(Method::PUT, "/api/settings/mail")
+                .cookie(&o.owner)
+                .json(json!({ "token": "revoked-token" })),
+        )
         .await;
-    assert_eq!((put.status, put.body["hasToken"].as_bool()), (StatusCode::OK, Some(true)));
-    let failed = o.app.post(&format!("/api/documents/{}/send", id(&quote)), &o.owner, json!({})).await;
-    assert_eq!((failed.status, failed.code()), (StatusCode::BAD_GATEWAY, "mail_failed"), "{}", failed.text);
+    assert_eq!(
+        (put.status, put.body["hasToken"].as_bool()),
+        (StatusCode::OK, Some(true))
+    );
+    let failed = o
+        .app
+        .post(
+            &format!("/api/documents/{}/send", id(&quote)),
+            &o.owner,
+            json!({}),
+        )
+        .await;
+    assert_eq!(
+        (failed.status, failed.code()),
+        (StatusCode::BAD_GATEWAY, "mail_failed"),
+        "{}",
+        failed.text
+    );
     assert!(!failed.text.contains("revoked-token"));
     let row: (String, String, String) = o
         .app
         .sql()
-        .query_row("SELECT status, to_address, error FROM email_log", [], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+        .query_row("SELECT status, to_address, error FROM email_log", [], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+        })
         .unwrap();
-    assert_eq!((row.0.as_str(), row.1.as_str()), ("failed", "secretary@kadakkal.coop"));
+    assert_eq!(
+        (row.0.as_str(), row.1.as_str()),
+        ("failed", "secretary@kadakkal.coop")
+    );
     assert!(row.2.contains("401"), "{}", row.2);
-    let doc = o.app.get(&format!("/api/documents/{}", id(&quote)), &o.owner).await.body;
-    assert_eq!(doc["status"], "issued", "a quotation moves to sent only when the email went");
-    assert!(doc["events"].as_array().unwrap().iter().all(|e| e["kind"] != "sent"));
+    let doc = o
+        .app
+        .get(&format!("/api/documents/{}", id(&quote)), &o.owner)
+        .await
+        .body;
+    assert_eq!(
+        doc["status"], "issued",
+        "a quotation moves to sent only when the email went"
+    );
+    assert!(
+        doc["events"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|e| e["kind"] != "sent")
+    );
     assert!(o.mail.received().is_empty());
 }
 
@@ -431,14 +675,25 @@ async fn convert_and_send_checks_everything_before_writing_and_keeps_the_invoice
     let r = o.app.post(&path(&quote), &o.owner, json!({})).await;
     assert_eq!((r.status, r.code()), (StatusCode::CONFLICT, "not_proforma"));
     // No recipient anywhere.
-    let lonely = o.app.post("/api/clients", &o.owner, json!({ "name": "Quiet Society", "state_code": "32" })).await.body;
+    let lonely = o
+        .app
+        .post(
+            "/api/clients",
+            &o.owner,
+            json!({ "name": "Quiet Society", "state_code": "32" }),
+        )
+        .await
+        .body;
     let quiet = {
         let d = o
             .app
             .post("/api/documents", &o.owner, json!({ "type": "PROFORMA", "client_id": id(&lonely), "lines": [ { "module_id": o.module, "qty": 1 } ] }))
             .await
             .body;
-        o.app.post(&format!("/api/documents/{}/issue", id(&d)), &o.owner, json!({})).await.body
+        o.app
+            .post(&format!("/api/documents/{}/issue", id(&d)), &o.owner, json!({}))
+            .await
+            .body
     };
     let before_quiet = counts(&o.app);
     let r = o.app.post(&path(&quiet), &o.owner, json!({})).await;
@@ -446,42 +701,90 @@ async fn convert_and_send_checks_everything_before_writing_and_keeps_the_invoice
     assert_eq!(counts(&o.app), before_quiet);
     // The provider refuses the token: dead.
     o.app
-        .send(Call::new(Method::PUT, "/api/settings/mail").cookie(&o.owner).json(json!({ "token": "dead" })))
+        .send(
+            Call::new(Method::PUT, "/api/settings/mail")
+                .cookie(&o.owner)
+                .json(json!({ "token": "dead" })),
+        )
         .await;
     let r = o.app.post(&path(&proforma), &o.owner, json!({})).await;
-    assert_eq!((r.status, r.code()), (StatusCode::CONFLICT, "mail_provider_dead"), "{}", r.text);
+    assert_eq!(
+        (r.status, r.code()),
+        (StatusCode::CONFLICT, "mail_provider_dead"),
+        "{}",
+        r.text
+    );
     // Not configured at all.
     o.app
-        .send(Call::new(Method::PUT, "/api/settings/mail").cookie(&o.owner).json(json!({ "token": "" })))
+        .send(
+            Call::new(Method::PUT, "/api/settings/mail")
+                .cookie(&o.owner)
+                .json(json!({ "token": "" })),
+        )
         .await;
     let r = o.app.post(&path(&proforma), &o.owner, json!({})).await;
-    assert_eq!((r.status, r.code()), (StatusCode::CONFLICT, "mail_not_configured"));
-    assert_eq!(counts(&o.app).0, before.0 + 1, "only the quiet society's proforma was added");
+    assert_eq!(
+        (r.status, r.code()),
+        (StatusCode::CONFLICT, "mail_not_configured")
+    );
+    assert_eq!(
+        counts(&o.app).0,
+        before.0 + 1,
+        "only the quiet society's proforma was added"
+    );
     assert_eq!(counts(&o.app).1, 0, "no email was attempted");
 
     // Alive, but the send fails after the commit: the invoice stays issued, with a warning.
     o.app
-        .send(Call::new(Method::PUT, "/api/settings/mail").cookie(&o.owner).json(json!({ "token": TOKEN })))
+        .send(
+            Call::new(Method::PUT, "/api/settings/mail")
+                .cookie(&o.owner)
+                .json(json!({ "token": TOKEN })),
+        )
         .await;
     o.mail.fail_sends(true);
     let r = o.app.post(&path(&proforma), &o.owner, json!({})).await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
-    assert_eq!((r.body["type"].as_str(), r.body["status"].as_str()), (Some("INVOICE"), Some("issued")));
+    assert_eq!(
+        (r.body["type"].as_str(), r.body["status"].as_str()),
+        (Some("INVOICE"), Some("issued"))
+    );
     assert!(r.body["docNo"].as_str().unwrap().starts_with("INV/"));
     assert_eq!(r.body["warnings"][0]["code"], "email_failed");
     assert_eq!(r.body["email"]["status"], "failed");
-    let source = o.app.get(&format!("/api/documents/{}", id(&proforma)), &o.owner).await.body;
-    assert_eq!((source["status"].as_str(), source["child_id"].as_str()), (Some("invoiced"), r.body["id"].as_str()));
-    assert_eq!(o.app.count("SELECT COUNT(*) FROM email_log WHERE status = 'failed'"), 1);
+    let source = o
+        .app
+        .get(&format!("/api/documents/{}", id(&proforma)), &o.owner)
+        .await
+        .body;
+    assert_eq!(
+        (source["status"].as_str(), source["child_id"].as_str()),
+        (Some("invoiced"), r.body["id"].as_str())
+    );
+    assert_eq!(
+        o.app
+            .count("SELECT COUNT(*) FROM email_log WHERE status = 'failed'"),
+        1
+    );
 
     // The happy path: a fresh proforma goes out as an invoice.
     o.mail.fail_sends(false);
     let fresh = issued(&o, "PROFORMA").await;
     let r = o.app.post(&path(&fresh), &o.manager, json!({})).await;
-    assert_eq!((r.status, r.body["email"]["status"].as_str()), (StatusCode::OK, Some("sent")), "{}", r.text);
+    assert_eq!(
+        (r.status, r.body["email"]["status"].as_str()),
+        (StatusCode::OK, Some("sent")),
+        "{}",
+        r.text
+    );
     assert_eq!(r.body["warnings"], json!([]));
     assert_eq!(o.mail.received().len(), 1);
-    assert!(o.mail.received()[0]["Subject"].as_str().unwrap().contains(r.body["docNo"].as_str().unwrap()));
+    assert!(
+        o.mail.received()[0]["Subject"]
+            .as_str()
+            .unwrap()
+            .contains(r.body["docNo"].as_str().unwrap())
+    );
 }
 
 #[tokio::test]
@@ -489,7 +792,8 @@ async fn notify_all_reaches_every_client_on_the_roster_and_names_the_unreachable
     let o = office().await;
     let mut unreachable = vec![];
     for n in 0..120 {
-        let mut body = json!({ "name": format!("SOCIETY {n:03} SERVICE CO-OPERATIVE BANK"), "state_code": "32" });
+        let mut body =
+            json!({ "name": format!("SOCIETY {n:03} SERVICE CO-OPERATIVE BANK"), "state_code": "32" });
         if n % 10 != 3 {
             body["email"] = json!(format!("society{n}@coop.in"));
         }
@@ -499,18 +803,39 @@ async fn notify_all_reaches_every_client_on_the_roster_and_names_the_unreachable
         }
         let link = o
             .app
-            .post("/api/client-modules", &o.owner, json!({ "client_id": id(&client), "module_id": o.module }))
+            .post(
+                "/api/client-modules",
+                &o.owner,
+                json!({ "client_id": id(&client), "module_id": o.module }),
+            )
             .await;
         assert_eq!(link.status, StatusCode::CREATED, "{}", link.text);
     }
     let path = format!("/api/modules/{}/notify", o.module);
-    let notice = json!({ "subject": "Deposit module update", "body": "Dear Secretary,\n\nVersion 5 is out." });
-    assert_eq!(o.app.post(&path, &o.staff, notice.clone()).await.status, StatusCode::FORBIDDEN);
-    let empty = o.app.post(&path, &o.manager, json!({ "subject": " ", "body": "x" })).await;
-    assert_eq!((empty.status, empty.body["error"]["field"].as_str()), (StatusCode::UNPROCESSABLE_ENTITY, Some("subject")));
+    let notice =
+        json!({ "subject": "Deposit module update", "body": "Dear Secretary,\n\nVersion 5 is out." });
+    assert_eq!(
+        o.app.post(&path, &o.staff, notice.clone()).await.status,
+        StatusCode::FORBIDDEN
+    );
+    let empty = o
+        .app
+        .post(&path, &o.manager, json!({ "subject": " ", "body": "x" }))
+        .await;
+    assert_eq!(
+        (empty.status, empty.body["error"]["field"].as_str()),
+        (StatusCode::UNPROCESSABLE_ENTITY, Some("subject"))
+    );
     let report = o.app.post(&path, &o.manager, notice).await;
     assert_eq!(report.status, StatusCode::OK, "{}", report.text);
-    assert_eq!((report.body["roster"].as_u64(), report.body["attempted"].as_u64(), report.body["sent"].as_u64()), (Some(120), Some(108), Some(108)));
+    assert_eq!(
+        (
+            report.body["roster"].as_u64(),
+            report.body["attempted"].as_u64(),
+            report.body["sent"].as_u64()
+        ),
+        (Some(120), Some(108), Some(108))
+    );
     let named: Vec<String> = report.body["unreachable"]
         .as_array()
         .unwrap()
@@ -522,9 +847,22 @@ async fn notify_all_reaches_every_client_on_the_roster_and_names_the_unreachable
     named_sorted.sort();
     assert_eq!(named_sorted, unreachable);
     assert_eq!(o.mail.received().len(), 108);
-    assert_eq!(o.app.count("SELECT COUNT(*) FROM email_log WHERE purpose = 'module_notify' AND status = 'sent'"), 108);
-    assert_eq!(o.app.count("SELECT COUNT(*) FROM audit WHERE entity = 'module' AND action = 'notify'"), 108);
-    assert!(o.mail.received()[0]["TextBody"].as_str().unwrap().contains("Version 5 is out."));
+    assert_eq!(
+        o.app
+            .count("SELECT COUNT(*) FROM email_log WHERE purpose = 'module_notify' AND status = 'sent'"),
+        108
+    );
+    assert_eq!(
+        o.app
+            .count("SELECT COUNT(*) FROM audit WHERE entity = 'module' AND action = 'notify'"),
+        108
+    );
+    assert!(
+        o.mail.received()[0]["TextBody"]
+            .as_str()
+            .unwrap()
+            .contains("Version 5 is out.")
+    );
 }
 
 #[tokio::test]
@@ -535,22 +873,49 @@ async fn the_letterhead_falls_back_to_the_company_profile_and_takes_a_checked_lo
     assert_eq!(get.body["template.trade_name"], Value::Null);
     assert_eq!(get.body["defaults"]["template.trade_name"], "Softland India");
     assert_eq!(get.body["has_logo"], false);
-    assert_eq!(o.app.get("/api/settings/template", &o.manager).await.status, StatusCode::FORBIDDEN);
-    let put = |body: Value| o.app.send(Call::new(Method::PUT, "/api/settings/template").cookie(&o.owner).json(body));
+    assert_eq!(
+        o.app.get("/api/settings/template", &o.manager).await.status,
+        StatusCode::FORBIDDEN
+    );
+    let put = |body: Value| {
+        o.app.send(
+            Call::new(Method::PUT, "/api/settings/template")
+                .cookie(&o.owner)
+                .json(body),
+        )
+    };
     let bad = put(json!({ "template.accent_color": "blue" })).await;
-    assert_eq!((bad.status, bad.body["error"]["field"].as_str()), (StatusCode::UNPROCESSABLE_ENTITY, Some("template.accent_color")));
+    assert_eq!(
+        (bad.status, bad.body["error"]["field"].as_str()),
+        (StatusCode::UNPROCESSABLE_ENTITY, Some("template.accent_color"))
+    );
     let unknown = put(json!({ "template.font": "Comic" })).await;
     assert_eq!(unknown.status, StatusCode::UNPROCESSABLE_ENTITY);
     let gstin = put(json!({ "template.gstin": "32AABCK1234L1ZX" })).await;
-    assert_eq!((gstin.status, gstin.body["error"]["field"].as_str()), (StatusCode::UNPROCESSABLE_ENTITY, Some("template.gstin")));
-    let ok = put(json!({ "template.trade_name": "Softland Co-op Solutions", "template.upi_id": "softland@sbi" })).await;
+    assert_eq!(
+        (gstin.status, gstin.body["error"]["field"].as_str()),
+        (StatusCode::UNPROCESSABLE_ENTITY, Some("template.gstin"))
+    );
+    let ok =
+        put(json!({ "template.trade_name": "Softland Co-op Solutions", "template.upi_id": "softland@sbi" }))
+            .await;
     assert_eq!(ok.status, StatusCode::OK, "{}", ok.text);
     assert_eq!(ok.body["template.trade_name"], "Softland Co-op Solutions");
-    assert_eq!(o.app.count("SELECT COUNT(*) FROM audit WHERE entity_id = 'template'"), 1);
+    assert_eq!(
+        o.app
+            .count("SELECT COUNT(*) FROM audit WHERE entity_id = 'template'"),
+        1
+    );
     let invoice = issued(&o, "INVOICE").await;
-    let pdf = o.app.get(&format!("/api/documents/{}/pdf", id(&invoice)), &o.owner).await;
+    let pdf = o
+        .app
+        .get(&format!("/api/documents/{}/pdf", id(&invoice)), &o.owner)
+        .await;
     let text = pdf_text(&pdf.bytes);
-    assert!(text.contains("Softland Co-op Solutions") && text.contains("softland@sbi"), "{text}");
+    assert!(
+        text.contains("Softland Co-op Solutions") && text.contains("softland@sbi"),
+        "{text}"
+    );
 
     let upload = |bytes: Vec<u8>, name: &str| {
         let boundary = "XBOUNDARYX";
@@ -567,22 +932,48 @@ async fn the_letterhead_falls_back_to_the_company_profile_and_takes_a_checked_lo
         )
     };
     let fake = upload(b"GIF89a not a png at all".to_vec(), "logo.png").await;
-    assert_eq!((fake.status, fake.code()), (StatusCode::UNPROCESSABLE_ENTITY, "not_an_image"));
+    assert_eq!(
+        (fake.status, fake.code()),
+        (StatusCode::UNPROCESSABLE_ENTITY, "not_an_image")
+    );
     let mut huge = b"\x89PNG\r\n\x1a\n".to_vec();
     huge.resize(600 * 1024, 0);
-    assert_eq!(upload(huge, "big.png").await.status, StatusCode::PAYLOAD_TOO_LARGE);
+    assert_eq!(
+        upload(huge, "big.png").await.status,
+        StatusCode::PAYLOAD_TOO_LARGE
+    );
     assert_eq!(o.app.count("SELECT COUNT(*) FROM template_logo"), 0);
     let png = include_bytes!("../src/pdf/test_logo.png").to_vec();
     let stored = upload(png, "logo.jpg").await;
-    assert_eq!((stored.status, stored.body["has_logo"].as_bool()), (StatusCode::OK, Some(true)), "{}", stored.text);
-    assert!(stored.body["logo"].as_str().unwrap().starts_with("data:image/png;base64,"));
+    assert_eq!(
+        (stored.status, stored.body["has_logo"].as_bool()),
+        (StatusCode::OK, Some(true)),
+        "{}",
+        stored.text
+    );
+    assert!(
+        stored.body["logo"]
+            .as_str()
+            .unwrap()
+            .starts_with("data:image/png;base64,")
+    );
     let audit_after: String = o
         .app
         .sql()
-        .query_row("SELECT after FROM audit WHERE entity_id = 'template.logo'", [], |r| r.get(0))
+        .query_row(
+            "SELECT after FROM audit WHERE entity_id = 'template.logo'",
+            [],
+            |r| r.get(0),
+        )
         .unwrap();
-    assert!(audit_after.contains("sha256") && audit_after.len() < 300, "the audit names the image, not its bytes");
-    let with_logo = o.app.get(&format!("/api/documents/{}/pdf", id(&invoice)), &o.owner).await;
+    assert!(
+        audit_after.contains("sha256") && audit_after.len() < 300,
+        "the audit names the image, not its bytes"
+    );
+    let with_logo = o
+        .app
+        .get(&format!("/api/documents/{}/pdf", id(&invoice)), &o.owner)
+        .await;
     assert_eq!(with_logo.status, StatusCode::OK);
     assert!(with_logo.bytes.len() > pdf.bytes.len());
 }
@@ -592,18 +983,42 @@ async fn the_mail_token_is_write_only_and_the_address_is_checked_against_forgery
     // The address check is on here (no lab switch).
     let app = TestApp::new();
     let owner = app.owner().await;
-    let put = |body: Value| app.send(Call::new(Method::PUT, "/api/settings/mail").cookie(&owner).json(body));
-    for url in ["http://127.0.0.1:9/", "http://169.254.169.254", "http://10.0.0.5", "ftp://mail.example.in"] {
+    let put = |body: Value| {
+        app.send(
+            Call::new(Method::PUT, "/api/settings/mail")
+                .cookie(&owner)
+                .json(body),
+        )
+    };
+    for url in [
+        "http://127.0.0.1:9/",
+        "http://169.254.169.254",
+        "http://10.0.0.5",
+        "ftp://mail.example.in",
+    ] {
         let refused = put(json!({ "api_url": url })).await;
-        assert_eq!((refused.status, refused.body["error"]["field"].as_str()), (StatusCode::UNPROCESSABLE_ENTITY, Some("api_url")), "{url}");
+        assert_eq!(
+            (refused.status, refused.body["error"]["field"].as_str()),
+            (StatusCode::UNPROCESSABLE_ENTITY, Some("api_url")),
+            "{url}"
+        );
     }
     let saved = put(json!({ "from": "billing@softland.in", "token": "very-secret-postmark-token" })).await;
     assert_eq!(saved.status, StatusCode::OK, "{}", saved.text);
-    assert_eq!(saved.body, json!({ "api_url": null, "from": "billing@softland.in", "hasToken": true }));
+    assert_eq!(
+        saved.body,
+        json!({ "api_url": null, "from": "billing@softland.in", "hasToken": true })
+    );
     let get = app.get("/api/settings/mail", &owner).await;
     assert!(!get.text.contains("very-secret-postmark-token"));
     assert_eq!(app.count("SELECT COUNT(*) FROM audit WHERE after LIKE '%very-secret-postmark-token%' OR before LIKE '%very-secret-postmark-token%'"), 0);
-    assert_eq!(app.count("SELECT COUNT(*) FROM audit WHERE entity_id = 'mail'"), 1);
+    assert_eq!(
+        app.count("SELECT COUNT(*) FROM audit WHERE entity_id = 'mail'"),
+        1
+    );
     let test = app.post("/api/settings/mail/test", &owner, json!({})).await;
-    assert_eq!((test.status, test.code()), (StatusCode::CONFLICT, "mail_not_configured"));
+    assert_eq!(
+        (test.status, test.code()),
+        (StatusCode::CONFLICT, "mail_not_configured")
+    );
 }

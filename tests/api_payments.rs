@@ -35,7 +35,11 @@ async fn books() -> Books {
         .await;
     assert_eq!(company.status, StatusCode::OK);
     let module = app
-        .post("/api/modules", &owner, json!({ "code": "DEP", "name": "Deposit module", "sac": "998314", "gst_rate": 18 }))
+        .post(
+            "/api/modules",
+            &owner,
+            json!({ "code": "DEP", "name": "Deposit module", "sac": "998314", "gst_rate": 18 }),
+        )
         .await
         .body;
     app.post(
@@ -45,10 +49,21 @@ async fn books() -> Books {
     )
     .await;
     let society = app
-        .post("/api/clients", &owner, json!({ "name": "Kadakkal SCB", "state_code": "32", "owner_id": staff_id }))
+        .post(
+            "/api/clients",
+            &owner,
+            json!({ "name": "Kadakkal SCB", "state_code": "32", "owner_id": staff_id }),
+        )
         .await
         .body;
-    let other = app.post("/api/clients", &owner, json!({ "name": "Anchal SCB", "state_code": "32" })).await.body;
+    let other = app
+        .post(
+            "/api/clients",
+            &owner,
+            json!({ "name": "Anchal SCB", "state_code": "32" }),
+        )
+        .await
+        .body;
     Books {
         app,
         owner,
@@ -61,7 +76,8 @@ async fn books() -> Books {
 
 /// An issued document (₹1,00,000 taxable + 18% per qty) for `client`, dated `doc_date` when given.
 async fn issued(b: &Books, doc_type: &str, client: &str, doc_date: Option<&str>, due: Option<&str>) -> Value {
-    let mut body = json!({ "type": doc_type, "client_id": client, "lines": [ { "module_id": b.module, "qty": 1 } ] });
+    let mut body =
+        json!({ "type": doc_type, "client_id": client, "lines": [ { "module_id": b.module, "qty": 1 } ] });
     if let Some(d) = doc_date {
         body["doc_date"] = json!(d);
     }
@@ -70,7 +86,14 @@ async fn issued(b: &Books, doc_type: &str, client: &str, doc_date: Option<&str>,
     }
     let draft = b.app.post("/api/documents", &b.owner, body).await;
     assert_eq!(draft.status, StatusCode::CREATED, "{}", draft.text);
-    let reply = b.app.post(&format!("/api/documents/{}/issue", id(&draft.body)), &b.owner, json!({})).await;
+    let reply = b
+        .app
+        .post(
+            &format!("/api/documents/{}/issue", id(&draft.body)),
+            &b.owner,
+            json!({}),
+        )
+        .await;
     assert_eq!(reply.status, StatusCode::OK, "{}", reply.text);
     reply.body
 }
@@ -80,18 +103,26 @@ async fn pay(b: &Books, body: Value) -> common::Reply {
 }
 
 async fn aging(b: &Books, as_of: &str) -> common::Reply {
-    b.app.get(&format!("/api/reports/dues-aging?as_of={as_of}"), &b.owner).await
+    b.app
+        .get(&format!("/api/reports/dues-aging?as_of={as_of}"), &b.owner)
+        .await
 }
 
 async fn doc(b: &Books, d: &Value) -> Value {
-    b.app.get(&format!("/api/documents/{}", id(d)), &b.owner).await.body
+    b.app
+        .get(&format!("/api/documents/{}", id(d)), &b.owner)
+        .await
+        .body
 }
 
 #[tokio::test]
 async fn partial_payments_and_tds_settle_an_invoice() {
     let b = books().await;
     let invoice = issued(&b, "INVOICE", &b.society, None, None).await;
-    assert_eq!((invoice["outstanding"].as_i64(), invoice["paid"].as_bool()), (Some(11_800_000), Some(false)));
+    assert_eq!(
+        (invoice["outstanding"].as_i64(), invoice["paid"].as_bool()),
+        (Some(11_800_000), Some(false))
+    );
     let first = pay(
         &b,
         json!({ "client_id": b.society, "received_on": "2026-10-01", "amount": 5_000_000, "mode": "cheque", "reference": "004512",
@@ -110,13 +141,26 @@ async fn partial_payments_and_tds_settle_an_invoice() {
     )
     .await;
     assert_eq!(second.status, StatusCode::CREATED, "{}", second.text);
-    assert_eq!((second.body["receipt_no"].as_str(), second.body["tds"].as_i64()), (Some("RCT/26-27-0002"), Some(1_000_000)));
+    assert_eq!(
+        (second.body["receipt_no"].as_str(), second.body["tds"].as_i64()),
+        (Some("RCT/26-27-0002"), Some(1_000_000))
+    );
     let settled = doc(&b, &invoice).await;
-    assert_eq!((settled["outstanding"].as_i64(), settled["paid"].as_bool()), (Some(0), Some(true)));
-    let list = b.app.get(&format!("/api/documents?client_id={}", b.society), &b.owner).await;
+    assert_eq!(
+        (settled["outstanding"].as_i64(), settled["paid"].as_bool()),
+        (Some(0), Some(true))
+    );
+    let list = b
+        .app
+        .get(&format!("/api/documents?client_id={}", b.society), &b.owner)
+        .await;
     assert_eq!(list.body["rows"][0]["outstanding"], 0);
     // Audit: recorded, and each allocation on its invoice with the outstanding before and after.
-    assert_eq!(b.app.count("SELECT COUNT(*) FROM audit WHERE entity = 'payment' AND action = 'recorded'"), 2);
+    assert_eq!(
+        b.app
+            .count("SELECT COUNT(*) FROM audit WHERE entity = 'payment' AND action = 'recorded'"),
+        2
+    );
     let (before, after): (String, String) = b
         .app
         .sql()
@@ -126,29 +170,59 @@ async fn partial_payments_and_tds_settle_an_invoice() {
             |r| Ok((r.get(0)?, r.get(1)?)),
         )
         .unwrap();
-    assert!(before.contains("6800000") && after.contains("\"outstanding\":0"), "{before} {after}");
+    assert!(
+        before.contains("6800000") && after.contains("\"outstanding\":0"),
+        "{before} {after}"
+    );
 }
 
 #[tokio::test]
 async fn an_advance_is_held_and_allocated_later() {
     let b = books().await;
-    let advance = pay(&b, json!({ "client_id": b.society, "received_on": "2026-09-01", "amount": 2_000_000, "mode": "upi" })).await;
-    assert_eq!((advance.status, advance.body["unallocated"].as_i64()), (StatusCode::CREATED, Some(2_000_000)));
+    let advance = pay(
+        &b,
+        json!({ "client_id": b.society, "received_on": "2026-09-01", "amount": 2_000_000, "mode": "upi" }),
+    )
+    .await;
+    assert_eq!(
+        (advance.status, advance.body["unallocated"].as_i64()),
+        (StatusCode::CREATED, Some(2_000_000))
+    );
     let invoice = issued(&b, "INVOICE", &b.society, None, None).await;
     let path = format!("/api/payments/{}/allocate", id(&advance.body));
     let too_much = b
         .app
-        .post(&path, &b.owner, json!({ "allocations": [ { "document_id": id(&invoice), "amount": 2_000_001 } ] }))
+        .post(
+            &path,
+            &b.owner,
+            json!({ "allocations": [ { "document_id": id(&invoice), "amount": 2_000_001 } ] }),
+        )
         .await;
-    assert_eq!((too_much.status, too_much.code()), (StatusCode::UNPROCESSABLE_ENTITY, "exceeds_unallocated"));
+    assert_eq!(
+        (too_much.status, too_much.code()),
+        (StatusCode::UNPROCESSABLE_ENTITY, "exceeds_unallocated")
+    );
     let applied = b
         .app
-        .post(&path, &b.owner, json!({ "allocations": [ { "document_id": id(&invoice), "amount": 2_000_000 } ] }))
+        .post(
+            &path,
+            &b.owner,
+            json!({ "allocations": [ { "document_id": id(&invoice), "amount": 2_000_000 } ] }),
+        )
         .await;
-    assert_eq!((applied.status, applied.body["unallocated"].as_i64()), (StatusCode::OK, Some(0)), "{}", applied.text);
+    assert_eq!(
+        (applied.status, applied.body["unallocated"].as_i64()),
+        (StatusCode::OK, Some(0)),
+        "{}",
+        applied.text
+    );
     assert_eq!(applied.body["allocations"][0]["docNo"], invoice["docNo"]);
     assert_eq!(doc(&b, &invoice).await["outstanding"], 9_800_000);
-    assert_eq!(b.app.count("SELECT COUNT(*) FROM audit WHERE entity = 'payment' AND action = 'allocated'"), 1);
+    assert_eq!(
+        b.app
+            .count("SELECT COUNT(*) FROM audit WHERE entity = 'payment' AND action = 'allocated'"),
+        1
+    );
     let empty = b.app.post(&path, &b.owner, json!({ "allocations": [] })).await;
     assert_eq!(empty.status, StatusCode::UNPROCESSABLE_ENTITY);
 }
@@ -161,7 +235,11 @@ async fn every_refusal_writes_nothing_and_keeps_the_receipt_series_gapless() {
     let theirs = issued(&b, "INVOICE", &b.other, None, None).await;
     let cancelled = issued(&b, "INVOICE", &b.society, None, None).await;
     b.app
-        .post(&format!("/api/documents/{}/cancel", id(&cancelled)), &b.owner, json!({ "reason": "Wrong society" }))
+        .post(
+            &format!("/api/documents/{}/cancel", id(&cancelled)),
+            &b.owner,
+            json!({ "reason": "Wrong society" }),
+        )
         .await;
     let draft = b
         .app
@@ -173,11 +251,27 @@ async fn every_refusal_writes_nothing_and_keeps_the_receipt_series_gapless() {
                 "allocations": [ { "document_id": id(doc), "amount": amount, "tds": tds } ] })
     };
     let cases = [
-        (with(&theirs, 100, 0), "allocations[0].document_id", "other_client"),
-        (with(&proforma, 100, 0), "allocations[0].document_id", "not_an_invoice"),
-        (with(&cancelled, 100, 0), "allocations[0].document_id", "not_issued"),
+        (
+            with(&theirs, 100, 0),
+            "allocations[0].document_id",
+            "other_client",
+        ),
+        (
+            with(&proforma, 100, 0),
+            "allocations[0].document_id",
+            "not_an_invoice",
+        ),
+        (
+            with(&cancelled, 100, 0),
+            "allocations[0].document_id",
+            "not_issued",
+        ),
         (with(&draft, 100, 0), "allocations[0].document_id", "not_issued"),
-        (with(&invoice, 11_800_000, 1), "allocations[0].amount", "exceeds_outstanding"),
+        (
+            with(&invoice, 11_800_000, 1),
+            "allocations[0].amount",
+            "exceeds_outstanding",
+        ),
         (with(&invoice, 0, 0), "allocations[0].amount", "invalid_amount"),
         (
             json!({ "client_id": b.society, "received_on": "2026-10-01", "amount": 100, "mode": "cheque",
@@ -185,20 +279,41 @@ async fn every_refusal_writes_nothing_and_keeps_the_receipt_series_gapless() {
             "allocations",
             "exceeds_unallocated",
         ),
-        (json!({ "client_id": b.society, "received_on": "2026-10-01", "amount": 0, "mode": "cash" }), "amount", "invalid_amount"),
-        (json!({ "client_id": b.society, "received_on": "2026-10-01", "amount": 5, "mode": "barter" }), "mode", "invalid_choice"),
-        (json!({ "client_id": b.society, "received_on": "2099-01-01", "amount": 5, "mode": "cash" }), "received_on", "in_the_future"),
+        (
+            json!({ "client_id": b.society, "received_on": "2026-10-01", "amount": 0, "mode": "cash" }),
+            "amount",
+            "invalid_amount",
+        ),
+        (
+            json!({ "client_id": b.society, "received_on": "2026-10-01", "amount": 5, "mode": "barter" }),
+            "mode",
+            "invalid_choice",
+        ),
+        (
+            json!({ "client_id": b.society, "received_on": "2099-01-01", "amount": 5, "mode": "cash" }),
+            "received_on",
+            "in_the_future",
+        ),
     ];
     for (body, field, code) in cases {
         let r = pay(&b, body.clone()).await;
-        assert_eq!((r.status, r.body["error"]["field"].as_str(), r.code()), (StatusCode::UNPROCESSABLE_ENTITY, Some(field), code), "{body}");
+        assert_eq!(
+            (r.status, r.body["error"]["field"].as_str(), r.code()),
+            (StatusCode::UNPROCESSABLE_ENTITY, Some(field), code),
+            "{body}"
+        );
     }
     let missing = pay(&b, json!({ "client_id": "01NOSUCHCLIENT0000000000000", "received_on": "2026-10-01", "amount": 5, "mode": "cash" })).await;
     assert_eq!(missing.status, StatusCode::NOT_FOUND);
     assert_eq!(b.app.count("SELECT COUNT(*) FROM payment"), 0);
     assert_eq!(b.app.count("SELECT COUNT(*) FROM payment_allocation"), 0);
     let ok = pay(&b, with(&invoice, 100, 0)).await;
-    assert_eq!((ok.status, ok.body["receipt_no"].as_str()), (StatusCode::CREATED, Some("RCT/26-27-0001")), "{}", ok.text);
+    assert_eq!(
+        (ok.status, ok.body["receipt_no"].as_str()),
+        (StatusCode::CREATED, Some("RCT/26-27-0001")),
+        "{}",
+        ok.text
+    );
 }
 
 #[tokio::test]
@@ -206,11 +321,23 @@ async fn receipt_numbers_follow_the_financial_year_of_received_on() {
     let b = books().await;
     let mut numbers = vec![];
     for day in ["2026-03-31", "2026-04-01", "2026-04-02", "2026-03-30"] {
-        let r = pay(&b, json!({ "client_id": b.society, "received_on": day, "amount": 1_000, "mode": "cash" })).await;
+        let r = pay(
+            &b,
+            json!({ "client_id": b.society, "received_on": day, "amount": 1_000, "mode": "cash" }),
+        )
+        .await;
         assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
         numbers.push(r.body["receipt_no"].as_str().unwrap().to_string());
     }
-    assert_eq!(numbers, ["RCT/25-26-0001", "RCT/26-27-0001", "RCT/26-27-0002", "RCT/25-26-0002"]);
+    assert_eq!(
+        numbers,
+        [
+            "RCT/25-26-0001",
+            "RCT/26-27-0001",
+            "RCT/26-27-0002",
+            "RCT/25-26-0002"
+        ]
+    );
 }
 
 #[tokio::test]
@@ -251,7 +378,10 @@ async fn credit_notes_and_payments_share_one_outstanding() {
             json!({ "reason": "More discount", "lines": [ { "description": "Discount", "qty": 1, "unit_price": 1_000_000 } ] }),
         )
         .await;
-    assert_eq!((too_big.status, too_big.code()), (StatusCode::UNPROCESSABLE_ENTITY, "exceeds_creditable"));
+    assert_eq!(
+        (too_big.status, too_big.code()),
+        (StatusCode::UNPROCESSABLE_ENTITY, "exceeds_creditable")
+    );
 }
 
 #[tokio::test]
@@ -267,15 +397,42 @@ async fn dues_aging_buckets_turn_between_day_30_and_31() {
         .unwrap();
     let day30 = aging(&b, "2026-10-01").await;
     assert_eq!(day30.status, StatusCode::OK, "{}", day30.text);
-    let kadakkal = day30.body["rows"].as_array().unwrap().iter().find(|r| r["client_id"] == b.society.as_str()).unwrap().clone();
-    assert_eq!((kadakkal["days_1_30"].as_i64(), kadakkal["days_31_60"].as_i64()), (Some(11_800_000), Some(0)));
-    let anchal = day30.body["rows"].as_array().unwrap().iter().find(|r| r["client_id"] == b.other.as_str()).unwrap().clone();
-    assert_eq!(anchal["over_90"], 11_800_000, "2026-06-01 to 2026-10-01 is 122 days");
+    let kadakkal = day30.body["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["client_id"] == b.society.as_str())
+        .unwrap()
+        .clone();
+    assert_eq!(
+        (kadakkal["days_1_30"].as_i64(), kadakkal["days_31_60"].as_i64()),
+        (Some(11_800_000), Some(0))
+    );
+    let anchal = day30.body["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["client_id"] == b.other.as_str())
+        .unwrap()
+        .clone();
+    assert_eq!(
+        anchal["over_90"], 11_800_000,
+        "2026-06-01 to 2026-10-01 is 122 days"
+    );
     assert_eq!(day30.body["totals"]["total"], 23_600_000);
     assert_eq!(day30.body["total"], 2);
     let day31 = aging(&b, "2026-10-02").await;
-    let kadakkal = day31.body["rows"].as_array().unwrap().iter().find(|r| r["client_id"] == b.society.as_str()).unwrap().clone();
-    assert_eq!((kadakkal["days_1_30"].as_i64(), kadakkal["days_31_60"].as_i64()), (Some(0), Some(11_800_000)));
+    let kadakkal = day31.body["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["client_id"] == b.society.as_str())
+        .unwrap()
+        .clone();
+    assert_eq!(
+        (kadakkal["days_1_30"].as_i64(), kadakkal["days_31_60"].as_i64()),
+        (Some(0), Some(11_800_000))
+    );
     // Not yet due on the due date itself; before the invoice existed it owed nothing.
     let on_due = aging(&b, "2026-09-01").await;
     assert_eq!(on_due.body["totals"]["not_due"], 11_800_000);
@@ -287,23 +444,62 @@ async fn dues_aging_buckets_turn_between_day_30_and_31() {
                 "allocations": [ { "document_id": id(&due), "amount": 1_800_000 } ] }),
     )
     .await;
-    assert_eq!(aging(&b, "2026-10-02").await.body["totals"]["days_31_60"], 11_800_000);
-    assert_eq!(aging(&b, "2026-10-06").await.body["totals"]["days_31_60"], 10_000_000);
+    assert_eq!(
+        aging(&b, "2026-10-02").await.body["totals"]["days_31_60"],
+        11_800_000
+    );
+    assert_eq!(
+        aging(&b, "2026-10-06").await.body["totals"]["days_31_60"],
+        10_000_000
+    );
     // Drill-down and CSV.
     let drill = b
         .app
-        .get(&format!("/api/reports/dues-aging/invoices?client_id={}&as_of=2026-10-06&bucket=days_31_60", b.society), &b.owner)
+        .get(
+            &format!(
+                "/api/reports/dues-aging/invoices?client_id={}&as_of=2026-10-06&bucket=days_31_60",
+                b.society
+            ),
+            &b.owner,
+        )
         .await;
-    assert_eq!((drill.body["total"].as_i64(), drill.body["rows"][0]["days_past_due"].as_i64()), (Some(1), Some(35)));
+    assert_eq!(
+        (
+            drill.body["total"].as_i64(),
+            drill.body["rows"][0]["days_past_due"].as_i64()
+        ),
+        (Some(1), Some(35))
+    );
     assert_eq!(drill.body["rows"][0]["docNo"], due["docNo"]);
-    let bad = b.app.get("/api/reports/dues-aging/invoices?bucket=old", &b.owner).await;
+    let bad = b
+        .app
+        .get("/api/reports/dues-aging/invoices?bucket=old", &b.owner)
+        .await;
     assert_eq!(bad.status, StatusCode::BAD_REQUEST);
-    let csv = b.app.get("/api/reports/dues-aging.csv?as_of=2026-10-06", &b.owner).await;
+    let csv = b
+        .app
+        .get("/api/reports/dues-aging.csv?as_of=2026-10-06", &b.owner)
+        .await;
     assert_eq!(csv.headers[header::CONTENT_TYPE], "text/csv; charset=utf-8");
-    assert!(csv.text.starts_with("client_id,client,not_due,days_1_30,days_31_60,days_61_90,over_90,total\r\n"), "{}", csv.text);
-    assert!(csv.text.ends_with(",TOTAL,0,0,10000000,0,11800000,21800000\r\n"), "{}", csv.text);
+    assert!(
+        csv.text
+            .starts_with("client_id,client,not_due,days_1_30,days_31_60,days_61_90,over_90,total\r\n"),
+        "{}",
+        csv.text
+    );
+    assert!(
+        csv.text.ends_with(",TOTAL,0,0,10000000,0,11800000,21800000\r\n"),
+        "{}",
+        csv.text
+    );
     // Staff see their own invoices only (none: the owner raised them).
-    assert_eq!(b.app.get("/api/reports/dues-aging?as_of=2026-10-06", &b.staff).await.body["total"], 0);
+    assert_eq!(
+        b.app
+            .get("/api/reports/dues-aging?as_of=2026-10-06", &b.staff)
+            .await
+            .body["total"],
+        0
+    );
 }
 
 #[tokio::test]
@@ -313,7 +509,11 @@ async fn the_gst_summary_subtracts_a_credit_note_in_its_own_month() {
     issued(&b, "INVOICE", &b.other, Some("2026-05-20"), None).await;
     let cancelled = issued(&b, "INVOICE", &b.other, Some("2026-06-02"), None).await;
     b.app
-        .post(&format!("/api/documents/{}/cancel", id(&cancelled)), &b.owner, json!({ "reason": "Duplicate" }))
+        .post(
+            &format!("/api/documents/{}/cancel", id(&cancelled)),
+            &b.owner,
+            json!({ "reason": "Duplicate" }),
+        )
         .await;
     let credit = b
         .app
@@ -325,19 +525,52 @@ async fn the_gst_summary_subtracts_a_credit_note_in_its_own_month() {
         .await
         .body;
     let credit_month = credit["doc_date"].as_str().unwrap()[..7].to_string();
-    let r = b.app.get("/api/reports/gst-summary?from=2026-04-01&to=2027-03-31", &b.owner).await;
+    let r = b
+        .app
+        .get("/api/reports/gst-summary?from=2026-04-01&to=2027-03-31", &b.owner)
+        .await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
     let rows = r.body["rows"].as_array().unwrap();
-    assert_eq!(rows[0], json!({ "month": "2026-05", "taxable": 20_000_000, "cgst": 1_800_000, "sgst": 1_800_000, "igst": 0, "total": 23_600_000 }));
+    assert_eq!(
+        rows[0],
+        json!({ "month": "2026-05", "taxable": 20_000_000, "cgst": 1_800_000, "sgst": 1_800_000, "igst": 0, "total": 23_600_000 })
+    );
     let later = rows.iter().find(|m| m["month"] == credit_month.as_str()).unwrap();
     assert_eq!(later["taxable"], -1_000_000);
-    assert_eq!((later["cgst"].as_i64(), later["total"].as_i64()), (Some(-90_000), Some(-1_180_000)));
+    assert_eq!(
+        (later["cgst"].as_i64(), later["total"].as_i64()),
+        (Some(-90_000), Some(-1_180_000))
+    );
     assert_eq!(r.body["grand_total"]["total"], 23_600_000 - 1_180_000);
-    assert!(rows.iter().all(|m| m["month"] != "2026-06"), "a cancelled invoice is not in the return");
-    let csv = b.app.get("/api/reports/gst-summary.csv?from=2026-04-01&to=2027-03-31", &b.owner).await;
-    assert!(csv.text.contains("2026-05,20000000,1800000,1800000,0,23600000\r\n"), "{}", csv.text);
-    assert!(csv.text.ends_with(&format!("TOTAL,19000000,1710000,1710000,0,{}\r\n", 23_600_000 - 1_180_000)), "{}", csv.text);
-    let backwards = b.app.get("/api/reports/gst-summary?from=2027-01-01&to=2026-01-01", &b.owner).await;
+    assert!(
+        rows.iter().all(|m| m["month"] != "2026-06"),
+        "a cancelled invoice is not in the return"
+    );
+    let csv = b
+        .app
+        .get(
+            "/api/reports/gst-summary.csv?from=2026-04-01&to=2027-03-31",
+            &b.owner,
+        )
+        .await;
+    assert!(
+        csv.text
+            .contains("2026-05,20000000,1800000,1800000,0,23600000\r\n"),
+        "{}",
+        csv.text
+    );
+    assert!(
+        csv.text.ends_with(&format!(
+            "TOTAL,19000000,1710000,1710000,0,{}\r\n",
+            23_600_000 - 1_180_000
+        )),
+        "{}",
+        csv.text
+    );
+    let backwards = b
+        .app
+        .get("/api/reports/gst-summary?from=2027-01-01&to=2026-01-01", &b.owner)
+        .await;
     assert_eq!(backwards.status, StatusCode::BAD_REQUEST);
 }
 
@@ -346,34 +579,90 @@ async fn staff_see_the_payments_they_recorded_and_milestones_take_a_payment_of_t
     let b = books().await;
     let theirs = b
         .app
-        .post("/api/payments", &b.staff, json!({ "client_id": b.society, "received_on": "2026-09-15", "amount": 500_000, "mode": "upi" }))
+        .post(
+            "/api/payments",
+            &b.staff,
+            json!({ "client_id": b.society, "received_on": "2026-09-15", "amount": 500_000, "mode": "upi" }),
+        )
         .await;
     assert_eq!(theirs.status, StatusCode::CREATED, "{}", theirs.text);
-    let owners = pay(&b, json!({ "client_id": b.other, "received_on": "2026-09-16", "amount": 700_000, "mode": "cash" })).await.body;
+    let owners = pay(
+        &b,
+        json!({ "client_id": b.other, "received_on": "2026-09-16", "amount": 700_000, "mode": "cash" }),
+    )
+    .await
+    .body;
     // Staff may not record for a client outside their book.
     let refused = b
         .app
-        .post("/api/payments", &b.staff, json!({ "client_id": b.other, "received_on": "2026-09-15", "amount": 1, "mode": "upi" }))
+        .post(
+            "/api/payments",
+            &b.staff,
+            json!({ "client_id": b.other, "received_on": "2026-09-15", "amount": 1, "mode": "upi" }),
+        )
         .await;
     assert_eq!(refused.status, StatusCode::NOT_FOUND);
     let list = b.app.get("/api/payments", &b.staff).await;
-    assert_eq!((list.body["total"].as_i64(), list.body["rows"][0]["id"].as_str()), (Some(1), theirs.body["id"].as_str()));
-    assert_eq!(b.app.get(&format!("/api/payments/{}", id(&owners)), &b.staff).await.status, StatusCode::NOT_FOUND);
+    assert_eq!(
+        (list.body["total"].as_i64(), list.body["rows"][0]["id"].as_str()),
+        (Some(1), theirs.body["id"].as_str())
+    );
+    assert_eq!(
+        b.app
+            .get(&format!("/api/payments/{}", id(&owners)), &b.staff)
+            .await
+            .status,
+        StatusCode::NOT_FOUND
+    );
     let all = b.app.get("/api/payments?mode=cash", &b.owner).await;
     assert_eq!(all.body["total"], 1);
-    let dated = b.app.get("/api/payments?from=2026-09-16&to=2026-09-30", &b.owner).await;
+    let dated = b
+        .app
+        .get("/api/payments?from=2026-09-16&to=2026-09-30", &b.owner)
+        .await;
     assert_eq!(dated.body["rows"][0]["id"], owners["id"]);
 
     // A milestone ticked with the payment takes its received_on; another client's payment is refused.
-    let link = b.app.post("/api/client-modules", &b.owner, json!({ "client_id": b.society, "module_id": b.module })).await.body;
+    let link = b
+        .app
+        .post(
+            "/api/client-modules",
+            &b.owner,
+            json!({ "client_id": b.society, "module_id": b.module }),
+        )
+        .await
+        .body;
     let path = format!("/api/client-modules/{}/milestones", id(&link));
     let steps = b.app.get(&path, &b.owner).await.body;
     let key = steps["rows"][0]["key"].as_str().unwrap().to_string();
-    let wrong = b.app.post(&path, &b.owner, json!({ "key": key, "done": true, "paymentId": id(&owners) })).await;
+    let wrong = b
+        .app
+        .post(
+            &path,
+            &b.owner,
+            json!({ "key": key, "done": true, "paymentId": id(&owners) }),
+        )
+        .await;
     assert_eq!(wrong.status.as_u16() / 100, 4, "{}", wrong.text);
-    let ticked = b.app.post(&path, &b.owner, json!({ "key": key, "done": true, "paymentId": id(&theirs.body) })).await;
+    let ticked = b
+        .app
+        .post(
+            &path,
+            &b.owner,
+            json!({ "key": key, "done": true, "paymentId": id(&theirs.body) }),
+        )
+        .await;
     assert_eq!(ticked.status, StatusCode::OK, "{}", ticked.text);
     let steps = b.app.get(&path, &b.owner).await.body;
-    let step = steps["rows"].as_array().unwrap().iter().find(|s| s["key"] == key.as_str()).unwrap().clone();
-    assert_eq!((step["done_on"].as_str(), step["payment_id"].as_str()), (Some("2026-09-15"), theirs.body["id"].as_str()));
+    let step = steps["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["key"] == key.as_str())
+        .unwrap()
+        .clone();
+    assert_eq!(
+        (step["done_on"].as_str(), step["payment_id"].as_str()),
+        (Some("2026-09-15"), theirs.body["id"].as_str())
+    );
 }

@@ -217,7 +217,12 @@ fn share_tokens_never_reach_the_log() {
         Some(json!({ "username": "owner@localhost", "password": "owner-initial-pw" })),
     );
     let owner = cookie.unwrap();
-    let (_, _, client) = server.call("POST", "/api/clients", Some(&owner), Some(json!({ "name": "Anchal Vanitha Co-operative Society" })));
+    let (_, _, client) = server.call(
+        "POST",
+        "/api/clients",
+        Some(&owner),
+        Some(json!({ "name": "Anchal Vanitha Co-operative Society" })),
+    );
     let (status, _, draft) = server.call(
         "POST",
         "/api/documents",
@@ -226,18 +231,39 @@ fn share_tokens_never_reach_the_log() {
     );
     assert_eq!(status, 201, "{draft}");
     let doc = draft["id"].as_str().unwrap();
-    server.call("POST", &format!("/api/documents/{doc}/issue"), Some(&owner), Some(json!({})));
-    let (status, _, share) = server.call("POST", &format!("/api/documents/{doc}/share"), Some(&owner), Some(json!({})));
+    server.call(
+        "POST",
+        &format!("/api/documents/{doc}/issue"),
+        Some(&owner),
+        Some(json!({})),
+    );
+    let (status, _, share) = server.call(
+        "POST",
+        &format!("/api/documents/{doc}/share"),
+        Some(&owner),
+        Some(json!({})),
+    );
     assert_eq!(status, 201, "{share}");
     let token = share["token"].as_str().unwrap().to_string();
     assert_eq!(share["url"], format!("http://{}/share/{token}", server.addr));
     let (status, _, _) = server.call("GET", &format!("/share/{token}"), None, None);
     assert_eq!(status, 200);
-    server.call("POST", &format!("/api/documents/{doc}/share/{}/revoke", share["id"].as_str().unwrap()), Some(&owner), Some(json!({})));
+    server.call(
+        "POST",
+        &format!(
+            "/api/documents/{doc}/share/{}/revoke",
+            share["id"].as_str().unwrap()
+        ),
+        Some(&owner),
+        Some(json!({})),
+    );
     let (status, _, _) = server.call("GET", &format!("/share/{token}/pdf"), None, None);
     assert_eq!(status, 404);
     server.stop();
     let text = std::fs::read_to_string(&log).unwrap();
-    assert!(text.contains("/share/<redacted>"), "share requests are logged, redacted");
+    assert!(
+        text.contains("/share/<redacted>"),
+        "share requests are logged, redacted"
+    );
     assert!(!text.contains(&token), "the log holds a share token");
 }

@@ -42,8 +42,14 @@ fn preview_issue_share_and_email_an_invoice() {
         let (status, _, reply) = server.call("PUT", path, Some(&owner), Some(body));
         assert_eq!(status, 200, "{path}: {reply}");
     };
-    put("/api/settings/company", json!({ "name": "Softland India", "address": "Kollam", "gstin": "32AABCK1234L1ZV" }));
-    put("/api/settings/mail", json!({ "api_url": mail.url, "from": "billing@softland.in", "token": TOKEN }));
+    put(
+        "/api/settings/company",
+        json!({ "name": "Softland India", "address": "Kollam", "gstin": "32AABCK1234L1ZV" }),
+    );
+    put(
+        "/api/settings/mail",
+        json!({ "api_url": mail.url, "from": "billing@softland.in", "token": TOKEN }),
+    );
     let (_, _, client) = server.call(
         "POST",
         "/api/clients",
@@ -91,7 +97,10 @@ fn preview_issue_share_and_email_an_invoice() {
     s.click_button("Share link");
     s.click_button("Create link");
     let url = value_of(&s, "input[data-testid='share-url']", |v| !v.is_empty());
-    assert!(url.starts_with(&server.url("/share/")) && url.len() == server.url("/share/").len() + 64, "{url}");
+    assert!(
+        url.starts_with(&server.url("/share/")) && url.len() == server.url("/share/").len() + 64,
+        "{url}"
+    );
     s.wait_text("[data-testid='shares']", "live");
     shot(&s, "41-share-dialog");
 
@@ -99,7 +108,10 @@ fn preview_issue_share_and_email_an_invoice() {
     s.goto(&server.url(&format!("/documents/{doc_id}")));
     s.wait_page("document");
     s.click_button("Send by email");
-    assert_eq!(value_of(&s, "input[name='to']", |v| !v.is_empty()), "office@kadakkal.coop");
+    assert_eq!(
+        value_of(&s, "input[name='to']", |v| !v.is_empty()),
+        "office@kadakkal.coop"
+    );
     s.click_button("Send");
     s.wait_text("[data-testid='email-log']", "office@kadakkal.coop");
     assert_eq!(mail.received().len(), 1);
@@ -112,5 +124,9 @@ fn preview_issue_share_and_email_an_invoice() {
     public.wait_text(".doc-sheet .doc-total", "₹3,54,000.00");
     assert!(public.page_text().contains("Download PDF"));
     shot(&public, "42-public-share-page");
-    assert_eq!(public.script("return document.cookie", json!([])), json!(""), "no session in the fresh browser");
+    assert_eq!(
+        public.script("return document.cookie", json!([])),
+        json!(""),
+        "no session in the fresh browser"
+    );
 }

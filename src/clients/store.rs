@@ -179,7 +179,9 @@ pub fn email_recipient(conn: &Connection, client_id: &str) -> Result<Option<Stri
         return Ok(Some(email.trim().to_string()));
     }
     let own: Option<String> = conn
-        .query_row("SELECT email FROM client WHERE id = ?1", [client_id], |r| r.get(0))
+        .query_row("SELECT email FROM client WHERE id = ?1", [client_id], |r| {
+            r.get(0)
+        })
         .optional()?
         .flatten();
     Ok(own.map(|e| e.trim().to_string()).filter(|e| !e.is_empty()))

@@ -53,7 +53,10 @@ pub fn stored(conn: &Connection) -> Result<Map<String, Value>, AppError> {
 /// What each field shows when it is not set, keyed `template.<field>`.
 pub fn defaults(conn: &Connection) -> Result<Map<String, Value>, AppError> {
     let profile = company::profile(conn)?;
-    let text = |v: Option<String>| v.filter(|s| !s.trim().is_empty()).map_or(Value::Null, Value::String);
+    let text = |v: Option<String>| {
+        v.filter(|s| !s.trim().is_empty())
+            .map_or(Value::Null, Value::String)
+    };
     let mut out = Map::new();
     for field in FIELDS {
         let value = match *field {
@@ -88,11 +91,25 @@ pub fn check(body: &Map<String, Value>) -> Result<Vec<(String, Value)>, AppError
         let text = match v {
             Value::Null => String::new(),
             Value::String(s) => s.trim().to_string(),
-            _ => return Err(AppError::invalid(k, "not_text", "Give text, or null to use the default.")),
+            _ => {
+                return Err(AppError::invalid(
+                    k,
+                    "not_text",
+                    "Give text, or null to use the default.",
+                ));
+            }
         };
-        let limit = if matches!(field, "terms" | "address" | "footer") { 2000 } else { 200 };
+        let limit = if matches!(field, "terms" | "address" | "footer") {
+            2000
+        } else {
+            200
+        };
         if text.chars().count() > limit {
-            return Err(AppError::invalid(k, "too_long", format!("At most {limit} characters.")));
+            return Err(AppError::invalid(
+                k,
+                "too_long",
+                format!("At most {limit} characters."),
+            ));
         }
         let text = match field {
             "accent_color" if !text.is_empty() => {
@@ -100,11 +117,17 @@ pub fn check(body: &Map<String, Value>) -> Result<Vec<(String, Value)>, AppError
                     && text.starts_with('#')
                     && text[1..].chars().all(|c| c.is_ascii_hexdigit());
                 if !ok {
-                    return Err(AppError::invalid(k, "invalid_color", "Give the colour as #RRGGBB, e.g. #1f4e79."));
+                    return Err(AppError::invalid(
+                        k,
+                        "invalid_color",
+                        "Give the colour as #RRGGBB, e.g. #1f4e79.",
+                    ));
                 }
                 text.to_ascii_lowercase()
             }
-            "gstin" if !text.is_empty() => client_rules::check_gstin(&text).map_err(|e| e.on_field(k.as_str()))?,
+            "gstin" if !text.is_empty() => {
+                client_rules::check_gstin(&text).map_err(|e| e.on_field(k.as_str()))?
+            }
             _ => text,
         };
         out.push((key(field), Value::String(text)));
@@ -139,7 +162,11 @@ pub fn logo(conn: &Connection) -> Result<Option<Logo>, AppError> {
             |r| Ok((r.get::<_, String>(0)?, r.get::<_, Vec<u8>>(1)?)),
         )
         .optional()?
-        .and_then(|(mime, bytes)| logo_mime(&bytes).filter(|m| *m == mime).map(|mime| Logo { mime, bytes })))
+        .and_then(|(mime, bytes)| {
+            logo_mime(&bytes)
+                .filter(|m| *m == mime)
+                .map(|mime| Logo { mime, bytes })
+        }))
 }
 
 /// The letterhead with every fallback applied, as documents render it.
@@ -171,7 +198,12 @@ pub fn letterhead(conn: &Connection, overrides: &[(String, Value)]) -> Result<Le
             values.insert(k, v);
         }
     }
-    let get = |field: &str| values.get(&key(field)).and_then(Value::as_str).map(str::to_string);
+    let get = |field: &str| {
+        values
+            .get(&key(field))
+            .and_then(Value::as_str)
+            .map(str::to_string)
+    };
     let gstin = get("gstin");
     let state_code = gstin
         .as_deref()

@@ -46,14 +46,21 @@ fn read_settings(conn: &Connection) -> Result<TemplateSettings, AppError> {
         has_logo: logo.is_some(),
         logo: logo.map(|l| {
             use base64::Engine;
-            format!("data:{};base64,{}", l.mime, base64::engine::general_purpose::STANDARD.encode(&l.bytes))
+            format!(
+                "data:{};base64,{}",
+                l.mime,
+                base64::engine::general_purpose::STANDARD.encode(&l.bytes)
+            )
         }),
     })
 }
 
 /// The letterhead settings (owner).
 #[utoipa::path(get, path = "/api/settings/template", tag = "settings", responses((status = 200, body = TemplateSettings), (status = 403, body = ErrorBody)))]
-async fn get_template(State(state): State<AppState>, _owner: Owner) -> Result<Json<TemplateSettings>, AppError> {
+async fn get_template(
+    State(state): State<AppState>,
+    _owner: Owner,
+) -> Result<Json<TemplateSettings>, AppError> {
     Ok(Json(state.db.read(read_settings).await?))
 }
 
@@ -103,17 +110,28 @@ async fn upload_logo(
     mut multipart: Multipart,
 ) -> Result<Json<TemplateSettings>, AppError> {
     let too_large = || {
-        AppError::new(axum::http::StatusCode::PAYLOAD_TOO_LARGE, "too_large", "The logo is larger than 512 KiB.").on_field("logo")
+        AppError::new(
+            axum::http::StatusCode::PAYLOAD_TOO_LARGE,
+            "too_large",
+            "The logo is larger than 512 KiB.",
+        )
+        .on_field("logo")
     };
     let refused = |e: axum::extract::multipart::MultipartError| match e.status() {
         axum::http::StatusCode::PAYLOAD_TOO_LARGE => too_large(),
-        _ => AppError::invalid("logo", "bad_upload", "Send the logo as a multipart form with one file."),
+        _ => AppError::invalid(
+            "logo",
+            "bad_upload",
+            "Send the logo as a multipart form with one file.",
+        ),
     };
-    let field = multipart
-        .next_field()
-        .await
-        .map_err(refused)?
-        .ok_or_else(|| AppError::invalid("logo", "bad_upload", "Send the logo as a multipart form with one file."))?;
+    let field = multipart.next_field().await.map_err(refused)?.ok_or_else(|| {
+        AppError::invalid(
+            "logo",
+            "bad_upload",
+            "Send the logo as a multipart form with one file.",
+        )
+    })?;
     let bytes = field.bytes().await.map_err(refused)?;
     if bytes.len() > LOGO_MAX_BYTES {
         return Err(too_large());

@@ -65,8 +65,17 @@ pub fn share_page(view: &DocumentView, pdf_href: &str) -> Result<String, AppErro
 
 /// An email's HTML and plain-text bodies: the message (paragraphs split on blank lines), a
 /// summary of the document when there is one, the link, and the sender's name.
-pub fn email(message: &str, view: Option<&DocumentView>, link: Option<&str>, letterhead: &Letterhead) -> Result<(String, String), AppError> {
-    let paragraphs: Vec<&str> = message.split("\n\n").map(str::trim).filter(|p| !p.is_empty()).collect();
+pub fn email(
+    message: &str,
+    view: Option<&DocumentView>,
+    link: Option<&str>,
+    letterhead: &Letterhead,
+) -> Result<(String, String), AppError> {
+    let paragraphs: Vec<&str> = message
+        .split("\n\n")
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+        .collect();
     let html = rendered(
         EmailBody {
             paragraphs: paragraphs.clone(),

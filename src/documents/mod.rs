@@ -27,7 +27,10 @@ pub fn router() -> OpenApiRouter<AppState> {
 /// A document's PDF: inline, or as an attachment named from its number (decisions 5).
 pub fn pdf_response(bytes: Vec<u8>, doc_no: Option<&str>, download: bool) -> Response {
     let name = view::pdf_file_name(doc_no);
-    let disposition = format!("{}; filename=\"{name}\"", if download { "attachment" } else { "inline" });
+    let disposition = format!(
+        "{}; filename=\"{name}\"",
+        if download { "attachment" } else { "inline" }
+    );
     (
         [
             (header::CONTENT_TYPE, "application/pdf".to_string()),

@@ -126,14 +126,26 @@ fn check_addresses(request: &SendRequest) -> Result<(), AppError> {
             crate::staff::rules::check_email(v.trim()).map_err(|e| e.on_field(field))?;
         }
     }
-    if request.message.as_deref().is_some_and(|m| m.chars().count() > 5000) {
-        return Err(AppError::invalid("message", "too_long", "At most 5000 characters."));
+    if request
+        .message
+        .as_deref()
+        .is_some_and(|m| m.chars().count() > 5000)
+    {
+        return Err(AppError::invalid(
+            "message",
+            "too_long",
+            "At most 5000 characters.",
+        ));
     }
     Ok(())
 }
 
 /// The recipient: the one asked for, else the client's; 409 when there is none.
-fn recipient(conn: &rusqlite::Connection, request: &SendRequest, client_id: &str) -> Result<String, AppError> {
+fn recipient(
+    conn: &rusqlite::Connection,
+    request: &SendRequest,
+    client_id: &str,
+) -> Result<String, AppError> {
     if let Some(to) = request.to.as_deref().map(str::trim).filter(|t| !t.is_empty()) {
         return Ok(to.to_string());
     }
@@ -154,7 +166,11 @@ pub struct Recipient {
 /// Where the document would be emailed by default (for the send dialog).
 #[utoipa::path(get, path = "/api/documents/{id}/recipient", tag = "documents", params(("id" = String, Path)),
     responses((status = 200, body = Recipient), (status = 404, body = ErrorBody)))]
-async fn default_recipient(State(state): State<AppState>, user: AuthUser, IdPath(id): IdPath) -> Result<Json<Recipient>, AppError> {
+async fn default_recipient(
+    State(state): State<AppState>,
+    user: AuthUser,
+    IdPath(id): IdPath,
+) -> Result<Json<Recipient>, AppError> {
     let to = state
         .db
         .read(move |c| {
@@ -174,7 +190,13 @@ struct Outgoing {
 }
 
 /// The email of a document: its PDF attached and its share link in the body.
-fn compose(conn: &rusqlite::Connection, doc: &Document, to: String, request: &SendRequest, link: &str) -> Result<Outgoing, AppError> {
+fn compose(
+    conn: &rusqlite::Connection,
+    doc: &Document,
+    to: String,
+    request: &SendRequest,
+    link: &str,
+) -> Result<Outgoing, AppError> {
     let config = mail::config(conn)?;
     let view = view::build(conn, doc)?;
     let message = request
@@ -188,7 +210,11 @@ fn compose(conn: &rusqlite::Connection, doc: &Document, to: String, request: &Se
         config,
         email: Email {
             to,
-            cc: request.cc.clone().map(|c| c.trim().to_string()).filter(|c| !c.is_empty()),
+            cc: request
+                .cc
+                .clone()
+                .map(|c| c.trim().to_string())
+                .filter(|c| !c.is_empty()),
             subject: format!(
                 "{} {} from {}",
                 view::title(&doc.doc_type).to_lowercase().replace("tax ", ""),
@@ -212,7 +238,14 @@ fn compose(conn: &rusqlite::Connection, doc: &Document, to: String, request: &Se
 
 /// Renders the email of a document on a read connection (the PDF takes milliseconds: not
 /// inside the write transaction).
-async fn prepare(state: &AppState, user: &AuthUser, id: String, to: String, request: SendRequest, link: String) -> Result<Outgoing, AppError> {
+async fn prepare(
+    state: &AppState,
+    user: &AuthUser,
+    id: String,
+    to: String,
+    request: SendRequest,
+    link: String,
+) -> Result<Outgoing, AppError> {
     let user = user.clone();
     state
         .db
@@ -225,9 +258,18 @@ async fn prepare(state: &AppState, user: &AuthUser, id: String, to: String, requ
 
 /// Sends (off the async threads), then writes the email_log row and, on success, the 'sent'
 /// event, in one transaction after the call.
-async fn deliver(state: &AppState, user: &AuthUser, out: Outgoing) -> Result<(Document, EmailOutcome), AppError> {
+async fn deliver(
+    state: &AppState,
+    user: &AuthUser,
+    out: Outgoing,
+) -> Result<(Document, EmailOutcome), AppError> {
     let allow = state.config.allow_private_targets;
-    let Outgoing { config, email, document_id, client_id } = out;
+    let Outgoing {
+        config,
+        email,
+        document_id,
+        client_id,
+    } = out;
     let (email, result) = tokio::task::spawn_blocking(move || {
         let result = provider::send(&config, &email, allow);
         (email, result)
@@ -292,7 +334,10 @@ async fn send(
         .write(move |tx| {
             let doc = visible(tx, &who, &id)?;
             if matches!(doc.status.as_str(), "draft" | "cancelled") {
-                return Err(AppError::conflict("not_issued", "Only an issued, not cancelled, document is emailed."));
+                return Err(AppError::conflict(
+                    "not_issued",
+                    "Only an issued, not cancelled, document is emailed.",
+                ));
             }
             mail::config(tx)?;
             let to = recipient(tx, &req, &doc.client_id)?;
@@ -307,10 +352,17 @@ async fn send(
         return Err(AppError::new(
             StatusCode::BAD_GATEWAY,
             "mail_failed",
-            format!("The email to {} was not sent: {error}. It is recorded in the email log; the document is unchanged.", email.to),
+            format!(
+                "The email to {} was not sent: {error}. It is recorded in the email log; the document is unchanged.",
+                email.to
+            ),
         ));
     }
-    Ok(Json(SentReply { document, email, warnings: vec![] }))
+    Ok(Json(SentReply {
+        document,
+        email,
+        warnings: vec![],
+    }))
 }
 
 /// Convert a proforma into an invoice, issue it and email it (spec 3.1). Every guard runs before
@@ -335,7 +387,10 @@ async fn convert_and_send(
         .read(move |c| {
             let doc = visible(c, &who, &source)?;
             if doc.doc_type != "PROFORMA" {
-                return Err(AppError::conflict("not_proforma", "Only a proforma invoice is converted and sent."));
+                return Err(AppError::conflict(
+                    "not_proforma",
+                    "Only a proforma invoice is converted and sent.",
+                ));
             }
             let config = mail::config(c)?;
             recipient(c, &req, &doc.client_id)?;
@@ -373,5 +428,9 @@ async fn convert_and_send(
         })
         .into_iter()
         .collect();
-    Ok(Json(SentReply { document, email, warnings }))
+    Ok(Json(SentReply {
+        document,
+        email,
+        warnings,
+    }))
 }

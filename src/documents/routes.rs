@@ -8,8 +8,8 @@ use crate::db::audit::{Audit, audit};
 use crate::db::query::text_or_null;
 use crate::db::settings;
 use crate::documents::pricing::{self, LineInput, Mode, Priced, PricedLine, Totals, Warning};
-use crate::documents::{html, rules, view};
 use crate::documents::store::{self, Document, DocumentFilter, DocumentRow};
+use crate::documents::{html, rules, view};
 use crate::http::error::{AppError, ErrorBody};
 use crate::http::extract::{AuthUser, IdPath, JsonBody, QueryParams};
 use crate::http::pagination::{Page, Paginated};
@@ -380,7 +380,10 @@ async fn preview(
                 doc_type: doc_type.clone(),
                 status: "draft".into(),
                 doc_date: Some(on.to_string()),
-                due_date: input.due_date.filter(|_| doc_type == "INVOICE").map(|d| d.to_string()),
+                due_date: input
+                    .due_date
+                    .filter(|_| doc_type == "INVOICE")
+                    .map(|d| d.to_string()),
                 client_id: client.id.clone(),
                 client_name: client.name.clone(),
                 notes: input.notes.clone(),
@@ -397,7 +400,11 @@ async fn preview(
                     .lines
                     .iter()
                     .enumerate()
-                    .map(|(i, l)| store::Line { id: String::new(), position: i as i64, priced: l.clone() })
+                    .map(|(i, l)| store::Line {
+                        id: String::new(),
+                        position: i as i64,
+                        priced: l.clone(),
+                    })
                     .collect(),
                 ..Document::default()
             };

@@ -112,10 +112,30 @@ pub fn amount(paise: i64) -> String {
 }
 
 const ONES: [&str; 20] = [
-    "", "One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten", "Eleven", "Twelve",
-    "Thirteen", "Fourteen", "Fifteen", "Sixteen", "Seventeen", "Eighteen", "Nineteen",
+    "",
+    "One",
+    "Two",
+    "Three",
+    "Four",
+    "Five",
+    "Six",
+    "Seven",
+    "Eight",
+    "Nine",
+    "Ten",
+    "Eleven",
+    "Twelve",
+    "Thirteen",
+    "Fourteen",
+    "Fifteen",
+    "Sixteen",
+    "Seventeen",
+    "Eighteen",
+    "Nineteen",
 ];
-const TENS: [&str; 10] = ["", "", "Twenty", "Thirty", "Forty", "Fifty", "Sixty", "Seventy", "Eighty", "Ninety"];
+const TENS: [&str; 10] = [
+    "", "", "Twenty", "Thirty", "Forty", "Fifty", "Sixty", "Seventy", "Eighty", "Ninety",
+];
 
 /// Words for 0 < n < 100.
 fn below_hundred(n: u64) -> String {
@@ -274,8 +294,14 @@ mod tests {
             (100, "Rupees One Only"),
             (1_999, "Rupees Nineteen and Ninety Nine Paise Only"),
             (10_050, "Rupees One Hundred and Fifty Paise Only"),
-            (2_147_483_600, "Rupees Two Crore Fourteen Lakh Seventy Four Thousand Eight Hundred Thirty Six Only"),
-            (12_345_678_900, "Rupees Twelve Crore Thirty Four Lakh Fifty Six Thousand Seven Hundred Eighty Nine Only"),
+            (
+                2_147_483_600,
+                "Rupees Two Crore Fourteen Lakh Seventy Four Thousand Eight Hundred Thirty Six Only",
+            ),
+            (
+                12_345_678_900,
+                "Rupees Twelve Crore Thirty Four Lakh Fifty Six Thousand Seven Hundred Eighty Nine Only",
+            ),
             (10_000_000, "Rupees One Lakh Only"),
             (1_000_000_000, "Rupees One Crore Only"),
             (-5_000, "Rupees Minus Fifty Only"),

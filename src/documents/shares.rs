@@ -100,7 +100,12 @@ pub fn default_expiry_days(conn: &Connection) -> Result<i64, AppError> {
 }
 
 /// Mints a share of `document_id` expiring at `expires_at`, audited by share id (never the token).
-pub fn create(tx: &Connection, document_id: &str, expires_at: DateTime<Utc>, user_id: &str) -> Result<Share, AppError> {
+pub fn create(
+    tx: &Connection,
+    document_id: &str,
+    expires_at: DateTime<Utc>,
+    user_id: &str,
+) -> Result<Share, AppError> {
     let token = new_token()?;
     let expires = clock::timestamp(expires_at);
     let id = insert_row(
@@ -135,9 +140,9 @@ pub fn create(tx: &Connection, document_id: &str, expires_at: DateTime<Utc>, use
 pub fn live_or_new(tx: &Connection, document_id: &str, user_id: &str) -> Result<Share, AppError> {
     let days = default_expiry_days(tx)?;
     let horizon = clock::now() + Duration::days(days.min(7));
-    let reusable = list(tx, document_id)?.into_iter().find(|s| {
-        s.state == "live" && clock::parse_timestamp(&s.expires_at).is_some_and(|at| at > horizon)
-    });
+    let reusable = list(tx, document_id)?
+        .into_iter()
+        .find(|s| s.state == "live" && clock::parse_timestamp(&s.expires_at).is_some_and(|at| at > horizon));
     match reusable {
         Some(share) => Ok(share),
         None => create(tx, document_id, clock::now() + Duration::days(days), user_id),
@@ -160,7 +165,12 @@ pub fn resolve(conn: &Connection, token: &str) -> Result<Option<String>, AppErro
 
 /// The public address of a share: share.base_url when set, else the server's --base-url, else
 /// the origin the request came to.
-pub fn share_url(conn: &Connection, config: &Config, origin: Option<&str>, token: &str) -> Result<String, AppError> {
+pub fn share_url(
+    conn: &Connection,
+    config: &Config,
+    origin: Option<&str>,
+    token: &str,
+) -> Result<String, AppError> {
     let today = settings::office_today(conn)?;
     let configured = settings::get(conn, "share.base_url", today)?
         .and_then(|v| v.as_str().map(str::to_string))
@@ -193,17 +203,29 @@ fn expiry(conn: &Connection, request: &MintRequest) -> Result<DateTime<Utc>, App
     let now = clock::now();
     let at = match (&request.expires_at, request.days) {
         (Some(_), Some(_)) => {
-            return Err(AppError::invalid("expires_at", "one_expiry", "Give expires_at or days, not both."));
+            return Err(AppError::invalid(
+                "expires_at",
+                "one_expiry",
+                "Give expires_at or days, not both.",
+            ));
         }
         (Some(text), None) => {
             let parsed = clock::parse_timestamp(text).or_else(|| {
                 let day = NaiveDate::parse_from_str(text, "%Y-%m-%d").ok()?;
                 let offset = settings::office_offset(conn).ok()?;
-                let end = day.succ_opt()?.and_hms_opt(0, 0, 0)?.and_local_timezone(offset).single()?;
+                let end = day
+                    .succ_opt()?
+                    .and_hms_opt(0, 0, 0)?
+                    .and_local_timezone(offset)
+                    .single()?;
                 Some(end.with_timezone(&Utc))
             });
             parsed.ok_or_else(|| {
-                AppError::invalid("expires_at", "invalid_date", "Give the expiry as YYYY-MM-DD or an RFC 3339 time.")
+                AppError::invalid(
+                    "expires_at",
+                    "invalid_date",
+                    "Give the expiry as YYYY-MM-DD or an RFC 3339 time.",
+                )
             })?
         }
         (None, Some(days)) if (1..=3650).contains(&days) => now + Duration::days(days),
@@ -211,10 +233,18 @@ fn expiry(conn: &Connection, request: &MintRequest) -> Result<DateTime<Utc>, App
         (None, None) => now + Duration::days(default_expiry_days(conn)?),
     };
     if at <= now {
-        return Err(AppError::invalid("expires_at", "in_the_past", "The expiry must be in the future."));
+        return Err(AppError::invalid(
+            "expires_at",
+            "in_the_past",
+            "The expiry must be in the future.",
+        ));
     }
     if at > now + Duration::days(3650) {
-        return Err(AppError::invalid("expires_at", "too_far", "A link lasts at most ten years."));
+        return Err(AppError::invalid(
+            "expires_at",
+            "too_far",
+            "A link lasts at most ten years.",
+        ));
     }
     Ok(at)
 }
@@ -315,7 +345,11 @@ async fn put_settings(
     JsonBody(body): JsonBody<ShareSettings>,
 ) -> Result<Json<ShareSettings>, AppError> {
     if !(1..=3650).contains(&body.default_expiry_days) {
-        return Err(AppError::invalid("default_expiry_days", "out_of_range", "Give 1 to 3650 days."));
+        return Err(AppError::invalid(
+            "default_expiry_days",
+            "out_of_range",
+            "Give 1 to 3650 days.",
+        ));
     }
     let days = body.default_expiry_days;
     state
@@ -323,7 +357,13 @@ async fn put_settings(
         .write(move |tx| {
             let before = default_expiry_days(tx)?;
             let today = settings::office_today(tx)?;
-            settings::set(tx, "share.default_expiry_days", &serde_json::json!(days), today, Some(&user.id))?;
+            settings::set(
+                tx,
+                "share.default_expiry_days",
+                &serde_json::json!(days),
+                today,
+                Some(&user.id),
+            )?;
             audit(
                 tx,
                 Audit {
@@ -356,12 +396,19 @@ fn gone() -> Response {
 }
 
 /// The document behind a live token with its view, or None.
-async fn shared(state: &AppState, token: String) -> Result<Option<(store::Document, view::DocumentView)>, AppError> {
+async fn shared(
+    state: &AppState,
+    token: String,
+) -> Result<Option<(store::Document, view::DocumentView)>, AppError> {
     state
         .db
         .read(move |c| {
-            let Some(id) = resolve(c, &token)? else { return Ok(None) };
-            let Some(doc) = store::get(c, &id, None)? else { return Ok(None) };
+            let Some(id) = resolve(c, &token)? else {
+                return Ok(None);
+            };
+            let Some(doc) = store::get(c, &id, None)? else {
+                return Ok(None);
+            };
             let view = view::build(c, &doc)?;
             Ok(Some((doc, view)))
         })
@@ -369,20 +416,31 @@ async fn shared(state: &AppState, token: String) -> Result<Option<(store::Docume
 }
 
 async fn public_page(State(state): State<AppState>, Path(token): Path<String>) -> Result<Response, AppError> {
-    let Some((_, view)) = shared(&state, token.clone()).await? else { return Ok(gone()) };
+    let Some((_, view)) = shared(&state, token.clone()).await? else {
+        return Ok(gone());
+    };
     // Relative to /share/{token}: the token is already in the address bar, nowhere new.
     let page = html::share_page(&view, &format!("{token}/pdf"))?;
     Ok((
-        [(header::CONTENT_TYPE, "text/html; charset=utf-8"), (header::CACHE_CONTROL, "no-store")],
+        [
+            (header::CONTENT_TYPE, "text/html; charset=utf-8"),
+            (header::CACHE_CONTROL, "no-store"),
+        ],
         page,
     )
         .into_response())
 }
 
 async fn public_pdf(State(state): State<AppState>, Path(token): Path<String>) -> Result<Response, AppError> {
-    let Some((doc, view)) = shared(&state, token).await? else { return Ok(gone()) };
+    let Some((doc, view)) = shared(&state, token).await? else {
+        return Ok(gone());
+    };
     let bytes = tokio::task::spawn_blocking(move || crate::pdf::document_pdf(&view))
         .await
         .map_err(AppError::internal)??;
-    Ok(crate::documents::pdf_response(bytes, doc.doc_no.as_deref(), false))
+    Ok(crate::documents::pdf_response(
+        bytes,
+        doc.doc_no.as_deref(),
+        false,
+    ))
 }

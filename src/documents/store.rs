@@ -152,7 +152,10 @@ fn head(r: &Row<'_>) -> rusqlite::Result<Document> {
 pub fn get(conn: &Connection, id: &str, book: Option<&str>) -> Result<Option<Document>, AppError> {
     let doc = conn
         .query_row(
-            &format!("SELECT {} FROM {FROM} WHERE d.id = ?1 AND (?2 IS NULL OR d.created_by = ?2)", *HEAD),
+            &format!(
+                "SELECT {} FROM {FROM} WHERE d.id = ?1 AND (?2 IS NULL OR d.created_by = ?2)",
+                *HEAD
+            ),
             params![id, book],
             head,
         )

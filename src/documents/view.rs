@@ -82,7 +82,8 @@ pub fn title(doc_type: &str) -> &'static str {
 
 /// "22 Nov 2026" from "2026-11-22" (the text itself when it is not a date).
 pub fn long_date(iso: &str) -> String {
-    NaiveDate::parse_from_str(iso, "%Y-%m-%d").map_or_else(|_| iso.to_string(), |d| d.format("%d %b %Y").to_string())
+    NaiveDate::parse_from_str(iso, "%Y-%m-%d")
+        .map_or_else(|_| iso.to_string(), |d| d.format("%d %b %Y").to_string())
 }
 
 fn non_empty(s: Option<&str>) -> Option<String> {
@@ -91,7 +92,11 @@ fn non_empty(s: Option<&str>) -> Option<String> {
 
 /// The recipient block of a client.
 pub fn party(client: &Client) -> Party {
-    let state_code = client.gstin.as_deref().map(|g| g[..2].to_string()).or(client.state_code.clone());
+    let state_code = client
+        .gstin
+        .as_deref()
+        .map(|g| g[..2].to_string())
+        .or(client.state_code.clone());
     Party {
         name: client.name.clone(),
         address_lines: client
@@ -113,21 +118,34 @@ pub fn party(client: &Client) -> Party {
 
 /// The view of a stored document with the letterhead in force.
 pub fn build(conn: &Connection, doc: &Document) -> Result<DocumentView, AppError> {
-    let client = client_store::get(conn, &doc.client_id, None)?.ok_or_else(|| AppError::not_found("client"))?;
+    let client =
+        client_store::get(conn, &doc.client_id, None)?.ok_or_else(|| AppError::not_found("client"))?;
     let recipient = party(&client);
     let reference = match &doc.parent_id {
         Some(parent) => conn
-            .query_row("SELECT doc_no FROM document WHERE id = ?1", [parent], |r| r.get::<_, Option<String>>(0))
+            .query_row("SELECT doc_no FROM document WHERE id = ?1", [parent], |r| {
+                r.get::<_, Option<String>>(0)
+            })
             .ok()
             .flatten()
             .map(|no| format!("Against {no}")),
         None => None,
     };
-    Ok(assemble(doc, template::letterhead(conn, &[])?, recipient, reference))
+    Ok(assemble(
+        doc,
+        template::letterhead(conn, &[])?,
+        recipient,
+        reference,
+    ))
 }
 
 /// Puts the view together; no database (the sample preview calls it with made-up content).
-pub fn assemble(doc: &Document, letterhead: Letterhead, recipient: Party, reference: Option<String>) -> DocumentView {
+pub fn assemble(
+    doc: &Document,
+    letterhead: Letterhead,
+    recipient: Party,
+    reference: Option<String>,
+) -> DocumentView {
     let lines = doc
         .lines
         .iter()

@@ -22,6 +22,25 @@ pub fn line(cells: &[&str]) -> String {
     out
 }
 
+/// A CSV built in memory (reports of a few thousand rows) as a download named `file_name`.
+pub fn attachment(file_name: &str, body: String) -> axum::response::Response {
+    use axum::response::IntoResponse;
+    (
+        [
+            (
+                axum::http::header::CONTENT_TYPE,
+                "text/csv; charset=utf-8".to_string(),
+            ),
+            (
+                axum::http::header::CONTENT_DISPOSITION,
+                format!("attachment; filename=\"{file_name}\""),
+            ),
+        ],
+        body,
+    )
+        .into_response()
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
@@ -31,20 +50,4 @@ mod tests {
             "plain,\"a,b\",\"say \"\"hi\"\"\",'=SUM(A1),\r\n"
         );
     }
-}
-
-/// A CSV built in memory (reports of a few thousand rows) as a download named `file_name`.
-pub fn attachment(file_name: &str, body: String) -> axum::response::Response {
-    use axum::response::IntoResponse;
-    (
-        [
-            (axum::http::header::CONTENT_TYPE, "text/csv; charset=utf-8".to_string()),
-            (
-                axum::http::header::CONTENT_DISPOSITION,
-                format!("attachment; filename=\"{file_name}\""),
-            ),
-        ],
-        body,
-    )
-        .into_response()
 }

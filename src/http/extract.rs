@@ -150,7 +150,11 @@ impl FromRequestParts<AppState> for ClientInfo {
         let user_agent = header("user-agent").map(|ua| ua.chars().take(512).collect());
         Ok(ClientInfo {
             origin: header("host")
-                .filter(|h| !h.is_empty() && h.chars().all(|c| c.is_ascii_alphanumeric() || "-.:[]".contains(c)))
+                .filter(|h| {
+                    !h.is_empty()
+                        && h.chars()
+                            .all(|c| c.is_ascii_alphanumeric() || "-.:[]".contains(c))
+                })
                 .map(|h| format!("{}://{h}", if https { "https" } else { "http" })),
             ip,
             https,

@@ -73,7 +73,10 @@ pub fn config(conn: &Connection) -> Result<MailConfig, AppError> {
 
 /// The 409 for a provider that is not alive when a send depends on it.
 pub fn dead_provider(e: &MailError) -> AppError {
-    AppError::conflict("mail_provider_dead", format!("Email cannot go out now: {e}. Nothing was changed."))
+    AppError::conflict(
+        "mail_provider_dead",
+        format!("Email cannot go out now: {e}. Nothing was changed."),
+    )
 }
 
 /// What one attempted send was about, and what came of it.
@@ -146,7 +149,11 @@ pub struct EmailLogFilter {
     pub sent_by: Option<String>,
 }
 
-pub fn list_log(conn: &Connection, filter: EmailLogFilter, page: &Page) -> Result<Paginated<EmailLogRow>, AppError> {
+pub fn list_log(
+    conn: &Connection,
+    filter: EmailLogFilter,
+    page: &Page,
+) -> Result<Paginated<EmailLogRow>, AppError> {
     let mut f = Filter::default();
     f.eq("document_id", filter.document_id)
         .eq("client_id", filter.client_id)

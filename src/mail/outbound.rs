@@ -71,7 +71,13 @@ fn host_port(url: &str) -> Result<(String, u16), TargetError> {
     }
     let (host, port) = if let Some(v6) = authority.strip_prefix('[') {
         let (h, tail) = v6.split_once(']').ok_or(TargetError::NoHost)?;
-        (h.to_string(), tail.strip_prefix(':').map(str::parse).transpose().map_err(|_| TargetError::NoHost)?)
+        (
+            h.to_string(),
+            tail.strip_prefix(':')
+                .map(str::parse)
+                .transpose()
+                .map_err(|_| TargetError::NoHost)?,
+        )
     } else {
         match authority.rsplit_once(':') {
             Some((h, p)) => (h.to_string(), Some(p.parse().map_err(|_| TargetError::NoHost)?)),
@@ -133,10 +139,19 @@ mod tests {
             "http://100.64.0.1/",
             "http://224.0.0.1/",
         ] {
-            assert!(matches!(check_target(url, false), Err(TargetError::Private(_))), "{url}");
+            assert!(
+                matches!(check_target(url, false), Err(TargetError::Private(_))),
+                "{url}"
+            );
         }
-        assert_eq!(check_target("ftp://example.com/", false), Err(TargetError::NotHttp));
-        assert_eq!(check_target("http://user@10.0.0.1/", false), Err(TargetError::NoHost));
+        assert_eq!(
+            check_target("ftp://example.com/", false),
+            Err(TargetError::NotHttp)
+        );
+        assert_eq!(
+            check_target("http://user@10.0.0.1/", false),
+            Err(TargetError::NoHost)
+        );
         assert_eq!(check_target("https://", false), Err(TargetError::NoHost));
         assert!(check_target("http://8.8.8.8/", false).is_ok());
         assert!(check_target("http://127.0.0.1:9/", true).is_ok());

@@ -99,7 +99,11 @@ fn endpoint(config: &MailConfig, path: &str) -> String {
     format!("{}/{path}", config.api_url.trim_end_matches('/'))
 }
 
-fn call(config: &MailConfig, request: minreq::Request, allow_private: bool) -> Result<minreq::Response, MailError> {
+fn call(
+    config: &MailConfig,
+    request: minreq::Request,
+    allow_private: bool,
+) -> Result<minreq::Response, MailError> {
     outbound::check_target(&config.api_url, allow_private).map_err(MailError::Target)?;
     let response = request
         .with_header("X-Postmark-Server-Token", config.token.as_str())
@@ -109,7 +113,10 @@ fn call(config: &MailConfig, request: minreq::Request, allow_private: bool) -> R
     match response.status_code {
         200..=299 => Ok(response),
         401 => Err(MailError::DeadToken),
-        code => Err(MailError::Refused(format!("HTTP {code}{}", wire_message(&response)))),
+        code => Err(MailError::Refused(format!(
+            "HTTP {code}{}",
+            wire_message(&response)
+        ))),
     }
 }
 
@@ -124,7 +131,12 @@ fn wire_message(response: &minreq::Response) -> String {
 
 /// Is the provider there and does it take the token? (`GET /server`.)
 pub fn alive(config: &MailConfig, allow_private: bool) -> Result<(), MailError> {
-    call(config, outbound::request(minreq::Method::Get, &endpoint(config, "server")), allow_private).map(|_| ())
+    call(
+        config,
+        outbound::request(minreq::Method::Get, &endpoint(config, "server")),
+        allow_private,
+    )
+    .map(|_| ())
 }
 
 /// Sends one email; the provider's message id on success.
@@ -154,7 +166,10 @@ pub fn send(config: &MailConfig, email: &Email, allow_private: bool) -> Result<S
         .json()
         .map_err(|_| MailError::Refused("an answer that is not the provider's JSON".into()))?;
     if reply.error_code != 0 {
-        return Err(MailError::Refused(format!("error {}: {}", reply.error_code, reply.message)));
+        return Err(MailError::Refused(format!(
+            "error {}: {}",
+            reply.error_code, reply.message
+        )));
     }
     Ok(reply.message_id)
 }

@@ -56,7 +56,13 @@ async fn put_mail(
         tokio::task::spawn_blocking(move || outbound::check_target(&url, allow))
             .await
             .map_err(AppError::internal)?
-            .map_err(|e| AppError::invalid("api_url", "address_refused", format!("This address is refused: {e}.")))?;
+            .map_err(|e| {
+                AppError::invalid(
+                    "api_url",
+                    "address_refused",
+                    format!("This address is refused: {e}."),
+                )
+            })?;
     }
     let saved = state
         .db
@@ -104,7 +110,13 @@ async fn test_mail(State(state): State<AppState>, _owner: Owner) -> Result<Json<
     tokio::task::spawn_blocking(move || provider::alive(&config, allow))
         .await
         .map_err(AppError::internal)?
-        .map_err(|e| AppError::new(axum::http::StatusCode::BAD_GATEWAY, "mail_provider_failed", format!("The test failed: {e}.")))?;
+        .map_err(|e| {
+            AppError::new(
+                axum::http::StatusCode::BAD_GATEWAY,
+                "mail_provider_failed",
+                format!("The test failed: {e}."),
+            )
+        })?;
     Ok(Json(MailTest {
         ok: true,
         message: "The mail provider answered and accepted the token.".into(),
@@ -137,5 +149,7 @@ async fn email_log(
         status: q.status,
         sent_by: user.book(),
     };
-    Ok(Json(state.db.read(move |c| mail::list_log(c, filter, &page)).await?))
+    Ok(Json(
+        state.db.read(move |c| mail::list_log(c, filter, &page)).await?,
+    ))
 }

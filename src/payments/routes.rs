@@ -63,7 +63,11 @@ pub struct AllocateInput {
 
 fn claims(inputs: &[AllocationInput]) -> Result<Vec<Claim>, AppError> {
     if inputs.len() > 200 {
-        return Err(AppError::invalid("allocations", "too_many", "At most 200 allocations at once."));
+        return Err(AppError::invalid(
+            "allocations",
+            "too_many",
+            "At most 200 allocations at once.",
+        ));
     }
     Ok(inputs
         .iter()
@@ -77,7 +81,12 @@ fn claims(inputs: &[AllocationInput]) -> Result<Vec<Claim>, AppError> {
 
 /// Checks and writes allocations of `payment` inside the caller's transaction, each audited on
 /// its invoice with the outstanding before and after.
-fn allocate_in(tx: &Connection, user: &AuthUser, payment: &Payment, claims: Vec<Claim>) -> Result<(), AppError> {
+fn allocate_in(
+    tx: &Connection,
+    user: &AuthUser,
+    payment: &Payment,
+    claims: Vec<Claim>,
+) -> Result<(), AppError> {
     let book = user.book();
     let mut checked = vec![];
     for claim in claims {
@@ -122,9 +131,11 @@ fn visible(conn: &Connection, user: &AuthUser, id: &str) -> Result<Payment, AppE
 fn optional_text(field: &str, value: Option<String>, limit: usize) -> Result<Value, AppError> {
     match value.map(|v| v.trim().to_string()).filter(|v| !v.is_empty()) {
         None => Ok(Value::Null),
-        Some(v) if v.chars().count() > limit => {
-            Err(AppError::invalid(field, "too_long", format!("At most {limit} characters.")))
-        }
+        Some(v) if v.chars().count() > limit => Err(AppError::invalid(
+            field,
+            "too_long",
+            format!("At most {limit} characters."),
+        )),
         Some(v) => Ok(Value::Text(v)),
     }
 }
@@ -139,7 +150,11 @@ async fn record_payment(
     JsonBody(input): JsonBody<PaymentInput>,
 ) -> Result<(StatusCode, Json<Payment>), AppError> {
     if input.amount <= 0 {
-        return Err(AppError::invalid("amount", "invalid_amount", "Give the amount received, above zero."));
+        return Err(AppError::invalid(
+            "amount",
+            "invalid_amount",
+            "Give the amount received, above zero.",
+        ));
     }
     crate::clients::rules::one_of("mode", &input.mode, rules::MODES)?;
     let reference = optional_text("reference", input.reference.clone(), 100)?;
@@ -151,7 +166,11 @@ async fn record_payment(
             visible_client(tx, &user, &input.client_id)?;
             let today = crate::db::settings::office_today(tx)?;
             if input.received_on > today {
-                return Err(AppError::invalid("received_on", "in_the_future", "A payment cannot be received after today."));
+                return Err(AppError::invalid(
+                    "received_on",
+                    "in_the_future",
+                    "A payment cannot be received after today.",
+                ));
             }
             let fy = doc_rules::financial_year(input.received_on);
             let receipt_no = doc_rules::number("RCT", &fy, doc_store::next_seq(tx, "RCT", &fy)?);
@@ -198,7 +217,11 @@ async fn allocate(
 ) -> Result<Json<Payment>, AppError> {
     let claims = claims(&input.allocations)?;
     if claims.is_empty() {
-        return Err(AppError::invalid("allocations", "required", "Give at least one allocation."));
+        return Err(AppError::invalid(
+            "allocations",
+            "required",
+            "Give at least one allocation.",
+        ));
     }
     let payment = state
         .db
@@ -263,6 +286,10 @@ async fn list_payments(
 /// One payment with its allocations.
 #[utoipa::path(get, path = "/api/payments/{id}", tag = "payments", params(("id" = String, Path)),
     responses((status = 200, body = Payment), (status = 404, body = ErrorBody)))]
-async fn get_payment(State(state): State<AppState>, user: AuthUser, IdPath(id): IdPath) -> Result<Json<Payment>, AppError> {
+async fn get_payment(
+    State(state): State<AppState>,
+    user: AuthUser,
+    IdPath(id): IdPath,
+) -> Result<Json<Payment>, AppError> {
     Ok(Json(state.db.read(move |c| visible(c, &user, &id)).await?))
 }

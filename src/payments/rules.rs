@@ -32,28 +32,56 @@ pub struct Target {
 
 /// Checks `claims` against their targets, the payment's client and what it still holds
 /// (`unallocated`). Errors name the allocation: `allocations[1].amount`.
-pub fn check_claims(client_id: &str, unallocated: i64, claims: &[(Claim, Option<Target>)]) -> Result<(), AppError> {
+pub fn check_claims(
+    client_id: &str,
+    unallocated: i64,
+    claims: &[(Claim, Option<Target>)],
+) -> Result<(), AppError> {
     let field = |i: usize, f: &str| format!("allocations[{i}].{f}");
     let mut seen = std::collections::HashSet::new();
     let mut money = 0i64;
     for (i, (claim, target)) in claims.iter().enumerate() {
         if !seen.insert(claim.document_id.as_str()) {
-            return Err(AppError::invalid(&field(i, "document_id"), "duplicate", "Each invoice appears once in one allocation."));
+            return Err(AppError::invalid(
+                &field(i, "document_id"),
+                "duplicate",
+                "Each invoice appears once in one allocation.",
+            ));
         }
         if claim.amount < 0 || claim.tds < 0 || claim.amount.checked_add(claim.tds).is_none_or(|s| s <= 0) {
-            return Err(AppError::invalid(&field(i, "amount"), "invalid_amount", "Give an amount or TDS above zero (neither below zero)."));
+            return Err(AppError::invalid(
+                &field(i, "amount"),
+                "invalid_amount",
+                "Give an amount or TDS above zero (neither below zero).",
+            ));
         }
         let Some(target) = target else {
-            return Err(AppError::invalid(&field(i, "document_id"), "unknown_document", "No such invoice."));
+            return Err(AppError::invalid(
+                &field(i, "document_id"),
+                "unknown_document",
+                "No such invoice.",
+            ));
         };
         if target.client_id != client_id {
-            return Err(AppError::invalid(&field(i, "document_id"), "other_client", "That invoice belongs to another client."));
+            return Err(AppError::invalid(
+                &field(i, "document_id"),
+                "other_client",
+                "That invoice belongs to another client.",
+            ));
         }
         if target.doc_type != "INVOICE" {
-            return Err(AppError::invalid(&field(i, "document_id"), "not_an_invoice", "Payments settle invoices only."));
+            return Err(AppError::invalid(
+                &field(i, "document_id"),
+                "not_an_invoice",
+                "Payments settle invoices only.",
+            ));
         }
         if matches!(target.status.as_str(), "draft" | "cancelled") {
-            return Err(AppError::invalid(&field(i, "document_id"), "not_issued", "Only an issued, not cancelled, invoice is settled."));
+            return Err(AppError::invalid(
+                &field(i, "document_id"),
+                "not_issued",
+                "Only an issued, not cancelled, invoice is settled.",
+            ));
         }
         if claim.amount + claim.tds > target.outstanding {
             return Err(AppError::invalid(
@@ -92,7 +120,11 @@ mod tests {
     use super::*;
 
     fn claim(doc: &str, amount: i64, tds: i64) -> Claim {
-        Claim { document_id: doc.into(), amount, tds }
+        Claim {
+            document_id: doc.into(),
+            amount,
+            tds,
+        }
     }
 
     fn invoice(client: &str, outstanding: i64) -> Option<Target> {
@@ -107,14 +139,56 @@ mod tests {
 
     #[test]
     fn claims_are_refused_with_the_allocation_named() {
-        let cases: Vec<(Vec<(Claim, Option<Target>)>, i64, &str, &str)> = vec![
-            (vec![(claim("a", 100, 0), invoice("other", 1000))], 1000, "allocations[0].document_id", "other_client"),
-            (vec![(claim("a", 100, 0), None)], 1000, "allocations[0].document_id", "unknown_document"),
-            (vec![(claim("a", 0, 0), invoice("c", 1000))], 1000, "allocations[0].amount", "invalid_amount"),
-            (vec![(claim("a", -5, 10), invoice("c", 1000))], 1000, "allocations[0].amount", "invalid_amount"),
-            (vec![(claim("a", 900, 101), invoice("c", 1000))], 1000, "allocations[0].amount", "exceeds_outstanding"),
-            (vec![(claim("a", 600, 0), invoice("c", 1000)), (claim("b", 500, 0), invoice("c", 1000))], 1000, "allocations", "exceeds_unallocated"),
-            (vec![(claim("a", 1, 0), invoice("c", 1000)), (claim("a", 1, 0), invoice("c", 1000))], 1000, "allocations[1].document_id", "duplicate"),
+        type Case = (Vec<(Claim, Option<Target>)>, i64, &'static str, &'static str);
+        let cases: Vec<Case> = vec![
+            (
+                vec![(claim("a", 100, 0), invoice("other", 1000))],
+                1000,
+                "allocations[0].document_id",
+                "other_client",
+            ),
+            (
+                vec![(claim("a", 100, 0), None)],
+                1000,
+                "allocations[0].document_id",
+                "unknown_document",
+            ),
+            (
+                vec![(claim("a", 0, 0), invoice("c", 1000))],
+                1000,
+                "allocations[0].amount",
+                "invalid_amount",
+            ),
+            (
+                vec![(claim("a", -5, 10), invoice("c", 1000))],
+                1000,
+                "allocations[0].amount",
+                "invalid_amount",
+            ),
+            (
+                vec![(claim("a", 900, 101), invoice("c", 1000))],
+                1000,
+                "allocations[0].amount",
+                "exceeds_outstanding",
+            ),
+            (
+                vec![
+                    (claim("a", 600, 0), invoice("c", 1000)),
+                    (claim("b", 500, 0), invoice("c", 1000)),
+                ],
+                1000,
+                "allocations",
+                "exceeds_unallocated",
+            ),
+            (
+                vec![
+                    (claim("a", 1, 0), invoice("c", 1000)),
+                    (claim("a", 1, 0), invoice("c", 1000)),
+                ],
+                1000,
+                "allocations[1].document_id",
+                "duplicate",
+            ),
         ];
         for (claims, unallocated, field, code) in cases {
             let err = check_claims("c", unallocated, &claims).unwrap_err();
@@ -122,10 +196,20 @@ mod tests {
         }
         let mut proforma = invoice("c", 1000);
         proforma.as_mut().unwrap().doc_type = "PROFORMA".into();
-        assert_eq!(check_claims("c", 1000, &[(claim("a", 1, 0), proforma)]).unwrap_err().code, "not_an_invoice");
+        assert_eq!(
+            check_claims("c", 1000, &[(claim("a", 1, 0), proforma)])
+                .unwrap_err()
+                .code,
+            "not_an_invoice"
+        );
         let mut cancelled = invoice("c", 1000);
         cancelled.as_mut().unwrap().status = "cancelled".into();
-        assert_eq!(check_claims("c", 1000, &[(claim("a", 1, 0), cancelled)]).unwrap_err().code, "not_issued");
+        assert_eq!(
+            check_claims("c", 1000, &[(claim("a", 1, 0), cancelled)])
+                .unwrap_err()
+                .code,
+            "not_issued"
+        );
         // Money and TDS settle exactly; TDS does not use the payment's money.
         assert!(check_claims("c", 900, &[(claim("a", 900, 100), invoice("c", 1000))]).is_ok());
     }

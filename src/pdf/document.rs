@@ -1,47 +1,30 @@
 //! The A4 layout of a quotation, proforma, GST tax invoice or credit note.
 
-use super::layout::{self, BOTTOM, CONTENT_W, Color, Flow, MARGIN, MM, PAGE_W, Page, Style, TOP, Writer};
+use super::layout::{
+    self, Align, CONTENT_W, Color, Column, Flow, MARGIN, MM, PAGE_W, Page, Style, TOP, Writer,
+};
 use crate::documents::view::DocumentView;
 use crate::http::error::AppError;
-
-/// Padding inside table cells.
-const PAD: f32 = 3.0;
-
-#[derive(Clone, Copy, PartialEq)]
-enum Align {
-    Left,
-    Center,
-    Right,
-}
-
-struct Column {
-    title: &'static str,
-    width: f32,
-    align: Align,
-}
 
 /// The columns of the lines table: CGST and SGST within a state, IGST across states; the
 /// description takes what the others leave.
 fn columns(intra_state: bool) -> Vec<Column> {
-    let col = |title, width, align| Column { title, width, align };
     let mut cols = vec![
-        col("S.No", 26.0, Align::Center),
-        col("Description", 0.0, Align::Left),
-        col("SAC", 38.0, Align::Center),
-        col("Qty", 28.0, Align::Right),
-        col("Rate", 54.0, Align::Right),
-        col("Taxable value", 58.0, Align::Right),
-        col("GST %", 30.0, Align::Right),
+        Column::new("S.No", 26.0, Align::Center),
+        Column::new("Description", 0.0, Align::Left),
+        Column::new("SAC", 38.0, Align::Center),
+        Column::new("Qty", 28.0, Align::Right),
+        Column::new("Rate", 54.0, Align::Right),
+        Column::new("Taxable value", 58.0, Align::Right),
+        Column::new("GST %", 30.0, Align::Right),
     ];
     if intra_state {
-        cols.push(col("CGST", 50.0, Align::Right));
-        cols.push(col("SGST", 50.0, Align::Right));
+        cols.push(Column::new("CGST", 50.0, Align::Right));
+        cols.push(Column::new("SGST", 50.0, Align::Right));
     } else {
-        cols.push(col("IGST", 56.0, Align::Right));
+        cols.push(Column::new("IGST", 56.0, Align::Right));
     }
-    cols.push(col("Total", 62.0, Align::Right));
-    let fixed: f32 = cols.iter().map(|c| c.width).sum();
-    cols[1].width = CONTENT_W - fixed;
+    cols.push(Column::new("Total", 62.0, Align::Right));
     cols
 }
 
@@ -63,49 +46,6 @@ fn cells(view: &DocumentView, line: &crate::documents::view::LineView) -> Vec<St
     }
     cells.push(line.total.clone());
     cells
-}
-
-/// Draws `text` in a cell from `x` of `width`, aligned, shrunk to fit when needed.
-fn cell(page: &mut Page, x: f32, width: f32, baseline: f32, align: Align, style: Style, text: &str) {
-    let inner = width - 2.0 * PAD;
-    let style = style.fit(text, inner);
-    match align {
-        Align::Left => {
-            page.text(x + PAD, baseline, style, text);
-        }
-        Align::Center => page.text_center(x + width / 2.0, baseline, style, text),
-        Align::Right => page.text_right(x + width - PAD, baseline, style, text),
-    }
-}
-
-/// The header row of the table at `top`; returns its bottom.
-fn table_header(page: &mut Page, cols: &[Column], accent: Color, top: f32) -> f32 {
-    let style = Style::bold(7.5).color(Color::WHITE);
-    let wrapped: Vec<Vec<String>> = cols
-        .iter()
-        .map(|c| style.wrap(c.title, c.width - 2.0 * PAD))
-        .collect();
-    let lines = wrapped.iter().map(Vec::len).max().unwrap_or(1) as f32;
-    let height = lines * style.leading() + 2.0 * PAD;
-    page.rect(MARGIN, top, CONTENT_W, height, Some(accent), None);
-    let mut x = MARGIN;
-    for (col, text) in cols.iter().zip(&wrapped) {
-        // Single-line titles sit on the last line, next to the wrapped ones.
-        let first = top + PAD + style.size + (lines - text.len() as f32) * style.leading();
-        for (i, line) in text.iter().enumerate() {
-            cell(
-                page,
-                x,
-                col.width,
-                first + i as f32 * style.leading(),
-                col.align,
-                style,
-                line,
-            );
-        }
-        x += col.width;
-    }
-    top + height
 }
 
 /// "Invoice No." and the like.
@@ -150,7 +90,8 @@ pub fn document_pdf(view: &DocumentView) -> Result<Vec<u8>, AppError> {
         TOP + 16.0 + 5.0 * MM
     });
 
-    lines_table(&mut flow, view, accent);
+    let rows = view.lines.iter().map(|line| cells(view, line));
+    layout::table(&mut flow, &columns(view.intra_state), rows, accent);
     totals(&mut flow, view, accent);
     tail(&mut flow, view);
 
@@ -196,25 +137,29 @@ fn parties(page: &mut Page, view: &DocumentView, top: f32) -> f32 {
     let left_bottom = y - body.leading() + 4.0 * MM;
 
     // The particulars: label and value, the value in bold.
-    let rx = MARGIN + left_w + 2.0 * MM;
-    let value_x = rx + 28.0 * MM;
-    let value_w = MARGIN + CONTENT_W - 2.0 * MM - value_x;
     let due_label = if view.title == "QUOTATION" {
         "Valid until"
     } else {
         "Due date"
     };
-    let rows = [
+    let rows: Vec<(&str, String)> = [
         Some((number_label(view.title), number(view).to_string())),
         view.doc_date.clone().map(|d| ("Date", d)),
         view.due_date.clone().map(|d| (due_label, d)),
         view.reference.clone().map(|r| ("Reference", r)),
-    ];
-    let mut y = top + 4.0 * MM + 2.0;
-    for (name, value) in rows.into_iter().flatten() {
-        page.text(rx, y, body.color(Color::GREY), name);
-        y = page.wrapped(value_x, y, value_w, Style::bold(8.5), &value) + 2.0;
-    }
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    let rx = MARGIN + left_w + 2.0 * MM;
+    let y = layout::label_values(
+        page,
+        rx,
+        top + 4.0 * MM + 2.0,
+        28.0 * MM,
+        MARGIN + CONTENT_W - 2.0 * MM - rx,
+        &rows,
+    );
     let right_bottom = y - body.leading() + 4.0 * MM;
 
     let bottom = left_bottom.max(right_bottom);
@@ -235,66 +180,6 @@ fn parties(page: &mut Page, view: &DocumentView, top: f32) -> f32 {
     bottom
 }
 
-/// The lines, flowing over pages with the header repeated. A line is kept on one page unless it
-/// is taller than a page, when its description goes on over the next.
-fn lines_table(flow: &mut Flow, view: &DocumentView, accent: Color) {
-    let cols = columns(view.intra_state);
-    let style = Style::regular(8.0);
-    let desc_w = cols[1].width - 2.0 * PAD;
-    let header = |flow: &mut Flow| {
-        let top = flow.y;
-        flow.y = table_header(flow.page(), &cols, accent, top);
-    };
-    header(flow);
-    for (i, line) in view.lines.iter().enumerate() {
-        let texts = cells(view, line);
-        let description = style.wrap(&texts[1], desc_w);
-        // A line taller than a page starts where it is.
-        let height = description.len() as f32 * style.leading() + 2.0 * PAD;
-        if height < BOTTOM - TOP - 100.0 && flow.ensure(height) {
-            header(flow);
-        }
-        let mut rest = &description[..];
-        let mut first = true;
-        loop {
-            let room = ((BOTTOM - flow.y - 2.0 * PAD) / style.leading()).floor().max(0.0) as usize;
-            let take = rest.len().min(room);
-            if take == 0 {
-                flow.break_page();
-                header(flow);
-                continue;
-            }
-            let height = take as f32 * style.leading() + 2.0 * PAD;
-            let top = flow.y;
-            let page = flow.page();
-            if i % 2 == 1 {
-                page.rect(MARGIN, top, CONTENT_W, height, Some(accent.lighten(0.94)), None);
-            }
-            let baseline = top + PAD + style.size;
-            let mut x = MARGIN;
-            for (c, (col, text)) in cols.iter().zip(&texts).enumerate() {
-                if c == 1 {
-                    for (n, part) in rest[..take].iter().enumerate() {
-                        page.text(x + PAD, baseline + n as f32 * style.leading(), style, part);
-                    }
-                } else if first {
-                    cell(page, x, col.width, baseline, col.align, style, text);
-                }
-                x += col.width;
-            }
-            page.hrule(MARGIN, top + height, CONTENT_W, 0.4, Color::RULE);
-            flow.y = top + height;
-            rest = &rest[take..];
-            first = false;
-            if rest.is_empty() {
-                break;
-            }
-            flow.break_page();
-            header(flow);
-        }
-    }
-}
-
 /// The tax totals at the right, the amount in words at the left.
 fn totals(flow: &mut Flow, view: &DocumentView, accent: Color) {
     let mut rows: Vec<(&str, &str)> = vec![("Taxable value", &view.subtotal)];
@@ -310,16 +195,17 @@ fn totals(flow: &mut Flow, view: &DocumentView, accent: Color) {
     let body = Style::regular(8.5);
     let total = Style::bold(11.0);
     let words_w = CONTENT_W - 85.0 * MM - 6.0 * MM;
-    let words = Style::regular(9.0).wrap(&view.total_in_words, words_w);
+    let in_words = Style::bold(9.0);
+    let words = in_words.wrap(&view.total_in_words, words_w);
     let height = (rows.len() as f32 * body.leading() + total.leading() + 8.0)
-        .max(12.0 + words.len() as f32 * Style::regular(9.0).leading())
+        .max(12.0 + words.len() as f32 * in_words.leading())
         + 4.0 * MM;
     flow.ensure(height);
     let top = flow.y + 3.0 * MM;
     let page = flow.page();
 
     let label_x = MARGIN + CONTENT_W - 85.0 * MM;
-    let right = MARGIN + CONTENT_W - PAD;
+    let right = MARGIN + CONTENT_W - layout::PAD;
     let mut y = top + body.size;
     for (name, value) in &rows {
         page.text(label_x, y, body, name);
@@ -352,8 +238,8 @@ fn totals(flow: &mut Flow, view: &DocumentView, accent: Color) {
     );
     let mut wy = top + 7.5 + 12.0;
     for line in &words {
-        page.text(MARGIN, wy, Style::bold(9.0), line);
-        wy += Style::regular(9.0).leading();
+        page.text(MARGIN, wy, in_words, line);
+        wy += in_words.leading();
     }
     flow.y = totals_bottom.max(wy) + 4.0 * MM;
 }

@@ -468,3 +468,161 @@ impl<'a> Flow<'a> {
         }
     }
 }
+
+/// Label and value rows: labels grey at `x`, values bold from `x + label_w`, wrapped to what
+/// is left of `width`. `baseline` is the first row's; returns where a next row would go.
+pub fn label_values(
+    page: &mut Page,
+    x: f32,
+    baseline: f32,
+    label_w: f32,
+    width: f32,
+    rows: &[(&str, String)],
+) -> f32 {
+    let label = Style::regular(8.5).color(Color::GREY);
+    let value = Style::bold(8.5);
+    let mut y = baseline;
+    for (name, text) in rows {
+        page.text(x, y, label, name);
+        y = page.wrapped(x + label_w, y, width - label_w, value, text) + 2.0;
+    }
+    y
+}
+
+/// Padding inside table cells.
+pub const PAD: f32 = 3.0;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Align {
+    Left,
+    Center,
+    Right,
+}
+
+/// A column of a [`table`].
+#[derive(Debug, Clone)]
+pub struct Column {
+    pub title: &'static str,
+    /// In points; 0 for a share of what the other columns leave. Text wraps in such a column
+    /// and is made smaller to fit in the others.
+    pub width: f32,
+    pub align: Align,
+}
+
+impl Column {
+    pub fn new(title: &'static str, width: f32, align: Align) -> Column {
+        Column { title, width, align }
+    }
+}
+
+/// Draws `text` in a cell from `x` of `width`, aligned, made smaller to fit when needed.
+fn cell(page: &mut Page, x: f32, width: f32, baseline: f32, align: Align, style: Style, text: &str) {
+    let style = style.fit(text, width - 2.0 * PAD);
+    match align {
+        Align::Left => {
+            page.text(x + PAD, baseline, style, text);
+        }
+        Align::Center => page.text_center(x + width / 2.0, baseline, style, text),
+        Align::Right => page.text_right(x + width - PAD, baseline, style, text),
+    }
+}
+
+/// The header row of a table at `top`, white on `accent`; returns its bottom.
+fn table_header(page: &mut Page, cols: &[Column], accent: Color, top: f32) -> f32 {
+    let style = Style::bold(7.5).color(Color::WHITE);
+    let titles: Vec<Vec<String>> = cols
+        .iter()
+        .map(|c| style.wrap(c.title, c.width - 2.0 * PAD))
+        .collect();
+    let lines = titles.iter().map(Vec::len).max().unwrap_or(1);
+    let height = lines as f32 * style.leading() + 2.0 * PAD;
+    page.rect(MARGIN, top, CONTENT_W, height, Some(accent), None);
+    let mut x = MARGIN;
+    for (col, title) in cols.iter().zip(&titles) {
+        // Titles sit on the last line, beside the wrapped ones.
+        let first = top + PAD + style.size + (lines - title.len()) as f32 * style.leading();
+        for (i, line) in title.iter().enumerate() {
+            let baseline = first + i as f32 * style.leading();
+            cell(page, x, col.width, baseline, col.align, style, line);
+        }
+        x += col.width;
+    }
+    top + height
+}
+
+/// A table over the full width from `flow.y`, flowing down pages with its header repeated;
+/// rows striped with a tint of `accent`. A row stays on one page unless it is taller than a
+/// page, when its wrapped text goes on over the next.
+pub fn table(
+    flow: &mut Flow,
+    columns: &[Column],
+    rows: impl IntoIterator<Item = Vec<String>>,
+    accent: Color,
+) {
+    let wraps: Vec<bool> = columns.iter().map(|c| c.width <= 0.0).collect();
+    let mut cols = columns.to_vec();
+    let fixed: f32 = cols.iter().map(|c| c.width).sum();
+    let flexible = cols.iter().filter(|c| c.width <= 0.0).count();
+    for c in cols.iter_mut().filter(|c| c.width <= 0.0) {
+        c.width = ((CONTENT_W - fixed) / flexible as f32).max(20.0);
+    }
+    let style = Style::regular(8.0);
+    let header = |flow: &mut Flow| {
+        let top = flow.y;
+        flow.y = table_header(flow.page(), &cols, accent, top);
+    };
+    header(flow);
+    for (i, texts) in rows.into_iter().enumerate() {
+        // The wrapped columns' lines; None for the others.
+        let wrapped: Vec<Option<Vec<String>>> = cols
+            .iter()
+            .zip(&texts)
+            .zip(&wraps)
+            .map(|((c, t), wraps)| wraps.then(|| style.wrap(t, c.width - 2.0 * PAD)))
+            .collect();
+        let lines = wrapped.iter().flatten().map(Vec::len).max().unwrap_or(1).max(1);
+        let height = lines as f32 * style.leading() + 2.0 * PAD;
+        // A row taller than a page starts where it is.
+        if height < BOTTOM - TOP - 100.0 && flow.ensure(height) {
+            header(flow);
+        }
+        let mut done = 0;
+        while done < lines {
+            let room = ((BOTTOM - flow.y - 2.0 * PAD) / style.leading()).floor().max(0.0) as usize;
+            let take = (lines - done).min(room);
+            if take == 0 {
+                flow.break_page();
+                header(flow);
+                continue;
+            }
+            let height = take as f32 * style.leading() + 2.0 * PAD;
+            let top = flow.y;
+            let page = flow.page();
+            if i % 2 == 1 {
+                page.rect(MARGIN, top, CONTENT_W, height, Some(accent.lighten(0.94)), None);
+            }
+            let baseline = top + PAD + style.size;
+            let mut x = MARGIN;
+            for ((col, text), wrapped) in cols.iter().zip(&texts).zip(&wrapped) {
+                match wrapped {
+                    Some(parts) => {
+                        for (n, part) in parts.iter().skip(done).take(take).enumerate() {
+                            let y = baseline + n as f32 * style.leading();
+                            cell(page, x, col.width, y, col.align, style, part);
+                        }
+                    }
+                    None if done == 0 => cell(page, x, col.width, baseline, col.align, style, text),
+                    None => {}
+                }
+                x += col.width;
+            }
+            page.hrule(MARGIN, top + height, CONTENT_W, 0.4, Color::RULE);
+            flow.y = top + height;
+            done += take;
+            if done < lines {
+                flow.break_page();
+                header(flow);
+            }
+        }
+    }
+}

@@ -70,23 +70,41 @@ async fn notify(
     let subject = notice.subject.trim().to_string();
     let body = notice.body.trim().to_string();
     if subject.is_empty() || subject.chars().count() > 200 {
-        return Err(AppError::invalid("subject", "required", "Give a subject (at most 200 characters)."));
+        return Err(AppError::invalid(
+            "subject",
+            "required",
+            "Give a subject (at most 200 characters).",
+        ));
     }
     if body.is_empty() || body.chars().count() > 20_000 {
-        return Err(AppError::invalid("body", "required", "Write the message (at most 20,000 characters)."));
+        return Err(AppError::invalid(
+            "body",
+            "required",
+            "Write the message (at most 20,000 characters).",
+        ));
     }
     let module_id = id.clone();
     let (config, recipients, unreachable, letterhead) = state
         .db
         .read(move |c| {
-            catalog_store::get(c, &module_id, settings::office_today(c)?)?.ok_or_else(|| AppError::not_found("module"))?;
+            catalog_store::get(c, &module_id, settings::office_today(c)?)?
+                .ok_or_else(|| AppError::not_found("module"))?;
             let config = mail::config(c)?;
             let mut recipients = vec![];
             let mut unreachable = vec![];
             for (client_id, client_name) in store::roster_clients(c, &module_id)? {
                 match client_store::email_recipient(c, &client_id)? {
-                    Some(to) => recipients.push((ClientRef { client_id, client_name }, to)),
-                    None => unreachable.push(ClientRef { client_id, client_name }),
+                    Some(to) => recipients.push((
+                        ClientRef {
+                            client_id,
+                            client_name,
+                        },
+                        to,
+                    )),
+                    None => unreachable.push(ClientRef {
+                        client_id,
+                        client_name,
+                    }),
                 }
             }
             Ok((config, recipients, unreachable, template::letterhead(c, &[])?))

@@ -73,12 +73,20 @@ fn by_client(invoices: &[DueInvoice]) -> (Vec<ClientDues>, Buckets) {
                 buckets: Buckets::default(),
             });
         }
-        rows.last_mut().expect("pushed above").buckets.add(inv.days_past_due, inv.outstanding);
+        rows.last_mut()
+            .expect("pushed above")
+            .buckets
+            .add(inv.days_past_due, inv.outstanding);
     }
     for r in &rows {
         totals.merge(&r.buckets);
     }
-    rows.sort_by(|a, b| b.buckets.total.cmp(&a.buckets.total).then_with(|| a.client_name.cmp(&b.client_name)));
+    rows.sort_by(|a, b| {
+        b.buckets
+            .total
+            .cmp(&a.buckets.total)
+            .then_with(|| a.client_name.cmp(&b.client_name))
+    });
     (rows, totals)
 }
 
@@ -93,13 +101,20 @@ async fn dues_aging(
 ) -> Result<Json<DuesAging>, AppError> {
     let as_of = as_of_or_today(&state, q.as_of).await?;
     let book = user.book();
-    let invoices = state.db.read(move |c| store::due_invoices(c, as_of, book.as_deref(), None)).await?;
+    let invoices = state
+        .db
+        .read(move |c| store::due_invoices(c, as_of, book.as_deref(), None))
+        .await?;
     let (rows, totals) = by_client(&invoices);
     let total = rows.len() as i64;
     let start = ((page.page.saturating_sub(1)) as usize).saturating_mul(page.per_page as usize);
     Ok(Json(DuesAging {
         as_of: as_of.to_string(),
-        rows: rows.into_iter().skip(start).take(page.per_page as usize).collect(),
+        rows: rows
+            .into_iter()
+            .skip(start)
+            .take(page.per_page as usize)
+            .collect(),
         total,
         page: page.page,
         per_page: page.per_page,
@@ -134,7 +149,10 @@ async fn dues_invoices(
     if let Some(b) = &q.bucket
         && !BUCKETS.contains(&b.as_str())
     {
-        return Err(AppError::bad_request("invalid_bucket", format!("bucket is one of {}.", BUCKETS.join(", "))));
+        return Err(AppError::bad_request(
+            "invalid_bucket",
+            format!("bucket is one of {}.", BUCKETS.join(", ")),
+        ));
     }
     let as_of = as_of_or_today(&state, q.as_of).await?;
     let book = user.book();
@@ -156,12 +174,28 @@ async fn dues_invoices(
 /// The dues aging as CSV, one line per client (paise).
 #[utoipa::path(get, path = "/api/reports/dues-aging.csv", tag = "reports", params(AsOf),
     responses((status = 200, content_type = "text/csv", description = "client_id, client, buckets in paise, total")))]
-async fn dues_csv(State(state): State<AppState>, user: AuthUser, QueryParams(q): QueryParams<AsOf>) -> Result<Response, AppError> {
+async fn dues_csv(
+    State(state): State<AppState>,
+    user: AuthUser,
+    QueryParams(q): QueryParams<AsOf>,
+) -> Result<Response, AppError> {
     let as_of = as_of_or_today(&state, q.as_of).await?;
     let book = user.book();
-    let invoices = state.db.read(move |c| store::due_invoices(c, as_of, book.as_deref(), None)).await?;
+    let invoices = state
+        .db
+        .read(move |c| store::due_invoices(c, as_of, book.as_deref(), None))
+        .await?;
     let (rows, totals) = by_client(&invoices);
-    let mut out = csv::line(&["client_id", "client", "not_due", "days_1_30", "days_31_60", "days_61_90", "over_90", "total"]);
+    let mut out = csv::line(&[
+        "client_id",
+        "client",
+        "not_due",
+        "days_1_30",
+        "days_31_60",
+        "days_61_90",
+        "over_90",
+        "total",
+    ]);
     let line = |id: &str, name: &str, b: &Buckets| {
         let cells: Vec<String> = b.cells().iter().map(i64::to_string).collect();
         let mut all = vec![id, name];
@@ -202,15 +236,35 @@ pub struct GstSummary {
 
 async fn gst(state: &AppState, user: &AuthUser, period: Period) -> Result<GstSummary, AppError> {
     let today = state.db.read(settings::office_today).await?;
-    let fy_start = NaiveDate::from_ymd_opt(if today.month() >= 4 { today.year() } else { today.year() - 1 }, 4, 1)
-        .ok_or_else(|| AppError::internal("no financial year"))?;
+    let fy_start = NaiveDate::from_ymd_opt(
+        if today.month() >= 4 {
+            today.year()
+        } else {
+            today.year() - 1
+        },
+        4,
+        1,
+    )
+    .ok_or_else(|| AppError::internal("no financial year"))?;
     let from = period.from.unwrap_or(fy_start);
-    let to = period.to.unwrap_or_else(|| fy_start.with_year(fy_start.year() + 1).unwrap_or(fy_start).pred_opt().unwrap_or(fy_start));
+    let to = period.to.unwrap_or_else(|| {
+        fy_start
+            .with_year(fy_start.year() + 1)
+            .unwrap_or(fy_start)
+            .pred_opt()
+            .unwrap_or(fy_start)
+    });
     if from > to {
-        return Err(AppError::bad_request("invalid_period", "from must not be after to."));
+        return Err(AppError::bad_request(
+            "invalid_period",
+            "from must not be after to.",
+        ));
     }
     let book = user.book();
-    let months = state.db.read(move |c| store::gst_by_month(c, from, to, book.as_deref())).await?;
+    let months = state
+        .db
+        .read(move |c| store::gst_by_month(c, from, to, book.as_deref()))
+        .await?;
     let mut grand_total = GstFigures::default();
     for (_, f) in &months {
         grand_total.add(1, f.taxable, f.cgst, f.sgst, f.igst, f.total);
@@ -218,7 +272,10 @@ async fn gst(state: &AppState, user: &AuthUser, period: Period) -> Result<GstSum
     Ok(GstSummary {
         from: from.to_string(),
         to: to.to_string(),
-        rows: months.into_iter().map(|(month, figures)| GstMonth { month, figures }).collect(),
+        rows: months
+            .into_iter()
+            .map(|(month, figures)| GstMonth { month, figures })
+            .collect(),
         grand_total,
     })
 }
@@ -226,14 +283,22 @@ async fn gst(state: &AppState, user: &AuthUser, period: Period) -> Result<GstSum
 /// GST by month: issued invoices added, issued credit notes subtracted, from stored paise.
 #[utoipa::path(get, path = "/api/reports/gst-summary", tag = "reports", params(Period),
     responses((status = 200, body = GstSummary), (status = 400, body = ErrorBody)))]
-async fn gst_summary(State(state): State<AppState>, user: AuthUser, QueryParams(q): QueryParams<Period>) -> Result<Json<GstSummary>, AppError> {
+async fn gst_summary(
+    State(state): State<AppState>,
+    user: AuthUser,
+    QueryParams(q): QueryParams<Period>,
+) -> Result<Json<GstSummary>, AppError> {
     Ok(Json(gst(&state, &user, q).await?))
 }
 
 /// The GST summary as CSV (paise), with the grand total last.
 #[utoipa::path(get, path = "/api/reports/gst-summary.csv", tag = "reports", params(Period),
     responses((status = 200, content_type = "text/csv", description = "month, taxable, cgst, sgst, igst, total in paise")))]
-async fn gst_csv(State(state): State<AppState>, user: AuthUser, QueryParams(q): QueryParams<Period>) -> Result<Response, AppError> {
+async fn gst_csv(
+    State(state): State<AppState>,
+    user: AuthUser,
+    QueryParams(q): QueryParams<Period>,
+) -> Result<Response, AppError> {
     let summary = gst(&state, &user, q).await?;
     let mut out = csv::line(&["month", "taxable", "cgst", "sgst", "igst", "total"]);
     let line = |label: &str, f: &GstFigures| {
@@ -244,5 +309,8 @@ async fn gst_csv(State(state): State<AppState>, user: AuthUser, QueryParams(q): 
         out.push_str(&line(&m.month, &m.figures));
     }
     out.push_str(&line("TOTAL", &summary.grand_total));
-    Ok(csv::attachment(&format!("gst-summary-{}-to-{}.csv", summary.from, summary.to), out))
+    Ok(csv::attachment(
+        &format!("gst-summary-{}-to-{}.csv", summary.from, summary.to),
+        out,
+    ))
 }

@@ -53,7 +53,14 @@ impl Buckets {
     }
 
     pub fn cells(&self) -> [i64; 6] {
-        [self.not_due, self.days_1_30, self.days_31_60, self.days_61_90, self.over_90, self.total]
+        [
+            self.not_due,
+            self.days_1_30,
+            self.days_31_60,
+            self.days_61_90,
+            self.over_90,
+            self.total,
+        ]
     }
 }
 
@@ -84,7 +91,18 @@ mod tests {
 
     #[test]
     fn buckets_turn_at_their_edges() {
-        for (days, b) in [(-5, 0), (0, 0), (1, 1), (30, 1), (31, 2), (60, 2), (61, 3), (90, 3), (91, 4), (4000, 4)] {
+        for (days, b) in [
+            (-5, 0),
+            (0, 0),
+            (1, 1),
+            (30, 1),
+            (31, 2),
+            (60, 2),
+            (61, 3),
+            (90, 3),
+            (91, 4),
+            (4000, 4),
+        ] {
             assert_eq!(bucket(days), b, "{days}");
         }
         let mut sums = Buckets::default();
@@ -98,6 +116,15 @@ mod tests {
         let mut m = GstFigures::default();
         m.add(1, 10_000, 900, 900, 0, 11_800);
         m.add(-1, 1_000, 90, 90, 0, 1_180);
-        assert_eq!(m, GstFigures { taxable: 9_000, cgst: 810, sgst: 810, igst: 0, total: 10_620 });
+        assert_eq!(
+            m,
+            GstFigures {
+                taxable: 9_000,
+                cgst: 810,
+                sgst: 810,
+                igst: 0,
+                total: 10_620
+            }
+        );
     }
 }

@@ -88,7 +88,11 @@ pub fn gst_by_month(
     let mut rows = stmt.query(params![from.to_string(), to.to_string(), book])?;
     while let Some(r) = rows.next()? {
         let month: String = r.get(0)?;
-        let sign = if r.get::<_, String>(1)? == "CREDIT_NOTE" { -1 } else { 1 };
+        let sign = if r.get::<_, String>(1)? == "CREDIT_NOTE" {
+            -1
+        } else {
+            1
+        };
         if months.last().is_none_or(|(m, _)| *m != month) {
             months.push((month, GstFigures::default()));
         }

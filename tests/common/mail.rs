@@ -77,19 +77,26 @@ fn serve(stream: std::net::TcpStream, inner: &Inner) -> std::io::Result<()> {
     let mut parts = request_line.split_whitespace();
     let (method, path) = (parts.next().unwrap_or(""), parts.next().unwrap_or(""));
     let (status, reply) = if token != TOKEN {
-        (401, json!({ "ErrorCode": 10, "Message": "Bad or missing Server API token." }))
+        (
+            401,
+            json!({ "ErrorCode": 10, "Message": "Bad or missing Server API token." }),
+        )
     } else {
         match (method, path) {
             ("GET", "/server") => (200, json!({ "ID": 1, "Name": "Fake" })),
-            ("POST", "/email") if inner.fail_sends.load(Ordering::SeqCst) => {
-                (422, json!({ "ErrorCode": 406, "Message": "You tried to send to a recipient that has been marked as inactive." }))
-            }
+            ("POST", "/email") if inner.fail_sends.load(Ordering::SeqCst) => (
+                422,
+                json!({ "ErrorCode": 406, "Message": "You tried to send to a recipient that has been marked as inactive." }),
+            ),
             ("POST", "/email") => {
                 let email: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
                 let n = inner.counter.fetch_add(1, Ordering::SeqCst);
                 let to = email["To"].clone();
                 inner.received.lock().unwrap().push(email);
-                (200, json!({ "ErrorCode": 0, "Message": "OK", "MessageID": format!("msg-{n}"), "To": to }))
+                (
+                    200,
+                    json!({ "ErrorCode": 0, "Message": "OK", "MessageID": format!("msg-{n}"), "To": to }),
+                )
             }
             _ => (404, json!({ "ErrorCode": 404, "Message": "Not found" })),
         }

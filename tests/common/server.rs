@@ -23,7 +23,12 @@ impl Server {
     }
 
     /// As `start`, with extra environment variables (e.g. `BACKOFFICE_ALLOW_PRIVATE_TARGETS`).
-    pub fn start_with_env(data: &Path, log: &Path, owner_password: Option<&str>, env: &[(&str, &str)]) -> Server {
+    pub fn start_with_env(
+        data: &Path,
+        log: &Path,
+        owner_password: Option<&str>,
+        env: &[(&str, &str)],
+    ) -> Server {
         let stderr = std::fs::File::create(log).unwrap();
         let mut command = Command::new(BIN);
         command

@@ -412,8 +412,9 @@ fn pdf_view(lines: usize) -> backoffice::documents::view::DocumentView {
 /// five-page invoice; returns the markdown table.
 fn pdf_section() -> String {
     let mut out = String::from(
-        "## PDF rendering\n\n`backoffice::pdf::document_pdf` on one thread, 200 renders each, after one warm-up render \
-         (the first render of the process also parses the embedded fonts; it is timed apart).\n\n\
+        "## PDF rendering\n\n`backoffice::pdf::document_pdf` on one thread, 200 renders each after a first one, timed \
+         apart (first ms; in the first row it is also the process's first render, which parses the \
+         embedded fonts and decodes the logo).\n\n\
          | document | lines | pages | size KB | first ms | p50 ms | p99 ms |\n|---|---:|---:|---:|---:|---:|---:|\n",
     );
     for (name, lines, pages) in [

@@ -22,7 +22,7 @@ const NEW_TYPES = ["QUOTATION", "PROFORMA", "INVOICE"];
  * A search box (`client_search`) and a real <select name="client_id"> of the clients it finds
  * (all of them, up to 200, while the search is empty). One match is chosen for you.
  */
-function ClientPicker({ value, onChange, error, startName }) {
+export function ClientPicker({ value, onChange, error, startName }) {
   const [text, setText] = useState("");
   const [q, setQ] = useState("");
   const [chosenName, setChosenName] = useState(startName || "");

@@ -1,10 +1,11 @@
 // One document (/documents/{id}): the draft editor while it is a draft, else the issued view —
 // type title, number, status, client, dates, parent and child links, the lines with their
-// taxes, totals (and what is outstanding on an invoice), the timeline, the actions its state and
-// the user's role allow, and what goes out: PDF, public links, email (document-outbound.js).
+// taxes, totals (and on an issued invoice what is outstanding, a Paid / Part paid / Outstanding
+// badge and "Record payment"), the timeline, the actions its state and the user's role allow, and
+// what goes out: PDF, public links, email (document-outbound.js).
 import { html, useState, useEffect } from "/vendor/preact-htm.js";
 import { date, dateTime, integer, rupees, humanize } from "../format.js";
-import { Card, Notice, Loading, DataTable, useFetch, useSession, useTitle, PageHeader, Link } from "../components.js";
+import { Card, Badge, Notice, Loading, DataTable, useFetch, useSession, useTitle, PageHeader, Link, navigate } from "../components.js";
 import { NotFoundPage } from "./errors.js";
 import { docUrl, docNumber, typeLabel, TYPE_TITLE, DocStatusBadge, TotalsBox, placeOfSupply, sourceLabel } from "./document-shared.js";
 import { DraftEditor } from "./document-editor.js";
@@ -12,6 +13,15 @@ import { useDocumentActions } from "./document-actions.js";
 import { useOutbound, PdfLinks } from "./document-outbound.js";
 
 const enc = encodeURIComponent;
+
+/** An issued (not cancelled) invoice that carries what is still owed on it. */
+const owingInvoice = (doc) => doc.type === "INVOICE" && doc.status !== "draft" && doc.status !== "cancelled" && doc.outstanding !== null && doc.outstanding !== undefined;
+
+/** "Paid", "Part paid" (something settled) or "Outstanding" (nothing yet) for an issued invoice. */
+function PaidBadge({ doc }) {
+  const [tone, label] = doc.paid ? ["success", "Paid"] : doc.outstanding < doc.total ? ["info", "Part paid"] : ["warning", "Outstanding"];
+  return html`<span data-testid="paid-badge"><${Badge} tone=${tone}>${label}</${Badge}></span>`;
+}
 
 function Detail({ label, value, wide }) {
   const empty = value === null || value === undefined || value === "";
@@ -82,16 +92,22 @@ function DocumentView({ doc, me, onChanged }) {
   const { buttons, dialog } = useDocumentActions(doc, me, changed);
   const out = useOutbound(doc, me, changed);
   const title = html`${TYPE_TITLE[doc.type] || doc.type} <span class="doc-no" data-testid="doc-no">${docNumber(doc)}</span>`;
-  const subtitle = html`<span class="badges header-badges"><${DocStatusBadge} status=${doc.status} testid="status" /></span>
+  const owing = owingInvoice(doc);
+  const subtitle = html`<span class="badges header-badges"><${DocStatusBadge} status=${doc.status} testid="status" />${owing && html`<${PaidBadge} doc=${doc} />`}</span>
     <span class="header-meta">Client: <${Link} class="header-client" href=${`/clients/${enc(doc.client_id)}`}>${doc.client_name}</${Link}></span>`;
   const cancelled = doc.events.find((e) => e.kind === "cancelled");
-  const outstanding = doc.type === "INVOICE" && doc.outstanding !== null && doc.outstanding !== undefined
+  const outstanding = owing
     ? html`<div class="totals-row is-outstanding"><dt>Outstanding</dt><dd data-testid="outstanding">${rupees(doc.outstanding)}</dd></div>`
     : null;
+  // An invoice with something owed: "Record payment" comes first among the actions.
+  const pay = owing && doc.outstanding > 0
+    ? html`<button type="button" key="record-payment" class="btn btn-primary" onClick=${() => navigate(`/payments/new?document_id=${enc(doc.id)}`)}>Record payment</button>`
+    : null;
+  const actions = pay ? [pay, ...buttons] : buttons;
   return html`<main data-page="document" class="document-page">
     ${dialog}${out.dialog}
     <p class="crumbs"><${Link} href="/documents">← Documents</${Link}></p>
-    <${PageHeader} title=${title} subtitle=${subtitle} actions=${buttons.length ? buttons : null} />
+    <${PageHeader} title=${title} subtitle=${subtitle} actions=${actions.length ? actions : null} />
     ${out.bar}
     ${out.warning}
     ${doc.status === "cancelled" && html`<${Notice} tone="danger" title="Cancelled">${cancelled && cancelled.reason ? cancelled.reason : "This document is cancelled."}</${Notice}>`}

@@ -25,10 +25,14 @@ const columns = [
   { key: "due_date", label: "Due", render: (r) => (r.due_date ? date(r.due_date) : html`<span class="muted">—</span>`) },
   { key: "status", label: "Status", render: (r) => html`<${DocStatusBadge} status=${r.status} />` },
   { key: "total", label: "Total", class: "num", render: (r) => rupees(r.total) },
+  {
+    key: "outstanding", label: "Outstanding", class: "num",
+    render: (r) => (r.outstanding === null || r.outstanding === undefined ? "" : r.outstanding > 0 ? rupees(r.outstanding) : html`<span class="muted">${rupees(0)}</span>`),
+  },
 ];
 
 /** The name of a client the list is narrowed to (from a client page's link). */
-function ClientFilter({ id, onClear }) {
+export function ClientFilter({ id, onClear }) {
   const { data } = useFetch(`/api/clients/${enc(id)}`);
   return html`<div class="filter-chip">
     <span>Client: <strong>${data ? data.name : "…"}</strong></span>

@@ -8,6 +8,8 @@ const DESTINATIONS = [
   { href: "/clients", title: "Clients", text: "The client book: societies, their contacts, branches and the log of calls and visits." },
   { href: "/projects", title: "Projects", text: "Onboarding of every module sold: the board of pending steps, each project's checklist, stalled projects." },
   { href: "/documents", title: "Documents", text: "Quotations, proforma invoices, tax invoices and credit notes: draft, issue, convert, cancel." },
+  { href: "/payments", title: "Payments", text: "Money received: record a payment with its receipt, settle invoices (TDS too) and apply advances." },
+  { href: "/reports", title: "Reports", text: "Dues aging by client and days past due, and the GST summary by month; both as CSV." },
   { href: "/settings/company", title: "Company", text: "The company profile printed on documents: GSTIN and state, address, bank details.", roles: ["owner"] },
   { href: "/settings/template", title: "Letterhead", text: "How documents look: trade name, logo, bank details, terms, footer and colour, with a live sample; how long public links last.", roles: ["owner"] },
   { href: "/settings/mail", title: "Mail", text: "The mail provider that sends documents and module notices: address, sender, token, and a connection test.", roles: ["owner"] },

@@ -108,8 +108,9 @@ function SortHeader({ col, sort, onSort }) {
  *   page, perPage, total, onPage, onPerPage: shows the pagination bar when onPage is given.
  *   expanded?(row) → content or null: when it gives content, a full-width detail row
  *     (<tr class="detail-row">) follows that row (e.g. "Show changes").
+ *   footer?: <tr> markup for a <tfoot> (e.g. a totals row), shown while there are rows.
  */
-export function DataTable({ columns, rows, rowKey = "id", rowAttrs, caption, loading, loaded = true, error, onRetry, empty = "Nothing matches.", sort, onSort, page, perPage, total, onPage, onPerPage, expanded }) {
+export function DataTable({ columns, rows, rowKey = "id", rowAttrs, caption, loading, loaded = true, error, onRetry, empty = "Nothing matches.", sort, onSort, page, perPage, total, onPage, onPerPage, expanded, footer }) {
   const boxRef = useRef(null);
   const showPager = !!onPage && (loaded || total > 0);
   const firstLoad = loading && !loaded;
@@ -158,6 +159,7 @@ export function DataTable({ columns, rows, rowKey = "id", rowAttrs, caption, loa
           </tr>
         </thead>
         <tbody>${body}</tbody>
+        ${footer && rows.length > 0 && !firstLoad && html`<tfoot>${footer}</tfoot>`}
       </table>
     </div>
     ${showPager && html`<${Pagination} page=${page} perPage=${perPage} total=${total} onPage=${onPage} onPerPage=${onPerPage} loading=${loading && loaded} />`}

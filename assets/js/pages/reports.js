@@ -1,0 +1,25 @@
+// The reports (/reports): a small index of what the office can read off its books.
+import { html } from "/vendor/preact-htm.js";
+import { Link, useSession, useTitle, PageHeader } from "../components.js";
+
+const REPORTS = [
+  { href: "/reports/dues-aging", title: "Dues aging", text: "What each client owes on a date, by days past due (not due, 1–30, 31–60, 61–90, over 90), with the invoices behind every figure." },
+  { href: "/reports/gst-summary", title: "GST summary", text: "Taxable value, CGST, SGST and IGST by month for a period (the financial year by default), credit notes subtracted." },
+];
+
+export function ReportsPage() {
+  const { me } = useSession();
+  useTitle("Reports");
+  return html`<main data-page="reports">
+    <${PageHeader} title="Reports"
+      subtitle=${me.role === "staff" ? "Figures of the invoices and credit notes you made; both download as CSV." : "Figures from the issued documents and payments; both download as CSV."} />
+    <ul class="tiles">
+      ${REPORTS.map((r) => html`<li class="tile">
+        <${Link} href=${r.href} class="tile-link">
+          <span class="tile-title">${r.title}</span>
+          <span class="tile-text">${r.text}</span>
+        </${Link}>
+      </li>`)}
+    </ul>
+  </main>`;
+}
