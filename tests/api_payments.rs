@@ -98,6 +98,12 @@ async fn issued(b: &Books, doc_type: &str, client: &str, doc_date: Option<&str>,
     reply.body
 }
 
+fn pdf_text(bytes: &[u8]) -> String {
+    let doc = lopdf::Document::load_mem(bytes).expect("a PDF");
+    let pages: Vec<u32> = doc.get_pages().keys().copied().collect();
+    doc.extract_text(&pages).expect("a text layer")
+}
+
 async fn pay(b: &Books, body: Value) -> common::Reply {
     b.app.post("/api/payments", &b.owner, body).await
 }

@@ -588,6 +588,7 @@ async fn health_and_openapi_are_public_and_the_document_lists_every_route() {
         ("/api/payments", "post"),
         ("/api/payments/{id}", "get"),
         ("/api/payments/{id}/allocate", "post"),
+        ("/api/payments/{id}/receipt.pdf", "get"),
         ("/api/reports/dues-aging", "get"),
         ("/api/reports/dues-aging/invoices", "get"),
         ("/api/reports/dues-aging.csv", "get"),

@@ -1,5 +1,6 @@
 //! Payments from societies: money and TDS allocated to invoices, advances, and receipts.
 
+pub mod receipt;
 pub mod routes;
 pub mod rules;
 pub mod store;

@@ -8,11 +8,13 @@ use crate::documents::{rules as doc_rules, store as doc_store};
 use crate::http::error::{AppError, ErrorBody};
 use crate::http::extract::{AuthUser, IdPath, JsonBody, QueryParams};
 use crate::http::pagination::{Page, Paginated};
+use crate::payments::receipt;
 use crate::payments::rules::{self, Claim};
 use crate::payments::store::{self, Payment, PaymentFilter};
 use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
+use axum::response::Response;
 use chrono::NaiveDate;
 use rusqlite::Connection;
 use rusqlite::types::Value;
@@ -25,6 +27,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(list_payments, record_payment))
         .routes(routes!(get_payment))
         .routes(routes!(allocate))
+        .routes(routes!(receipt_pdf))
 }
 
 #[derive(Debug, Clone, Deserialize, ToSchema)]
@@ -292,4 +295,26 @@ async fn get_payment(
     IdPath(id): IdPath,
 ) -> Result<Json<Payment>, AppError> {
     Ok(Json(state.db.read(move |c| visible(c, &user, &id)).await?))
+}
+
+/// The receipt as an A4 PDF: a zero-GST acknowledgment of the payment.
+#[utoipa::path(get, path = "/api/payments/{id}/receipt.pdf", tag = "payments", params(("id" = String, Path)),
+    responses((status = 200, content_type = "application/pdf", body = Vec<u8>), (status = 404, body = ErrorBody)))]
+async fn receipt_pdf(
+    State(state): State<AppState>,
+    user: AuthUser,
+    IdPath(id): IdPath,
+) -> Result<Response, AppError> {
+    let view = state
+        .db
+        .read(move |c| {
+            let payment = visible(c, &user, &id)?;
+            receipt::build(c, &payment)
+        })
+        .await?;
+    let receipt_no = view.receipt_no.clone();
+    let bytes = tokio::task::spawn_blocking(move || crate::pdf::receipt_pdf(&view))
+        .await
+        .map_err(AppError::internal)??;
+    Ok(crate::documents::pdf_response(bytes, Some(&receipt_no), false))
 }

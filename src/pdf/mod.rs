@@ -20,10 +20,12 @@
 
 mod document;
 pub mod layout;
+mod receipt;
 mod write;
 
 pub use document::document_pdf;
 pub use layout::{Color, Face, Flow, Image, Page, Style, Writer};
+pub use receipt::receipt_pdf;
 
 #[cfg(test)]
 mod tests {
@@ -217,68 +219,34 @@ mod tests {
         assert!(squash(&text).contains("Rupees One Lakh Eighteen Thousand Only"));
     }
 
-    /// What a payment receipt on the same layer looks like (the sketch the module doc promises).
     fn receipt(lh: &Letterhead) -> Result<Vec<u8>, crate::http::error::AppError> {
-        use layout::{Align, CONTENT_W, Column, MARGIN, MM, PAGE_W, TOP};
-        let accent = layout::accent(lh);
-        let mut w = Writer::new();
-        let page = w.new_page();
-        let y = layout::letterhead(page, lh, TOP) + 8.0 * MM;
-        page.text_center(PAGE_W / 2.0, y, Style::bold(15.0).color(accent), "RECEIPT");
-        let rows = [
-            ("Receipt No.", "RCT/26-27-0007".to_string()),
-            ("Date", "25 Nov 2026".into()),
-        ];
-        let y = layout::label_values(
-            page,
-            MARGIN + CONTENT_W - 70.0 * MM,
-            y + 8.0 * MM,
-            25.0 * MM,
-            70.0 * MM,
-            &rows,
-        );
-        let y = page.wrapped(
-            MARGIN,
-            y + 4.0 * MM,
-            CONTENT_W,
-            Style::regular(9.0),
-            "Received from Vadakara Service Co-operative Bank Ltd",
-        );
-        let rows = [("Mode", "NEFT".to_string()), ("UTR", "SBIN126330012345".into())];
-        let y = layout::label_values(page, MARGIN, y + 2.0 * MM, 25.0 * MM, CONTENT_W, &rows);
-        page.text(
-            MARGIN,
-            y + 4.0 * MM,
-            Style::bold(12.0),
-            "Amount received: ₹1,18,000.00",
-        );
-        let y = page.wrapped(
-            MARGIN,
-            y + 10.0 * MM,
-            CONTENT_W,
-            Style::regular(9.0),
-            "Rupees One Lakh Eighteen Thousand Only",
-        );
-        let mut flow = Flow::new(w, y + 4.0 * MM, |_| TOP);
-        let columns = [
-            Column::new("Against", 0.0, Align::Left),
-            Column::new("Dated", 70.0, Align::Left),
-            Column::new("Amount settled", 90.0, Align::Right),
-        ];
-        let settled = vec![vec![
-            "INV/26-27-0001".to_string(),
-            "22 Nov 2026".into(),
-            "1,18,000.00".into(),
-        ]];
-        layout::table(&mut flow, &columns, settled, accent);
-        let y = flow.y + 6.0 * MM;
-        layout::signature(flow.page(), &lh.trade_name, y);
-        flow.writer
-            .finish(|page, n, of| layout::page_footer(page, "RECEIPT RCT/26-27-0007", n, of))
+        use crate::payments::receipt::{ReceiptView, SettledRow};
+        receipt_pdf(&ReceiptView {
+            letterhead: lh.clone(),
+            receipt_no: "RCT/26-27-0007".into(),
+            date: "25 Nov 2026".into(),
+            received_from: crate::documents::view::Party {
+                name: "Vadakara Service Co-operative Bank Ltd".into(),
+                ..Default::default()
+            },
+            mode: "NEFT/RTGS".into(),
+            reference: Some("SBIN126330012345".into()),
+            amount: "₹1,18,000.00".into(),
+            amount_in_words: "Rupees One Lakh Eighteen Thousand Only".into(),
+            settled: vec![SettledRow {
+                doc_no: "INV/26-27-0001".into(),
+                doc_date: "22 Nov 2026".into(),
+                amount: "1,08,000.00".into(),
+                tds: "10,000.00".into(),
+            }],
+            tds: Some("₹10,000.00".into()),
+            advance: None,
+            notes: None,
+        })
     }
 
     #[test]
-    fn a_receipt_can_be_drawn_with_the_same_layer() {
+    fn a_receipt_acknowledges_the_money_and_notes_the_tds() {
         let (pages, text) = pages_and_text(&receipt(&sample(1).letterhead).unwrap());
         let text = squash(&text);
         assert_eq!(pages, 1);

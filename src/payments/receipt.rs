@@ -1,0 +1,81 @@
+//! What a receipt shows (spec 2.8): a zero-GST acknowledgment of money received: from whom,
+//! how much in figures and words, the mode and reference, what it settled (with the TDS the
+//! society deducted noted) and what is held as an advance. Built once, drawn by `pdf::receipt_pdf`.
+
+use crate::clients::store as client_store;
+use crate::company::template::{self, Letterhead};
+use crate::documents::rules;
+use crate::documents::view::{self, Party};
+use crate::http::error::AppError;
+use crate::payments::store::Payment;
+use rusqlite::Connection;
+
+/// One invoice the payment settled, every cell ready to print.
+#[derive(Debug, Clone, Default)]
+pub struct SettledRow {
+    pub doc_no: String,
+    pub doc_date: String,
+    pub amount: String,
+    pub tds: String,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct ReceiptView {
+    pub letterhead: Letterhead,
+    pub receipt_no: String,
+    pub date: String,
+    pub received_from: Party,
+    pub mode: String,
+    pub reference: Option<String>,
+    /// "₹1,18,000.00".
+    pub amount: String,
+    pub amount_in_words: String,
+    pub settled: Vec<SettledRow>,
+    /// Total TDS noted, when any.
+    pub tds: Option<String>,
+    /// What is held as an advance, when any.
+    pub advance: Option<String>,
+    pub notes: Option<String>,
+}
+
+pub fn mode_label(mode: &str) -> &'static str {
+    match mode {
+        "cash" => "Cash",
+        "cheque" => "Cheque",
+        "neft_rtgs" => "NEFT/RTGS",
+        "upi" => "UPI",
+        _ => "Other",
+    }
+}
+
+pub fn build(conn: &Connection, p: &Payment) -> Result<ReceiptView, AppError> {
+    let client = client_store::get(conn, &p.client_id, None)?.ok_or_else(|| AppError::not_found("client"))?;
+    let mut settled = vec![];
+    for a in &p.allocations {
+        let doc_date: Option<String> = conn.query_row(
+            "SELECT doc_date FROM document WHERE id = ?1",
+            [&a.document_id],
+            |r| r.get(0),
+        )?;
+        settled.push(SettledRow {
+            doc_no: a.doc_no.clone().unwrap_or_default(),
+            doc_date: doc_date.as_deref().map(view::long_date).unwrap_or_default(),
+            amount: rules::amount(a.amount),
+            tds: rules::amount(a.tds),
+        });
+    }
+    Ok(ReceiptView {
+        letterhead: template::letterhead(conn, &[])?,
+        receipt_no: p.receipt_no.clone(),
+        date: view::long_date(&p.received_on),
+        received_from: view::party(&client),
+        mode: mode_label(&p.mode).into(),
+        reference: p.reference.clone(),
+        amount: rules::rupees(p.amount),
+        amount_in_words: rules::amount_in_words(p.amount),
+        settled,
+        tds: (p.tds > 0).then(|| rules::rupees(p.tds)),
+        advance: (p.unallocated > 0).then(|| rules::rupees(p.unallocated)),
+        notes: p.notes.clone(),
+    })
+}

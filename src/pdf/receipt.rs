@@ -1,0 +1,103 @@
+//! A payment receipt on the shared layout layer: letterhead, RECEIPT, number and date, who paid,
+//! the amount in figures and words, what it settled with the TDS noted, the advance held, and
+//! the signature.
+
+use crate::http::error::AppError;
+use crate::payments::receipt::ReceiptView;
+use crate::pdf::layout::{self, Align, CONTENT_W, Column, MARGIN, MM, PAGE_W, TOP};
+use crate::pdf::{Flow, Style, Writer};
+
+pub fn receipt_pdf(v: &ReceiptView) -> Result<Vec<u8>, AppError> {
+    let lh = &v.letterhead;
+    let accent = layout::accent(lh);
+    let mut w = Writer::new();
+    w.set_title(&format!("Receipt {}", v.receipt_no));
+    let page = w.new_page();
+    let y = layout::letterhead(page, lh, TOP) + 8.0 * MM;
+    page.text_center(PAGE_W / 2.0, y, Style::bold(15.0).color(accent), "RECEIPT");
+    let numbers = [("Receipt No.", v.receipt_no.clone()), ("Date", v.date.clone())];
+    let right = layout::label_values(
+        page,
+        MARGIN + CONTENT_W - 70.0 * MM,
+        y + 8.0 * MM,
+        25.0 * MM,
+        70.0 * MM,
+        &numbers,
+    );
+    let mut from = vec![("Received from", v.received_from.name.clone())];
+    from.extend(v.received_from.address_lines.iter().map(|l| ("", l.clone())));
+    if let Some(g) = &v.received_from.gstin {
+        from.push(("GSTIN", g.clone()));
+    }
+    let mut paid_by = vec![("Mode", v.mode.clone())];
+    if let Some(r) = &v.reference {
+        paid_by.push(("Reference", r.clone()));
+    }
+    let refs: Vec<(&str, String)> = from.into_iter().chain(paid_by).collect();
+    let left = layout::label_values(
+        page,
+        MARGIN,
+        y + 8.0 * MM,
+        30.0 * MM,
+        CONTENT_W - 75.0 * MM,
+        &refs,
+    );
+    let y = left.max(right) + 6.0 * MM;
+    page.text(
+        MARGIN,
+        y,
+        Style::bold(12.0),
+        &format!("Amount received: {}", v.amount),
+    );
+    let y = page.wrapped(
+        MARGIN,
+        y + 6.0 * MM,
+        CONTENT_W,
+        Style::regular(9.0),
+        &v.amount_in_words,
+    );
+    let mut flow = Flow::new(w, y + 4.0 * MM, |_| TOP);
+    if !v.settled.is_empty() {
+        let columns = [
+            Column::new("Against invoice", 0.0, Align::Left),
+            Column::new("Dated", 70.0, Align::Left),
+            Column::new("Amount settled", 90.0, Align::Right),
+            Column::new("TDS noted", 80.0, Align::Right),
+        ];
+        let rows = v.settled.iter().map(|r| {
+            vec![
+                r.doc_no.clone(),
+                r.doc_date.clone(),
+                r.amount.clone(),
+                r.tds.clone(),
+            ]
+        });
+        layout::table(&mut flow, &columns, rows, accent);
+    }
+    let mut notes = vec![];
+    if let Some(t) = &v.tds {
+        notes.push(format!(
+            "TDS of {t} deducted by the payer is noted against the invoices above; it settles them once deposited with the government."
+        ));
+    }
+    if let Some(a) = &v.advance {
+        notes.push(format!(
+            "{a} is held as an advance and will be adjusted against future invoices."
+        ));
+    }
+    if let Some(n) = &v.notes {
+        notes.push(n.clone());
+    }
+    notes.push("This receipt is an acknowledgment of payment and carries no GST.".into());
+    flow.y += 4.0 * MM;
+    for n in &notes {
+        flow.paragraph(MARGIN, CONTENT_W, Style::regular(9.0), n);
+        flow.y += 1.5 * MM;
+    }
+    flow.ensure(36.0 * MM);
+    let y = flow.y + 6.0 * MM;
+    layout::signature(flow.page(), &lh.trade_name, y);
+    let footer = format!("RECEIPT {}", v.receipt_no);
+    flow.writer
+        .finish(|page, n, of| layout::page_footer(page, &footer, n, of))
+}
