@@ -156,6 +156,44 @@ async fn partial_payments_and_tds_settle_an_invoice() {
         (settled["outstanding"].as_i64(), settled["paid"].as_bool()),
         (Some(0), Some(true))
     );
+    let pdf = b
+        .app
+        .get(
+            &format!("/api/payments/{}/receipt.pdf", id(&second.body)),
+            &b.owner,
+        )
+        .await;
+    assert_eq!(
+        pdf.headers[header::CONTENT_DISPOSITION],
+        "inline; filename=\"RCT-26-27-0002.pdf\""
+    );
+    let text = pdf_text(&pdf.bytes);
+    for expected in [
+        "RECEIPT",
+        "RCT/26-27-0002",
+        "₹58,000.00",
+        "Rupees Fifty Eight Thousand Only",
+        "NEFT/RTGS",
+        "UTR123",
+        "₹10,000.00",
+        "Kadakkal SCB",
+    ] {
+        assert!(text.contains(expected), "{expected} missing from {text}");
+    }
+    assert!(
+        invoice["docNo"].as_str().is_some_and(|no| text.contains(no)),
+        "{text}"
+    );
+    assert_eq!(
+        b.app
+            .get(
+                &format!("/api/payments/{}/receipt.pdf", id(&second.body)),
+                &b.staff
+            )
+            .await
+            .status,
+        StatusCode::NOT_FOUND
+    );
     let list = b
         .app
         .get(&format!("/api/documents?client_id={}", b.society), &b.owner)
