@@ -1,9 +1,10 @@
-// The lists on the client page: contacts, branches and the interactions timeline.
+// The lists on the client page: contacts, branches, payments and the interactions timeline.
 import { html, useState, useEffect, useCallback } from "/vendor/preact-htm.js";
 import { get, del, isAbort } from "../api.js";
-import { dateTime, date, humanize, isoDate } from "../format.js";
-import { DataTable, Card, Badge, ConfirmDialog, Notice, Spinner, EmptyState, toast, useFetch } from "../components.js";
+import { dateTime, date, humanize, isoDate, rupees, integer } from "../format.js";
+import { DataTable, Card, Badge, ConfirmDialog, Notice, Spinner, EmptyState, toast, useFetch, Link } from "../components.js";
 import { ContactDialog, BranchDialog, InteractionDialog } from "./client-dialogs.js";
+import { paymentUrl, advanceCell } from "./payment-allocations.js";
 
 const enc = encodeURIComponent;
 const telHref = (phone) => `tel:${String(phone).replace(/[^\d+]/g, "")}`;
@@ -85,6 +86,27 @@ export function BranchesSection({ client, districts }) {
     <div data-testid="branches">
       <${DataTable} caption="Branches" columns=${columns} rows=${(data && data.rows) || []} loading=${loading} loaded=${!!data}
         error=${error} onRetry=${reload} empty="No branches yet." />
+    </div>
+  </${Card}>`;
+}
+
+/** The client's latest payments (the staff's own), with "Record payment" and a link to them all. */
+export function PaymentsSection({ client }) {
+  const { data, error, loading, reload } = useFetch("/api/payments", { client_id: client.id, per_page: 10 });
+  const rows = (data && data.rows) || [];
+  const columns = [
+    { key: "receipt_no", label: "Receipt no.", render: (r) => html`<${Link} class="cell-main" href=${paymentUrl(r.id)}>${r.receipt_no}</${Link}>` },
+    { key: "received_on", label: "Date", render: (r) => date(r.received_on) },
+    { key: "amount", label: "Amount", class: "num", render: (r) => rupees(r.amount) },
+    { key: "unallocated", label: "Advance held", class: "num", render: (r) => advanceCell(r.unallocated) },
+  ];
+  const more = data && data.total > rows.length;
+  return html`<${Card} title="Payments" class="section-card client-payments-card"
+    actions=${html`${more && html`<${Link} class="btn btn-sm" href=${`/payments?client_id=${enc(client.id)}`}>All ${integer(data.total)}</${Link}>`}
+      <${Link} class="btn btn-sm" href=${`/payments/new?client_id=${enc(client.id)}`}>Record payment</${Link}>`}>
+    <div data-testid="client-payments">
+      <${DataTable} caption="Payments, newest first" columns=${columns} rows=${rows} loading=${loading} loaded=${!!data} error=${error}
+        onRetry=${reload} empty="No payments recorded yet." />
     </div>
   </${Card}>`;
 }

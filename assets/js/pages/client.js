@@ -1,4 +1,4 @@
-// One client: the profile (with an Edit dialog), its modules (projects), contacts, branches and
+// One client: the profile (with an Edit dialog), its modules (projects), payments, contacts, branches and
 // the interactions timeline; for owner and manager also the account owner and the DB password (set, reveal).
 import { html, useState, useEffect } from "/vendor/preact-htm.js";
 import { post, patch } from "../api.js";
@@ -12,7 +12,7 @@ import {
   isManagerial, StatusBadge, CategoryBadge, stateLabel, useClientOptions, useActiveEmployees, ownerChoices, listUrl,
 } from "./client-shared.js";
 import { EditClientDialog, SetPasswordDialog } from "./client-dialogs.js";
-import { ContactsSection, BranchesSection, InteractionsSection } from "./client-sections.js";
+import { ContactsSection, BranchesSection, InteractionsSection, PaymentsSection } from "./client-sections.js";
 import { ModulesSection } from "./client-modules.js";
 
 const enc = encodeURIComponent;
@@ -184,6 +184,7 @@ export function ClientPage({ id }) {
       <div class="client-col">
         <${ProfileCard} client=${c} onEdit=${() => setEditing(true)} />
         <${ModulesSection} client=${c} />
+        <${PaymentsSection} client=${c} />
         <${ContactsSection} client=${c} />
         <${BranchesSection} client=${c} districts=${options.districts} />
       </div>

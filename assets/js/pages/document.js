@@ -4,7 +4,7 @@
 // badge and "Record payment"), the timeline, the actions its state and the user's role allow, and
 // what goes out: PDF, public links, email (document-outbound.js).
 import { html, useState, useEffect } from "/vendor/preact-htm.js";
-import { date, dateTime, integer, rupees, humanize } from "../format.js";
+import { date, dateTime, integer, rupees, humanize, isoDate } from "../format.js";
 import { Card, Badge, Notice, Loading, DataTable, useFetch, useSession, useTitle, PageHeader, Link, navigate } from "../components.js";
 import { NotFoundPage } from "./errors.js";
 import { docUrl, docNumber, typeLabel, TYPE_TITLE, DocStatusBadge, TotalsBox, placeOfSupply, sourceLabel } from "./document-shared.js";
@@ -17,10 +17,11 @@ const enc = encodeURIComponent;
 /** An issued (not cancelled) invoice that carries what is still owed on it. */
 const owingInvoice = (doc) => doc.type === "INVOICE" && doc.status !== "draft" && doc.status !== "cancelled" && doc.outstanding !== null && doc.outstanding !== undefined;
 
-/** "Paid", "Part paid" (something settled) or "Outstanding" (nothing yet) for an issued invoice. */
+/** "Paid", "Part paid" (something settled) or "Outstanding" (nothing yet) for an issued invoice; red once past due. */
 function PaidBadge({ doc }) {
-  const [tone, label] = doc.paid ? ["success", "Paid"] : doc.outstanding < doc.total ? ["info", "Part paid"] : ["warning", "Outstanding"];
-  return html`<span data-testid="paid-badge"><${Badge} tone=${tone}>${label}</${Badge}></span>`;
+  const late = !doc.paid && doc.due_date && doc.due_date < isoDate();
+  const [tone, label] = doc.paid ? ["success", "Paid"] : [late ? "danger" : "warning", doc.outstanding < doc.total ? "Part paid" : "Outstanding"];
+  return html`<span data-testid="paid-badge"><${Badge} tone=${tone} title=${late ? `Past the due date, ${date(doc.due_date)}` : undefined}>${label}</${Badge}></span>`;
 }
 
 function Detail({ label, value, wide }) {

@@ -123,29 +123,29 @@ function AllocRow({ inv, value, error, onSet, disabled }) {
   const over = !e.amount && !e.tds && amount !== null && tds !== null && amount + tds > inv.outstanding;
   const tdsButton = (pct) => {
     const paise = tdsAt(inv.taxable, pct);
-    return html`<button type="button" class="btn btn-sm" disabled=${disabled} onClick=${() => onSet("tds", rupeesInput(paise))}
+    return html`<button type="button" class="btn btn-sm tds-btn" disabled=${disabled} onClick=${() => onSet("tds", rupeesInput(paise))}
       title=${`${pct}% of the taxable value ${rupees(inv.taxable)} = ${rupees(paise)}`}>TDS ${pct}%</button>`;
   };
   return html`<tr data-testid="alloc-row" data-document-id=${inv.document_id} class=${error ? "has-error" : ""}>
     <td class="wrap">
       <span class="cell-main">${inv.docNo}</span>
-      <div class="cell-sub">Taxable ${rupees(inv.taxable)}</div>
+      <div class="cell-sub">Dated ${date(inv.doc_date)}</div>
+      ${inv.taxable !== undefined && inv.taxable !== null && html`<div class="cell-sub">Taxable ${rupees(inv.taxable)}</div>`}
       ${e.document_id && html`<p class="field-error" role="alert">${e.document_id}</p>`}
     </td>
-    <td>${date(inv.doc_date)}</td>
-    <td>${inv.due_date ? date(inv.due_date) : html`<span class="muted">—</span>`}
+    <td data-label="Due">${inv.due_date ? date(inv.due_date) : html`<span class="muted">—</span>`}
       ${inv.days_past_due > 0 && html`<div class="cell-sub overdue">${integer(inv.days_past_due)} days late</div>`}</td>
-    <td class="num"><strong>${rupees(inv.outstanding)}</strong></td>
-    <td class="num alloc-cell">
+    <td class="num" data-label="Outstanding"><strong>${rupees(inv.outstanding)}</strong></td>
+    <td class="num alloc-cell" data-label="Money (₹)">
       <${MoneyInput} name="alloc_amount" label=${`Money for ${no}`} value=${v.amount} error=${e.amount} disabled=${disabled}
         onInput=${(ev) => onSet("amount", ev.currentTarget.value)} />
       ${over && html`<p class="alloc-warning">With the TDS this passes the outstanding.</p>`}
     </td>
-    <td class="num alloc-cell">
+    <td class="num alloc-cell" data-label="TDS (₹)">
       <${MoneyInput} name="alloc_tds" label=${`TDS on ${no}`} value=${v.tds} error=${e.tds} disabled=${disabled}
         onInput=${(ev) => onSet("tds", ev.currentTarget.value)} />
+      <div class="tds-buttons">${tdsButton(10)}${tdsButton(2)}</div>
     </td>
-    <td><div class="tds-buttons">${tdsButton(10)}${tdsButton(2)}</div></td>
   </tr>`;
 }
 
@@ -181,8 +181,8 @@ export function AllocationPanel({ open, values, onChange, errors = {}, listError
       <table class="data-table">
         <caption class="sr-only">Open invoices</caption>
         <thead><tr>
-          <th scope="col">Invoice</th><th scope="col">Date</th><th scope="col">Due</th><th scope="col" class="num">Outstanding</th>
-          <th scope="col" class="num">Money (₹)</th><th scope="col" class="num">TDS (₹)</th><th scope="col">TDS on taxable</th>
+          <th scope="col">Invoice</th><th scope="col">Due</th><th scope="col" class="num">Outstanding</th>
+          <th scope="col" class="num">Money (₹)</th><th scope="col" class="num" title="TDS the society deducted; the buttons work it out on the taxable value">TDS (₹)</th>
         </tr></thead>
         <tbody>
           ${open.rows.map((inv) => html`<${AllocRow} key=${inv.document_id} inv=${inv} value=${values[inv.document_id]}

@@ -107,7 +107,7 @@ function PaymentForm({ givenClient, documentId }) {
   const nothingDue = doc && open.loaded && !docRow;
   return html`<${Form} onSubmit=${onSubmit} error=${form.formError} label="Record payment" class="payment-form">
     <${Card} title="Payment" class="section-card">
-      ${doc && html`<p class="card-lead">For invoice <${Link} href=${docUrl(doc.id)}>${doc.docNo || "draft"}</${Link}>:
+      ${doc && html`<p class="card-lead">For invoice <${Link} href=${docUrl(doc.id)}>${doc.docNo || "draft"}</${Link}>:${" "}
         <strong>${rupees(doc.outstanding ?? doc.total)}</strong> outstanding of ${rupees(doc.total)}.</p>`}
       ${nothingDue && html`<${Notice} tone="warning">${doc.docNo || "This document"} has nothing outstanding: the payment can settle the client's other invoices or be held as an advance.</${Notice}>`}
       <div class="form-grid payment-grid">

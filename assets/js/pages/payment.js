@@ -117,7 +117,7 @@ export function PaymentPage({ id }) {
     ${crumbs}
     <${PageHeader} title=${title} subtitle=${subtitle} actions=${actions} />
     ${held && html`<${Notice} tone="warning">${rupees(p.unallocated)} of this payment is not allocated to any invoice: it is held as an advance for the client.</${Notice}>`}
-    <div class="page-grid">
+    <div class="stack">
       <${Card} title="Details" class="section-card">
         <dl class="details">
           <${Detail} label="Receipt no." value=${p.receipt_no} />
