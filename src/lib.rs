@@ -10,6 +10,7 @@ pub mod clock;
 pub mod company;
 pub mod config;
 pub mod db;
+pub mod demo;
 pub mod documents;
 pub mod http;
 pub mod jobs;

@@ -4,6 +4,7 @@ use backoffice::auth::{rules as auth_rules, store as auth_store};
 use backoffice::config::Config;
 use backoffice::db::audit::{Audit, audit};
 use backoffice::db::backup;
+use backoffice::demo;
 use backoffice::{AppState, app, bootstrap, db, staff};
 use clap::{Parser, Subcommand};
 use std::net::{IpAddr, SocketAddr};
@@ -60,6 +61,24 @@ enum Command {
         data: PathBuf,
         /// The username or email of the account.
         username: String,
+    },
+    /// Fill a new data file with a realistic office (deterministic for a seed), to try the
+    /// console or to benchmark: `--clients 100` to look around, `--clients 5000 --years 10` for a large office.
+    DemoData {
+        #[arg(long, env = "BACKOFFICE_DATA", default_value = "backoffice.db")]
+        data: PathBuf,
+        /// Societies to create.
+        #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+        clients: u32,
+        /// Years of history up to today.
+        #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=30))]
+        years: u32,
+        /// The same seed gives the same office.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// The owner's password on a new file (else one is generated and printed).
+        #[arg(long, env = "BACKOFFICE_OWNER_PASSWORD", hide_env_values = true)]
+        owner_password: Option<String>,
     },
 }
 
@@ -140,6 +159,21 @@ fn main() -> ExitCode {
         Command::Restore { data, from } => restore(&data, &from),
         Command::Check { data } => check(&data),
         Command::ResetPassword { data, username } => reset_password(&data, &username),
+        Command::DemoData {
+            data,
+            clients,
+            years,
+            seed,
+            owner_password,
+        } => demo_data(
+            data,
+            demo::Options {
+                clients: clients as usize,
+                years,
+                seed,
+            },
+            owner_password,
+        ),
         #[cfg(windows)]
         Command::Service(ServiceCommand::Install) => winservice::install()
             .map(|()| println!("Service \"backoffice\" installed; start it with: sc start backoffice")),
@@ -247,6 +281,51 @@ async fn shutdown_signal() {
         () = terminate => {},
     }
     tracing::info!("shutting down");
+}
+
+fn demo_data(data: PathBuf, options: demo::Options, owner_password: Option<String>) -> Result<(), String> {
+    let started = std::time::Instant::now();
+    let config = Config {
+        data,
+        owner_password,
+        ..Config::default()
+    };
+    let boot = backoffice::bootstrap(&config)?;
+    if let Some(password) = &boot.generated_owner_password {
+        println!("The owner is owner@localhost with the initial password {password}");
+    }
+    let summary = boot
+        .db
+        .write_blocking(|tx| {
+            let owner: String = tx.query_row(
+                "SELECT id FROM staff WHERE role = 'owner' ORDER BY id LIMIT 1",
+                [],
+                |r| r.get(0),
+            )?;
+            let today = backoffice::db::settings::office_today(tx)?;
+            demo::fill(tx, options, &owner, today)
+        })
+        .map_err(|e| e.to_string())?;
+    boot.db.checkpoint().map_err(|e| e.to_string())?;
+    println!(
+        "Demo office written to {} in {:.1} s: {} clients, {} subscriptions ({} milestones), {} documents ({} lines), {} payments ({} allocations), {} audit rows.",
+        config.data.display(),
+        started.elapsed().as_secs_f64(),
+        summary.clients,
+        summary.subscriptions,
+        summary.milestones,
+        summary.documents,
+        summary.lines,
+        summary.payments,
+        summary.allocations,
+        summary.audit,
+    );
+    println!(
+        "Employees: manager@demo.office and staff1..{}@demo.office, password {}",
+        summary.staff - 1,
+        demo::STAFF_PASSWORD
+    );
+    Ok(())
 }
 
 fn reset_password(data: &std::path::Path, identifier: &str) -> Result<(), String> {

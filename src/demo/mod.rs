@@ -1,0 +1,106 @@
+//! `backoffice demo-data`: a realistic office, deterministic for a seed. Societies named as they
+//! are really written, GSTINs that pass the check, a catalog with dated price changes and an SMS
+//! rate card, subscriptions with milestones in every stage, and years of documents through every
+//! lifecycle path (quotes won and lost, proformas converted, invoices paid in part with TDS,
+//! credit notes, cancellations), payments and advances, and the audit rows all of that writes.
+//!
+//! It writes straight to the tables in one transaction (the API would take hours for a large
+//! office), using the same rules as the API: line taxes from `documents::rules::line_tax`,
+//! numbers gapless per series and financial year in date order, allocations never beyond what an
+//! invoice owes.
+
+mod history;
+mod names;
+mod write;
+
+use crate::auth::rules as auth_rules;
+use crate::http::error::AppError;
+use chrono::{DateTime, Duration, NaiveDate, TimeZone, Utc};
+
+/// What to generate.
+#[derive(Debug, Clone, Copy)]
+pub struct Options {
+    pub clients: usize,
+    pub years: u32,
+    pub seed: u64,
+}
+
+/// What was written.
+#[derive(Debug, Default)]
+pub struct Summary {
+    pub staff: usize,
+    pub clients: usize,
+    pub subscriptions: usize,
+    pub milestones: usize,
+    pub documents: usize,
+    pub lines: usize,
+    pub payments: usize,
+    pub allocations: usize,
+    pub audit: usize,
+}
+
+/// The password of every demo employee (they are past their first sign-in).
+pub const STAFF_PASSWORD: &str = "demo-office-2026";
+
+/// A small deterministic generator (SplitMix64): the same seed gives the same office.
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed ^ 0x9E37_79B9_7F4A_7C15)
+    }
+    pub fn bits(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    /// 0..n (n > 0).
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.bits() % n.max(1)
+    }
+    /// lo..=hi.
+    pub fn range(&mut self, lo: i64, hi: i64) -> i64 {
+        lo + self.below((hi - lo + 1).max(1) as u64) as i64
+    }
+    /// True with `percent` in 100.
+    pub fn chance(&mut self, percent: u64) -> bool {
+        self.below(100) < percent
+    }
+    pub fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+        &items[self.below(items.len() as u64) as usize]
+    }
+    /// A ULID for something that happened `at`: ids sort in time order, as the server's do.
+    pub fn id(&mut self, at: DateTime<Utc>) -> String {
+        let random = (u128::from(self.bits()) << 64) | u128::from(self.bits());
+        ulid::Ulid::from_parts(at.timestamp_millis().max(0) as u64, random).to_string()
+    }
+    /// A moment in office hours (09:00–18:00 IST) on `day`.
+    pub fn office_time(&mut self, day: NaiveDate) -> DateTime<Utc> {
+        let seconds = self.range(3 * 3600 + 1800, 12 * 3600 + 1800);
+        Utc.from_utc_datetime(&day.and_hms_opt(0, 0, 0).expect("midnight")) + Duration::seconds(seconds)
+    }
+}
+
+/// Fills an office that has no clients yet. `owner_id` is the owner bootstrap created; `today`
+/// is the office's date, the end of the history.
+pub fn fill(
+    conn: &rusqlite::Connection,
+    options: Options,
+    owner_id: &str,
+    today: NaiveDate,
+) -> Result<Summary, AppError> {
+    let clients: i64 = conn.query_row("SELECT COUNT(*) FROM client", [], |r| r.get(0))?;
+    if clients > 0 {
+        return Err(AppError::conflict(
+            "not_empty",
+            "demo-data fills a new office: this data file already has clients.",
+        ));
+    }
+    let mut rng = Rng::new(options.seed);
+    let start = today - Duration::days(365 * i64::from(options.years.max(1)));
+    let plan = history::plan(&mut rng, options, start, today);
+    let staff_hash = auth_rules::hash_password(STAFF_PASSWORD);
+    write::write(conn, &mut rng, &plan, owner_id, &staff_hash, start, today)
+}

@@ -1,0 +1,137 @@
+//! `backoffice demo-data`: deterministic for a seed, and everything it writes obeys the rules the
+//! API enforces (GSTINs pass the check, numbers gapless per series, nothing owes below zero).
+
+mod common;
+
+use common::server::BIN;
+use rusqlite::Connection;
+use std::path::Path;
+use std::process::Command;
+
+fn generate(path: &Path, seed: &str) {
+    let out = Command::new(BIN)
+        .args([
+            "demo-data",
+            "--clients",
+            "40",
+            "--years",
+            "4",
+            "--seed",
+            seed,
+            "--data",
+        ])
+        .arg(path)
+        .env("BACKOFFICE_OWNER_PASSWORD", "owner-demo-pw")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("Demo office written"));
+}
+
+fn fingerprint(conn: &Connection) -> Vec<String> {
+    let mut stmt = conn
+        .prepare(
+            "SELECT name || '|' || COALESCE(gstin, '') FROM client UNION ALL
+             SELECT COALESCE(doc_no, 'draft') || '|' || total || '|' || status FROM document UNION ALL
+             SELECT receipt_no || '|' || amount FROM payment ORDER BY 1",
+        )
+        .unwrap();
+    stmt.query_map([], |r| r.get(0))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect()
+}
+
+#[test]
+fn the_same_seed_gives_the_same_office_and_it_keeps_the_rules() {
+    let dir = tempfile::TempDir::new().unwrap();
+    let (a, b, c) = (
+        dir.path().join("a.db"),
+        dir.path().join("b.db"),
+        dir.path().join("c.db"),
+    );
+    generate(&a, "7");
+    generate(&b, "7");
+    generate(&c, "8");
+    let (a, b, c) = (
+        Connection::open(&a).unwrap(),
+        Connection::open(&b).unwrap(),
+        Connection::open(&c).unwrap(),
+    );
+    assert_eq!(fingerprint(&a), fingerprint(&b));
+    assert_ne!(fingerprint(&a), fingerprint(&c));
+
+    let one = |sql: &str| -> i64 { a.query_row(sql, [], |r| r.get(0)).unwrap() };
+    let ok: String = a.query_row("PRAGMA integrity_check", [], |r| r.get(0)).unwrap();
+    assert_eq!(ok, "ok");
+    assert_eq!(one("SELECT COUNT(*) FROM pragma_foreign_key_check"), 0);
+    assert_eq!(one("SELECT COUNT(*) FROM client"), 40);
+    for kind in ["QUOTATION", "PROFORMA", "INVOICE", "CREDIT_NOTE"] {
+        assert!(
+            one(&format!("SELECT COUNT(*) FROM document WHERE type = '{kind}'")) > 0,
+            "no {kind}"
+        );
+    }
+    for status in ["draft", "issued", "sent", "lost", "invoiced", "cancelled"] {
+        assert!(
+            one(&format!(
+                "SELECT COUNT(*) FROM document WHERE status = '{status}'"
+            )) > 0,
+            "no {status} document"
+        );
+    }
+    assert!(
+        one("SELECT COUNT(*) FROM payment_allocation WHERE tds > 0") > 0,
+        "no TDS"
+    );
+    assert!(
+        one("SELECT COUNT(*) FROM client_module WHERE status = 'new'") > 0,
+        "no project in its first steps"
+    );
+    assert!(
+        one("SELECT COUNT(*) FROM client_module WHERE status = 'trained'") > 0,
+        "no trained project"
+    );
+    assert!(one("SELECT COUNT(*) FROM audit") > one("SELECT COUNT(*) FROM document"));
+
+    // Every GSTIN passes the check the API applies.
+    let mut stmt = a
+        .prepare("SELECT gstin FROM client WHERE gstin IS NOT NULL")
+        .unwrap();
+    let gstins: Vec<String> = stmt
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    assert!(!gstins.is_empty());
+    for g in gstins {
+        backoffice::clients::rules::check_gstin(&g).unwrap_or_else(|e| panic!("{g}: {}", e.message));
+    }
+    // Numbers are gapless per series and financial year, receipts included.
+    let gaps = one("SELECT COUNT(*) FROM number_series s WHERE s.last_seq <>
+           (SELECT COUNT(*) FROM (SELECT doc_no AS no FROM document UNION ALL SELECT receipt_no FROM payment)
+            WHERE no LIKE s.prefix || '/' || s.fy || '-%')");
+    assert_eq!(gaps, 0);
+    // Nothing owes below zero, and no payment allocates more than it brought.
+    assert_eq!(
+        one(&format!(
+            "SELECT COUNT(*) FROM document d WHERE d.type = 'INVOICE' AND {} < 0",
+            backoffice::documents::store::OUTSTANDING
+        )),
+        0
+    );
+    assert_eq!(
+        one(
+            "SELECT COUNT(*) FROM payment p WHERE p.amount < (SELECT COALESCE(SUM(amount), 0) FROM payment_allocation a WHERE a.payment_id = p.id)"
+        ),
+        0
+    );
+    // A second run on a filled office is refused.
+    let again = Command::new(BIN)
+        .args(["demo-data", "--clients", "5", "--data"])
+        .arg(dir.path().join("a.db"))
+        .output()
+        .unwrap();
+    assert!(!again.status.success());
+    assert!(String::from_utf8_lossy(&again.stderr).contains("already has clients"));
+}
