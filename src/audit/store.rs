@@ -17,9 +17,9 @@ pub struct AuditRow {
     pub entity: String,
     pub entity_id: Option<String>,
     pub action: String,
-    #[schema(value_type = Object)]
+    /// Any JSON: an object, a list or a single value, or null.
     pub before: Option<Value>,
-    #[schema(value_type = Object)]
+    /// Any JSON, as `before`.
     pub after: Option<Value>,
 }
 

@@ -6,7 +6,7 @@ use crate::AppState;
 use crate::clients::store as client_store;
 use crate::db::audit::{Audit, audit, record};
 use crate::db::settings;
-use crate::documents::pricing::{LineInput, Mode, Priced, Totals};
+use crate::documents::pricing::{self, LineInput, Mode, Priced, Totals};
 use crate::documents::routes::{as_input, compose, issue_in, visible};
 use crate::documents::store::{self, Document};
 use crate::http::error::{AppError, ErrorBody};
@@ -459,20 +459,23 @@ async fn credit_note(
                         "Part of this invoice is credited already: give the lines to credit.",
                     ));
                 }
-                Some(lines) => {
-                    let client = client_store::get(tx, &invoice.client_id, None)?
-                        .ok_or_else(|| AppError::not_found("client"))?;
-                    compose(
-                        tx,
-                        &client,
-                        lines,
-                        settings::office_today(tx)?,
-                        invoice.round_to_rupee,
-                        Mode::Strict,
-                    )?
-                    .0
-                }
+                // Priced on the invoice's own place of supply.
+                Some(lines) => pricing::price(
+                    tx,
+                    lines,
+                    settings::office_today(tx)?,
+                    invoice.intra_state,
+                    invoice.round_to_rupee,
+                    Mode::Strict,
+                )?,
             };
+            if priced.totals.total <= 0 {
+                return Err(AppError::invalid(
+                    "lines",
+                    "nothing_to_credit",
+                    "These lines credit nothing: give an amount above zero.",
+                ));
+            }
             if priced.totals.total > creditable {
                 return Err(AppError::invalid(
                     "lines",

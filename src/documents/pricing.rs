@@ -69,6 +69,9 @@ pub struct Priced {
     pub warnings: Vec<Warning>,
 }
 
+/// The largest taxable value of one line: ₹1,000 crore in paise.
+pub const MAX_LINE_VALUE: i64 = 1_000_000_000_000;
+
 /// How to treat what cannot be priced.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub enum Mode {
@@ -198,6 +201,14 @@ pub fn price(
             .clone()
             .filter(|s| !s.trim().is_empty())
             .or(module.as_ref().and_then(|m| m.sac.clone()));
+        // Keeps every sum of a document (500 lines, taxes doubled for rounding) far inside i64.
+        if line.qty.checked_mul(unit_price).is_none_or(|v| v > MAX_LINE_VALUE) {
+            return Err(AppError::invalid(
+                &at("qty"),
+                "line_too_large",
+                "A line's value (quantity × unit price) may not pass ₹1,000 crore.",
+            ));
+        }
         let tax = rules::line_tax(line.qty, unit_price, gst_rate, intra_state);
         priced.push(PricedLine {
             module_id: line.module_id.clone(),

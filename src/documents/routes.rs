@@ -446,7 +446,13 @@ pub fn issue_in(tx: &Connection, user: &AuthUser, id: &str) -> Result<Document, 
     let doc_date = pricing_date(tx, doc.doc_date.as_deref())?;
     let client = client_store::get(tx, &doc.client_id, None)?.ok_or_else(|| AppError::not_found("client"))?;
     let inputs: Vec<LineInput> = doc.lines.iter().map(|l| as_input(&l.priced)).collect();
-    let (priced, intra) = compose(tx, &client, &inputs, doc_date, doc.round_to_rupee, Mode::Strict)?;
+    // A credit note keeps its invoice's place of supply, whatever the client's state is now.
+    let (priced, intra) = if doc.doc_type == "CREDIT_NOTE" {
+        let priced = pricing::price(tx, &inputs, doc_date, doc.intra_state, doc.round_to_rupee, Mode::Strict)?;
+        (priced, doc.intra_state)
+    } else {
+        compose(tx, &client, &inputs, doc_date, doc.round_to_rupee, Mode::Strict)?
+    };
     store::set_lines(tx, id, &priced)?;
     let prefix =
         rules::prefix(&doc.doc_type).ok_or_else(|| AppError::internal("document type without a prefix"))?;
