@@ -202,7 +202,11 @@ pub fn price(
             .filter(|s| !s.trim().is_empty())
             .or(module.as_ref().and_then(|m| m.sac.clone()));
         // Keeps every sum of a document (500 lines, taxes doubled for rounding) far inside i64.
-        if line.qty.checked_mul(unit_price).is_none_or(|v| v > MAX_LINE_VALUE) {
+        if line
+            .qty
+            .checked_mul(unit_price)
+            .is_none_or(|v| v > MAX_LINE_VALUE)
+        {
             return Err(AppError::invalid(
                 &at("qty"),
                 "line_too_large",

@@ -448,7 +448,14 @@ pub fn issue_in(tx: &Connection, user: &AuthUser, id: &str) -> Result<Document, 
     let inputs: Vec<LineInput> = doc.lines.iter().map(|l| as_input(&l.priced)).collect();
     // A credit note keeps its invoice's place of supply, whatever the client's state is now.
     let (priced, intra) = if doc.doc_type == "CREDIT_NOTE" {
-        let priced = pricing::price(tx, &inputs, doc_date, doc.intra_state, doc.round_to_rupee, Mode::Strict)?;
+        let priced = pricing::price(
+            tx,
+            &inputs,
+            doc_date,
+            doc.intra_state,
+            doc.round_to_rupee,
+            Mode::Strict,
+        )?;
         (priced, doc.intra_state)
     } else {
         compose(tx, &client, &inputs, doc_date, doc.round_to_rupee, Mode::Strict)?
