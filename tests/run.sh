@@ -14,4 +14,12 @@ if [ ${#need_apt[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need_apt[@]}" >/dev/null
 fi
 
+# Schemathesis (PyPI) for the API fuzz test (tests/fuzz_api.rs), in a virtual environment of its own.
+venv=target/fuzz-venv
+if [ ! -x "$venv/bin/schemathesis" ]; then
+  echo "tests/run.sh: installing Schemathesis into $venv for the API fuzz test"
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install -q --disable-pip-version-check "schemathesis==4.32.5"
+fi
+
 cargo test --locked --all-targets --no-fail-fast "$@"
