@@ -1,0 +1,121 @@
+//! Browser test of payments: from an issued invoice, the owner records a part payment with TDS at
+//! 10% of the taxable value, sees the receipt and its PDF, and the invoice's outstanding falls;
+//! the dues aging report shows what is left.
+
+mod common;
+
+use common::browser::{owner_session, shot, sign_in_home};
+use common::server::Server;
+use common::webdriver::Driver;
+use serde_json::json;
+
+const OWNER_PASSWORD: &str = "owner-initial-pw";
+const OWNER_OWN: &str = "the owner's chosen passphrase";
+
+#[test]
+fn a_part_payment_with_tds_lowers_the_outstanding_and_prints_a_receipt() {
+    let Some(driver) = Driver::start() else { return };
+    let dir = tempfile::TempDir::new().unwrap();
+    let server = Server::start(
+        &dir.path().join("office.db"),
+        &dir.path().join("server.log"),
+        Some(OWNER_PASSWORD),
+    );
+    let owner = owner_session(&server, OWNER_PASSWORD, OWNER_OWN);
+    let (status, _, _) = server.call(
+        "PUT",
+        "/api/settings/company",
+        Some(&owner),
+        Some(json!({ "name": "Softland India", "address": "Kollam", "gstin": "32AABCK1234L1ZV" })),
+    );
+    assert_eq!(status, 200);
+    let (_, _, client) = server.call(
+        "POST",
+        "/api/clients",
+        Some(&owner),
+        Some(json!({ "name": "KADAKKAL SERVICE CO-OPERATIVE BANK", "state_code": "32" })),
+    );
+    let (_, _, draft) = server.call(
+        "POST",
+        "/api/documents",
+        Some(&owner),
+        Some(json!({ "type": "INVOICE", "client_id": client["id"],
+                     "lines": [ { "description": "Core banking licence", "qty": 1, "unit_price": 10_000_000 } ] })),
+    );
+    let invoice_id = draft["id"].as_str().unwrap().to_string();
+    let (status, _, invoice) = server.call(
+        "POST",
+        &format!("/api/documents/{invoice_id}/issue"),
+        Some(&owner),
+        Some(json!({})),
+    );
+    assert_eq!(status, 200, "{invoice}");
+
+    let s = driver.session(1366, 900);
+    sign_in_home(&s, &server, "owner@localhost", OWNER_OWN);
+    s.goto(&server.url(&format!("/documents/{invoice_id}")));
+    s.wait_page("document");
+    s.wait_text("[data-testid='outstanding']", "₹1,18,000.00");
+    s.wait_text("[data-testid='paid-badge']", "Outstanding");
+    s.click_button("Record payment");
+    s.wait_page("payment-new");
+    s.wait(&format!(
+        "[data-testid='alloc-row'][data-document-id='{invoice_id}']"
+    ));
+    s.fill("amount", "50000");
+    s.fill("alloc_amount", "50000");
+    s.click_button("TDS 10%");
+    s.wait_text("[data-testid='alloc-summary']", "₹10,000.00");
+    select_mode(&s, "cheque");
+    s.fill("reference", "004512");
+    shot(&s, "50-record-payment");
+    s.click_button("Record payment");
+    s.wait_page("payment");
+    let receipt = s.wait("[data-testid='receipt-no']").text();
+    assert!(
+        receipt.contains("RCT/") && receipt.ends_with("-0001"),
+        "{receipt}"
+    );
+    let print = s
+        .find_all("a")
+        .into_iter()
+        .find(|a| a.text() == "Print receipt")
+        .expect("a Print receipt link");
+    let href = print.attribute("href").unwrap();
+    let pdf = minreq::get(if href.starts_with("http") {
+        href.clone()
+    } else {
+        server.url(&href)
+    })
+    .with_header("Cookie", owner.as_str())
+    .with_timeout(30)
+    .send()
+    .unwrap();
+    assert_eq!(
+        (
+            pdf.status_code,
+            pdf.headers.get("content-type").map(String::as_str)
+        ),
+        (200, Some("application/pdf"))
+    );
+    assert!(pdf.as_bytes().starts_with(b"%PDF"));
+    shot(&s, "51-payment-receipt");
+
+    // The invoice owes what is left: 1,18,000 - 50,000 - 10,000 TDS.
+    s.goto(&server.url(&format!("/documents/{invoice_id}")));
+    s.wait_page("document");
+    s.wait_text("[data-testid='outstanding']", "₹58,000.00");
+    s.wait_text("[data-testid='paid-badge']", "Part paid");
+    let (_, _, after) = server.call("GET", &format!("/api/documents/{invoice_id}"), Some(&owner), None);
+    assert_eq!(after["outstanding"], 5_800_000);
+
+    // The dues aging report carries it (not yet due: 15 days of terms).
+    s.goto(&server.url("/reports/dues-aging"));
+    s.wait_page("dues-aging");
+    s.wait_text("[data-testid='dues-totals']", "₹58,000.00");
+    shot(&s, "52-dues-aging");
+}
+
+fn select_mode(s: &common::webdriver::Session, mode: &str) {
+    common::browser::select(s, "select[name='mode']", mode);
+}
