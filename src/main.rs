@@ -122,6 +122,10 @@ struct ServeArgs {
     /// Lift the address check on outbound calls (tests and labs only).
     #[arg(long, env = "BACKOFFICE_ALLOW_PRIVATE_TARGETS", value_parser = parse_flag, default_value = "0")]
     allow_private_targets: bool,
+    /// On a data file without clients: fill it first with a demo office of 100 societies
+    /// (the same as `demo-data --clients 100`), to look around a living console.
+    #[arg(long)]
+    demo: bool,
 }
 
 fn parse_flag(value: &str) -> Result<bool, String> {
@@ -203,6 +207,7 @@ fn serve(
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
     notice: &mut dyn std::io::Write,
 ) -> Result<(), String> {
+    let demo = args.demo;
     let config = Config {
         data: args.data,
         listen: args.listen,
@@ -230,6 +235,25 @@ fn serve(
              It is shown only this once; you will be asked to change it at first sign-in.\n",
             config.owner_email
         );
+    }
+    if demo {
+        let empty = boot
+            .db
+            .read_blocking(|c| {
+                Ok(c.query_row("SELECT COUNT(*) = 0 FROM client", [], |r| r.get::<_, bool>(0))?)
+            })
+            .map_err(|e| e.to_string())?;
+        if empty {
+            let summary = fill_demo(
+                &boot.db,
+                demo::Options {
+                    clients: 100,
+                    years: 3,
+                    seed: 1,
+                },
+            )?;
+            let _ = writeln!(notice, "{}", summary_text(&config.data, &summary));
+        }
     }
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -294,8 +318,18 @@ fn demo_data(data: PathBuf, options: demo::Options, owner_password: Option<Strin
     if let Some(password) = &boot.generated_owner_password {
         println!("The owner is owner@localhost with the initial password {password}");
     }
-    let summary = boot
-        .db
+    let summary = fill_demo(&boot.db, options)?;
+    println!(
+        "{} ({:.1} s)",
+        summary_text(&config.data, &summary),
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+/// Writes a demo office into `db` (which must have no clients yet) and checkpoints it.
+fn fill_demo(db: &db::Db, options: demo::Options) -> Result<demo::Summary, String> {
+    let summary = db
         .write_blocking(|tx| {
             let owner: String = tx.query_row(
                 "SELECT id FROM staff WHERE role = 'owner' ORDER BY id LIMIT 1",
@@ -306,26 +340,26 @@ fn demo_data(data: PathBuf, options: demo::Options, owner_password: Option<Strin
             demo::fill(tx, options, &owner, today)
         })
         .map_err(|e| e.to_string())?;
-    boot.db.checkpoint().map_err(|e| e.to_string())?;
-    println!(
-        "Demo office written to {} in {:.1} s: {} clients, {} subscriptions ({} milestones), {} documents ({} lines), {} payments ({} allocations), {} audit rows.",
-        config.data.display(),
-        started.elapsed().as_secs_f64(),
-        summary.clients,
-        summary.subscriptions,
-        summary.milestones,
-        summary.documents,
-        summary.lines,
-        summary.payments,
-        summary.allocations,
-        summary.audit,
-    );
-    println!(
-        "Employees: manager@demo.office and staff1..{}@demo.office, password {}",
-        summary.staff - 1,
+    db.checkpoint().map_err(|e| e.to_string())?;
+    Ok(summary)
+}
+
+fn summary_text(data: &std::path::Path, s: &demo::Summary) -> String {
+    format!(
+        "Demo office written to {}: {} clients, {} subscriptions ({} milestones), {} documents ({} lines), \
+         {} payments ({} allocations), {} audit rows.\nEmployees: manager@demo.office and staff1..{}@demo.office, password {}",
+        data.display(),
+        s.clients,
+        s.subscriptions,
+        s.milestones,
+        s.documents,
+        s.lines,
+        s.payments,
+        s.allocations,
+        s.audit,
+        s.staff - 1,
         demo::STAFF_PASSWORD
-    );
-    Ok(())
+    )
 }
 
 fn reset_password(data: &std::path::Path, identifier: &str) -> Result<(), String> {

@@ -135,3 +135,44 @@ fn the_same_seed_gives_the_same_office_and_it_keeps_the_rules() {
     assert!(!again.status.success());
     assert!(String::from_utf8_lossy(&again.stderr).contains("already has clients"));
 }
+
+#[test]
+fn serve_demo_fills_a_new_office_once_and_its_employees_can_sign_in() {
+    use std::io::{BufRead, BufReader};
+    let dir = tempfile::TempDir::new().unwrap();
+    let data = dir.path().join("office.db");
+    let start = || {
+        let mut child = Command::new(BIN)
+            .args(["serve", "--demo", "--listen", "127.0.0.1:0", "--data"])
+            .arg(&data)
+            .env("BACKOFFICE_OWNER_PASSWORD", "owner-demo-pw")
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let addr = line.trim().rsplit("http://").next().unwrap().to_string();
+        (child, addr)
+    };
+    for _ in 0..2 {
+        let (mut child, addr) = start();
+        let login = minreq::post(format!("http://{addr}/api/auth/login"))
+            .with_header("Content-Type", "application/json")
+            .with_body(r#"{"username":"manager@demo.office","password":"demo-office-2026"}"#)
+            .send()
+            .unwrap();
+        assert_eq!(login.status_code, 200, "{}", login.as_str().unwrap());
+        let cookie = login.headers["set-cookie"].split(';').next().unwrap().to_string();
+        let clients = minreq::get(format!("http://{addr}/api/clients?per_page=1"))
+            .with_header("Cookie", cookie)
+            .send()
+            .unwrap();
+        let body: serde_json::Value = clients.json().unwrap();
+        assert_eq!(body["total"], 100, "filled once, not again on the second start");
+        child.kill().unwrap();
+        child.wait().unwrap();
+    }
+}
