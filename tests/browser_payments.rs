@@ -114,6 +114,53 @@ fn a_part_payment_with_tds_lowers_the_outstanding_and_prints_a_receipt() {
     s.wait_page("dues-aging");
     s.wait_text("[data-testid='dues-totals']", "₹58,000.00");
     shot(&s, "52-dues-aging");
+
+    // The advance step of the society's project is ticked with that payment: its date follows.
+    let (_, _, module) = server.call(
+        "POST",
+        "/api/modules",
+        Some(&owner),
+        Some(json!({ "code": "CBS", "name": "Core banking", "sac": "998314", "gst_rate": 18 })),
+    );
+    let (status, _, project) = server.call(
+        "POST",
+        "/api/client-modules",
+        Some(&owner),
+        Some(json!({ "client_id": client["id"], "module_id": module["id"] })),
+    );
+    assert_eq!(status, 201, "{project}");
+    let project_id = project["id"].as_str().unwrap();
+    s.goto(&server.url(&format!("/projects/{project_id}")));
+    s.wait_page("project");
+    s.wait("[data-testid='checklist'] li[data-key='advance_paid'] input[type='checkbox']")
+        .click();
+    s.wait("select[name='paymentId'] option[value]:not([value=''])");
+    let (_, _, payments) = server.call("GET", "/api/payments", Some(&owner), None);
+    common::browser::select(
+        &s,
+        "select[name='paymentId']",
+        payments["rows"][0]["id"].as_str().unwrap(),
+    );
+    s.click_button("Save");
+    s.wait_text(
+        "[data-testid='checklist'] li[data-key='advance_paid']",
+        "Payment linked",
+    );
+    let (_, _, steps) = server.call(
+        "GET",
+        &format!("/api/client-modules/{project_id}/milestones"),
+        Some(&owner),
+        None,
+    );
+    let advance = steps["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["key"] == "advance_paid")
+        .unwrap()
+        .clone();
+    assert_eq!(advance["payment_id"], payments["rows"][0]["id"]);
+    assert_eq!(advance["done_on"], payments["rows"][0]["received_on"]);
 }
 
 fn select_mode(s: &common::webdriver::Session, mode: &str) {

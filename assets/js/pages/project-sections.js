@@ -3,7 +3,7 @@
 // each revealed for 30 seconds); and the renewal and SMS top-up quote buttons.
 import { html, useState, useEffect } from "/vendor/preact-htm.js";
 import { post, patch } from "../api.js";
-import { date, isoDate, integer } from "../format.js";
+import { date, isoDate, integer, rupees } from "../format.js";
 import {
   Card, Badge, Notice, Loading, Progress, Dialog, ConfirmDialog, TimedSecret, Form, Field, DateField, SubmitButton,
   useForm, fieldError, toast, useFetch, EmptyState, navigate,
@@ -26,17 +26,34 @@ const STAMPS = {
   trained: "The first tick also sets the status to Trained and the trained date.",
 };
 
-function TickDialog({ projectId, step, onClose, onDone }) {
-  const form = useForm({ doneOn: isoDate() });
+function TickDialog({ project, step, onClose, onDone }) {
+  const form = useForm({ doneOn: isoDate(), paymentId: "" });
+  // The client's payments, newest first: a step such as "Advance paid" can name the one that settled it.
+  const payments = useFetch(`/api/payments?client_id=${enc(project.client_id)}&per_page=50`);
+  const rows = (payments.data && payments.data.rows) || [];
+  const choosePayment = (e) => {
+    const id = e.currentTarget.value;
+    form.set("paymentId", id);
+    const chosen = rows.find((p) => p.id === id);
+    if (chosen) form.set("doneOn", chosen.received_on);
+  };
   const onSubmit = form.submit(async (v) => {
     if (!v.doneOn) throw fieldError("doneOn", "Give the date the step was done.");
-    onDone(await post(`/api/client-modules/${enc(projectId)}/milestones`, { key: step.key, done: true, doneOn: v.doneOn }));
+    const body = { key: step.key, done: true, doneOn: v.doneOn };
+    if (v.paymentId) body.paymentId = v.paymentId;
+    onDone(await post(`/api/client-modules/${enc(project.id)}/milestones`, body));
   });
+  const options = [{ value: "", label: rows.length ? "No payment" : "No payments recorded for this client" }].concat(
+    rows.map((p) => ({ value: p.id, label: `${p.receipt_no} · ${date(p.received_on)} · ${rupees(p.amount)}` })),
+  );
   return html`<${Dialog} title=${`Tick “${step.label}”`} size="narrow" onClose=${onClose} closable=${!form.saving}>
     <${Form} onSubmit=${onSubmit} error=${form.formError} label=${`Tick ${step.label}`}>
       <div class="form-grid">
         <${DateField} label="Done on" name="doneOn" value=${form.values.doneOn} error=${form.errors.doneOn}
           onChange=${(d) => form.set("doneOn", d)} hint=${STAMPS[step.key] || "Today unless it was done earlier."} autofocus />
+        <${Field} label="Payment" as="select" name="paymentId" optional value=${form.values.paymentId} onInput=${choosePayment}
+          error=${form.errors.paymentId} options=${options} disabled=${!rows.length}
+          hint="Link the payment that settled this step; its date becomes the step's date." />
       </div>
       <${Actions} onClose=${onClose} saving=${form.saving} label="Save" />
     </${Form}>
@@ -63,7 +80,7 @@ export function ChecklistCard({ project, onChanged }) {
   };
   let dialogEl = null;
   if (dialog && dialog.kind === "tick") {
-    dialogEl = html`<${TickDialog} projectId=${project.id} step=${dialog.step} onClose=${close}
+    dialogEl = html`<${TickDialog} project=${project} step=${dialog.step} onClose=${close}
       onDone=${(answer) => applied(answer, `${dialog.step.label} ticked.`)} />`;
   } else if (dialog) {
     const s = dialog.step;
