@@ -12,7 +12,7 @@ use crate::documents::store::Document;
 use crate::documents::{html, pdf_response, shares, view};
 use crate::http::error::{AppError, ErrorBody};
 use crate::http::extract::{AuthUser, ClientInfo, IdPath, JsonBody, QueryParams};
-use crate::mail::provider::{self, Attachment, Email, MailConfig, MailError};
+use crate::mail::provider::{Attachment, Email, MailConfig, MailError};
 use crate::mail::{self, Attempt};
 use axum::Json;
 use axum::extract::State;
@@ -270,12 +270,7 @@ async fn deliver(
         document_id,
         client_id,
     } = out;
-    let (email, result) = tokio::task::spawn_blocking(move || {
-        let result = provider::send(&config, &email, allow);
-        (email, result)
-    })
-    .await
-    .map_err(AppError::internal)?;
+    let (email, result) = mail::send(config, email, allow).await?;
     if let Err(e) = &result {
         tracing::warn!(document = %document_id, error = %e, "document email failed");
     }
@@ -398,9 +393,8 @@ async fn convert_and_send(
         })
         .await?;
     let allow = state.config.allow_private_targets;
-    tokio::task::spawn_blocking(move || provider::alive(&config, allow))
-        .await
-        .map_err(AppError::internal)?
+    mail::probe(config, allow)
+        .await?
         .map_err(|e| mail::dead_provider(&e))?;
     let settings = state.config.clone();
     let who = user.clone();

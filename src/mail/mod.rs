@@ -71,6 +71,27 @@ pub fn config(conn: &Connection) -> Result<MailConfig, AppError> {
     }
 }
 
+/// Asks the provider whether it is alive, off the async threads (the call blocks up to its timeout).
+pub async fn probe(config: MailConfig, allow_private: bool) -> Result<Result<(), MailError>, AppError> {
+    tokio::task::spawn_blocking(move || provider::alive(&config, allow_private))
+        .await
+        .map_err(AppError::internal)
+}
+
+/// Sends one email off the async threads; the email comes back with what came of it.
+pub async fn send(
+    config: MailConfig,
+    email: provider::Email,
+    allow_private: bool,
+) -> Result<(provider::Email, Result<String, MailError>), AppError> {
+    tokio::task::spawn_blocking(move || {
+        let result = provider::send(&config, &email, allow_private);
+        (email, result)
+    })
+    .await
+    .map_err(AppError::internal)
+}
+
 /// The 409 for a provider that is not alive when a send depends on it.
 pub fn dead_provider(e: &MailError) -> AppError {
     AppError::conflict(

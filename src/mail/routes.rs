@@ -7,7 +7,7 @@ use crate::db::settings;
 use crate::http::error::{AppError, ErrorBody};
 use crate::http::extract::{AuthUser, JsonBody, Owner, QueryParams};
 use crate::http::pagination::{Page, Paginated};
-use crate::mail::{self, EmailLogFilter, EmailLogRow, MailSettings, outbound, provider};
+use crate::mail::{self, EmailLogFilter, EmailLogRow, MailSettings, outbound};
 use axum::Json;
 use axum::extract::State;
 use serde::{Deserialize, Serialize};
@@ -107,16 +107,13 @@ pub struct MailTest {
 async fn test_mail(State(state): State<AppState>, _owner: Owner) -> Result<Json<MailTest>, AppError> {
     let config = state.db.read(mail::config).await?;
     let allow = state.config.allow_private_targets;
-    tokio::task::spawn_blocking(move || provider::alive(&config, allow))
-        .await
-        .map_err(AppError::internal)?
-        .map_err(|e| {
-            AppError::new(
-                axum::http::StatusCode::BAD_GATEWAY,
-                "mail_provider_failed",
-                format!("The test failed: {e}."),
-            )
-        })?;
+    mail::probe(config, allow).await?.map_err(|e| {
+        AppError::new(
+            axum::http::StatusCode::BAD_GATEWAY,
+            "mail_provider_failed",
+            format!("The test failed: {e}."),
+        )
+    })?;
     Ok(Json(MailTest {
         ok: true,
         message: "The mail provider answered and accepted the token.".into(),

@@ -12,7 +12,7 @@ use crate::db::settings;
 use crate::documents::html;
 use crate::http::error::{AppError, ErrorBody};
 use crate::http::extract::{IdPath, JsonBody, Manager};
-use crate::mail::provider::{self, Email};
+use crate::mail::provider::Email;
 use crate::mail::{self, Attempt};
 use crate::projects::store;
 use axum::Json;
@@ -111,10 +111,8 @@ async fn notify(
         })
         .await?;
     let allow = state.config.allow_private_targets;
-    let probe = config.clone();
-    tokio::task::spawn_blocking(move || provider::alive(&probe, allow))
-        .await
-        .map_err(AppError::internal)?
+    mail::probe(config.clone(), allow)
+        .await?
         .map_err(|e| mail::dead_provider(&e))?;
     let (html_body, text) = html::email(&body, None, None, &letterhead)?;
     let mut report = NotifyReport {
@@ -133,13 +131,7 @@ async fn notify(
             text: text.clone(),
             attachments: vec![],
         };
-        let config = config.clone();
-        let (email, result) = tokio::task::spawn_blocking(move || {
-            let result = provider::send(&config, &email, allow);
-            (email, result)
-        })
-        .await
-        .map_err(AppError::internal)?;
+        let (email, result) = mail::send(config.clone(), email, allow).await?;
         report.attempted += 1;
         match &result {
             Ok(_) => report.sent += 1,
