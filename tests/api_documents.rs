@@ -3,9 +3,9 @@
 
 mod common;
 
-use axum::http::{Method, StatusCode};
+use axum::http::StatusCode;
 use chrono::{Duration, Utc};
-use common::{Call, TestApp};
+use common::TestApp;
 use serde_json::{Value, json};
 
 fn id(v: &Value) -> String {
@@ -38,33 +38,8 @@ async fn books() -> Books {
     let manager = app.login("manager@coop.in", &pw).await;
     let (staff_id, pw) = app.invite(&owner, "staff@coop.in", "staff").await;
     let staff = app.login("staff@coop.in", &pw).await;
-    let company = app
-        .send(
-            Call::new(Method::PUT, "/api/settings/company")
-                .cookie(&owner)
-                .json(json!({ "name": "Softland India", "address": "Kollam", "gstin": "32AABCK1234L1ZV" })),
-        )
-        .await;
-    assert_eq!(
-        (company.status, company.body["state_code"].as_str()),
-        (StatusCode::OK, Some("32")),
-        "{}",
-        company.text
-    );
-    let module = app
-        .post(
-            "/api/modules",
-            &owner,
-            json!({ "code": "DEP", "name": "Deposit module", "sac": "998314", "gst_rate": 18 }),
-        )
-        .await
-        .body;
-    app.post(
-        &format!("/api/modules/{}/prices", id(&module)),
-        &owner,
-        json!({ "effective_from": "2020-04-01", "price": 1_000_000 }),
-    )
-    .await;
+    app.set_company(&owner, json!({})).await;
+    let module = app.priced_module(&owner, 1_000_000).await;
     let client = |name: &str, extra: Value| {
         let mut body = json!({ "name": name, "owner_id": staff_id });
         body.as_object_mut()
@@ -97,7 +72,7 @@ async fn books() -> Books {
         owner,
         manager,
         staff,
-        module: id(&module),
+        module,
         kerala: id(&kerala),
         karnataka: id(&karnataka),
         unknown_state: id(&unknown),

@@ -34,29 +34,12 @@ async fn office() -> Office {
     let manager = app.login("manager@coop.in", &pw).await;
     let (_, pw) = app.invite(&owner, "staff@coop.in", "staff").await;
     let staff = app.login("staff@coop.in", &pw).await;
-    let company = app
-        .send(
-            Call::new(Method::PUT, "/api/settings/company").cookie(&owner).json(json!({
-                "name": "Softland India", "address": "Kollam", "gstin": "32AABCK1234L1ZV",
-                "bank_name": "State Bank of India", "bank_account": "0012345678", "bank_ifsc": "SBIN0000123"
-            })),
-        )
-        .await;
-    assert_eq!(company.status, StatusCode::OK, "{}", company.text);
-    let module = app
-        .post(
-            "/api/modules",
-            &owner,
-            json!({ "code": "DEP", "name": "Deposit module", "sac": "998314", "gst_rate": 18 }),
-        )
-        .await
-        .body;
-    app.post(
-        &format!("/api/modules/{}/prices", id(&module)),
+    app.set_company(
         &owner,
-        json!({ "effective_from": "2020-04-01", "price": 10_000_000 }),
+        json!({ "bank_name": "State Bank of India", "bank_account": "0012345678", "bank_ifsc": "SBIN0000123" }),
     )
     .await;
+    let module = app.priced_module(&owner, 10_000_000).await;
     let society = app
         .post(
             "/api/clients",
@@ -87,7 +70,7 @@ async fn office() -> Office {
         owner,
         manager,
         staff,
-        module: id(&module),
+        module,
         society: id(&society),
     }
 }

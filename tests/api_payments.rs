@@ -4,8 +4,8 @@
 
 mod common;
 
-use axum::http::{Method, StatusCode, header};
-use common::{Call, TestApp};
+use axum::http::{StatusCode, header};
+use common::TestApp;
 use serde_json::{Value, json};
 
 fn id(v: &Value) -> String {
@@ -26,28 +26,8 @@ async fn books() -> Books {
     let owner = app.owner().await;
     let (staff_id, pw) = app.invite(&owner, "staff@coop.in", "staff").await;
     let staff = app.login("staff@coop.in", &pw).await;
-    let company = app
-        .send(
-            Call::new(Method::PUT, "/api/settings/company")
-                .cookie(&owner)
-                .json(json!({ "name": "Softland India", "address": "Kollam", "gstin": "32AABCK1234L1ZV" })),
-        )
-        .await;
-    assert_eq!(company.status, StatusCode::OK);
-    let module = app
-        .post(
-            "/api/modules",
-            &owner,
-            json!({ "code": "DEP", "name": "Deposit module", "sac": "998314", "gst_rate": 18 }),
-        )
-        .await
-        .body;
-    app.post(
-        &format!("/api/modules/{}/prices", id(&module)),
-        &owner,
-        json!({ "effective_from": "2020-04-01", "price": 10_000_000 }),
-    )
-    .await;
+    app.set_company(&owner, json!({})).await;
+    let module = app.priced_module(&owner, 10_000_000).await;
     let society = app
         .post(
             "/api/clients",
@@ -68,7 +48,7 @@ async fn books() -> Books {
         app,
         owner,
         staff,
-        module: id(&module),
+        module,
         society: id(&society),
         other: id(&other),
     }

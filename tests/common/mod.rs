@@ -202,6 +202,51 @@ impl TestApp {
     }
 
     /// A direct connection to the test's data file, for asserting rows written or not.
+    /// The vendor's profile the document tests share: Softland India, Kollam, GSTIN in Kerala (32),
+    /// with `extra` fields (bank details...).
+    pub async fn set_company(&self, owner: &str, extra: Value) {
+        let mut body =
+            serde_json::json!({ "name": "Softland India", "address": "Kollam", "gstin": "32AABCK1234L1ZV" });
+        body.as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().cloned().unwrap_or_default());
+        let reply = self
+            .send(
+                Call::new(Method::PUT, "/api/settings/company")
+                    .cookie(owner)
+                    .json(body),
+            )
+            .await;
+        assert_eq!(
+            (reply.status, reply.body["state_code"].as_str()),
+            (StatusCode::OK, Some("32")),
+            "{}",
+            reply.text
+        );
+    }
+
+    /// The module DEP (Deposit module, SAC 998314, 18% GST) priced `price` paise from 2020-04-01; its id.
+    pub async fn priced_module(&self, owner: &str, price: i64) -> String {
+        let module = self
+            .post(
+                "/api/modules",
+                owner,
+                serde_json::json!({ "code": "DEP", "name": "Deposit module", "sac": "998314", "gst_rate": 18 }),
+            )
+            .await;
+        assert_eq!(module.status, StatusCode::CREATED, "{}", module.text);
+        let id = module.body["id"].as_str().unwrap().to_string();
+        let priced = self
+            .post(
+                &format!("/api/modules/{id}/prices"),
+                owner,
+                serde_json::json!({ "effective_from": "2020-04-01", "price": price }),
+            )
+            .await;
+        assert_eq!(priced.status, StatusCode::CREATED, "{}", priced.text);
+        id
+    }
+
     pub fn sql(&self) -> rusqlite::Connection {
         rusqlite::Connection::open(self.dir.path().join("test.db")).unwrap()
     }
