@@ -670,7 +670,7 @@ async fn milestone_failures_are_400s_and_links_must_be_the_same_clients() {
         (json!({ "key": "nonsense", "done": true }), "unknown_step"),
         (
             json!({ "key": "setup", "done": true, "paymentId": "P1" }),
-            "not_available",
+            "other_client",
         ),
         (json!({ "key": "setup" }), "invalid_value"),
     ] {

@@ -111,7 +111,7 @@ fn apply_tick(tx: &Connection, user: &AuthUser, cm: &ClientModule, tick: &Tick) 
                     return Err(AppError::invalid(
                         field,
                         "other_client",
-                        format!("That {table} does not belong to this client."),
+                        format!("No {table} of this client has that id."),
                     ));
                 }
                 None => {
