@@ -107,23 +107,23 @@ pub struct SessionRow {
     pub expires_at: String,
 }
 
+/// Every request asks this, so the statement is kept prepared.
 pub fn session_by_hash(conn: &Connection, token_hash: &str) -> Result<Option<SessionRow>, AppError> {
     Ok(conn
-        .query_row(
+        .prepare_cached(
             "SELECT s.id, s.staff_id, u.role, s.last_seen_at, s.expires_at
              FROM session s JOIN staff u ON u.id = s.staff_id
              WHERE s.token_hash = ?1 AND u.active = 1",
-            [token_hash],
-            |r| {
-                Ok(SessionRow {
-                    id: r.get(0)?,
-                    staff_id: r.get(1)?,
-                    role: r.get(2)?,
-                    last_seen_at: r.get(3)?,
-                    expires_at: r.get(4)?,
-                })
-            },
-        )
+        )?
+        .query_row([token_hash], |r| {
+            Ok(SessionRow {
+                id: r.get(0)?,
+                staff_id: r.get(1)?,
+                role: r.get(2)?,
+                last_seen_at: r.get(3)?,
+                expires_at: r.get(4)?,
+            })
+        })
         .optional()?)
 }
 

@@ -67,11 +67,11 @@ fn module(r: &Row<'_>) -> rusqlite::Result<Module> {
 
 pub fn get(conn: &Connection, id: &str, today: NaiveDate) -> Result<Option<Module>, AppError> {
     Ok(conn
-        .query_row(
-            &format!("SELECT {} FROM module m WHERE m.id = ?1", columns(today)),
-            [id],
-            module,
-        )
+        .prepare_cached(&format!(
+            "SELECT {} FROM module m WHERE m.id = ?1",
+            columns(today)
+        ))?
+        .query_row([id], module)
         .optional()?)
 }
 
@@ -154,11 +154,10 @@ pub fn card_on(
     on: NaiveDate,
 ) -> Result<Option<(String, Vec<Band>)>, AppError> {
     let date: Option<String> = conn
-        .query_row(
+        .prepare_cached(
             "SELECT MAX(effective_from) FROM usage_rate_band WHERE module_id = ?1 AND effective_from <= ?2",
-            params![module_id, on.to_string()],
-            |r| r.get(0),
-        )
+        )?
+        .query_row(params![module_id, on.to_string()], |r| r.get(0))
         .optional()?
         .flatten();
     let Some(date) = date else { return Ok(None) };

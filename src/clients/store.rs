@@ -1,7 +1,7 @@
 //! The SQL of the client registry. The DB password column is read only by `db_password` and
 //! never selected into a `Client`.
 
-use crate::db::query::{Filter, ListQuery, fetch_page, insert_row, like_contains, update_columns};
+use crate::db::query::{Filter, ListQuery, Plan, fetch_page_with, insert_row, like_contains, update_columns};
 use crate::http::error::{AppError, OnConstraint};
 use crate::http::pagination::{Page, Paginated};
 use rusqlite::types::Value;
@@ -73,11 +73,10 @@ fn client(r: &Row<'_>) -> rusqlite::Result<Client> {
 /// The client `id`, if it exists and is in the book `owned_by` (None: every book).
 pub fn get(conn: &Connection, id: &str, owned_by: Option<&str>) -> Result<Option<Client>, AppError> {
     Ok(conn
-        .query_row(
-            &format!("SELECT {COLUMNS} FROM {FROM} WHERE c.id = ?1 AND (?2 IS NULL OR c.owner_id = ?2)"),
-            params![id, owned_by],
-            client,
-        )
+        .prepare_cached(&format!(
+            "SELECT {COLUMNS} FROM {FROM} WHERE c.id = ?1 AND (?2 IS NULL OR c.owner_id = ?2)"
+        ))?
+        .query_row(params![id, owned_by], client)
         .optional()?)
 }
 
@@ -125,7 +124,12 @@ pub fn list(conn: &Connection, filter: ClientFilter, page: &Page) -> Result<Pagi
         order_by: "c.name COLLATE NOCASE, c.id",
         id_column: "c.id",
     };
-    fetch_page(conn, query, f, page, client)
+    // Filters name only the client, so the page is found without the owner join.
+    let plan = Plan {
+        find_in: Some("client c"),
+        ..Plan::default()
+    };
+    fetch_page_with(conn, query, plan, f, page, client)
 }
 
 /// Inserts a client with validated fields; answers it.

@@ -5,6 +5,12 @@
 //! Every top-level write goes through [`Db::write`]: one writer connection behind a mutex,
 //! `BEGIN IMMEDIATE`, so writes are serialized; nested work uses [`savepoint`].
 //! All of it runs on the blocking pool, never on the async threads.
+//!
+//! A request waits for its turn (a read connection, or the writer) as a task, before it takes
+//! a blocking thread: so at most [`READERS`] + 1 threads run SQL at any time, and their memory
+//! (page caches, sorts, rows) is that many threads' worth, whatever the number of clients.
+//! Measured on the large office (docs/benchmark.md): 16 clients asking for the dues aging at
+//! once took the server to 190 MB when every request had a thread waiting inside the pool.
 
 pub mod audit;
 pub mod backup;
@@ -28,23 +34,55 @@ const MIN_SQLITE: (u32, u32, u32) = (3, 51, 3);
 
 type Pool = r2d2::Pool<SqliteConnectionManager>;
 
+/// Read connections. Two cores are kept busy by two; a few more let short reads go on while
+/// a report runs, without letting a burst of reports hold many result sets at once.
+pub const READERS: u32 = 4;
+
+/// Page cache of each read connection (KiB): a deep page walks ~2 MB of an index, and the
+/// rows it then reads should still be cached.
+const READER_CACHE_KIB: i64 = 4096;
+
+/// Page cache of the writer (KiB): an invoice touches some forty pages of the indexes of a
+/// large office.
+const WRITER_CACHE_KIB: i64 = 16384;
+
 /// Handle to the data file; cheap to clone.
 #[derive(Clone)]
 pub struct Db {
     pool: Pool,
+    /// One permit per read connection, taken before a blocking thread is.
+    read_turns: Arc<tokio::sync::Semaphore>,
+    /// The writer's turn, taken before a blocking thread is.
+    write_turn: Arc<tokio::sync::Semaphore>,
     writer: Arc<Mutex<Connection>>,
     path: PathBuf,
 }
 
+/// Prepared statements kept per connection. Lists build their SQL from the filters given, and
+/// a handler runs a dozen statements; 16 (rusqlite's default) let them push each other out.
+const STATEMENT_CACHE: usize = 128;
+
 /// Pragmas every connection gets.
 fn configure(conn: &Connection) -> rusqlite::Result<()> {
+    conn.set_prepared_statement_cache_capacity(STATEMENT_CACHE);
     conn.busy_timeout(Duration::from_secs(5))?;
-    conn.execute_batch(
+    conn.execute_batch(&format!(
         "PRAGMA journal_mode = WAL;
          PRAGMA synchronous = FULL;
          PRAGMA foreign_keys = ON;
-         PRAGMA temp_store = MEMORY;",
-    )
+         PRAGMA temp_store = MEMORY;
+         PRAGMA cache_size = -{WRITER_CACHE_KIB};"
+    ))
+}
+
+/// What every connection of the read pool gets (the benchmark's floor opens its connection the
+/// same way).
+pub fn configure_reader(conn: &Connection) -> rusqlite::Result<()> {
+    conn.set_prepared_statement_cache_capacity(STATEMENT_CACHE);
+    conn.busy_timeout(Duration::from_secs(5))?;
+    conn.execute_batch(&format!(
+        "PRAGMA foreign_keys = ON; PRAGMA query_only = ON; PRAGMA cache_size = -{READER_CACHE_KIB};"
+    ))
 }
 
 /// Refuses a SQLite library with the WAL-reset bug (3.7.0 to 3.51.2 but the 3.44.6 and 3.50.7 backports).
@@ -115,16 +153,18 @@ impl Db {
                     | OpenFlags::SQLITE_OPEN_NO_MUTEX
                     | OpenFlags::SQLITE_OPEN_URI,
             )
-            .with_init(|c| {
-                c.busy_timeout(Duration::from_secs(5))?;
-                c.execute_batch("PRAGMA foreign_keys = ON; PRAGMA query_only = ON;")
-            });
+            .with_init(|c| configure_reader(c));
         let pool = r2d2::Pool::builder()
-            .max_size(8)
+            .max_size(READERS)
+            // A connection is checked when it is opened; checking it again at every checkout
+            // is a statement per request for nothing (a local file does not drop).
+            .test_on_check_out(false)
             .build(manager)
             .map_err(|e| e.to_string())?;
         Ok(Db {
             pool,
+            read_turns: Arc::new(tokio::sync::Semaphore::new(READERS as usize)),
+            write_turn: Arc::new(tokio::sync::Semaphore::new(1)),
             writer: Arc::new(Mutex::new(writer)),
             path: path.to_path_buf(),
         })
@@ -140,10 +180,19 @@ impl Db {
         T: Send + 'static,
         F: FnOnce(&Connection) -> Result<T, AppError> + Send + 'static,
     {
+        let turn = self
+            .read_turns
+            .clone()
+            .acquire_owned()
+            .await
+            .map_err(AppError::internal)?;
         let pool = self.pool.clone();
         tokio::task::spawn_blocking(move || {
             let conn = pool.get()?;
-            f(&conn)
+            let value = f(&conn);
+            drop(conn);
+            drop(turn);
+            value
         })
         .await
         .map_err(AppError::internal)?
@@ -156,10 +205,20 @@ impl Db {
         T: Send + 'static,
         F: FnOnce(&Transaction) -> Result<T, AppError> + Send + 'static,
     {
-        let db = self.clone();
-        tokio::task::spawn_blocking(move || db.write_blocking(f))
+        let turn = self
+            .write_turn
+            .clone()
+            .acquire_owned()
             .await
-            .map_err(AppError::internal)?
+            .map_err(AppError::internal)?;
+        let db = self.clone();
+        tokio::task::spawn_blocking(move || {
+            let value = db.write_blocking(f);
+            drop(turn);
+            value
+        })
+        .await
+        .map_err(AppError::internal)?
     }
 
     /// [`Db::write`] for callers already off the async threads (CLI, background jobs).

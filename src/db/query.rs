@@ -10,11 +10,20 @@ use rusqlite::{Connection, Row, params_from_iter};
 pub struct Filter {
     clauses: Vec<String>,
     values: Vec<Value>,
+    /// The `column = value` clauses, for a [`Tally`].
+    equalities: Vec<(String, Value)>,
+    /// Whether any clause is not such an equality (then only COUNT(*) gives the total).
+    other: bool,
 }
 
 impl Filter {
     /// Adds `clause`, whose `?` placeholders take `values` in order.
     pub fn and(&mut self, clause: &str, values: impl IntoIterator<Item = Value>) -> &mut Self {
+        self.other = true;
+        self.push(clause, values)
+    }
+
+    fn push(&mut self, clause: &str, values: impl IntoIterator<Item = Value>) -> &mut Self {
         self.clauses.push(format!("({clause})"));
         self.values.extend(values);
         self
@@ -23,7 +32,9 @@ impl Filter {
     /// Adds `column = value` when a value is given.
     pub fn eq(&mut self, column: &str, value: Option<impl Into<Value>>) -> &mut Self {
         if let Some(v) = value {
-            self.and(&format!("{column} = ?"), [v.into()]);
+            let v = v.into();
+            self.equalities.push((column.to_string(), v.clone()));
+            self.push(&format!("{column} = ?"), [v]);
         }
         self
     }
@@ -35,12 +46,73 @@ impl Filter {
             format!(" WHERE {}", self.clauses.join(" AND "))
         }
     }
+
+    /// The total from `tally` when every clause is an equality on one of its columns.
+    fn tally_sql(&self, tally: &Tally) -> Option<(String, Vec<Value>)> {
+        if self.other {
+            return None;
+        }
+        let mut wheres = vec!["1".to_string()];
+        let mut values = vec![];
+        for (column, value) in &self.equalities {
+            let (_, counted) = tally.columns.iter().find(|(c, _)| c == column)?;
+            wheres.push(format!("{counted} = ?"));
+            values.push(value.clone());
+        }
+        Some((
+            format!(
+                "SELECT COALESCE(SUM(n), 0) FROM {} WHERE {}",
+                tally.table,
+                wheres.join(" AND ")
+            ),
+            values,
+        ))
+    }
+}
+
+/// A table of counts kept by triggers (migrations/V7): one row per combination of `columns`
+/// with its number of rows, so an equality-filtered total is a sum of a few rows.
+pub struct Tally {
+    pub table: &'static str,
+    /// (the column as the list's filter names it, the tally's column).
+    pub columns: &'static [(&'static str, &'static str)],
 }
 
 /// Escapes `%`, `_` and `\` so user text is matched literally inside a LIKE pattern (`ESCAPE '\'`).
 pub fn like_contains(text: &str) -> Value {
     let escaped = text.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_");
     Value::Text(format!("%{escaped}%"))
+}
+
+/// `column` (a suffix table's) starts with the lower-cased `text`: the rows of one range.
+/// With a suffix table this is "the text contains `text`", as `LIKE '%text%'` (ASCII letters
+/// fold, everything else is literal), answered from the index (migrations/V7).
+pub fn starts_with(column: &str, text: &str) -> (String, Vec<Value>) {
+    let low = text.to_ascii_lowercase();
+    match after_prefix(&low) {
+        Some(high) => (
+            format!("{column} >= ? AND {column} < ?"),
+            vec![Value::Text(low), Value::Text(high)],
+        ),
+        None => (format!("{column} >= ?"), vec![Value::Text(low)]),
+    }
+}
+
+/// The least string above every string that starts with `prefix` (in UTF-8 byte order, which
+/// is code point order): its last character stepped up, or None when nothing is above.
+fn after_prefix(prefix: &str) -> Option<String> {
+    let mut chars: Vec<char> = prefix.chars().collect();
+    while let Some(last) = chars.pop() {
+        let mut next = u32::from(last) + 1;
+        if (0xD800..0xE000).contains(&next) {
+            next = 0xE000;
+        }
+        if let Some(c) = char::from_u32(next) {
+            chars.push(c);
+            return Some(chars.into_iter().collect());
+        }
+    }
+    None
 }
 
 /// What a paged list selects.
@@ -55,10 +127,37 @@ pub struct ListQuery<'a> {
     pub id_column: &'a str,
 }
 
+/// How a list is found and counted, beyond its [`ListQuery`].
+#[derive(Default, Clone, Copy)]
+pub struct Plan<'a> {
+    /// Where the rows are found, counted and paged, when that is less than `from`: the tables
+    /// the filters and the ordering name, one row per row of `from` (`document d` without the
+    /// client join). The page's ids are then joined to `from` for the columns, so a deep page
+    /// steps over narrow index entries, not over whole joined rows.
+    pub find_in: Option<&'a str>,
+    /// Counts that answer the total when every filter is an equality on their columns.
+    pub tally: Option<&'a Tally>,
+    /// Where the total is counted, when that is less than where the rows are found (a roster
+    /// found in client-name order is counted from the links alone).
+    pub count_in: Option<&'a str>,
+}
+
 /// Runs a filtered list: one page of rows plus the honest total.
 pub fn fetch_page<T>(
     conn: &Connection,
     query: ListQuery<'_>,
+    filter: Filter,
+    page: &Page,
+    map: impl FnMut(&Row<'_>) -> rusqlite::Result<T>,
+) -> Result<Paginated<T>, AppError> {
+    fetch_page_with(conn, query, Plan::default(), filter, page, map)
+}
+
+/// [`fetch_page`] with a [`Plan`].
+pub fn fetch_page_with<T>(
+    conn: &Connection,
+    query: ListQuery<'_>,
+    plan: Plan<'_>,
     mut filter: Filter,
     page: &Page,
     map: impl FnMut(&Row<'_>) -> rusqlite::Result<T>,
@@ -71,18 +170,32 @@ pub fn fetch_page<T>(
         None => query.order_by.to_string(),
     };
     let where_sql = filter.sql();
-    let total: i64 = conn.query_row(
-        &format!("SELECT COUNT(*) FROM {}{where_sql}", query.from),
-        params_from_iter(filter.values.iter()),
-        |r| r.get(0),
-    )?;
+    let counted_in = plan.count_in.or(plan.find_in).unwrap_or(query.from);
+    let total: i64 = match plan.tally.and_then(|t| filter.tally_sql(t)) {
+        Some((sql, values)) => conn
+            .prepare_cached(&sql)?
+            .query_row(params_from_iter(values.iter()), |r| r.get(0))?,
+        None => conn
+            .prepare_cached(&format!("SELECT COUNT(*) FROM {counted_in}{where_sql}"))?
+            .query_row(params_from_iter(filter.values.iter()), |r| r.get(0))?,
+    };
     let mut values = filter.values;
     values.push(Value::Integer(page.limit()));
     values.push(Value::Integer(page.offset()));
-    let mut statement = conn.prepare_cached(&format!(
-        "SELECT {} FROM {}{where_sql} ORDER BY {order_by} LIMIT ? OFFSET ?",
-        query.columns, query.from
-    ))?;
+    let sql = match plan.find_in {
+        Some(find_in) => format!(
+            "SELECT {columns} FROM (SELECT {id} AS page_id FROM {find_in}{where_sql} ORDER BY {order_by} LIMIT ? OFFSET ?) AS page \
+             CROSS JOIN {from} WHERE {id} = page.page_id ORDER BY {order_by}",
+            columns = query.columns,
+            id = query.id_column,
+            from = query.from,
+        ),
+        None => format!(
+            "SELECT {} FROM {}{where_sql} ORDER BY {order_by} LIMIT ? OFFSET ?",
+            query.columns, query.from
+        ),
+    };
+    let mut statement = conn.prepare_cached(&sql)?;
     let rows = statement
         .query_map(params_from_iter(values.iter()), map)?
         .collect::<Result<Vec<T>, _>>()?;
@@ -111,7 +224,8 @@ pub fn update_columns(
         "UPDATE {table} SET {}, updated_at = ? WHERE id = ?",
         sets.join(", ")
     );
-    conn.execute(&sql, params_from_iter(values.iter()))
+    conn.prepare_cached(&sql)?
+        .execute(params_from_iter(values.iter()))
 }
 
 /// Text for a nullable column: empty or blank text is stored as NULL.
@@ -144,9 +258,10 @@ pub fn insert_row(
         values.push(value);
     }
     let marks = vec!["?"; columns.len()].join(", ");
-    conn.execute(
-        &format!("INSERT INTO {table} ({}) VALUES ({marks})", columns.join(", ")),
-        params_from_iter(values.iter()),
-    )?;
+    conn.prepare_cached(&format!(
+        "INSERT INTO {table} ({}) VALUES ({marks})",
+        columns.join(", ")
+    ))?
+    .execute(params_from_iter(values.iter()))?;
     Ok(id)
 }

@@ -70,11 +70,10 @@ fn payment(r: &Row<'_>) -> rusqlite::Result<Payment> {
 /// The payment `id` with its allocations, if it exists and is in `book` (None: every book).
 pub fn get(conn: &Connection, id: &str, book: Option<&str>) -> Result<Option<Payment>, AppError> {
     let found = conn
-        .query_row(
-            &format!("SELECT {COLUMNS} FROM {FROM} WHERE p.id = ?1 AND (?2 IS NULL OR p.created_by = ?2)"),
-            params![id, book],
-            payment,
-        )
+        .prepare_cached(&format!(
+            "SELECT {COLUMNS} FROM {FROM} WHERE p.id = ?1 AND (?2 IS NULL OR p.created_by = ?2)"
+        ))?
+        .query_row(params![id, book], payment)
         .optional()?;
     let Some(mut p) = found else { return Ok(None) };
     let mut stmt = conn.prepare_cached(
@@ -139,22 +138,19 @@ pub fn list(conn: &Connection, filter: PaymentFilter, page: &Page) -> Result<Pag
 /// What a claim names, as the rules need it; None when the document is missing or outside `book`.
 pub fn target(conn: &Connection, document_id: &str, book: Option<&str>) -> Result<Option<Target>, AppError> {
     Ok(conn
-        .query_row(
-            &format!(
-                "SELECT d.client_id, d.type, d.status, d.doc_no, {OUTSTANDING} FROM document d
-                 WHERE d.id = ?1 AND (?2 IS NULL OR d.created_by = ?2)"
-            ),
-            params![document_id, book],
-            |r| {
-                Ok(Target {
-                    client_id: r.get(0)?,
-                    doc_type: r.get(1)?,
-                    status: r.get(2)?,
-                    doc_no: r.get(3)?,
-                    outstanding: r.get(4)?,
-                })
-            },
-        )
+        .prepare_cached(&format!(
+            "SELECT d.client_id, d.type, d.status, d.doc_no, {OUTSTANDING} FROM document d
+             WHERE d.id = ?1 AND (?2 IS NULL OR d.created_by = ?2)"
+        ))?
+        .query_row(params![document_id, book], |r| {
+            Ok(Target {
+                client_id: r.get(0)?,
+                doc_type: r.get(1)?,
+                status: r.get(2)?,
+                doc_no: r.get(3)?,
+                outstanding: r.get(4)?,
+            })
+        })
         .optional()?)
 }
 

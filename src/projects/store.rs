@@ -1,7 +1,7 @@
 //! The SQL of client modules (projects) and their milestones. The portal password and the
 //! secrets blob are read only by `credentials` and never selected into a `ClientModule`.
 
-use crate::db::query::{Filter, ListQuery, fetch_page, insert_row, update_columns};
+use crate::db::query::{Filter, ListQuery, Plan, fetch_page, fetch_page_with, insert_row, update_columns};
 use crate::http::error::AppError;
 use crate::http::pagination::{Page, Paginated};
 use crate::projects::rules::{self, Step};
@@ -75,11 +75,10 @@ fn client_module(r: &Row<'_>) -> rusqlite::Result<ClientModule> {
 /// The project `id`, if it exists and its client is in the book `owned_by` (None: every book).
 pub fn get(conn: &Connection, id: &str, owned_by: Option<&str>) -> Result<Option<ClientModule>, AppError> {
     Ok(conn
-        .query_row(
-            &format!("SELECT {COLUMNS} FROM {FROM} WHERE cm.id = ?1 AND (?2 IS NULL OR c.owner_id = ?2)"),
-            params![id, owned_by],
-            client_module,
-        )
+        .prepare_cached(&format!(
+            "SELECT {COLUMNS} FROM {FROM} WHERE cm.id = ?1 AND (?2 IS NULL OR c.owner_id = ?2)"
+        ))?
+        .query_row(params![id, owned_by], client_module)
         .optional()?)
 }
 
@@ -111,16 +110,13 @@ pub struct Credentials {
 /// The stored portal password and secrets blob (None when the project does not exist).
 pub fn credentials(conn: &Connection, id: &str) -> Result<Option<Credentials>, AppError> {
     Ok(conn
-        .query_row(
-            "SELECT password, secrets FROM client_module WHERE id = ?1",
-            [id],
-            |r| {
-                Ok(Credentials {
-                    password: r.get(0)?,
-                    secrets: r.get(1)?,
-                })
-            },
-        )
+        .prepare_cached("SELECT password, secrets FROM client_module WHERE id = ?1")?
+        .query_row([id], |r| {
+            Ok(Credentials {
+                password: r.get(0)?,
+                secrets: r.get(1)?,
+            })
+        })
         .optional()?)
 }
 
@@ -223,11 +219,8 @@ pub fn belongs_to_client(
 /// The date a payment was received (payments record it as `received_on`).
 pub fn payment_received_on(conn: &Connection, payment_id: &str) -> Result<Option<String>, AppError> {
     Ok(conn
-        .query_row(
-            "SELECT received_on FROM payment WHERE id = ?1",
-            [payment_id],
-            |r| r.get(0),
-        )
+        .prepare_cached("SELECT received_on FROM payment WHERE id = ?1")?
+        .query_row([payment_id], |r| r.get(0))
         .optional()?)
 }
 
@@ -240,21 +233,54 @@ pub struct BoardRow {
 }
 
 pub fn board(conn: &Connection, book: Option<&str>) -> Result<Vec<BoardRow>, AppError> {
-    let mut stmt = conn.prepare_cached(
-        "SELECT pm.key, MIN(pm.label), SUM(pm.done_on IS NULL), MIN(pm.position)
-         FROM project_milestone pm JOIN client_module cm ON cm.id = pm.client_module_id JOIN client c ON c.id = cm.client_id
-         WHERE cm.active = 1 AND (?1 IS NULL OR c.owner_id = ?1)
-         GROUP BY pm.key ORDER BY MIN(pm.position), pm.key",
-    )?;
-    let rows = stmt
-        .query_map([book], |r| {
-            Ok(BoardRow {
-                key: r.get(0)?,
-                label: r.get(1)?,
-                pending: r.get(2)?,
-            })
-        })?
-        .collect::<Result<Vec<_>, _>>()?;
+    // Every milestone links to a project and every project to a client, so "of an active
+    // project" is "not of an inactive one": a set of a few hundred ids rather than a lookup
+    // per milestone. Per step, the first position and label of an active project come from
+    // the head of an index in that order, and the pending ones from the open-step index
+    // (migrations/V7); the steps themselves are stepped through with MIN(key) > previous.
+    // A staff member's book is a few hundred projects: their milestones are read through the
+    // book's clients.
+    const EVERY_BOOK: &str = "WITH RECURSIVE step(key) AS (
+            SELECT MIN(key) FROM project_milestone
+            UNION ALL
+            SELECT (SELECT MIN(key) FROM project_milestone WHERE key > step.key) FROM step WHERE step.key IS NOT NULL)
+        SELECT key, label, pending FROM (
+            SELECT s.key,
+                (SELECT pm.label FROM project_milestone pm INDEXED BY project_milestone_key_label
+                  WHERE pm.key = s.key AND pm.client_module_id NOT IN
+                        (SELECT id FROM client_module WHERE active = 0 AND id IS NOT NULL)
+                  ORDER BY pm.label LIMIT 1) AS label,
+                (SELECT COUNT(*) FROM project_milestone pm INDEXED BY project_milestone_open
+                  WHERE pm.key = s.key AND pm.done_on IS NULL AND pm.client_module_id NOT IN
+                        (SELECT id FROM client_module WHERE active = 0 AND id IS NOT NULL)) AS pending,
+                (SELECT pm.position FROM project_milestone pm INDEXED BY project_milestone_key_position
+                  WHERE pm.key = s.key AND pm.client_module_id NOT IN
+                        (SELECT id FROM client_module WHERE active = 0 AND id IS NOT NULL)
+                  ORDER BY pm.position LIMIT 1) AS position
+            FROM step s WHERE s.key IS NOT NULL)
+        WHERE position IS NOT NULL ORDER BY position, key";
+    const ONE_BOOK: &str = "SELECT pm.key, MIN(pm.label), SUM(pm.done_on IS NULL), MIN(pm.position)
+         FROM client c CROSS JOIN client_module cm ON cm.client_id = c.id
+              CROSS JOIN project_milestone pm ON pm.client_module_id = cm.id
+         WHERE c.owner_id = ?1 AND cm.active = 1
+         GROUP BY pm.key ORDER BY MIN(pm.position), pm.key";
+    let board_row = |r: &Row<'_>| {
+        Ok(BoardRow {
+            key: r.get(0)?,
+            label: r.get(1)?,
+            pending: r.get(2)?,
+        })
+    };
+    let rows = match book {
+        None => conn
+            .prepare_cached(EVERY_BOOK)?
+            .query_map([], board_row)?
+            .collect::<Result<Vec<_>, _>>()?,
+        Some(owner) => conn
+            .prepare_cached(ONE_BOOK)?
+            .query_map([owner], board_row)?
+            .collect::<Result<Vec<_>, _>>()?,
+    };
     Ok(rows)
 }
 
@@ -309,12 +335,15 @@ pub fn open_projects_with_activity(
     conn: &Connection,
     book: Option<&str>,
 ) -> Result<Vec<(ProjectRow, Option<String>)>, AppError> {
-    let mut stmt = conn.prepare(
+    // From the open steps (a partial index of what is pending) to their projects, rather than
+    // from every project to its steps; the latest tick is the end of the (project, done_on) index.
+    let mut stmt = conn.prepare_cached(
         "SELECT cm.id, cm.client_id, c.name, m.code, m.name, cm.status, cm.created_at,
                 COALESCE((SELECT MAX(done_on) FROM project_milestone d WHERE d.client_module_id = cm.id), substr(cm.created_at, 1, 10))
-         FROM client_module cm JOIN client c ON c.id = cm.client_id JOIN module m ON m.id = cm.module_id
+         FROM (SELECT DISTINCT client_module_id AS id FROM project_milestone INDEXED BY project_milestone_open WHERE done_on IS NULL) AS open
+              CROSS JOIN client_module cm ON cm.id = open.id
+              JOIN client c ON c.id = cm.client_id JOIN module m ON m.id = cm.module_id
          WHERE cm.active = 1 AND (?1 IS NULL OR c.owner_id = ?1)
-           AND EXISTS (SELECT 1 FROM project_milestone p WHERE p.client_module_id = cm.id AND p.done_on IS NULL)
          ORDER BY c.name COLLATE NOCASE, cm.id",
     )?;
     let rows = stmt
@@ -335,6 +364,10 @@ pub struct RosterRow {
 }
 
 pub const ROSTER_FROM: &str = "client_module cm JOIN client c ON c.id = cm.client_id";
+/// The roster in name order: clients walked by name, each asked for its active link (one
+/// probe of an index, migrations/V7), so the first page stops after its rows instead of
+/// sorting every subscriber.
+const ROSTER_BY_NAME: &str = "client c CROSS JOIN client_module cm ON cm.client_id = c.id";
 
 /// The active links of a module, by client name, each with `price`.
 pub fn roster(
@@ -344,6 +377,7 @@ pub fn roster(
     price: Option<i64>,
     page: &Page,
 ) -> Result<Paginated<RosterRow>, AppError> {
+    let every_book = book.is_none();
     let mut f = Filter::default();
     f.and(
         "cm.module_id = ? AND cm.active = 1",
@@ -356,7 +390,13 @@ pub fn roster(
         order_by: "c.name COLLATE NOCASE, cm.id",
         id_column: "cm.id",
     };
-    fetch_page(conn, query, f, page, |r| {
+    // Every link has its client, so without a book the links alone give the count.
+    let plan = Plan {
+        find_in: Some(ROSTER_BY_NAME),
+        tally: None,
+        count_in: every_book.then_some("client_module cm"),
+    };
+    fetch_page_with(conn, query, plan, f, page, |r| {
         Ok(RosterRow {
             client_id: r.get(0)?,
             client_name: r.get(1)?,

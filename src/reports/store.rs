@@ -30,44 +30,69 @@ pub struct DueInvoice {
 
 /// Issued invoices owing something on `as_of` (in `book`, of `client_id` when given), by client
 /// name then date.
+///
+/// Only invoices not settled by `as_of` are read (`document.settled_on`, kept by the triggers of
+/// migrations/V7, with every column read here in the `document_receivable` index), and what
+/// one owes is the stored `outstanding` when nothing was settled on it after `as_of`; otherwise
+/// it is summed from its payments and credit notes dated by then.
 pub fn due_invoices(
     conn: &Connection,
     as_of: NaiveDate,
     book: Option<&str>,
     client_id: Option<&str>,
 ) -> Result<Vec<DueInvoice>, AppError> {
-    let mut stmt = conn.prepare_cached(
-        "SELECT * FROM (
-            SELECT d.id, d.doc_no, d.client_id, c.name, d.doc_date, d.due_date, d.total, d.subtotal,
-                d.total
-                - (SELECT COALESCE(SUM(n.total), 0) FROM document n WHERE n.parent_id = d.id AND n.type = 'CREDIT_NOTE'
+    // The candidates: two ranges of the index (an OR of them would walk all of it).
+    const COLUMNS: &str =
+        "id, doc_no, client_id, doc_date, due_date, total, subtotal, outstanding, last_settlement_on";
+    // (`type = 'INVOICE' AND status NOT IN ('draft', 'cancelled')` is the index's own condition.)
+    const LIVE: &str =
+        "status NOT IN ('draft', 'cancelled') AND doc_date <= ?1 AND (?2 IS NULL OR created_by = ?2)";
+    let candidates = match client_id {
+        // One client's invoices are a few dozen entries of the client index.
+        Some(_) => format!(
+            "SELECT {COLUMNS} FROM document INDEXED BY document_client WHERE client_id = ?3 AND type = 'INVOICE'
+               AND (settled_on IS NULL OR settled_on > ?1) AND {LIVE}"
+        ),
+        None => format!(
+            "SELECT {COLUMNS} FROM document INDEXED BY document_receivable WHERE type = 'INVOICE' AND settled_on IS NULL AND {LIVE}
+             UNION ALL
+             SELECT {COLUMNS} FROM document INDEXED BY document_receivable WHERE type = 'INVOICE' AND settled_on > ?1 AND {LIVE}"
+        ),
+    };
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT d.id, d.doc_no, d.client_id, c.name, d.doc_date, d.due_date, d.total, d.subtotal,
+            CASE WHEN d.last_settlement_on <= ?1 THEN d.outstanding ELSE d.total
+                - (SELECT COALESCE(SUM(n.total), 0) FROM document n WHERE n.parent_id = d.id AND +n.type = 'CREDIT_NOTE'
                      AND n.status NOT IN ('cancelled', 'draft') AND n.doc_date <= ?1)
                 - (SELECT COALESCE(SUM(a.amount + a.tds), 0) FROM payment_allocation a JOIN payment p ON p.id = a.payment_id
-                     WHERE a.document_id = d.id AND p.received_on <= ?1) AS outstanding,
-                CAST(julianday(?1) - julianday(COALESCE(d.due_date, d.doc_date)) AS INTEGER) AS days
-            FROM document d JOIN client c ON c.id = d.client_id
-            WHERE d.type = 'INVOICE' AND d.status NOT IN ('draft', 'cancelled') AND d.doc_date <= ?1
-              AND (?2 IS NULL OR d.created_by = ?2) AND (?3 IS NULL OR d.client_id = ?3)
-         ) WHERE outstanding > 0 ORDER BY name COLLATE NOCASE, client_id, doc_date, id",
-    )?;
-    let rows = stmt
-        .query_map(params![as_of.to_string(), book, client_id], |r| {
-            let days: i64 = r.get(9)?;
-            Ok(DueInvoice {
-                document_id: r.get(0)?,
-                doc_no: r.get(1)?,
-                client_id: r.get(2)?,
-                client_name: r.get(3)?,
-                doc_date: r.get(4)?,
-                due_date: r.get(5)?,
-                total: r.get(6)?,
-                taxable: r.get(7)?,
-                outstanding: r.get(8)?,
-                days_past_due: days,
-                bucket: crate::reports::rules::BUCKETS[crate::reports::rules::bucket(days)],
-            })
-        })?
-        .collect::<Result<Vec<_>, _>>()?;
+                     WHERE a.document_id = d.id AND p.received_on <= ?1) END,
+            CAST(julianday(?1) - julianday(COALESCE(d.due_date, d.doc_date)) AS INTEGER)
+         FROM ({candidates}) AS d CROSS JOIN client c INDEXED BY client_id_name ON c.id = d.client_id
+         WHERE ?3 IS NULL OR d.client_id = ?3 -- (already so; it keeps ?3 in both statements)
+         ORDER BY c.name COLLATE NOCASE, d.client_id, d.doc_date, d.id"
+    ))?;
+    let mut rows = vec![];
+    let mut found = stmt.query(params![as_of.to_string(), book, client_id])?;
+    while let Some(r) = found.next()? {
+        let outstanding: i64 = r.get(8)?;
+        if outstanding <= 0 {
+            continue;
+        }
+        let days: i64 = r.get(9)?;
+        rows.push(DueInvoice {
+            document_id: r.get(0)?,
+            doc_no: r.get(1)?,
+            client_id: r.get(2)?,
+            client_name: r.get(3)?,
+            doc_date: r.get(4)?,
+            due_date: r.get(5)?,
+            total: r.get(6)?,
+            taxable: r.get(7)?,
+            outstanding,
+            days_past_due: days,
+            bucket: crate::reports::rules::BUCKETS[crate::reports::rules::bucket(days)],
+        });
+    }
     Ok(rows)
 }
 

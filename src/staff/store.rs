@@ -55,11 +55,8 @@ fn employee(r: &Row<'_>) -> rusqlite::Result<Employee> {
 
 pub fn get(conn: &Connection, id: &str) -> Result<Option<Employee>, AppError> {
     Ok(conn
-        .query_row(
-            &format!("SELECT {COLUMNS} FROM staff WHERE id = ?1"),
-            [id],
-            employee,
-        )
+        .prepare_cached(&format!("SELECT {COLUMNS} FROM staff WHERE id = ?1"))?
+        .query_row([id], employee)
         .optional()?)
 }
 
@@ -236,10 +233,9 @@ pub fn count(conn: &Connection) -> Result<i64, AppError> {
 /// The id of the account whose username or email is `identifier`.
 pub fn id_by_identifier(conn: &Connection, identifier: &str) -> Result<Option<String>, AppError> {
     Ok(conn
-        .query_row(
+        .prepare_cached(
             "SELECT id FROM staff WHERE username = ?1 OR email = ?1 ORDER BY username = ?1 DESC LIMIT 1",
-            [identifier],
-            |r| r.get(0),
-        )
+        )?
+        .query_row([identifier], |r| r.get(0))
         .optional()?)
 }

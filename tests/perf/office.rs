@@ -1,0 +1,177 @@
+//! The large office the benchmark runs on, and the release server serving it.
+//!
+//! `backoffice demo-data --clients 5000 --years 10` is generated once into
+//! `target/bench-large.db` and reused while its key (package version, schema version and the
+//! demo options) matches `target/bench-large.key`; `cargo bench -- --regen` makes it again.
+//! Each run serves a copy, so the writes of one run never reach the cache.
+
+use crate::http::Client;
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+pub const BIN: &str = env!("CARGO_BIN_EXE_backoffice");
+
+/// The binary served: the release build, or `BENCH_SERVER_BIN` (a build with symbols, to profile
+/// the server under the benchmark's load with `perf record -p`).
+fn server_bin() -> String {
+    std::env::var("BENCH_SERVER_BIN").unwrap_or_else(|_| BIN.to_string())
+}
+pub const OWNER_PASSWORD: &str = "bench-owner-password";
+pub const CLIENTS: usize = 5000;
+pub const YEARS: u32 = 10;
+
+fn target_dir() -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("target"))
+}
+
+/// What the cached file was made with; a different key makes it again.
+fn cache_key() -> String {
+    format!(
+        "backoffice {} schema V{} demo-data --clients {CLIENTS} --years {YEARS} --seed 1",
+        env!("CARGO_PKG_VERSION"),
+        backoffice::db::latest_schema_version()
+    )
+}
+
+/// The cached large office, made when missing, stale or asked for (`--regen`); answers its
+/// path and how long making it took, if it was made now.
+pub fn large_office(regen: bool) -> (PathBuf, Option<Duration>) {
+    let dir = target_dir();
+    let (db, key_file) = (dir.join("bench-large.db"), dir.join("bench-large.key"));
+    let fresh =
+        !regen && db.exists() && std::fs::read_to_string(&key_file).ok().as_deref() == Some(&cache_key());
+    if fresh {
+        return (db, None);
+    }
+    std::fs::create_dir_all(&dir).unwrap();
+    let making = dir.join("bench-large.db.making");
+    for stale in [&db, &making] {
+        for suffix in ["", "-wal", "-shm"] {
+            let _ = std::fs::remove_file(format!("{}{suffix}", stale.display()));
+        }
+    }
+    let _ = std::fs::remove_file(&key_file);
+    println!("generating the large office into {} ...", db.display());
+    let started = Instant::now();
+    let status = Command::new(BIN)
+        .args([
+            "demo-data",
+            "--clients",
+            &CLIENTS.to_string(),
+            "--years",
+            &YEARS.to_string(),
+            "--data",
+        ])
+        .arg(&making)
+        .env("BACKOFFICE_OWNER_PASSWORD", OWNER_PASSWORD)
+        .env("RUST_LOG", "warn")
+        .status()
+        .unwrap();
+    assert!(status.success(), "demo-data failed");
+    let took = started.elapsed();
+    assert!(
+        !Path::new(&format!("{}-wal", making.display())).exists(),
+        "demo-data left a WAL"
+    );
+    std::fs::rename(&making, &db).unwrap();
+    std::fs::write(&key_file, cache_key()).unwrap();
+    (db, Some(took))
+}
+
+/// A running release server.
+pub struct Server {
+    child: Child,
+    pub addr: String,
+    /// From spawning the process to the first 200 of /api/health.
+    pub start_to_healthy: Duration,
+}
+
+impl Server {
+    /// Starts `serve` on `data` (no scheduled snapshots: a 1 GB VACUUM INTO a minute into the
+    /// run would be measured with everything else) and waits for /api/health.
+    pub fn start(data: &Path) -> Server {
+        let started = Instant::now();
+        let mut child = Command::new(server_bin())
+            .args([
+                "serve",
+                "--listen",
+                "127.0.0.1:0",
+                "--trusted-proxy",
+                "127.0.0.1",
+                "--backup-every-hours",
+                "0",
+                "--data",
+            ])
+            .arg(data)
+            .env("BACKOFFICE_OWNER_PASSWORD", OWNER_PASSWORD)
+            .env("RUST_LOG", "warn")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let addr = line
+            .trim()
+            .rsplit("http://")
+            .next()
+            .unwrap_or_else(|| panic!("no address in {line:?}"))
+            .to_string();
+        let mut client = Client::connect(&addr);
+        while client.call("GET", "/api/health", &[], "").status != 200 {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        Server {
+            child,
+            addr,
+            start_to_healthy: started.elapsed(),
+        }
+    }
+
+    /// A line of /proc/PID/status in bytes, e.g. `VmRSS` or `VmHWM` (Linux).
+    pub fn memory(&self, field: &str) -> u64 {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).unwrap();
+        let line = status
+            .lines()
+            .find(|l| l.starts_with(&format!("{field}:")))
+            .unwrap_or_else(|| panic!("no {field} in /proc/PID/status"));
+        let kb: u64 = line.split_whitespace().nth(1).unwrap().parse().unwrap();
+        kb * 1024
+    }
+
+    /// SIGTERM and wait: the server checkpoints the WAL into the file on a clean stop.
+    pub fn stop(mut self) {
+        let _ = Command::new("kill")
+            .args(["-TERM", &self.child.id().to_string()])
+            .status();
+        let _ = self.child.wait();
+    }
+}
+
+/// Copies the data file (and a WAL, should one be left) to `to`.
+pub fn copy_data(from: &Path, to: &Path) {
+    std::fs::copy(from, to).unwrap();
+    let wal = PathBuf::from(format!("{}-wal", from.display()));
+    if wal.exists() {
+        std::fs::copy(&wal, format!("{}-wal", to.display())).unwrap();
+    }
+}
+
+/// Signs in; answers the cookie pair.
+pub fn sign_in(addr: &str, user: &str, password: &str) -> String {
+    let body = format!(r#"{{"username":"{user}","password":"{password}"}}"#);
+    let reply = Client::connect(addr).call("POST", "/api/auth/login", &[], &body);
+    assert_eq!(
+        reply.status,
+        200,
+        "sign-in of {user}: {}",
+        String::from_utf8_lossy(&reply.body)
+    );
+    reply.cookie.unwrap()
+}
