@@ -301,16 +301,19 @@ END;
 -- The dues aging's candidates (settled_on NULL or after the as-of date), with every column it
 -- reads, so it never touches the document rows. Drafts and cancelled invoices are left out, so
 -- making a draft writes nothing here.
+-- (status is in it too: SQLite reads the row for a column the query names, even one the
+-- index's WHERE already settles.)
 CREATE INDEX document_receivable ON document (settled_on, doc_date, client_id, created_by,
-    last_settlement_on, outstanding, id, doc_no, due_date, total, subtotal)
+    last_settlement_on, outstanding, id, doc_no, due_date, total, subtotal, status)
     WHERE type = 'INVOICE' AND status NOT IN ('draft', 'cancelled');
 
 -- The GST summary's invoices and credit notes of a period, with the figures it adds up.
-CREATE INDEX document_gst ON document (type, doc_date, created_by, subtotal, cgst, sgst, igst, total)
+CREATE INDEX document_gst ON document (type, doc_date, created_by, subtotal, cgst, sgst, igst, total, status)
     WHERE type IN ('INVOICE', 'CREDIT_NOTE') AND status NOT IN ('draft', 'cancelled');
 
--- A client's name by its id, without reading the row (the dues aging sorts by it).
-CREATE INDEX client_id_name ON client (id, name);
+-- A client's name (and book) by its id, without reading the row: the dues aging and the
+-- stalled list name thousands of clients.
+CREATE INDEX client_id_name ON client (id, name, owner_id);
 
 -- Staff see the documents they created, newest first.
 CREATE INDEX document_created_by ON document (created_by, id);
@@ -322,12 +325,53 @@ CREATE INDEX client_category_name ON client (category, name COLLATE NOCASE, id, 
 CREATE INDEX client_module_roster ON client_module (client_id, module_id, active, id);
 -- The few inactive projects, which the board leaves out.
 CREATE INDEX client_module_inactive ON client_module (id) WHERE active = 0;
+-- A project as the stalled list shows it, without reading the row.
+CREATE INDEX client_module_project ON client_module (id, active, client_id, module_id, status, created_at);
 
--- The projects board: per step, its first position and label, and what is still pending; the
+-- What the projects board counts: per step, the milestones still pending on active projects
+-- (6,800 milestones to look at, each with its project, otherwise: 2 ms a board).
+CREATE TABLE project_step_tally (
+    key     TEXT PRIMARY KEY,
+    pending INTEGER NOT NULL
+) WITHOUT ROWID;
+INSERT INTO project_step_tally (key, pending)
+    SELECT pm.key, SUM(pm.done_on IS NULL AND cm.active = 1)
+      FROM project_milestone pm JOIN client_module cm ON cm.id = pm.client_module_id GROUP BY pm.key;
+CREATE TRIGGER project_step_tally_insert AFTER INSERT ON project_milestone WHEN NEW.done_on IS NULL BEGIN
+    INSERT INTO project_step_tally (key, pending)
+        SELECT NEW.key, 1 FROM client_module WHERE id = NEW.client_module_id AND active = 1
+        ON CONFLICT (key) DO UPDATE SET pending = pending + 1;
+END;
+CREATE TRIGGER project_step_tally_delete AFTER DELETE ON project_milestone WHEN OLD.done_on IS NULL BEGIN
+    UPDATE project_step_tally SET pending = pending - 1
+     WHERE key = OLD.key AND EXISTS (SELECT 1 FROM client_module WHERE id = OLD.client_module_id AND active = 1);
+END;
+CREATE TRIGGER project_step_tally_update AFTER UPDATE OF done_on, key, client_module_id ON project_milestone
+    WHEN (OLD.done_on IS NULL) IS NOT (NEW.done_on IS NULL) OR OLD.key IS NOT NEW.key
+      OR OLD.client_module_id IS NOT NEW.client_module_id
+BEGIN
+    UPDATE project_step_tally SET pending = pending - 1
+     WHERE key = OLD.key AND OLD.done_on IS NULL
+       AND EXISTS (SELECT 1 FROM client_module WHERE id = OLD.client_module_id AND active = 1);
+    INSERT INTO project_step_tally (key, pending)
+        SELECT NEW.key, 1 FROM client_module WHERE id = NEW.client_module_id AND active = 1 AND NEW.done_on IS NULL
+        ON CONFLICT (key) DO UPDATE SET pending = pending + 1;
+END;
+CREATE TRIGGER project_step_tally_active AFTER UPDATE OF active ON client_module
+    WHEN OLD.active IS NOT NEW.active
+BEGIN
+    INSERT INTO project_step_tally (key, pending)
+        SELECT key, CASE WHEN NEW.active = 1 THEN COUNT(*) ELSE -COUNT(*) END FROM project_milestone
+         WHERE client_module_id = NEW.id AND done_on IS NULL GROUP BY key
+        ON CONFLICT (key) DO UPDATE SET pending = pending + excluded.pending;
+END;
+
+-- The projects board: per step, its first position and label on an active project; the
 -- stalled list: projects with a pending step and their latest tick.
 CREATE INDEX project_milestone_key_position ON project_milestone (key, position, client_module_id);
 CREATE INDEX project_milestone_key_label ON project_milestone (key, label, client_module_id);
--- (done_on is in it, always NULL, so that SQLite reads the index alone.)
-CREATE INDEX project_milestone_open ON project_milestone (key, client_module_id, done_on) WHERE done_on IS NULL;
+-- The projects with a pending step, each once and in order (done_on is in it, always NULL, so
+-- that SQLite reads the index alone).
+CREATE INDEX project_milestone_open ON project_milestone (client_module_id, done_on) WHERE done_on IS NULL;
 -- Its tail also covers a staff member's board, read project by project.
 CREATE INDEX project_milestone_done ON project_milestone (client_module_id, done_on, key, position, label);

@@ -3,14 +3,15 @@
 //! SQLite runs in WAL mode with `synchronous=FULL` (an invoice number handed to a society must
 //! survive a power cut), `foreign_keys=ON` and a busy timeout, all set in [`configure`].
 //! Every top-level write goes through [`Db::write`]: one writer connection behind a mutex,
-//! `BEGIN IMMEDIATE`, so writes are serialized; nested work uses [`savepoint`].
-//! All of it runs on the blocking pool, never on the async threads.
+//! `BEGIN IMMEDIATE`, so writes are serialized; nested work uses [`savepoint`]. Requests' writes
+//! queue for one writer thread, which runs them back to back, each its own transaction; reads
+//! run on the blocking pool. Nothing runs on the async threads.
 //!
-//! A request waits for its turn (a read connection, or the writer) as a task, before it takes
-//! a blocking thread: so at most [`READERS`] + 1 threads run SQL at any time, and their memory
-//! (page caches, sorts, rows) is that many threads' worth, whatever the number of clients.
-//! Measured on the large office (docs/benchmark.md): 16 clients asking for the dues aging at
-//! once took the server to 190 MB when every request had a thread waiting inside the pool.
+//! A read waits for its turn as a task before it takes a blocking thread, so at most
+//! [`READERS`] threads run requests' reads at any time and their memory (page caches, sorts,
+//! rows) is that many threads' worth, whatever the number of clients. Measured on the large
+//! office (docs/benchmark.md): 16 clients asking for the dues aging at once took the server to
+//! 190 MB when every request had a thread waiting inside the pool.
 
 pub mod audit;
 pub mod backup;
@@ -34,9 +35,15 @@ const MIN_SQLITE: (u32, u32, u32) = (3, 51, 3);
 
 type Pool = r2d2::Pool<SqliteConnectionManager>;
 
-/// Read connections. Two cores are kept busy by two; a few more let short reads go on while
-/// a report runs, without letting a burst of reports hold many result sets at once.
-pub const READERS: u32 = 4;
+/// Reads a request may run at once: one per core. More only queue inside SQLite (its page
+/// cache and allocator take process-wide mutexes) and hold more memory; on the large office
+/// the mixed day went from 500 to 640 requests a second and its p99 from 140 to 70 ms going
+/// from 4 to 2 (docs/benchmark.md).
+pub const READERS: u32 = 2;
+
+/// Read connections beyond those, for work that holds one for long outside a request's turn:
+/// a streamed CSV waiting on a slow client, a background job.
+const SPARE_READERS: u32 = 4;
 
 /// Page cache of each read connection (KiB): a deep page walks ~2 MB of an index, and the
 /// rows it then reads should still be cached.
@@ -46,14 +53,45 @@ const READER_CACHE_KIB: i64 = 4096;
 /// large office.
 const WRITER_CACHE_KIB: i64 = 16384;
 
+/// A request's write, run on the writer thread.
+type WriteJob = Box<dyn FnOnce(&mut Connection) + Send>;
+
+/// Starts the writer thread: it takes the queued writes one after another, each in its own
+/// transaction on the writer connection. With writes queued it goes from one to the next
+/// without handing a blocking thread a turn each time.
+fn spawn_writer(writer: Arc<Mutex<Connection>>) -> Result<std::sync::mpsc::Sender<WriteJob>, String> {
+    let (queue, jobs) = std::sync::mpsc::channel::<WriteJob>();
+    std::thread::Builder::new()
+        .name("db-writer".into())
+        .spawn(move || {
+            for job in jobs {
+                let mut conn = writer.lock().unwrap_or_else(|p| p.into_inner());
+                job(&mut conn);
+            }
+        })
+        .map_err(|e| format!("cannot start the writer thread: {e}"))?;
+    Ok(queue)
+}
+
+/// Runs `f` in a `BEGIN IMMEDIATE` transaction on `conn`: committed when it returns `Ok`.
+fn in_transaction<T>(
+    conn: &mut Connection,
+    f: impl FnOnce(&Transaction) -> Result<T, AppError>,
+) -> Result<T, AppError> {
+    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    let value = f(&tx)?;
+    tx.commit()?;
+    Ok(value)
+}
+
 /// Handle to the data file; cheap to clone.
 #[derive(Clone)]
 pub struct Db {
     pool: Pool,
     /// One permit per read connection, taken before a blocking thread is.
     read_turns: Arc<tokio::sync::Semaphore>,
-    /// The writer's turn, taken before a blocking thread is.
-    write_turn: Arc<tokio::sync::Semaphore>,
+    /// The writer thread's queue; the thread ends when the last handle goes.
+    writes: std::sync::mpsc::Sender<WriteJob>,
     writer: Arc<Mutex<Connection>>,
     path: PathBuf,
 }
@@ -155,17 +193,19 @@ impl Db {
             )
             .with_init(|c| configure_reader(c));
         let pool = r2d2::Pool::builder()
-            .max_size(READERS)
+            .max_size(READERS + SPARE_READERS)
+            .min_idle(Some(READERS))
             // A connection is checked when it is opened; checking it again at every checkout
             // is a statement per request for nothing (a local file does not drop).
             .test_on_check_out(false)
             .build(manager)
             .map_err(|e| e.to_string())?;
+        let writer = Arc::new(Mutex::new(writer));
         Ok(Db {
             pool,
             read_turns: Arc::new(tokio::sync::Semaphore::new(READERS as usize)),
-            write_turn: Arc::new(tokio::sync::Semaphore::new(1)),
-            writer: Arc::new(Mutex::new(writer)),
+            writes: spawn_writer(writer.clone())?,
+            writer,
             path: path.to_path_buf(),
         })
     }
@@ -205,20 +245,17 @@ impl Db {
         T: Send + 'static,
         F: FnOnce(&Transaction) -> Result<T, AppError> + Send + 'static,
     {
-        let turn = self
-            .write_turn
-            .clone()
-            .acquire_owned()
-            .await
-            .map_err(AppError::internal)?;
-        let db = self.clone();
-        tokio::task::spawn_blocking(move || {
-            let value = db.write_blocking(f);
-            drop(turn);
-            value
-        })
-        .await
-        .map_err(AppError::internal)?
+        let (reply, answer) = tokio::sync::oneshot::channel();
+        let job: WriteJob = Box::new(move |conn| {
+            // A panic rolls the transaction back as it unwinds; the writer thread carries on.
+            let value = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| in_transaction(conn, f)))
+                .unwrap_or_else(|_| Err(AppError::internal("a write panicked")));
+            let _ = reply.send(value);
+        });
+        self.writes
+            .send(job)
+            .map_err(|_| AppError::internal("the writer thread has stopped"))?;
+        answer.await.map_err(AppError::internal)?
     }
 
     /// [`Db::write`] for callers already off the async threads (CLI, background jobs).
@@ -227,10 +264,7 @@ impl Db {
         F: FnOnce(&Transaction) -> Result<T, AppError>,
     {
         let mut conn = self.writer.lock().unwrap_or_else(|p| p.into_inner());
-        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let value = f(&tx)?;
-        tx.commit()?;
-        Ok(value)
+        in_transaction(&mut conn, f)
     }
 
     /// [`Db::read`] for callers already off the async threads.

@@ -115,6 +115,14 @@ fn after_prefix(prefix: &str) -> Option<String> {
     None
 }
 
+/// `a` against `b` as SQLite's `COLLATE NOCASE` orders them: ASCII letters folded to lower
+/// case, every other byte as it is. For lists sorted in Rust rather than by SQLite's sorter.
+pub fn nocase_cmp(a: &str, b: &str) -> std::cmp::Ordering {
+    a.bytes()
+        .map(|c| c.to_ascii_lowercase())
+        .cmp(b.bytes().map(|c| c.to_ascii_lowercase()))
+}
+
 /// What a paged list selects.
 pub struct ListQuery<'a> {
     /// The columns, e.g. `s.id, s.name`.
@@ -264,4 +272,94 @@ pub fn insert_row(
     ))?
     .execute(params_from_iter(values.iter()))?;
     Ok(id)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{after_prefix, nocase_cmp, starts_with};
+    use rusqlite::Connection;
+
+    #[test]
+    fn the_range_above_a_prefix_is_the_next_string() {
+        assert_eq!(after_prefix("inv/25-26-01").as_deref(), Some("inv/25-26-02"));
+        assert_eq!(after_prefix("a\u{d7ff}").as_deref(), Some("a\u{e000}"));
+        assert_eq!(after_prefix("a\u{10ffff}").as_deref(), Some("b"));
+        assert_eq!(after_prefix("\u{10ffff}"), None);
+        assert_eq!(starts_with("s", "INV").1.len(), 2);
+    }
+
+    #[test]
+    fn a_suffix_range_finds_what_like_finds() {
+        let conn = Connection::open_in_memory().unwrap();
+        let texts = [
+            "INV/25-26-0101",
+            "inv/25-26-0102",
+            "CN/25-26-0001",
+            "Adoor Service Co-op",
+            "ADOORX",
+            "x%y_z",
+            "é-Ü",
+        ];
+        for q in ["INV/25-26-01", "adoor", "%", "_", "y_z", "0", "é", "ü", "Ü", "zz"] {
+            let (range, values) = starts_with("suffix", q);
+            let mut by_suffix = vec![];
+            for t in texts {
+                let suffixes: Vec<String> = t
+                    .char_indices()
+                    .map(|(i, _)| t[i..].to_ascii_lowercase())
+                    .collect();
+                let found = suffixes.iter().any(|s| {
+                    let mut args = vec![rusqlite::types::Value::Text(s.clone())];
+                    args.extend(values.iter().cloned());
+                    conn.query_row(
+                        &format!("SELECT 1 FROM (SELECT ? AS suffix) WHERE {range}"),
+                        rusqlite::params_from_iter(args),
+                        |_| Ok(()),
+                    )
+                    .is_ok()
+                });
+                if found {
+                    by_suffix.push(t);
+                }
+            }
+            let by_like: Vec<&str> = texts
+                .into_iter()
+                .filter(|t| {
+                    conn.query_row(
+                        "SELECT ?1 LIKE ?2 ESCAPE '\\'",
+                        rusqlite::params![t, super::like_contains(q)],
+                        |r| r.get::<_, bool>(0),
+                    )
+                    .unwrap()
+                })
+                .collect();
+            assert_eq!(by_suffix, by_like, "{q}");
+        }
+    }
+
+    #[test]
+    fn nocase_orders_as_sqlite_does() {
+        let conn = Connection::open_in_memory().unwrap();
+        let names = [
+            "abc", "ABD", "Ab", "a_b", "a[b", "ADOOR", "adoor x", "Éa", "éa", "zeta", "Z",
+        ];
+        let mut stmt = conn
+            .prepare(&format!(
+                "SELECT n FROM ({}) ORDER BY n COLLATE NOCASE, n",
+                names
+                    .iter()
+                    .map(|n| format!("SELECT '{n}' AS n"))
+                    .collect::<Vec<_>>()
+                    .join(" UNION ALL ")
+            ))
+            .unwrap();
+        let sqlite: Vec<String> = stmt
+            .query_map([], |r| r.get(0))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        let mut ours: Vec<String> = names.iter().map(|n| n.to_string()).collect();
+        ours.sort_by(|a, b| nocase_cmp(a, b).then_with(|| a.cmp(b)));
+        assert_eq!(ours, sqlite);
+    }
 }

@@ -236,7 +236,7 @@ pub fn board(conn: &Connection, book: Option<&str>) -> Result<Vec<BoardRow>, App
     // Every milestone links to a project and every project to a client, so "of an active
     // project" is "not of an inactive one": a set of a few hundred ids rather than a lookup
     // per milestone. Per step, the first position and label of an active project come from
-    // the head of an index in that order, and the pending ones from the open-step index
+    // the head of an index in that order, and what is pending from the step tally
     // (migrations/V7); the steps themselves are stepped through with MIN(key) > previous.
     // A staff member's book is a few hundred projects: their milestones are read through the
     // book's clients.
@@ -250,9 +250,7 @@ pub fn board(conn: &Connection, book: Option<&str>) -> Result<Vec<BoardRow>, App
                   WHERE pm.key = s.key AND pm.client_module_id NOT IN
                         (SELECT id FROM client_module WHERE active = 0 AND id IS NOT NULL)
                   ORDER BY pm.label LIMIT 1) AS label,
-                (SELECT COUNT(*) FROM project_milestone pm INDEXED BY project_milestone_open
-                  WHERE pm.key = s.key AND pm.done_on IS NULL AND pm.client_module_id NOT IN
-                        (SELECT id FROM client_module WHERE active = 0 AND id IS NOT NULL)) AS pending,
+                COALESCE((SELECT t.pending FROM project_step_tally t WHERE t.key = s.key), 0) AS pending,
                 (SELECT pm.position FROM project_milestone pm INDEXED BY project_milestone_key_position
                   WHERE pm.key = s.key AND pm.client_module_id NOT IN
                         (SELECT id FROM client_module WHERE active = 0 AND id IS NOT NULL)
@@ -342,13 +340,18 @@ pub fn open_projects_with_activity(
                 COALESCE((SELECT MAX(done_on) FROM project_milestone d WHERE d.client_module_id = cm.id), substr(cm.created_at, 1, 10))
          FROM (SELECT DISTINCT client_module_id AS id FROM project_milestone INDEXED BY project_milestone_open WHERE done_on IS NULL) AS open
               CROSS JOIN client_module cm ON cm.id = open.id
-              JOIN client c ON c.id = cm.client_id JOIN module m ON m.id = cm.module_id
-         WHERE cm.active = 1 AND (?1 IS NULL OR c.owner_id = ?1)
-         ORDER BY c.name COLLATE NOCASE, cm.id",
+              JOIN client c INDEXED BY client_id_name ON c.id = cm.client_id JOIN module m ON m.id = cm.module_id
+         WHERE cm.active = 1 AND (?1 IS NULL OR c.owner_id = ?1)",
     )?;
-    let rows = stmt
+    let mut rows = stmt
         .query_map([book], |r| Ok((project_row(r)?, r.get(7)?)))?
-        .collect::<Result<Vec<_>, _>>()?;
+        .collect::<Result<Vec<(ProjectRow, Option<String>)>, _>>()?;
+    // By client name as COLLATE NOCASE orders it (ASCII letters folded), then project; sorted
+    // here rather than by SQLite's sorter, a third of the query's time.
+    rows.sort_by(|(a, _), (b, _)| {
+        crate::db::query::nocase_cmp(&a.client_name, &b.client_name)
+            .then_with(|| a.client_module_id.cmp(&b.client_module_id))
+    });
     Ok(rows)
 }
 

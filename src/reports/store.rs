@@ -68,8 +68,7 @@ pub fn due_invoices(
                      WHERE a.document_id = d.id AND p.received_on <= ?1) END,
             CAST(julianday(?1) - julianday(COALESCE(d.due_date, d.doc_date)) AS INTEGER)
          FROM ({candidates}) AS d CROSS JOIN client c INDEXED BY client_id_name ON c.id = d.client_id
-         WHERE ?3 IS NULL OR d.client_id = ?3 -- (already so; it keeps ?3 in both statements)
-         ORDER BY c.name COLLATE NOCASE, d.client_id, d.doc_date, d.id"
+         WHERE ?3 IS NULL OR d.client_id = ?3 -- (already so; it keeps ?3 in both statements)"
     ))?;
     let mut rows = vec![];
     let mut found = stmt.query(params![as_of.to_string(), book, client_id])?;
@@ -93,6 +92,14 @@ pub fn due_invoices(
             bucket: crate::reports::rules::BUCKETS[crate::reports::rules::bucket(days)],
         });
     }
+    // By client name (as COLLATE NOCASE: ASCII letters folded), client, date and id. Sorted
+    // here: SQLite's sorter took 8 of the 13 ms on the large office's 9,500 rows.
+    rows.sort_by(|a, b| {
+        crate::db::query::nocase_cmp(&a.client_name, &b.client_name)
+            .then_with(|| a.client_id.cmp(&b.client_id))
+            .then_with(|| a.doc_date.cmp(&b.doc_date))
+            .then_with(|| a.document_id.cmp(&b.document_id))
+    });
     Ok(rows)
 }
 

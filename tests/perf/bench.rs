@@ -98,6 +98,7 @@ fn main() {
         }
     };
     let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2);
+    let load_before = load_average();
     let pdf_table = pdf_table::pdf_section();
     let (cached, generated) = office::large_office(args.iter().any(|a| a == "--regen"));
     let dir = tempfile::TempDir::new().unwrap();
@@ -182,7 +183,7 @@ fn main() {
     // Writes: each request its own transaction; the floor runs the same transactions directly.
     let db = backoffice::db::Db::open(&data).unwrap();
     let next = Arc::new(AtomicUsize::new(0));
-    let write_scenarios: Vec<(&str, http::Work, Box<dyn Fn(usize)>)> = vec![
+    let write_scenarios: Vec<(&str, http::Work, Direct)> = vec![
         (
             "issue an invoice (create draft + issue), per invoice",
             writes::issue_invoice(&fixture, next.clone()),
@@ -246,6 +247,7 @@ fn main() {
     drop(db);
 
     // Sign-in is bounded by argon2 on purpose; the floor is argon2 itself on every core.
+    let before_sign_in = server.memory("VmHWM");
     let (hash_rate, login_rows) = if wanted("POST /api/auth/login") {
         login(&addr, &fixture.owner, cores)
     } else {
@@ -291,6 +293,11 @@ fn main() {
     });
 
     let binary = std::fs::metadata(office::BIN).unwrap().len();
+    let sign_in_best = rows
+        .iter()
+        .filter(|r| r.scenario.starts_with("POST /api/auth/login"))
+        .map(|r| r.server.rate)
+        .fold(0.0, f64::max);
     let mb = |b: u64| b as f64 / 1_048_576.0;
     let facts = vec![
         (
@@ -304,12 +311,21 @@ fn main() {
         ),
         (
             format!(
-                "peak RSS (VmHWM) of the office day: {:.1} MB; of the whole run above: {:.1} MB",
-                mb(day_peak),
+                "peak RSS (VmHWM) of the server through the mixed office day: {:.1} MB",
+                mb(day_peak)
+            ),
+            mb(day_peak) < 150.0,
+            "< 150 MB",
+        ),
+        (
+            format!(
+                "peak RSS (VmHWM) of the server that ran every scenario above: {:.1} MB before sign-in, \
+                 {:.1} MB after it",
+                mb(before_sign_in),
                 mb(run_peak)
             ),
-            mb(day_peak.max(run_peak)) < 150.0,
-            "< 150 MB",
+            true,
+            "",
         ),
         (
             format!(
@@ -327,17 +343,10 @@ fn main() {
         ),
         (
             format!(
-                "sign-in at 4 clients: {:.0} % of what the cores can hash ({hash_rate:.1} verifications/s)",
-                rows.iter()
-                    .filter(|r| r.scenario.starts_with("POST /api/auth/login"))
-                    .map(|r| r.server.rate)
-                    .fold(0.0, f64::max)
-                    * 100.0
-                    / hash_rate
+                "sign-in, best of 1, 2 and 4 clients: {:.0} % of what the cores can hash ({hash_rate:.1} verifications/s)",
+                sign_in_best * 100.0 / hash_rate
             ),
-            rows.iter()
-                .filter(|r| r.scenario.starts_with("POST /api/auth/login"))
-                .any(|r| r.server.rate >= 0.8 * hash_rate),
+            sign_in_best >= 0.8 * hash_rate,
             "≥ 80 %",
         ),
         (
@@ -359,6 +368,7 @@ fn main() {
             .map(|(deep, first)| deep / first)
     };
     let env = Environment {
+        load: (load_before, load_average()),
         cores,
         file_size,
         generated,
@@ -368,6 +378,17 @@ fn main() {
     };
     report(&rows, &facts, &env, &pdf_table, only.is_empty());
 }
+
+/// /proc/loadavg's 1-minute figure (Linux), to tell a quiet machine from a busy one.
+fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .and_then(|l| l.split_whitespace().next().map(str::to_string))
+        .unwrap_or_else(|| "?".into())
+}
+
+/// A write done directly (the floor), for call number `i`.
+type Direct = Box<dyn Fn(usize)>;
 
 fn measured_from(mut times: Vec<Duration>, elapsed: Duration) -> Measured {
     times.sort();
@@ -483,16 +504,16 @@ fn login(addr: &str, owner: &str, cores: usize) -> (f64, Vec<Row>) {
             floor: Some((one, all)),
             checks: vec![],
         };
-        if clients == 4 {
-            row.checks
-                .push(check("≥ 80 % of hashing", measured.rate >= 0.8 * hash_rate));
-        }
+        row.checks
+            .push(check("≥ 80 % of hashing", measured.rate >= 0.8 * hash_rate));
         rows.push(row);
     }
     (hash_rate, rows)
 }
 
 struct Environment<'a> {
+    /// The 1-minute load average when the run began and ended (other work on the machine).
+    load: (String, String),
     cores: usize,
     file_size: u64,
     generated: Option<Duration>,
@@ -535,7 +556,10 @@ fn report(rows: &[Row], facts: &[(String, bool, &str)], env: &Environment, pdf_t
         table.push_str(&line(r));
         table.push('\n');
     }
-    let mut more = String::new();
+    let mut more = format!(
+        "- load average (1 min) on the machine: {} at the start, {} at the end\n",
+        env.load.0, env.load.1
+    );
     if let Some(ratio) = env.page_ratio {
         more.push_str(&format!(
             "- documents page 1000 ÷ page 1, p50 at 16 clients: {ratio:.2}× (target: as fast as page 1)\n"

@@ -3,7 +3,7 @@
 //! record a payment).
 
 use crate::http::{Client, Work};
-use crate::reads::{Fixture, ReadScenario};
+use crate::reads::{Fixture, PathOf, ReadScenario};
 use crate::writes::{create_draft, payment_body};
 use std::cell::RefCell;
 use std::sync::Arc;
@@ -35,7 +35,7 @@ thread_local! {
 
 /// One request of the day; `writes_done` counts the writes.
 pub fn office_day(f: &Fixture, reads: &[ReadScenario], writes_done: Arc<AtomicUsize>) -> Work {
-    let weighted: Vec<(u64, Arc<dyn Fn(usize) -> String + Send + Sync>, String)> = READS
+    let weighted: Vec<(u64, PathOf, String)> = READS
         .iter()
         .map(|(prefix, w)| {
             let s = reads
@@ -69,11 +69,11 @@ pub fn office_day(f: &Fixture, reads: &[ReadScenario], writes_done: Arc<AtomicUs
         writes_done.fetch_add(1, Ordering::Relaxed);
         let n = next.fetch_add(1, Ordering::Relaxed);
         pick -= read_weight;
-        if DRAFT <= pick && pick < DRAFT + ISSUE {
-            if let Some(draft) = DRAFTS.with(|d| d.borrow_mut().pop()) {
-                c.post(&format!("/api/documents/{draft}/issue"), &manager, "", 200);
-                return;
-            }
+        if (DRAFT..DRAFT + ISSUE).contains(&pick)
+            && let Some(draft) = DRAFTS.with(|d| d.borrow_mut().pop())
+        {
+            c.post(&format!("/api/documents/{draft}/issue"), &manager, "", 200);
+            return;
         }
         if pick < DRAFT + ISSUE {
             let id = create_draft(c, &manager, &clients[n % clients.len()], &module);

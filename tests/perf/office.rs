@@ -146,7 +146,14 @@ impl Server {
     }
 
     /// SIGTERM and wait: the server checkpoints the WAL into the file on a clean stop.
-    pub fn stop(mut self) {
+    pub fn stop(self) {
+        drop(self);
+    }
+}
+
+impl Drop for Server {
+    /// Also when the benchmark panics, so no server outlives it.
+    fn drop(&mut self) {
         let _ = Command::new("kill")
             .args(["-TERM", &self.child.id().to_string()])
             .status();

@@ -24,13 +24,18 @@ pub enum Kind {
     Overhead,
 }
 
+/// The path of a scenario's call number `i`.
+pub type PathOf = Arc<dyn Fn(usize) -> String + Send + Sync>;
+/// A floor call: the scenario's work directly on a connection, for call number `i`.
+pub type Floor = Arc<dyn Fn(&Connection, usize) + Send + Sync>;
+
 /// One read the office does, and its floor.
 pub struct ReadScenario {
     pub name: String,
     pub kind: Kind,
-    pub path: Arc<dyn Fn(usize) -> String + Send + Sync>,
+    pub path: PathOf,
     pub cookie: String,
-    pub floor: Arc<dyn Fn(&Connection, usize) + Send + Sync>,
+    pub floor: Floor,
 }
 
 /// What the scenarios read, found in the data before anything is timed.
@@ -238,11 +243,7 @@ fn session(conn: &Connection, hash: &str) {
 pub fn scenarios(f: &Fixture) -> Vec<ReadScenario> {
     use backoffice::{audit, clients, documents, projects, reports};
     let mut out = vec![];
-    let mut add = |name: String,
-                   kind: Kind,
-                   cookie: &str,
-                   path: Arc<dyn Fn(usize) -> String + Send + Sync>,
-                   floor: Arc<dyn Fn(&Connection, usize) + Send + Sync>| {
+    let mut add = |name: String, kind: Kind, cookie: &str, path: PathOf, floor: Floor| {
         out.push(ReadScenario {
             name,
             kind,
