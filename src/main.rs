@@ -327,6 +327,9 @@ fn demo_data(data: PathBuf, options: demo::Options, owner_password: Option<Strin
     Ok(())
 }
 
+/// Page cache of the demo fill (KiB).
+const DEMO_CACHE_KIB: i64 = 1 << 20;
+
 /// Writes a demo office into `db` (which must have no clients yet) and checkpoints it.
 fn fill_demo(db: &db::Db, options: demo::Options) -> Result<demo::Summary, String> {
     let summary = db
@@ -337,7 +340,12 @@ fn fill_demo(db: &db::Db, options: demo::Options) -> Result<demo::Summary, Strin
                 |r| r.get(0),
             )?;
             let today = backoffice::db::settings::office_today(tx)?;
-            demo::fill(tx, options, &owner, today)
+            // The whole fill is one transaction: with the writer's usual cache its pages spill
+            // to the WAL again and again before the commit.
+            tx.execute_batch(&format!("PRAGMA cache_size = -{DEMO_CACHE_KIB}"))?;
+            let summary = demo::fill(tx, options, &owner, today);
+            tx.execute_batch(&format!("PRAGMA cache_size = -{}", db::WRITER_CACHE_KIB))?;
+            summary
         })
         .map_err(|e| e.to_string())?;
     db.checkpoint().map_err(|e| e.to_string())?;

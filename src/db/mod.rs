@@ -4,8 +4,9 @@
 //! survive a power cut), `foreign_keys=ON` and a busy timeout, all set in [`configure`].
 //! Every top-level write goes through [`Db::write`]: one writer connection behind a mutex,
 //! `BEGIN IMMEDIATE`, so writes are serialized; nested work uses [`savepoint`]. Requests' writes
-//! queue for one writer thread, which runs them back to back, each its own transaction; reads
-//! run on the blocking pool. Nothing runs on the async threads.
+//! queue for one writer thread, which runs them back to back, each in a savepoint, and commits
+//! what queued together at once ([`writer`]); reads run on the blocking pool. Nothing runs on
+//! the async threads.
 //!
 //! A read waits for its turn as a task before it takes a blocking thread, so at most
 //! [`READERS`] threads run requests' reads at any time and their memory (page caches, sorts,
@@ -18,10 +19,11 @@ pub mod backup;
 pub mod ids;
 pub mod query;
 pub mod settings;
+mod writer;
 
 use crate::http::error::AppError;
 use r2d2_sqlite::SqliteConnectionManager;
-use rusqlite::{Connection, OpenFlags, Transaction, TransactionBehavior};
+use rusqlite::{Connection, OpenFlags, TransactionBehavior};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -51,38 +53,7 @@ const READER_CACHE_KIB: i64 = 4096;
 
 /// Page cache of the writer (KiB): an invoice touches some forty pages of the indexes of a
 /// large office.
-const WRITER_CACHE_KIB: i64 = 16384;
-
-/// A request's write, run on the writer thread.
-type WriteJob = Box<dyn FnOnce(&mut Connection) + Send>;
-
-/// Starts the writer thread: it takes the queued writes one after another, each in its own
-/// transaction on the writer connection. With writes queued it goes from one to the next
-/// without handing a blocking thread a turn each time.
-fn spawn_writer(writer: Arc<Mutex<Connection>>) -> Result<std::sync::mpsc::Sender<WriteJob>, String> {
-    let (queue, jobs) = std::sync::mpsc::channel::<WriteJob>();
-    std::thread::Builder::new()
-        .name("db-writer".into())
-        .spawn(move || {
-            for job in jobs {
-                let mut conn = writer.lock().unwrap_or_else(|p| p.into_inner());
-                job(&mut conn);
-            }
-        })
-        .map_err(|e| format!("cannot start the writer thread: {e}"))?;
-    Ok(queue)
-}
-
-/// Runs `f` in a `BEGIN IMMEDIATE` transaction on `conn`: committed when it returns `Ok`.
-fn in_transaction<T>(
-    conn: &mut Connection,
-    f: impl FnOnce(&Transaction) -> Result<T, AppError>,
-) -> Result<T, AppError> {
-    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-    let value = f(&tx)?;
-    tx.commit()?;
-    Ok(value)
-}
+pub const WRITER_CACHE_KIB: i64 = 16384;
 
 /// Handle to the data file; cheap to clone.
 #[derive(Clone)]
@@ -91,7 +62,7 @@ pub struct Db {
     /// One permit per read connection, taken before a blocking thread is.
     read_turns: Arc<tokio::sync::Semaphore>,
     /// The writer thread's queue; the thread ends when the last handle goes.
-    writes: std::sync::mpsc::Sender<WriteJob>,
+    writes: std::sync::mpsc::Sender<writer::WriteJob>,
     writer: Arc<Mutex<Connection>>,
     path: PathBuf,
 }
@@ -204,7 +175,7 @@ impl Db {
         Ok(Db {
             pool,
             read_turns: Arc::new(tokio::sync::Semaphore::new(READERS as usize)),
-            writes: spawn_writer(writer.clone())?,
+            writes: writer::spawn(Arc::downgrade(&writer))?,
             writer,
             path: path.to_path_buf(),
         })
@@ -238,33 +209,28 @@ impl Db {
         .map_err(AppError::internal)?
     }
 
-    /// Runs `f` in one serialized top-level write transaction, off the async threads.
-    /// The transaction commits when `f` returns `Ok` and rolls back otherwise.
+    /// Runs `f` in one serialized top-level write, off the async threads: on the writer
+    /// thread, in a savepoint of a group commit (see [`writer`]). It is committed when `f`
+    /// returns `Ok` and answered only once committed; it rolls back alone otherwise.
     pub async fn write<T, F>(&self, f: F) -> Result<T, AppError>
     where
         T: Send + 'static,
-        F: FnOnce(&Transaction) -> Result<T, AppError> + Send + 'static,
+        F: FnOnce(&Connection) -> Result<T, AppError> + Send + 'static,
     {
-        let (reply, answer) = tokio::sync::oneshot::channel();
-        let job: WriteJob = Box::new(move |conn| {
-            // A panic rolls the transaction back as it unwinds; the writer thread carries on.
-            let value = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| in_transaction(conn, f)))
-                .unwrap_or_else(|_| Err(AppError::internal("a write panicked")));
-            let _ = reply.send(value);
-        });
-        self.writes
-            .send(job)
-            .map_err(|_| AppError::internal("the writer thread has stopped"))?;
-        answer.await.map_err(AppError::internal)?
+        writer::write(&self.writes, f).await
     }
 
-    /// [`Db::write`] for callers already off the async threads (CLI, background jobs).
+    /// A write of its own `BEGIN IMMEDIATE` transaction, for callers already off the async
+    /// threads (CLI, background jobs): committed when `f` returns `Ok`.
     pub fn write_blocking<T, F>(&self, f: F) -> Result<T, AppError>
     where
-        F: FnOnce(&Transaction) -> Result<T, AppError>,
+        F: FnOnce(&Connection) -> Result<T, AppError>,
     {
         let mut conn = self.writer.lock().unwrap_or_else(|p| p.into_inner());
-        in_transaction(&mut conn, f)
+        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let value = f(&tx)?;
+        tx.commit()?;
+        Ok(value)
     }
 
     /// [`Db::read`] for callers already off the async threads.

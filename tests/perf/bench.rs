@@ -206,7 +206,9 @@ fn main() {
             }),
         ),
     ];
+    let mut cpu_notes = vec![];
     for (name, work, direct) in write_scenarios.into_iter().filter(|w| wanted(w.0)) {
+        direct(0); // warm the statement cache and the pages, as the read floors do
         let mut times = vec![];
         let started = Instant::now();
         while times.len() < 20 || started.elapsed() < budget.one {
@@ -216,6 +218,7 @@ fn main() {
         }
         let one = measured_from(times, started.elapsed());
         for clients in [1, 16] {
+            let cpu = (server.cpu(), office::cpu_of("self"));
             let measured = drive(
                 &addr,
                 clients,
@@ -223,6 +226,15 @@ fn main() {
                 clients * 4,
                 work.clone(),
             );
+            if clients == 16 {
+                let per = |used: Duration| ms(used) / measured.calls as f64;
+                cpu_notes.push(format!(
+                    "{name} at 16 clients: the server used {:.2} ms of CPU per call, the load generator \
+                     (same cores) {:.2} ms",
+                    per(server.cpu() - cpu.0),
+                    per(office::cpu_of("self") - cpu.1)
+                ));
+            }
             let mut row = Row {
                 scenario: name.into(),
                 clients,
@@ -299,7 +311,7 @@ fn main() {
         .map(|r| r.server.rate)
         .fold(0.0, f64::max);
     let mb = |b: u64| b as f64 / 1_048_576.0;
-    let facts = vec![
+    let mut facts = vec![
         (
             format!(
                 "idle RSS after start: {:.1} MB (before the office day: {:.1} MB)",
@@ -357,6 +369,7 @@ fn main() {
             "",
         ),
     ];
+    facts.extend(cpu_notes.into_iter().map(|note| (note, true, "")));
     let page_ratio = {
         let p50 = |name: &str| {
             rows.iter()

@@ -145,6 +145,11 @@ impl Server {
         kb * 1024
     }
 
+    /// CPU time the server has used so far (user + system).
+    pub fn cpu(&self) -> Duration {
+        cpu_of(&self.child.id().to_string())
+    }
+
     /// SIGTERM and wait: the server checkpoints the WAL into the file on a clean stop.
     pub fn stop(self) {
         drop(self);
@@ -181,4 +186,13 @@ pub fn sign_in(addr: &str, user: &str, password: &str) -> String {
         String::from_utf8_lossy(&reply.body)
     );
     reply.cookie.unwrap()
+}
+
+/// CPU time (user + system) of process `pid` ("self" for this one), from /proc/PID/stat.
+pub fn cpu_of(pid: &str) -> Duration {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+    // The fields after the command name, which is in parentheses and may hold spaces.
+    let fields: Vec<&str> = stat[stat.rfind(')').unwrap() + 2..].split(' ').collect();
+    let ticks: u64 = fields[11].parse::<u64>().unwrap() + fields[12].parse::<u64>().unwrap();
+    Duration::from_millis(ticks * 10) // USER_HZ is 100 on Linux
 }
