@@ -35,9 +35,42 @@ pub struct AppState {
     pub login_limits: Arc<LoginLimits>,
     /// 20 reveals of a stored credential per minute per user, across all reveal routes.
     pub reveal_limits: Arc<auth::limiter::FixedWindow>,
-    /// One permit per core for password hashing: more at once only thrashes the caches and
-    /// lets a flood of sign-ins take 19 MiB each.
-    hash_slots: Arc<tokio::sync::Semaphore>,
+    /// Password hashing: one thread per core (see [`Hashers`]).
+    hashers: Hashers,
+}
+
+/// Password-hashing work to run.
+type HashJob = Box<dyn FnOnce() + Send>;
+
+/// One thread per core for password hashing. More at once only thrashes the caches, and each
+/// argon2 run takes 19 MiB: on the blocking pool every thread that ran one kept its own malloc
+/// arena holding it, and sign-ins at 4 clients took the server from 155 MB to 1.7 GB
+/// (docs/benchmark.md). The same few threads reuse the same memory.
+#[derive(Clone)]
+struct Hashers(std::sync::mpsc::Sender<HashJob>);
+
+impl Hashers {
+    fn start(threads: usize) -> Hashers {
+        let (queue, jobs) = std::sync::mpsc::channel::<HashJob>();
+        let jobs = Arc::new(std::sync::Mutex::new(jobs));
+        for n in 0..threads {
+            let jobs = jobs.clone();
+            std::thread::Builder::new()
+                .name(format!("hashing-{n}"))
+                .spawn(move || {
+                    loop {
+                        // The lock is held only while taking a job, not while running it.
+                        let job = jobs.lock().unwrap_or_else(|p| p.into_inner()).recv();
+                        let Ok(job) = job else { break };
+                        // A panic drops the job's reply (its request answers 500); the thread
+                        // goes on.
+                        let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(job));
+                    }
+                })
+                .expect("cannot start a password-hashing thread");
+        }
+        Hashers(queue)
+    }
 }
 
 impl AppState {
@@ -51,23 +84,24 @@ impl AppState {
                 20,
                 std::time::Duration::from_secs(60),
             )),
-            hash_slots: Arc::new(tokio::sync::Semaphore::new(cores)),
+            hashers: Hashers::start(cores),
         }
     }
 
-    /// Runs password-hashing work on the blocking pool, at most one job per core at a time.
+    /// Runs password-hashing work on the hashing threads, one job per core at a time.
     pub async fn hashing<T: Send + 'static>(
         &self,
         work: impl FnOnce() -> T + Send + 'static,
     ) -> Result<T, http::error::AppError> {
-        let _slot = self
-            .hash_slots
-            .acquire()
-            .await
-            .map_err(http::error::AppError::internal)?;
-        tokio::task::spawn_blocking(work)
-            .await
-            .map_err(http::error::AppError::internal)
+        let (reply, answer) = tokio::sync::oneshot::channel();
+        let job: HashJob = Box::new(move || {
+            let _ = reply.send(work());
+        });
+        self.hashers
+            .0
+            .send(job)
+            .map_err(|_| http::error::AppError::internal("the hashing threads have stopped"))?;
+        answer.await.map_err(http::error::AppError::internal)
     }
 }
 

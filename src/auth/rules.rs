@@ -4,10 +4,11 @@
 //! Password hashing is argon2id with OWASP's floor: 19 MiB of memory, 2 passes, 1 lane.
 //! Hashing costs tens of milliseconds on purpose; callers run it on the blocking pool.
 
-use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
-use argon2::{Algorithm, Argon2, Params, Version};
+use argon2::password_hash::{self, PasswordHash, SaltString};
+use argon2::{Algorithm, Argon2, Block, Params, Version};
 use chrono::{DateTime, Duration, Utc};
 use sha2::{Digest, Sha256};
+use std::cell::RefCell;
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -24,28 +25,87 @@ pub const MIN_PASSWORD_LEN: usize = 10;
 /// The longest accepted: hashing a megabyte-long "password" would be a cheap way to burn CPU.
 pub const MAX_PASSWORD_LEN: usize = 256;
 
-fn hasher() -> Argon2<'static> {
-    let params = Params::new(19 * 1024, 2, 1, None).expect("valid argon2 parameters");
-    Argon2::new(Algorithm::Argon2id, Version::V0x13, params)
+/// The parameters of new hashes.
+fn params() -> Params {
+    Params::new(19 * 1024, 2, 1, None).expect("valid argon2 parameters")
+}
+
+thread_local! {
+    /// argon2's 19 MiB of working memory, kept by each thread that hashes rather than allocated
+    /// per sign-in (see `AppState::hashing`, which runs it on one thread per core).
+    static MEMORY: RefCell<Vec<Block>> = const { RefCell::new(Vec::new()) };
+}
+
+/// argon2 of `password` and `salt` into `out`, in this thread's kept memory.
+fn argon2_into(
+    algorithm: Algorithm,
+    version: Version,
+    params: Params,
+    password: &str,
+    salt: &[u8],
+    out: &mut [u8],
+) -> Result<(), argon2::Error> {
+    MEMORY.with_borrow_mut(|memory| {
+        memory.resize(params.block_count(), Block::new());
+        Argon2::new(algorithm, version, params).hash_password_into_with_memory(
+            password.as_bytes(),
+            salt,
+            out,
+            &mut memory[..],
+        )
+    })
 }
 
 /// The PHC string of `password` with a fresh random salt.
 pub fn hash_password(password: &str) -> String {
     let mut salt = [0u8; 16];
     getrandom::fill(&mut salt).expect("the OS random source works");
+    let mut out = [0u8; Params::DEFAULT_OUTPUT_LEN];
+    let (algorithm, version, params) = (Algorithm::Argon2id, Version::V0x13, params());
+    argon2_into(algorithm, version, params.clone(), password, &salt, &mut out)
+        .expect("argon2 hashing succeeds");
     let salt = SaltString::encode_b64(&salt).expect("16 bytes is a valid salt");
-    hasher()
-        .hash_password(password.as_bytes(), &salt)
-        .expect("argon2 hashing succeeds")
-        .to_string()
+    PasswordHash {
+        algorithm: algorithm.ident(),
+        version: Some(version.into()),
+        params: (&params).try_into().expect("argon2 parameters as a PHC string"),
+        salt: Some(salt.as_salt()),
+        hash: Some(password_hash::Output::new(&out).expect("a 32-byte output")),
+    }
+    .to_string()
 }
 
 /// Whether `password` matches the stored PHC string; a malformed string never matches.
 pub fn verify_password(password: &str, phc: &str) -> bool {
-    match PasswordHash::new(phc) {
-        Ok(parsed) => hasher().verify_password(password.as_bytes(), &parsed).is_ok(),
-        Err(_) => false,
-    }
+    PasswordHash::new(phc)
+        .and_then(|parsed| matches(password, &parsed))
+        .unwrap_or(false)
+}
+
+/// What argon2's own verifier checks, in this thread's kept memory.
+fn matches(password: &str, parsed: &PasswordHash) -> Result<bool, password_hash::Error> {
+    let (Some(salt), Some(expected)) = (parsed.salt, parsed.hash) else {
+        return Ok(false);
+    };
+    let algorithm = Algorithm::try_from(parsed.algorithm)?;
+    let version = parsed
+        .version
+        .map(Version::try_from)
+        .transpose()?
+        .unwrap_or_default();
+    let mut salt_bytes = [0u8; 64];
+    let salt = salt.decode_b64(&mut salt_bytes)?;
+    let mut out = vec![0u8; expected.len()];
+    argon2_into(
+        algorithm,
+        version,
+        Params::try_from(parsed)?,
+        password,
+        salt,
+        &mut out,
+    )?;
+    // Output compares in constant time.
+    Ok(password_hash::Output::new(&out)? == expected)
 }
 
 /// How many sign-ins took the dummy-hash path since the process started (tests read it).
@@ -125,6 +185,29 @@ mod tests {
         assert!(verify_password("correct horse battery", &phc));
         assert!(!verify_password("wrong", &phc));
         assert!(!verify_password("anything", "not a phc string"));
+        // The same verdicts as argon2's own verifier, on a hash of other parameters too.
+        use argon2::password_hash::{PasswordHasher, PasswordVerifier};
+        let other = Argon2::new(
+            Algorithm::Argon2id,
+            Version::V0x13,
+            Params::new(8192, 3, 1, Some(24)).unwrap(),
+        )
+        .hash_password(
+            b"another password",
+            &SaltString::encode_b64(b"sixteen byte salt").unwrap(),
+        )
+        .unwrap()
+        .to_string();
+        for (password, phc) in [
+            ("correct horse battery", &phc),
+            ("another password", &other),
+            ("wrong", &other),
+        ] {
+            let theirs =
+                Argon2::default().verify_password(password.as_bytes(), &PasswordHash::new(phc).unwrap());
+            assert_eq!(verify_password(password, phc), theirs.is_ok(), "{password}");
+        }
+        assert!(verify_password("another password", &other));
     }
 
     #[test]

@@ -602,8 +602,9 @@ fn report(rows: &[Row], facts: &[(String, bool, &str)], env: &Environment, pdf_t
          The floor is the same work done directly in this process on the same file during the same run: \
          for reads, the same store functions the handler calls (so the same SQL with the same parameters \
          and row decoding), after the same session lookup, on a read-only connection configured as the \
-         server's read pool; for writes, the handler's transactions through `Db::write_blocking`; for \
-         sign-in, argon2id verification; for PDFs, the same reads plus the render. `floor p50` is one \
+         server's read pool; for writes, the handler's transactions through `Db::write_blocking`, each \
+         committed on its own (the server commits what queues together at once, so at 16 clients it \
+         can beat this floor); for sign-in, argon2id verification; for PDFs, the same reads plus the render. `floor p50` is one \
          thread, `floor /s` is every core (writes: one thread, as there is one writer). `server ÷ floor` \
          is the server's p50 over the floor's at one client, and the floor's rate over the server's at \
          more clients. The targets column is judged from the numbers in the row.\n\n\
