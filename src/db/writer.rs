@@ -21,10 +21,12 @@ use std::sync::{Mutex, Weak};
 const GROUP: usize = 64;
 
 type Value = Box<dyn Any + Send>;
+/// What a write does, inside its savepoint.
+type Work = Box<dyn FnOnce(&Connection) -> Result<Value, AppError> + Send>;
 
 /// A request's write and where its outcome goes.
 pub struct WriteJob {
-    work: Box<dyn FnOnce(&Connection) -> Result<Value, AppError> + Send>,
+    work: Work,
     reply: tokio::sync::oneshot::Sender<Result<Value, AppError>>,
 }
 
@@ -130,7 +132,13 @@ mod tests {
         let (release, held) = std::sync::mpsc::channel::<()>();
         let holder = {
             let db = db.clone();
-            std::thread::spawn(move || db.write_blocking(|_| Ok(held.recv().unwrap())).unwrap())
+            std::thread::spawn(move || {
+                db.write_blocking(|_| {
+                    held.recv().unwrap();
+                    Ok(())
+                })
+                .unwrap()
+            })
         };
         std::thread::sleep(std::time::Duration::from_millis(50));
         let writes: Vec<_> = (0..12i64)
