@@ -43,9 +43,9 @@ pub struct AppState {
 type HashJob = Box<dyn FnOnce() + Send>;
 
 /// One thread per core for password hashing. More at once only thrashes the caches, and each
-/// argon2 run takes 19 MiB: on the blocking pool every thread that ran one kept its own malloc
-/// arena holding it, and sign-ins at 4 clients took the server from 155 MB to 1.7 GB
-/// (docs/benchmark.md). The same few threads reuse the same memory.
+/// thread keeps argon2's 19 MiB for the next run (`auth::rules`): hashing on the blocking pool,
+/// with memory allocated per run, took the server from 60 MB to 1.7 GB through the benchmark's
+/// sign-ins (docs/benchmark.md).
 #[derive(Clone)]
 struct Hashers(std::sync::mpsc::Sender<HashJob>);
 

@@ -2,7 +2,8 @@
 //! path for unknown users, the lockout after 8 consecutive failures, session tokens and expiry.
 //!
 //! Password hashing is argon2id with OWASP's floor: 19 MiB of memory, 2 passes, 1 lane.
-//! Hashing costs tens of milliseconds on purpose; callers run it on the blocking pool.
+//! Hashing costs tens of milliseconds on purpose; the server runs it on its hashing threads
+//! (`AppState::hashing`).
 
 use argon2::password_hash::{self, PasswordHash, SaltString};
 use argon2::{Algorithm, Argon2, Block, Params, Version};
