@@ -20,6 +20,7 @@ pub mod pdf;
 pub mod projects;
 pub mod reports;
 pub mod staff;
+pub mod workers;
 
 use auth::limiter::LoginLimits;
 use auth::{Role, rules as auth_rules};
@@ -35,42 +36,9 @@ pub struct AppState {
     pub login_limits: Arc<LoginLimits>,
     /// 20 reveals of a stored credential per minute per user, across all reveal routes.
     pub reveal_limits: Arc<auth::limiter::FixedWindow>,
-    /// Password hashing: one thread per core (see [`Hashers`]).
-    hashers: Hashers,
-}
-
-/// Password-hashing work to run.
-type HashJob = Box<dyn FnOnce() + Send>;
-
-/// One thread per core for password hashing. More at once only thrashes the caches, and each
-/// thread keeps argon2's 19 MiB for the next run (`auth::rules`): hashing on the blocking pool,
-/// with memory allocated per run, took the server from 60 MB to 1.7 GB through the benchmark's
-/// sign-ins (docs/benchmark.md).
-#[derive(Clone)]
-struct Hashers(std::sync::mpsc::Sender<HashJob>);
-
-impl Hashers {
-    fn start(threads: usize) -> Hashers {
-        let (queue, jobs) = std::sync::mpsc::channel::<HashJob>();
-        let jobs = Arc::new(std::sync::Mutex::new(jobs));
-        for n in 0..threads {
-            let jobs = jobs.clone();
-            std::thread::Builder::new()
-                .name(format!("hashing-{n}"))
-                .spawn(move || {
-                    loop {
-                        // The lock is held only while taking a job, not while running it.
-                        let job = jobs.lock().unwrap_or_else(|p| p.into_inner()).recv();
-                        let Ok(job) = job else { break };
-                        // A panic drops the job's reply (its request answers 500); the thread
-                        // goes on.
-                        let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(job));
-                    }
-                })
-                .expect("cannot start a password-hashing thread");
-        }
-        Hashers(queue)
-    }
+    /// Password hashing, one thread per core: more at once only thrashes the caches, and each
+    /// thread keeps argon2's 19 MiB for its next run (`auth::rules`, `workers`).
+    hashers: workers::Workers,
 }
 
 impl AppState {
@@ -84,7 +52,7 @@ impl AppState {
                 20,
                 std::time::Duration::from_secs(60),
             )),
-            hashers: Hashers::start(cores),
+            hashers: workers::Workers::start("hashing", cores).expect("cannot start the hashing threads"),
         }
     }
 
@@ -93,15 +61,7 @@ impl AppState {
         &self,
         work: impl FnOnce() -> T + Send + 'static,
     ) -> Result<T, http::error::AppError> {
-        let (reply, answer) = tokio::sync::oneshot::channel();
-        let job: HashJob = Box::new(move || {
-            let _ = reply.send(work());
-        });
-        self.hashers
-            .0
-            .send(job)
-            .map_err(|_| http::error::AppError::internal("the hashing threads have stopped"))?;
-        answer.await.map_err(http::error::AppError::internal)
+        self.hashers.run(work).await
     }
 }
 

@@ -5,14 +5,14 @@
 //! Every top-level write goes through [`Db::write`]: one writer connection behind a mutex,
 //! `BEGIN IMMEDIATE`, so writes are serialized; nested work uses [`savepoint`]. Requests' writes
 //! queue for one writer thread, which runs them back to back, each in a savepoint, and commits
-//! what queued together at once ([`writer`]); reads run on the blocking pool. Nothing runs on
-//! the async threads.
+//! what queued together at once ([`writer`]). Requests' reads queue for [`READERS`] reading
+//! threads of their own ([`Workers`]). Nothing runs on the async threads.
 //!
-//! A read waits for its turn as a task before it takes a blocking thread, so at most
-//! [`READERS`] threads run requests' reads at any time and their memory (page caches, sorts,
-//! rows) is that many threads' worth, whatever the number of clients. Measured on the large
-//! office (docs/benchmark.md): 16 clients asking for the dues aging at once took the server to
-//! 190 MB when every request had a thread waiting inside the pool.
+//! So at most [`READERS`] threads run requests' reads at any time, and their memory (page
+//! caches, sorts, rows, malloc arenas) is that many threads' worth, whatever the number of
+//! clients. Measured on the large office (docs/benchmark.md): 16 clients asking for the dues
+//! aging at once took the server to 190 MB when every request had a thread waiting inside the
+//! pool.
 
 pub mod audit;
 pub mod backup;
@@ -22,6 +22,7 @@ pub mod settings;
 mod writer;
 
 use crate::http::error::AppError;
+use crate::workers::Workers;
 use r2d2_sqlite::SqliteConnectionManager;
 use rusqlite::{Connection, OpenFlags, TransactionBehavior};
 use std::path::{Path, PathBuf};
@@ -59,8 +60,8 @@ pub const WRITER_CACHE_KIB: i64 = 16384;
 #[derive(Clone)]
 pub struct Db {
     pool: Pool,
-    /// One permit per read connection, taken before a blocking thread is.
-    read_turns: Arc<tokio::sync::Semaphore>,
+    /// The threads requests' reads run on, one per core.
+    readers: Workers,
     /// The writer thread's queue; the thread ends when the last handle goes.
     writes: std::sync::mpsc::Sender<writer::WriteJob>,
     writer: Arc<Mutex<Connection>>,
@@ -174,7 +175,7 @@ impl Db {
         let writer = Arc::new(Mutex::new(writer));
         Ok(Db {
             pool,
-            read_turns: Arc::new(tokio::sync::Semaphore::new(READERS as usize)),
+            readers: Workers::start("reader", READERS as usize)?,
             writes: writer::spawn(Arc::downgrade(&writer))?,
             writer,
             path: path.to_path_buf(),
@@ -185,28 +186,14 @@ impl Db {
         &self.path
     }
 
-    /// Runs `f` on a read connection, off the async threads.
+    /// Runs `f` on a read connection, on one of the [`READERS`] reading threads.
     pub async fn read<T, F>(&self, f: F) -> Result<T, AppError>
     where
         T: Send + 'static,
         F: FnOnce(&Connection) -> Result<T, AppError> + Send + 'static,
     {
-        let turn = self
-            .read_turns
-            .clone()
-            .acquire_owned()
-            .await
-            .map_err(AppError::internal)?;
         let pool = self.pool.clone();
-        tokio::task::spawn_blocking(move || {
-            let conn = pool.get()?;
-            let value = f(&conn);
-            drop(conn);
-            drop(turn);
-            value
-        })
-        .await
-        .map_err(AppError::internal)?
+        self.readers.run(move || f(&*pool.get()?)).await?
     }
 
     /// Runs `f` in one serialized top-level write, off the async threads: on the writer
