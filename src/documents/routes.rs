@@ -219,56 +219,93 @@ async fn create_document(
     user: AuthUser,
     JsonBody(input): JsonBody<DocumentInput>,
 ) -> Result<(StatusCode, Json<DocumentReply>), AppError> {
-    let doc_type = input
-        .doc_type
-        .clone()
-        .ok_or_else(|| AppError::invalid("type", "required", "Choose QUOTATION, PROFORMA or INVOICE."))?;
-    if !["QUOTATION", "PROFORMA", "INVOICE"].contains(&doc_type.as_str()) {
-        return Err(AppError::invalid(
-            "type",
-            "invalid_type",
-            "A draft is a QUOTATION, PROFORMA or INVOICE (credit notes come from an invoice).",
-        ));
-    }
-    let client_id = input
-        .client_id
-        .clone()
-        .ok_or_else(|| AppError::invalid("client_id", "required", "Choose the client."))?;
-    check_dates(&doc_type, input.doc_date, input.due_date)?;
-    let reply = state
-        .db
-        .write(move |tx| {
-            let client = visible_client(tx, &user, &client_id)?;
-            let on = match input.doc_date {
-                Some(d) => d,
-                None => settings::office_today(tx)?,
-            };
-            let lines = input.lines.clone().unwrap_or_default();
-            let (priced, intra) = compose(
-                tx,
-                &client,
-                &lines,
-                on,
-                input.round_to_rupee.unwrap_or(false),
-                Mode::Strict,
-            )?;
-            let mut fields = header_changes(&input);
-            fields.extend([
-                ("type", Value::Text(doc_type)),
-                ("status", Value::Text("draft".into())),
-                ("client_id", Value::Text(client_id)),
-                ("created_by", Value::Text(user.id.clone())),
-                ("intra_state", Value::Integer(i64::from(intra))),
-            ]);
-            let id = store::insert(tx, fields)?;
-            store::set_lines(tx, &id, &priced)?;
-            let document = visible(tx, &user, &id)?;
-            let after = serde_json::json!({ "type": document.doc_type, "client_id": document.client_id, "total": document.total });
-            audit(tx, Audit { entity: "document", entity_id: Some(&id), action: "create", user_id: Some(&user.id), before: None, after: Some(after) })?;
-            Ok(DocumentReply { document, warnings: priced.warnings })
-        })
-        .await?;
+    let draft = NewDraft::check(input)?;
+    let reply = state.db.write(move |tx| create_in(tx, &user, draft)).await?;
     Ok((StatusCode::CREATED, Json(reply)))
+}
+
+/// A new draft's input, checked before any write.
+pub struct NewDraft {
+    doc_type: String,
+    client_id: String,
+    input: DocumentInput,
+}
+
+impl NewDraft {
+    /// Its type and client are given and its dates fit.
+    pub fn check(input: DocumentInput) -> Result<NewDraft, AppError> {
+        let doc_type = input
+            .doc_type
+            .clone()
+            .ok_or_else(|| AppError::invalid("type", "required", "Choose QUOTATION, PROFORMA or INVOICE."))?;
+        if !["QUOTATION", "PROFORMA", "INVOICE"].contains(&doc_type.as_str()) {
+            return Err(AppError::invalid(
+                "type",
+                "invalid_type",
+                "A draft is a QUOTATION, PROFORMA or INVOICE (credit notes come from an invoice).",
+            ));
+        }
+        let client_id = input
+            .client_id
+            .clone()
+            .ok_or_else(|| AppError::invalid("client_id", "required", "Choose the client."))?;
+        check_dates(&doc_type, input.doc_date, input.due_date)?;
+        Ok(NewDraft {
+            doc_type,
+            client_id,
+            input,
+        })
+    }
+}
+
+/// Writes a checked draft, priced and audited, inside the caller's transaction.
+pub fn create_in(tx: &Connection, user: &AuthUser, draft: NewDraft) -> Result<DocumentReply, AppError> {
+    let NewDraft {
+        doc_type,
+        client_id,
+        input,
+    } = draft;
+    let client = visible_client(tx, user, &client_id)?;
+    let on = match input.doc_date {
+        Some(d) => d,
+        None => settings::office_today(tx)?,
+    };
+    let lines = input.lines.clone().unwrap_or_default();
+    let (priced, intra) = compose(
+        tx,
+        &client,
+        &lines,
+        on,
+        input.round_to_rupee.unwrap_or(false),
+        Mode::Strict,
+    )?;
+    let mut fields = header_changes(&input);
+    fields.extend([
+        ("type", Value::Text(doc_type)),
+        ("status", Value::Text("draft".into())),
+        ("client_id", Value::Text(client_id)),
+        ("created_by", Value::Text(user.id.clone())),
+        ("intra_state", Value::Integer(i64::from(intra))),
+    ]);
+    let id = store::insert(tx, fields)?;
+    store::set_lines(tx, &id, &priced)?;
+    let document = visible(tx, user, &id)?;
+    let after = serde_json::json!({ "type": document.doc_type, "client_id": document.client_id, "total": document.total });
+    audit(
+        tx,
+        Audit {
+            entity: "document",
+            entity_id: Some(&id),
+            action: "create",
+            user_id: Some(&user.id),
+            before: None,
+            after: Some(after),
+        },
+    )?;
+    Ok(DocumentReply {
+        document,
+        warnings: priced.warnings,
+    })
 }
 
 /// One document with its lines and timeline.

@@ -152,61 +152,86 @@ async fn record_payment(
     user: AuthUser,
     JsonBody(input): JsonBody<PaymentInput>,
 ) -> Result<(StatusCode, Json<Payment>), AppError> {
-    if input.amount <= 0 {
+    let payment = NewPayment::check(input)?;
+    let recorded = state.db.write(move |tx| record_in(tx, &user, payment)).await?;
+    Ok((StatusCode::CREATED, Json(recorded)))
+}
+
+/// A payment's input, checked before any write.
+pub struct NewPayment {
+    input: PaymentInput,
+    reference: Value,
+    notes: Value,
+    claims: Vec<Claim>,
+}
+
+impl NewPayment {
+    /// Its amount, mode, texts and the number of its allocations.
+    pub fn check(input: PaymentInput) -> Result<NewPayment, AppError> {
+        if input.amount <= 0 {
+            return Err(AppError::invalid(
+                "amount",
+                "invalid_amount",
+                "Give the amount received, above zero.",
+            ));
+        }
+        crate::clients::rules::one_of("mode", &input.mode, rules::MODES)?;
+        Ok(NewPayment {
+            reference: optional_text("reference", input.reference.clone(), 100)?,
+            notes: optional_text("notes", input.notes.clone(), 2000)?,
+            claims: claims(&input.allocations)?,
+            input,
+        })
+    }
+}
+
+/// Writes a checked payment with its receipt number (gapless by the financial year of
+/// received_on) and its allocations, audited, inside the caller's transaction.
+pub fn record_in(tx: &Connection, user: &AuthUser, payment: NewPayment) -> Result<Payment, AppError> {
+    let NewPayment {
+        input,
+        reference,
+        notes,
+        claims,
+    } = payment;
+    visible_client(tx, user, &input.client_id)?;
+    let today = crate::db::settings::office_today(tx)?;
+    if input.received_on > today {
         return Err(AppError::invalid(
-            "amount",
-            "invalid_amount",
-            "Give the amount received, above zero.",
+            "received_on",
+            "in_the_future",
+            "A payment cannot be received after today.",
         ));
     }
-    crate::clients::rules::one_of("mode", &input.mode, rules::MODES)?;
-    let reference = optional_text("reference", input.reference.clone(), 100)?;
-    let notes = optional_text("notes", input.notes.clone(), 2000)?;
-    let claims = claims(&input.allocations)?;
-    let payment = state
-        .db
-        .write(move |tx| {
-            visible_client(tx, &user, &input.client_id)?;
-            let today = crate::db::settings::office_today(tx)?;
-            if input.received_on > today {
-                return Err(AppError::invalid(
-                    "received_on",
-                    "in_the_future",
-                    "A payment cannot be received after today.",
-                ));
-            }
-            let fy = doc_rules::financial_year(input.received_on);
-            let receipt_no = doc_rules::number("RCT", &fy, doc_store::next_seq(tx, "RCT", &fy)?);
-            let id = store::insert(
-                tx,
-                vec![
-                    ("client_id", Value::Text(input.client_id.clone())),
-                    ("received_on", Value::Text(input.received_on.to_string())),
-                    ("amount", Value::Integer(input.amount)),
-                    ("mode", Value::Text(input.mode.clone())),
-                    ("reference", reference),
-                    ("notes", notes),
-                    ("receipt_no", Value::Text(receipt_no)),
-                    ("created_by", Value::Text(user.id.clone())),
-                ],
-            )?;
-            let recorded = visible(tx, &user, &id)?;
-            audit(
-                tx,
-                Audit {
-                    entity: "payment",
-                    entity_id: Some(&id),
-                    action: "recorded",
-                    user_id: Some(&user.id),
-                    before: None,
-                    after: Some(payment_image(&recorded)),
-                },
-            )?;
-            allocate_in(tx, &user, &recorded, claims)?;
-            visible(tx, &user, &id)
-        })
-        .await?;
-    Ok((StatusCode::CREATED, Json(payment)))
+    let fy = doc_rules::financial_year(input.received_on);
+    let receipt_no = doc_rules::number("RCT", &fy, doc_store::next_seq(tx, "RCT", &fy)?);
+    let id = store::insert(
+        tx,
+        vec![
+            ("client_id", Value::Text(input.client_id.clone())),
+            ("received_on", Value::Text(input.received_on.to_string())),
+            ("amount", Value::Integer(input.amount)),
+            ("mode", Value::Text(input.mode.clone())),
+            ("reference", reference),
+            ("notes", notes),
+            ("receipt_no", Value::Text(receipt_no)),
+            ("created_by", Value::Text(user.id.clone())),
+        ],
+    )?;
+    let recorded = visible(tx, user, &id)?;
+    audit(
+        tx,
+        Audit {
+            entity: "payment",
+            entity_id: Some(&id),
+            action: "recorded",
+            user_id: Some(&user.id),
+            before: None,
+            after: Some(payment_image(&recorded)),
+        },
+    )?;
+    allocate_in(tx, user, &recorded, claims)?;
+    visible(tx, user, &id)
 }
 
 /// Apply what a payment still holds (an advance) to invoices of its client.

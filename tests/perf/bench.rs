@@ -15,7 +15,7 @@ mod pdf_table;
 mod reads;
 mod writes;
 
-use http::{Client, Measured, drive, floor};
+use http::{Client, Measured, drive, floor, summarize};
 use office::{Server, copy_data, sign_in};
 use reads::{Fixture, Kind};
 use std::sync::Arc;
@@ -171,12 +171,7 @@ fn main() {
             if s.kind != Kind::Overhead {
                 row.checks.push(check("≤ 3× floor", ratio <= 3.0));
             }
-            println!(
-                "{}  (server VmHWM {:.0} MB)",
-                line(&row),
-                server.memory("VmHWM") as f64 / 1_048_576.0
-            );
-            rows.push(row);
+            rows.push(shown(row, &server));
         }
     }
 
@@ -216,7 +211,7 @@ fn main() {
             direct(times.len());
             times.push(t.elapsed());
         }
-        let one = measured_from(times, started.elapsed());
+        let one = summarize(times, started.elapsed());
         for clients in [1, 16] {
             let cpu = (server.cpu(), office::cpu_of("self"));
             let measured = drive(
@@ -247,12 +242,7 @@ fn main() {
             }
             let ratio = row.ratio().unwrap();
             row.checks.push(check("≤ 3× floor", ratio <= 3.0));
-            println!(
-                "{}  (server VmHWM {:.0} MB)",
-                line(&row),
-                server.memory("VmHWM") as f64 / 1_048_576.0
-            );
-            rows.push(row);
+            rows.push(shown(row, &server));
         }
     }
     let commits = commit_floor(&db, budget.one);
@@ -403,15 +393,14 @@ fn load_average() -> String {
 /// A write done directly (the floor), for call number `i`.
 type Direct = Box<dyn Fn(usize)>;
 
-fn measured_from(mut times: Vec<Duration>, elapsed: Duration) -> Measured {
-    times.sort();
-    let pct = |p: f64| times[((times.len() as f64 * p) as usize).min(times.len() - 1)];
-    Measured {
-        rate: times.len() as f64 / elapsed.as_secs_f64(),
-        p50: pct(0.5),
-        p99: pct(0.99),
-        calls: times.len(),
-    }
+/// Prints a measured row as it comes, with the server's peak memory so far.
+fn shown(row: Row, server: &Server) -> Row {
+    println!(
+        "{}  (server VmHWM {:.0} MB)",
+        line(&row),
+        server.memory("VmHWM") as f64 / 1_048_576.0
+    );
+    row
 }
 
 /// Commits per second of a one-row transaction on the server's write path settings.
@@ -492,7 +481,7 @@ fn login(addr: &str, owner: &str, cores: usize) -> (f64, Vec<Row>) {
         assert!(backoffice::auth::rules::verify_password("bench-password-0", &phc));
         one.push(t.elapsed());
     }
-    let one = measured_from(one, t0.elapsed());
+    let one = summarize(one, t0.elapsed());
     let all = Measured {
         rate: hash_rate,
         ..one

@@ -145,7 +145,8 @@ pub struct Measured {
     pub calls: usize,
 }
 
-fn summarize(mut times: Vec<Duration>, elapsed: Duration) -> Measured {
+/// Rate, p50 and p99 of `times`, taken over `elapsed`.
+pub fn summarize(mut times: Vec<Duration>, elapsed: Duration) -> Measured {
     times.sort();
     let pct = |p: f64| times[((times.len() as f64 * p) as usize).min(times.len() - 1)];
     Measured {

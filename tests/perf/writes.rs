@@ -7,14 +7,10 @@ use crate::http::{Client, Work};
 use crate::reads::Fixture;
 use backoffice::auth::Role;
 use backoffice::db::Db;
-use backoffice::db::audit::{Audit, audit};
-use backoffice::documents::pricing::{LineInput, Mode};
-use backoffice::documents::{routes as doc_routes, rules as doc_rules, store as doc_store};
+use backoffice::documents::routes as doc_routes;
 use backoffice::http::error::AppError;
 use backoffice::http::extract::AuthUser;
-use backoffice::payments::rules::Claim;
-use backoffice::payments::store as pay_store;
-use rusqlite::types::Value;
+use backoffice::payments::routes as pay_routes;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -72,47 +68,16 @@ fn manager(f: &Fixture) -> AuthUser {
     }
 }
 
-/// The floor of [`issue_invoice`]: the create handler's transaction, then the issue handler's.
+/// The floor of [`issue_invoice`]: the create handler's transaction on the same body, then the
+/// issue handler's.
 pub fn issue_invoice_directly(db: &Db, f: &Fixture, client_id: &str) -> Result<(), AppError> {
     let user = manager(f);
-    let id = db.write_blocking(|tx| {
-        let client = doc_routes::visible_client(tx, &user, client_id)?;
-        let on = backoffice::db::settings::office_today(tx)?;
-        let lines = [LineInput {
-            module_id: Some(f.priced_module.clone()),
-            description: None,
-            sac: None,
-            qty: 1,
-            unit_price: None,
-            gst_rate: None,
-        }];
-        let (priced, intra) = doc_routes::compose(tx, &client, &lines, on, false, Mode::Strict)?;
-        let id = doc_store::insert(
-            tx,
-            vec![
-                ("type", Value::Text("INVOICE".into())),
-                ("status", Value::Text("draft".into())),
-                ("client_id", Value::Text(client_id.into())),
-                ("created_by", Value::Text(user.id.clone())),
-                ("intra_state", Value::Integer(i64::from(intra))),
-            ],
-        )?;
-        doc_store::set_lines(tx, &id, &priced)?;
-        let document = doc_routes::visible(tx, &user, &id)?;
-        let after = serde_json::json!({ "type": document.doc_type, "client_id": document.client_id, "total": document.total });
-        audit(
-            tx,
-            Audit {
-                entity: "document",
-                entity_id: Some(&id),
-                action: "create",
-                user_id: Some(&user.id),
-                before: None,
-                after: Some(after),
-            },
-        )?;
-        Ok(id)
-    })?;
+    let input = serde_json::from_str(&draft_body(client_id, &f.priced_module)).unwrap();
+    let draft = doc_routes::NewDraft::check(input)?;
+    let id = db
+        .write_blocking(|tx| doc_routes::create_in(tx, &user, draft))?
+        .document
+        .id;
     db.write_blocking(|tx| {
         doc_routes::visible(tx, &user, &id)?;
         doc_routes::issue_in(tx, &user, &id)
@@ -120,61 +85,11 @@ pub fn issue_invoice_directly(db: &Db, f: &Fixture, client_id: &str) -> Result<(
     Ok(())
 }
 
-/// The floor of [`record_payment`]: the record handler's transaction.
+/// The floor of [`record_payment`]: the record handler's transaction on the same body.
 pub fn record_payment_directly(db: &Db, f: &Fixture, client_id: &str, invoice: &str) -> Result<(), AppError> {
     let user = manager(f);
-    db.write_blocking(|tx| {
-        doc_routes::visible_client(tx, &user, client_id)?;
-        let today = backoffice::db::settings::office_today(tx)?;
-        let fy = doc_rules::financial_year(today);
-        let receipt_no = doc_rules::number("RCT", &fy, doc_store::next_seq(tx, "RCT", &fy)?);
-        let id = pay_store::insert(
-            tx,
-            vec![
-                ("client_id", Value::Text(client_id.into())),
-                ("received_on", Value::Text(today.to_string())),
-                ("amount", Value::Integer(100_000)),
-                ("mode", Value::Text("upi".into())),
-                ("reference", Value::Text("UTR-BENCH".into())),
-                ("notes", Value::Null),
-                ("receipt_no", Value::Text(receipt_no)),
-                ("created_by", Value::Text(user.id.clone())),
-            ],
-        )?;
-        let recorded = pay_store::get(tx, &id, None)?.ok_or_else(|| AppError::not_found("payment"))?;
-        audit(
-            tx,
-            Audit {
-                entity: "payment",
-                entity_id: Some(&id),
-                action: "recorded",
-                user_id: Some(&user.id),
-                before: None,
-                after: Some(serde_json::json!({ "receipt_no": recorded.receipt_no, "amount": recorded.amount })),
-            },
-        )?;
-        let claim = Claim {
-            document_id: invoice.to_string(),
-            amount: 100,
-            tds: 0,
-        };
-        let target = pay_store::target(tx, invoice, None)?;
-        let before = target.as_ref().map(|t| t.outstanding).unwrap_or_default();
-        let checked = vec![(claim.clone(), target)];
-        backoffice::payments::rules::check_claims(&recorded.client_id, recorded.unallocated, &checked)?;
-        let allocation = pay_store::allocate(tx, &id, &claim, &user.id)?;
-        audit(
-            tx,
-            Audit {
-                entity: "document",
-                entity_id: Some(invoice),
-                action: "payment_allocated",
-                user_id: Some(&user.id),
-                before: Some(serde_json::json!({ "outstanding": before })),
-                after: Some(serde_json::json!({ "outstanding": before - 100, "payment_id": id, "allocation_id": allocation })),
-            },
-        )?;
-        pay_store::get(tx, &id, None)?;
-        Ok(())
-    })
+    let input = serde_json::from_str(&payment_body(client_id, invoice, &f.today.to_string())).unwrap();
+    let payment = pay_routes::NewPayment::check(input)?;
+    db.write_blocking(|tx| pay_routes::record_in(tx, &user, payment))?;
+    Ok(())
 }
