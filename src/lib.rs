@@ -12,9 +12,11 @@ pub mod config;
 pub mod db;
 pub mod demo;
 pub mod documents;
+pub mod error;
 pub mod http;
 pub mod jobs;
 pub mod mail;
+pub mod openapi;
 pub mod payments;
 pub mod pdf;
 pub mod projects;
@@ -24,9 +26,17 @@ pub mod workers;
 
 use auth::limiter::LoginLimits;
 use auth::{Role, rules as auth_rules};
+use axum::Router;
+use axum::extract::DefaultBodyLimit;
+use axum::http::header;
+use axum::middleware::from_fn;
+use axum::routing::{any, get};
 use config::Config;
 use db::Db;
+use http::middleware;
 use std::sync::Arc;
+use utoipa::OpenApi;
+use utoipa_axum::{router::OpenApiRouter, routes};
 
 /// What every handler can reach.
 #[derive(Clone)]
@@ -60,14 +70,54 @@ impl AppState {
     pub async fn hashing<T: Send + 'static>(
         &self,
         work: impl FnOnce() -> T + Send + 'static,
-    ) -> Result<T, http::error::AppError> {
+    ) -> Result<T, error::AppError> {
         self.hashers.run(work).await
     }
 }
 
-/// The whole HTTP application.
-pub fn app(state: AppState) -> axum::Router {
-    http::router(state)
+/// The whole HTTP application: the API areas, the OpenAPI document, the public share pages,
+/// the console and the layers every request passes. The one place that knows every area.
+pub fn app(state: AppState) -> Router {
+    let (api, openapi) = OpenApiRouter::with_openapi(openapi::ApiDoc::openapi())
+        .routes(routes!(http::health))
+        .merge(crate::auth::routes::router())
+        .merge(crate::staff::routes::router())
+        .merge(crate::clients::router())
+        .merge(crate::audit::routes::router())
+        .merge(crate::catalog::routes::router())
+        .merge(crate::projects::router())
+        .merge(crate::company::routes::router())
+        .merge(crate::company::letterhead_routes::router())
+        .merge(crate::documents::router())
+        .merge(crate::mail::routes::router())
+        .merge(crate::payments::routes::router())
+        .merge(crate::reports::routes::router())
+        .split_for_parts();
+    let openapi_json = Arc::new(openapi.to_pretty_json().expect("the OpenAPI document serializes"));
+    Router::new()
+        .merge(api)
+        .merge(crate::documents::shares::public_router())
+        .route(
+            "/api/openapi.json",
+            get(move || {
+                let body = openapi_json.clone();
+                async move {
+                    (
+                        [(header::CONTENT_TYPE, "application/json")],
+                        body.as_ref().clone(),
+                    )
+                }
+            }),
+        )
+        .route("/api", any(http::not_found))
+        .route("/api/{*rest}", any(http::not_found))
+        .fallback(http::console::serve)
+        .method_not_allowed_fallback(http::method_not_allowed)
+        .layer(from_fn(middleware::csrf))
+        .layer(DefaultBodyLimit::max(http::BODY_LIMIT))
+        .layer(from_fn(middleware::security_headers))
+        .layer(from_fn(middleware::request_log))
+        .with_state(state)
 }
 
 /// What first start did: the password of the owner it created, when it generated one.

@@ -379,9 +379,8 @@ fn reset_password(data: &std::path::Path, identifier: &str) -> Result<(), String
     let hash = auth_rules::hash_password(&password);
     let identifier = identifier.trim().to_string();
     db.write_blocking(|tx| {
-        let id = staff::store::id_by_identifier(tx, &identifier)?.ok_or_else(|| {
-            backoffice::http::error::AppError::not_found("account with that username or email")
-        })?;
+        let id = staff::store::id_by_identifier(tx, &identifier)?
+            .ok_or_else(|| backoffice::error::AppError::not_found("account with that username or email"))?;
         staff::store::set_password(tx, &id, &hash, true)?;
         auth_store::end_sessions(tx, &id, None)?;
         audit(

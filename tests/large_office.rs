@@ -6,8 +6,8 @@
 
 mod common;
 
+use backoffice::db::page::Page;
 use backoffice::documents::store::DocumentFilter;
-use backoffice::http::pagination::Page;
 use common::TestApp;
 use rusqlite::Connection;
 use serde_json::json;

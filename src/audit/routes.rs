@@ -2,11 +2,12 @@
 
 use crate::AppState;
 use crate::audit::store::{self, AuditFilter, AuditRow, Facets};
+use crate::auth::session::Owner;
 use crate::clock;
+use crate::db::page::{Page, Paginated};
 use crate::db::settings;
-use crate::http::error::{AppError, ErrorBody};
-use crate::http::extract::{Owner, QueryParams};
-use crate::http::pagination::{Page, Paginated};
+use crate::error::{AppError, ErrorBody};
+use crate::http::extract::QueryParams;
 use axum::Json;
 use axum::extract::State;
 use chrono::NaiveDate;

@@ -1,8 +1,8 @@
 //! The SQL of the audit viewer: filtered, newest first, with an honest total. Reading writes nothing.
 
+use crate::db::page::{Page, Paginated};
 use crate::db::query::{Filter, ListQuery, Plan, Tally, fetch_page_with};
-use crate::http::error::AppError;
-use crate::http::pagination::{Page, Paginated};
+use crate::error::AppError;
 use rusqlite::Connection;
 use serde::Serialize;
 use serde_json::Value;

@@ -3,6 +3,7 @@
 pub mod limiter;
 pub mod routes;
 pub mod rules;
+pub mod session;
 pub mod store;
 
 use rusqlite::types::{FromSql, FromSqlError, FromSqlResult, ToSql, ToSqlOutput, ValueRef};

@@ -1,14 +1,15 @@
 //! Sign-in, sign-out, one's own profile and password, and the owner's login history.
 
 use crate::AppState;
+use crate::auth::session::{AuthUser, Owner, SESSION_COOKIE};
 use crate::auth::store::{self, LoginEvent, LoginEventFilter, Outcome};
 use crate::auth::{Role, rules};
 use crate::clock;
 use crate::db::audit::{Audit, audit};
+use crate::db::page::{Page, Paginated};
 use crate::db::{savepoint, settings};
-use crate::http::error::{AppError, ErrorBody};
-use crate::http::extract::{AuthUser, ClientInfo, JsonBody, Owner, QueryParams, SESSION_COOKIE};
-use crate::http::pagination::{Page, Paginated};
+use crate::error::{AppError, ErrorBody};
+use crate::http::extract::{ClientInfo, JsonBody, QueryParams};
 use crate::staff::rules as staff_rules;
 use crate::staff::store::{self as staff_store, Employee, EmployeeChanges};
 use axum::Json;

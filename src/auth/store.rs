@@ -3,9 +3,9 @@
 use crate::auth::{Role, rules};
 use crate::clock;
 use crate::db::ids::new_id;
+use crate::db::page::{Page, Paginated};
 use crate::db::query::{Filter, ListQuery, fetch_page};
-use crate::http::error::AppError;
-use crate::http::pagination::{Page, Paginated};
+use crate::error::AppError;
 use chrono::{DateTime, Duration, Utc};
 use rusqlite::{Connection, OptionalExtension, params};
 use serde::Serialize;

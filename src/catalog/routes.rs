@@ -1,14 +1,15 @@
 //! Modules (read by everyone, written by the owner), their price book and rate cards.
 
 use crate::AppState;
+use crate::auth::session::{AuthUser, Owner};
 use crate::catalog::rules::{self, Band, FieldDef, PriceRow};
 use crate::catalog::store::{self, Module};
 use crate::db::audit::record;
+use crate::db::page::{Page, Paginated};
 use crate::db::query::text_or_null;
 use crate::db::settings;
-use crate::http::error::{AppError, ErrorBody};
-use crate::http::extract::{AuthUser, IdPath, JsonBody, Owner, QueryParams};
-use crate::http::pagination::{Page, Paginated};
+use crate::error::{AppError, ErrorBody};
+use crate::http::extract::{IdPath, JsonBody, QueryParams};
 use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;

@@ -7,7 +7,7 @@
 //! - the rate for a count is the highest band with `min_qty <= count`; below the lowest band is
 //!   under the minimum order.
 
-use crate::http::error::AppError;
+use crate::error::AppError;
 use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};

@@ -1,9 +1,9 @@
 //! The SQL of the catalog.
 
 use crate::catalog::rules::{Band, FieldDef, PriceRow};
+use crate::db::page::{Page, Paginated};
 use crate::db::query::{Filter, ListQuery, fetch_page, insert_row, like_contains, update_columns};
-use crate::http::error::{AppError, OnConstraint};
-use crate::http::pagination::{Page, Paginated};
+use crate::error::{AppError, OnConstraint};
 use chrono::NaiveDate;
 use rusqlite::types::Value;
 use rusqlite::{Connection, OptionalExtension, Row, params};

@@ -2,12 +2,13 @@
 //! own clients; everything else is a 404.
 
 use crate::AppState;
+use crate::auth::session::AuthUser;
 use crate::clients::contacts_store::{self as store, Branch, Contact};
 use crate::clients::{rules, store as client_store};
 use crate::db::audit::record;
 use crate::db::query::text_or_null;
-use crate::http::error::{AppError, ErrorBody};
-use crate::http::extract::{AuthUser, IdPath, JsonBody};
+use crate::error::{AppError, ErrorBody};
+use crate::http::extract::{IdPath, JsonBody};
 use crate::staff::rules as staff_rules;
 use axum::Json;
 use axum::extract::State;

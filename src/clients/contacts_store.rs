@@ -1,7 +1,7 @@
 //! The SQL of a client's contacts and branches.
 
 use crate::db::query::{insert_row, update_columns};
-use crate::http::error::AppError;
+use crate::error::AppError;
 use rusqlite::types::Value;
 use rusqlite::{Connection, OptionalExtension, Row, params};
 use serde::Serialize;

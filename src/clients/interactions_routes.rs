@@ -2,14 +2,15 @@
 //! Anyone may add one to a client they can see; only its author or a manager may edit it (spec 5.11).
 
 use crate::AppState;
+use crate::auth::session::AuthUser;
 use crate::clients::contacts_store;
 use crate::clients::interactions_store::{self as store, Interaction};
 use crate::clients::rules::{self, one_of};
 use crate::clients::store as client_store;
+use crate::db::page::{Page, Paginated};
 use crate::db::query::update_columns;
-use crate::http::error::{AppError, ErrorBody};
-use crate::http::extract::{AuthUser, IdPath, JsonBody, QueryParams};
-use crate::http::pagination::{Page, Paginated};
+use crate::error::{AppError, ErrorBody};
+use crate::http::extract::{IdPath, JsonBody, QueryParams};
 use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;

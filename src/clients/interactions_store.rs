@@ -1,8 +1,8 @@
 //! The SQL of the interactions log (calls, visits, messages) kept per client.
 
+use crate::db::page::{Page, Paginated};
 use crate::db::query::{Filter, ListQuery, fetch_page};
-use crate::http::error::AppError;
-use crate::http::pagination::{Page, Paginated};
+use crate::error::AppError;
 use rusqlite::{Connection, OptionalExtension, Row, params};
 use serde::Serialize;
 use utoipa::ToSchema;

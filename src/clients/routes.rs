@@ -2,13 +2,14 @@
 //! DB password reveal, bulk edit, and the pick-lists the console needs.
 
 use crate::AppState;
+use crate::auth::session::{AuthUser, Manager, Owner};
 use crate::clients::rules::{self, one_of};
 use crate::clients::store::{self, Client, ClientFilter};
 use crate::db::audit::{Audit, audit, record};
+use crate::db::page::{Page, Paginated};
 use crate::db::query::text_or_null;
-use crate::http::error::{AppError, ErrorBody};
-use crate::http::extract::{AuthUser, IdPath, JsonBody, Manager, Owner, QueryParams};
-use crate::http::pagination::{Page, Paginated};
+use crate::error::{AppError, ErrorBody};
+use crate::http::extract::{IdPath, JsonBody, QueryParams};
 use crate::staff::{rules as staff_rules, store as staff_store};
 use axum::Json;
 use axum::extract::State;

@@ -6,7 +6,7 @@
 //! - category: derived from the name by the ordered table [`CATEGORY_RULES`], most specific first,
 //!   at create and whenever the name changes.
 
-use crate::http::error::AppError;
+use crate::error::AppError;
 
 const BASE36: &[u8] = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
 

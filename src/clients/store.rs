@@ -1,9 +1,9 @@
 //! The SQL of the client registry. The DB password column is read only by `db_password` and
 //! never selected into a `Client`.
 
+use crate::db::page::{Page, Paginated};
 use crate::db::query::{Filter, ListQuery, Plan, fetch_page_with, insert_row, like_contains, update_columns};
-use crate::http::error::{AppError, OnConstraint};
-use crate::http::pagination::{Page, Paginated};
+use crate::error::{AppError, OnConstraint};
 use rusqlite::types::Value;
 use rusqlite::{Connection, OptionalExtension, Row, params};
 use serde::Serialize;

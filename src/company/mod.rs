@@ -1,12 +1,13 @@
 //! The vendor's own profile (letterhead, GSTIN and state for the place of supply, bank details)
 //! and the billing defaults; kept as dated settings.
 
+pub mod letterhead;
+pub mod letterhead_pdf;
+pub mod letterhead_routes;
 pub mod routes;
-pub mod template;
-pub mod template_routes;
 
 use crate::db::settings;
-use crate::http::error::AppError;
+use crate::error::AppError;
 use rusqlite::Connection;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;

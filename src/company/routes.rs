@@ -1,13 +1,14 @@
 //! `GET/PUT /api/settings/company` (owner, audited) and `GET /api/settings/billing`.
 
 use crate::AppState;
+use crate::auth::session::{AuthUser, Owner};
 use crate::clients::rules as client_rules;
 use crate::clock;
 use crate::company::{self, CompanyProfile, PROFILE_KEY};
 use crate::db::audit::{Audit, audit};
 use crate::db::settings;
-use crate::http::error::{AppError, ErrorBody};
-use crate::http::extract::{AuthUser, JsonBody, Owner};
+use crate::error::{AppError, ErrorBody};
+use crate::http::extract::JsonBody;
 use crate::staff::rules as staff_rules;
 use axum::Json;
 use axum::extract::State;

@@ -4,7 +4,7 @@
 
 use crate::clock;
 use crate::db::ids::new_id;
-use crate::http::error::AppError;
+use crate::error::AppError;
 use rusqlite::{Connection, params};
 use serde_json::Value;
 

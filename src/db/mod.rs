@@ -17,11 +17,12 @@
 pub mod audit;
 pub mod backup;
 pub mod ids;
+pub mod page;
 pub mod query;
 pub mod settings;
 mod writer;
 
-use crate::http::error::AppError;
+use crate::error::AppError;
 use crate::workers::Workers;
 use r2d2_sqlite::SqliteConnectionManager;
 use rusqlite::{Connection, OpenFlags, TransactionBehavior};
@@ -63,7 +64,7 @@ pub struct Db {
     /// The threads requests' reads run on, one per core.
     readers: Workers,
     /// The writer thread's queue; the thread ends when the last handle goes.
-    writes: std::sync::mpsc::Sender<writer::WriteJob>,
+    writes: std::sync::mpsc::SyncSender<writer::WriteJob>,
     writer: Arc<Mutex<Connection>>,
     path: PathBuf,
 }
@@ -176,7 +177,7 @@ impl Db {
         Ok(Db {
             pool,
             readers: Workers::start("reader", READERS as usize)?,
-            writes: writer::spawn(Arc::downgrade(&writer))?,
+            writes: writer::spawn(Arc::downgrade(&writer), writer::QUEUE)?,
             writer,
             path: path.to_path_buf(),
         })
@@ -205,6 +206,16 @@ impl Db {
         F: FnOnce(&Connection) -> Result<T, AppError> + Send + 'static,
     {
         writer::write(&self.writes, f).await
+    }
+
+    /// Whether the writer thread is alive and answering: an empty write through it, given
+    /// `within` to come back (the health check, so a service manager can restart a server whose
+    /// writer died or hangs).
+    pub async fn writer_answers(&self, within: Duration) -> bool {
+        matches!(
+            tokio::time::timeout(within, self.write(|_| Ok(()))).await,
+            Ok(Ok(()))
+        )
     }
 
     /// A write of its own `BEGIN IMMEDIATE` transaction, for callers already off the async
@@ -244,20 +255,67 @@ impl Db {
 }
 
 /// Runs `f` inside a savepoint of the current transaction: a nested transaction that rolls
-/// back alone when `f` fails, leaving the outer one usable.
+/// back alone when `f` fails or panics, leaving the outer one usable.
 pub fn savepoint<T>(
     conn: &Connection,
     f: impl FnOnce(&Connection) -> Result<T, AppError>,
 ) -> Result<T, AppError> {
-    conn.execute_batch("SAVEPOINT nested")?;
+    let sp = Savepoint::begin(conn)?;
     match f(conn) {
         Ok(v) => {
-            conn.execute_batch("RELEASE nested")?;
+            sp.release()?;
             Ok(v)
         }
         Err(e) => {
-            conn.execute_batch("ROLLBACK TO nested; RELEASE nested")?;
+            sp.rollback()?;
             Err(e)
+        }
+    }
+}
+
+/// An open savepoint with a name no other open savepoint has, so that rolling it back can never
+/// resolve to a savepoint nested inside it (SQLite takes the innermost of equal names). It rolls
+/// back when dropped unfinished, as when a panic unwinds through it.
+pub struct Savepoint<'c> {
+    conn: &'c Connection,
+    name: String,
+    open: bool,
+}
+
+impl<'c> Savepoint<'c> {
+    pub fn begin(conn: &'c Connection) -> rusqlite::Result<Self> {
+        static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let name = format!("sp{n}");
+        conn.execute_batch(&format!("SAVEPOINT {name}"))?;
+        Ok(Savepoint {
+            conn,
+            name,
+            open: true,
+        })
+    }
+
+    /// Keeps what was done since the savepoint (as part of the enclosing transaction).
+    pub fn release(mut self) -> rusqlite::Result<()> {
+        self.open = false;
+        self.conn.execute_batch(&format!("RELEASE {}", self.name))
+    }
+
+    /// Undoes what was done since the savepoint. An error means the transaction is in a state
+    /// nobody can vouch for: the caller must roll the whole transaction back.
+    pub fn rollback(mut self) -> rusqlite::Result<()> {
+        self.open = false;
+        self.conn
+            .execute_batch(&format!("ROLLBACK TO {0}; RELEASE {0}", self.name))
+    }
+}
+
+impl Drop for Savepoint<'_> {
+    fn drop(&mut self) {
+        if self.open {
+            let _ = self
+                .conn
+                .execute_batch(&format!("ROLLBACK TO {0}; RELEASE {0}", self.name));
         }
     }
 }

@@ -1,7 +1,7 @@
 //! A small builder for the filtered, paged list queries every area runs.
 
-use crate::http::error::AppError;
-use crate::http::pagination::{Page, Paginated};
+use crate::db::page::{Page, Paginated};
+use crate::error::AppError;
 use rusqlite::types::Value;
 use rusqlite::{Connection, Row, params_from_iter};
 

@@ -2,7 +2,7 @@
 
 use crate::clock;
 use crate::db::ids::new_id;
-use crate::http::error::AppError;
+use crate::error::AppError;
 use chrono::NaiveDate;
 use rusqlite::{Connection, OptionalExtension, params};
 use serde_json::{Value, json};

@@ -10,15 +10,20 @@
 //! A group is what has queued up while the previous one ran, at most [`GROUP`] writes, so a
 //! lone write commits at once and a burst is carried by few commits.
 
-use super::savepoint;
-use crate::http::error::AppError;
+use super::Savepoint;
+use crate::error::AppError;
 use rusqlite::Connection;
 use std::any::Any;
-use std::sync::mpsc::{Receiver, Sender};
+use std::sync::mpsc::{Receiver, SyncSender, TrySendError};
 use std::sync::{Mutex, Weak};
 
 /// The most writes one commit carries.
 const GROUP: usize = 64;
+
+/// The most writes that may wait for the writer. Past it a request is answered 503 with
+/// `Retry-After` at once, rather than queueing without bound: at some 1,000 writes a second
+/// this is a few seconds of work already promised.
+pub const QUEUE: usize = 4096;
 
 type Value = Box<dyn Any + Send>;
 /// What a write does, inside its savepoint.
@@ -31,7 +36,7 @@ pub struct WriteJob {
 }
 
 /// Queues `f` on the writer thread; answers its value once the group holding it is committed.
-pub async fn write<T, F>(queue: &Sender<WriteJob>, f: F) -> Result<T, AppError>
+pub async fn write<T, F>(queue: &SyncSender<WriteJob>, f: F) -> Result<T, AppError>
 where
     T: Send + 'static,
     F: FnOnce(&Connection) -> Result<T, AppError> + Send + 'static,
@@ -41,20 +46,24 @@ where
         work: Box::new(move |conn| f(conn).map(|v| Box::new(v) as Value)),
         reply,
     };
-    queue
-        .send(job)
-        .map_err(|_| AppError::internal("the writer thread has stopped"))?;
-    let value = answer.await.map_err(AppError::internal)??;
+    queue.try_send(job).map_err(|e| match e {
+        TrySendError::Full(_) => AppError::busy(1),
+        TrySendError::Disconnected(_) => AppError::internal("the writer thread has stopped"),
+    })?;
+    let value = answer
+        .await
+        .map_err(|_| AppError::internal("the writer thread dropped a write"))??;
     value
         .downcast::<T>()
         .map(|v| *v)
         .map_err(|_| AppError::internal("a write answered a value of another type"))
 }
 
-/// Starts the writer thread. It holds the connection only weakly, so the connection is closed
-/// (and the WAL removed) when the last handle goes, not when the process ends.
-pub fn spawn(writer: Weak<Mutex<Connection>>) -> Result<Sender<WriteJob>, String> {
-    let (queue, jobs) = std::sync::mpsc::channel::<WriteJob>();
+/// Starts the writer thread with room for `capacity` waiting writes. It holds the connection
+/// only weakly, so the connection is closed (and the WAL removed) when the last handle goes,
+/// not when the process ends.
+pub fn spawn(writer: Weak<Mutex<Connection>>, capacity: usize) -> Result<SyncSender<WriteJob>, String> {
+    let (queue, jobs) = std::sync::mpsc::sync_channel::<WriteJob>(capacity);
     std::thread::Builder::new()
         .name("db-writer".into())
         .spawn(move || run(&writer, &jobs))
@@ -67,14 +76,20 @@ fn run(writer: &Weak<Mutex<Connection>>, jobs: &Receiver<WriteJob>) {
     // for it.
     while let Ok(first) = jobs.recv() {
         let Some(writer) = writer.upgrade() else { break };
+        let conn = writer.lock().unwrap_or_else(|p| p.into_inner());
+        // What queued meanwhile (also while a blocking write held the connection) joins.
         let mut group = vec![first];
         group.extend(jobs.try_iter().take(GROUP - 1));
-        let conn = writer.lock().unwrap_or_else(|p| p.into_inner());
         commit_group(&conn, group);
     }
 }
 
 /// Runs `group` in one transaction, each job in its savepoint, commits, then answers each.
+///
+/// A job's savepoint that cannot be released or rolled back (or a job that ended the
+/// transaction itself) leaves a transaction nobody can vouch for: then the whole group is
+/// rolled back and every write in it fails, those before it too. Nothing is committed past a
+/// failed rollback.
 fn commit_group(conn: &Connection, group: Vec<WriteJob>) {
     if let Err(e) = conn.execute_batch("BEGIN IMMEDIATE") {
         let message = format!("cannot begin a write: {e}");
@@ -84,28 +99,41 @@ fn commit_group(conn: &Connection, group: Vec<WriteJob>) {
         return;
     }
     let mut done = Vec::with_capacity(group.len());
-    for job in group {
-        // An I/O error can roll the whole transaction back; what follows must not then run
-        // outside it.
-        let value = if conn.is_autocommit() {
-            Err(AppError::internal("the write transaction was rolled back"))
-        } else {
-            savepoint(conn, |c| {
-                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| (job.work)(c)))
-                    .unwrap_or_else(|_| Err(AppError::internal("a write panicked")))
-            })
+    let mut broken: Option<String> = None;
+    let mut jobs = group.into_iter();
+    for job in jobs.by_ref() {
+        let sp = match Savepoint::begin(conn) {
+            Ok(sp) => sp,
+            Err(e) => {
+                broken = Some(format!("cannot open a savepoint: {e}"));
+                done.push((job.reply, Err(AppError::internal("the write was not run"))));
+                break;
+            }
+        };
+        let value = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| (job.work)(conn)))
+            .unwrap_or_else(|_| Err(AppError::internal("a write panicked")));
+        let closed = match &value {
+            Ok(_) => sp.release(),
+            Err(_) => sp.rollback(),
         };
         done.push((job.reply, value));
+        if let Err(e) = closed {
+            broken = Some(format!("a write's savepoint could not be closed: {e}"));
+            break;
+        }
     }
-    let committed = if conn.is_autocommit() {
-        Err("the write transaction was rolled back".to_string())
-    } else {
-        conn.execute_batch("COMMIT").map_err(|e| e.to_string())
+    let committed = match broken {
+        Some(reason) => Err(reason),
+        None => conn.execute_batch("COMMIT").map_err(|e| e.to_string()),
     };
-    if committed.is_err() && !conn.is_autocommit() {
-        let _ = conn.execute_batch("ROLLBACK");
+    if let Err(reason) = &committed {
+        if !conn.is_autocommit() {
+            let _ = conn.execute_batch("ROLLBACK");
+        }
+        tracing::error!(%reason, "a group of writes was rolled back");
     }
-    for (reply, value) in done {
+    let not_run = jobs.map(|job| (job.reply, Err(AppError::internal("the write was not run"))));
+    for (reply, value) in done.into_iter().chain(not_run) {
         let answer = match (&committed, value) {
             (Err(e), Ok(_)) => Err(AppError::internal(format!("the write was not committed: {e}"))),
             (_, value) => value,
@@ -118,7 +146,7 @@ fn commit_group(conn: &Connection, group: Vec<WriteJob>) {
 #[cfg(test)]
 mod tests {
     use crate::db::Db;
-    use crate::http::error::AppError;
+    use crate::error::AppError;
 
     /// Writes queued together share a commit, yet each stands or falls alone: a refused write
     /// and a panicking one leave nothing, the others are all there, and the writer goes on.
@@ -184,5 +212,154 @@ mod tests {
                 .unwrap(),
             1
         );
+    }
+
+    /// Creates table `t` and holds the writer with a write that waits for the returned sender,
+    /// so that writes queued meanwhile form one group.
+    fn held_writer() -> (
+        tempfile::TempDir,
+        Db,
+        std::sync::mpsc::Sender<()>,
+        std::thread::JoinHandle<()>,
+    ) {
+        let dir = tempfile::tempdir().unwrap();
+        let db = Db::open(&dir.path().join("group.db")).unwrap();
+        db.write_blocking(|c| Ok(c.execute_batch("CREATE TABLE t (n INTEGER PRIMARY KEY)")?))
+            .unwrap();
+        let (release, held) = std::sync::mpsc::channel::<()>();
+        let (started, running) = std::sync::mpsc::channel::<()>();
+        let holder = {
+            let db = db.clone();
+            std::thread::spawn(move || {
+                db.write_blocking(|_| {
+                    started.send(()).unwrap();
+                    held.recv().unwrap();
+                    Ok(())
+                })
+                .unwrap()
+            })
+        };
+        running.recv().unwrap();
+        (dir, db, release, holder)
+    }
+
+    async fn stored(db: &Db) -> Vec<i64> {
+        db.read(|c| {
+            let mut stmt = c.prepare("SELECT n FROM t ORDER BY n")?;
+            Ok(stmt.query_map([], |r| r.get(0))?.collect::<Result<_, _>>()?)
+        })
+        .await
+        .unwrap()
+    }
+
+    /// A write that changes a row and then panics inside a nested savepoint leaves nothing
+    /// behind; the writes queued beside it in the same group are all there. (With one savepoint
+    /// name for every level, the writer's rollback once resolved to the inner savepoint and the
+    /// outer write's first insert was committed with the group.)
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_panic_in_a_nested_savepoint_undoes_the_whole_write_and_only_it() {
+        let (_dir, db, release, holder) = held_writer();
+        let before = {
+            let db = db.clone();
+            tokio::spawn(async move { db.write(|c| Ok(c.execute("INSERT INTO t VALUES (1)", [])?)).await })
+        };
+        let panicking = {
+            let db = db.clone();
+            tokio::spawn(async move {
+                db.write(|c| {
+                    c.execute("INSERT INTO t VALUES (2)", [])?;
+                    crate::db::savepoint(c, |c| -> Result<(), AppError> {
+                        c.execute("INSERT INTO t VALUES (3)", [])?;
+                        panic!("a nested write panics")
+                    })
+                })
+                .await
+            })
+        };
+        let after = {
+            let db = db.clone();
+            tokio::spawn(async move { db.write(|c| Ok(c.execute("INSERT INTO t VALUES (4)", [])?)).await })
+        };
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        release.send(()).unwrap();
+        holder.join().unwrap();
+        assert_eq!(before.await.unwrap().unwrap(), 1);
+        assert_eq!(panicking.await.unwrap().unwrap_err().code, "internal");
+        assert_eq!(after.await.unwrap().unwrap(), 1);
+        assert_eq!(stored(&db).await, vec![1, 4]);
+    }
+
+    /// When a write's savepoint cannot be rolled back (here the write ended the transaction and
+    /// began another), nothing of the group is committed and every write in it fails, the one
+    /// before it too; the writer goes on with the next group.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_failed_rollback_fails_the_whole_group() {
+        let (_dir, db, release, holder) = held_writer();
+        let spawn = |sql: &'static str, ok: bool| {
+            let db = db.clone();
+            tokio::spawn(async move {
+                db.write(move |c| {
+                    c.execute_batch(sql)?;
+                    if ok {
+                        Ok(())
+                    } else {
+                        Err(AppError::conflict("refused", "refused"))
+                    }
+                })
+                .await
+            })
+        };
+        let first = spawn("INSERT INTO t VALUES (1)", true);
+        let breaking = spawn("ROLLBACK; BEGIN; INSERT INTO t VALUES (2)", false);
+        let last = spawn("INSERT INTO t VALUES (3)", true);
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        release.send(()).unwrap();
+        holder.join().unwrap();
+        assert_eq!(first.await.unwrap().unwrap_err().code, "internal");
+        assert_eq!(breaking.await.unwrap().unwrap_err().code, "refused");
+        assert_eq!(last.await.unwrap().unwrap_err().code, "internal");
+        assert_eq!(stored(&db).await, Vec::<i64>::new());
+        db.write(|c| Ok(c.execute("INSERT INTO t VALUES (5)", [])?))
+            .await
+            .unwrap();
+        assert_eq!(stored(&db).await, vec![5]);
+    }
+
+    /// A full queue answers 503 with Retry-After at once instead of growing.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_full_queue_answers_busy() {
+        let dir = tempfile::tempdir().unwrap();
+        let conn = std::sync::Arc::new(std::sync::Mutex::new(
+            rusqlite::Connection::open(dir.path().join("q.db")).unwrap(),
+        ));
+        let queue = super::spawn(std::sync::Arc::downgrade(&conn), 1).unwrap();
+        let (release, held) = std::sync::mpsc::channel::<()>();
+        let (started, running) = std::sync::mpsc::channel::<()>();
+        let running_job = {
+            let queue = queue.clone();
+            tokio::spawn(async move {
+                super::write(&queue, move |_| {
+                    started.send(()).unwrap();
+                    held.recv().unwrap();
+                    Ok(1)
+                })
+                .await
+            })
+        };
+        running.recv().unwrap();
+        let waiting = {
+            let queue = queue.clone();
+            tokio::spawn(async move { super::write(&queue, |_| Ok(2)).await })
+        };
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        let refused = super::write(&queue, |_| Ok(3)).await.unwrap_err();
+        assert_eq!(
+            (refused.status.as_u16(), refused.code, refused.retry_after),
+            (503, "busy", Some(1))
+        );
+        release.send(()).unwrap();
+        assert_eq!(running_job.await.unwrap().unwrap(), 1);
+        assert_eq!(waiting.await.unwrap().unwrap(), 2);
+        assert_eq!(super::write(&queue, |_| Ok(4)).await.unwrap(), 4);
     }
 }

@@ -14,7 +14,7 @@ mod names;
 mod write;
 
 use crate::auth::rules as auth_rules;
-use crate::http::error::AppError;
+use crate::error::AppError;
 use chrono::{DateTime, Duration, NaiveDate, TimeZone, Utc};
 
 /// What to generate.

@@ -9,7 +9,7 @@ use crate::demo::history::{Plan, checklist};
 use crate::demo::names::MODULES;
 use crate::demo::{Rng, Summary};
 use crate::documents::rules;
-use crate::http::error::AppError;
+use crate::error::AppError;
 use chrono::{DateTime, Datelike, Duration, NaiveDate, Utc};
 use rusqlite::{Connection, params};
 use serde_json::json;

@@ -2,11 +2,11 @@
 //! previews, the public share page around it, and the body of a document email. Every value
 //! from the database is escaped by the templates.
 
-use crate::company::template::Letterhead;
+use crate::company::letterhead::Letterhead;
 use crate::documents::pricing::PricedLine;
 use crate::documents::store::{Document, Line};
 use crate::documents::view::{self, DocumentView, Party};
-use crate::http::error::AppError;
+use crate::error::AppError;
 use askama::Template;
 use base64::Engine;
 

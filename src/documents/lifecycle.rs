@@ -1,16 +1,17 @@
 //! The document lifecycle (spec 3.1): sent, accepted and lost; convert; supersede; cancel; credit
-//! note. [`stop_follow_ups`] is the one place the stop conditions (accept, lost, convert, cancel)
-//! dismiss a quotation's open follow-up reminders, in the same transaction.
+//! note. Accept, lost, convert and cancel are the stop conditions of a quotation's follow-ups;
+//! the reminders area dismisses those inside these same transactions.
 
 use crate::AppState;
+use crate::auth::session::{AuthUser, Manager};
 use crate::clients::store as client_store;
-use crate::db::audit::{Audit, audit, record};
+use crate::db::audit::record;
 use crate::db::settings;
 use crate::documents::pricing::{self, LineInput, Mode, Priced, Totals};
 use crate::documents::routes::{as_input, compose, issue_in, visible};
 use crate::documents::store::{self, Document};
-use crate::http::error::{AppError, ErrorBody};
-use crate::http::extract::{AuthUser, IdPath, JsonBody, Manager};
+use crate::error::{AppError, ErrorBody};
+use crate::http::extract::{IdPath, JsonBody};
 use axum::Json;
 use axum::extract::State;
 use rusqlite::types::Value;
@@ -62,41 +63,6 @@ fn status_image(doc: &Document) -> serde_json::Value {
     serde_json::json!({ "status": doc.status, "docNo": doc.doc_no })
 }
 
-/// Dismisses the open quote follow-up reminders of a document, each audited. Called by every
-/// stop condition (accept, lost, convert, cancel) inside its transaction; reminders are kept by
-/// the reminders area, so this does nothing while that table does not exist yet.
-pub fn stop_follow_ups(tx: &Connection, user: &AuthUser, doc_id: &str, why: &str) -> Result<usize, AppError> {
-    let exists: bool = tx.query_row(
-        "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'reminder')",
-        [],
-        |r| r.get(0),
-    )?;
-    if !exists {
-        return Ok(0);
-    }
-    let mut stmt = tx.prepare(
-        "SELECT id FROM reminder WHERE doc_id = ?1 AND rule_kind = 'quote_followup' AND status = 'open'",
-    )?;
-    let ids = stmt
-        .query_map([doc_id], |r| r.get::<_, String>(0))?
-        .collect::<Result<Vec<_>, _>>()?;
-    for id in &ids {
-        tx.execute("UPDATE reminder SET status = 'dismissed' WHERE id = ?1", [id])?;
-        audit(
-            tx,
-            Audit {
-                entity: "reminder",
-                entity_id: Some(id),
-                action: "dismissed",
-                user_id: Some(&user.id),
-                before: Some(serde_json::json!({ "status": "open" })),
-                after: Some(serde_json::json!({ "status": "dismissed", "because": why })),
-            },
-        )?;
-    }
-    Ok(ids.len())
-}
-
 /// Record that a document was sent by hand (the first 'sent' anchors follow-up aging); a quotation moves to sent.
 #[utoipa::path(post, path = "/api/documents/{id}/mark-sent", tag = "documents", params(("id" = String, Path)),
     responses((status = 200, body = Document), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
@@ -145,7 +111,6 @@ fn decide(tx: &Connection, user: &AuthUser, id: &str, outcome: &str) -> Result<D
     }
     store::update(tx, id, vec![("status", Value::Text(outcome.into()))])?;
     store::add_event(tx, id, outcome, Some(&user.id), None)?;
-    stop_follow_ups(tx, user, id, outcome)?;
     let after = visible(tx, user, id)?;
     audit_doc(tx, user, id, outcome, status_image(&doc), status_image(&after))?;
     Ok(after)
@@ -283,7 +248,6 @@ pub fn convert_in(tx: &Connection, user: &AuthUser, id: &str, to: &str) -> Resul
     let child = linked_draft(tx, user, &doc, to, &priced, intra)?;
     store::update(tx, id, vec![("status", Value::Text("invoiced".into()))])?;
     store::add_event(tx, id, "converted", Some(&user.id), None)?;
-    stop_follow_ups(tx, user, id, "converted")?;
     audit_doc(
         tx,
         user,
@@ -325,7 +289,6 @@ fn cancel_in(tx: &Connection, user: &AuthUser, doc: &Document, reason: &str) -> 
     }
     store::update(tx, &doc.id, vec![("status", Value::Text("cancelled".into()))])?;
     store::add_event(tx, &doc.id, "cancelled", Some(&user.id), Some(reason))?;
-    stop_follow_ups(tx, user, &doc.id, "cancelled")?;
     audit_doc(
         tx,
         user,

@@ -3,6 +3,7 @@
 pub mod html;
 pub mod lifecycle;
 pub mod outputs;
+pub mod pdf;
 pub mod pricing;
 pub mod quotes;
 pub mod routes;

@@ -3,15 +3,16 @@
 //! is written whatever happens, and a failure after a commit never undoes the commit.
 
 use crate::AppState;
+use crate::auth::session::AuthUser;
 use crate::clients::store as client_store;
-use crate::company::template;
+use crate::company::letterhead;
 use crate::documents::lifecycle::{convert_in, record_sent};
 use crate::documents::pricing::Warning;
 use crate::documents::routes::{issue_in, visible};
 use crate::documents::store::Document;
 use crate::documents::{html, pdf_response, shares, view};
-use crate::http::error::{AppError, ErrorBody};
-use crate::http::extract::{AuthUser, ClientInfo, IdPath, JsonBody, QueryParams};
+use crate::error::{AppError, ErrorBody};
+use crate::http::extract::{ClientInfo, IdPath, JsonBody, QueryParams};
 use crate::mail::provider::{Attachment, Email, MailConfig, MailError};
 use crate::mail::{self, Attempt};
 use axum::Json;
@@ -55,7 +56,7 @@ async fn pdf(
             Ok((doc.doc_no.clone(), view::build(c, &doc)?))
         })
         .await?;
-    let bytes = tokio::task::spawn_blocking(move || crate::pdf::document_pdf(&view))
+    let bytes = tokio::task::spawn_blocking(move || crate::documents::pdf::document_pdf(&view))
         .await
         .map_err(AppError::internal)??;
     Ok(pdf_response(bytes, doc_no.as_deref(), query.download == Some(1)))
@@ -82,10 +83,10 @@ async fn sample(
     _user: AuthUser,
     JsonBody(request): JsonBody<SampleRequest>,
 ) -> Result<Json<SamplePreview>, AppError> {
-    let overrides = template::check(&request.template)?;
+    let overrides = letterhead::check(&request.template)?;
     let html = state
         .db
-        .read(move |c| html::fragment(&html::sample(template::letterhead(c, &overrides)?)))
+        .read(move |c| html::fragment(&html::sample(letterhead::letterhead(c, &overrides)?)))
         .await?;
     Ok(Json(SamplePreview { html }))
 }
@@ -205,7 +206,7 @@ fn compose(
         .filter(|m| !m.trim().is_empty())
         .unwrap_or_else(|| html::default_message(&view));
     let (html_body, text) = html::email(&message, Some(&view), Some(link), &view.letterhead)?;
-    let pdf = crate::pdf::document_pdf(&view)?;
+    let pdf = crate::documents::pdf::document_pdf(&view)?;
     Ok(Outgoing {
         config,
         email: Email {

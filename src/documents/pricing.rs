@@ -7,7 +7,7 @@ use crate::catalog::rules::{self as catalog_rules, UnderMinimum};
 use crate::catalog::store as catalog_store;
 use crate::db::settings;
 use crate::documents::rules;
-use crate::http::error::AppError;
+use crate::error::AppError;
 use chrono::NaiveDate;
 use rusqlite::Connection;
 use serde::{Deserialize, Serialize};

@@ -2,6 +2,7 @@
 //! SMS top-up priced by the module's usage rate card.
 
 use crate::AppState;
+use crate::auth::session::AuthUser;
 use crate::catalog::{rules as catalog_rules, store as catalog_store};
 use crate::clients::store as client_store;
 use crate::db::audit::{Audit, audit};
@@ -9,8 +10,8 @@ use crate::db::settings;
 use crate::documents::pricing::{LineInput, Mode};
 use crate::documents::routes::{DocumentReply, compose, visible};
 use crate::documents::store;
-use crate::http::error::{AppError, ErrorBody};
-use crate::http::extract::{AuthUser, IdPath, JsonBody};
+use crate::error::{AppError, ErrorBody};
+use crate::http::extract::{IdPath, JsonBody};
 use crate::projects::routes::visible as visible_project;
 use axum::Json;
 use axum::extract::State;

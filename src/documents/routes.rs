@@ -1,18 +1,19 @@
 //! Drafts, the live preview, reading and listing documents, and issuing with a gapless number.
 
 use crate::AppState;
+use crate::auth::session::AuthUser;
 use crate::clients::store::{self as client_store, Client};
 use crate::company;
 use crate::company::routes::payment_terms_days;
 use crate::db::audit::{Audit, audit};
+use crate::db::page::{Page, Paginated};
 use crate::db::query::text_or_null;
 use crate::db::settings;
 use crate::documents::pricing::{self, LineInput, Mode, Priced, PricedLine, Totals, Warning};
 use crate::documents::store::{self, Document, DocumentFilter, DocumentRow};
 use crate::documents::{html, rules, view};
-use crate::http::error::{AppError, ErrorBody};
-use crate::http::extract::{AuthUser, IdPath, JsonBody, QueryParams};
-use crate::http::pagination::{Page, Paginated};
+use crate::error::{AppError, ErrorBody};
+use crate::http::extract::{IdPath, JsonBody, QueryParams};
 use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -445,7 +446,7 @@ async fn preview(
                     .collect(),
                 ..Document::default()
             };
-            let letterhead = crate::company::template::letterhead(c, &[])?;
+            let letterhead = crate::company::letterhead::letterhead(c, &[])?;
             let html = html::fragment(&view::assemble(&draft, letterhead, view::party(&client), None))?;
             Ok(Preview {
                 lines: priced.lines,

@@ -5,6 +5,7 @@
 //! identical 404 for an unknown, revoked or expired token.
 
 use crate::AppState;
+use crate::auth::session::{AuthUser, Manager, Owner};
 use crate::clock;
 use crate::config::Config;
 use crate::db::audit::{Audit, audit};
@@ -12,8 +13,8 @@ use crate::db::query::insert_row;
 use crate::db::settings;
 use crate::documents::routes::visible;
 use crate::documents::{html, store, view};
-use crate::http::error::{AppError, ErrorBody};
-use crate::http::extract::{AuthUser, ClientInfo, JsonBody, Manager, Owner};
+use crate::error::{AppError, ErrorBody};
+use crate::http::extract::{ClientInfo, JsonBody};
 use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::{StatusCode, header};
@@ -435,7 +436,7 @@ async fn public_pdf(State(state): State<AppState>, Path(token): Path<String>) ->
     let Some((doc, view)) = shared(&state, token).await? else {
         return Ok(gone());
     };
-    let bytes = tokio::task::spawn_blocking(move || crate::pdf::document_pdf(&view))
+    let bytes = tokio::task::spawn_blocking(move || crate::documents::pdf::document_pdf(&view))
         .await
         .map_err(AppError::internal)??;
     Ok(crate::documents::pdf_response(

@@ -1,12 +1,12 @@
 //! The SQL of documents: headers, lines, the timeline and the number series.
 
 use crate::clock;
+use crate::db::page::{Page, Paginated};
 use crate::db::query::{
     Filter, ListQuery, Plan, Tally, fetch_page_with, insert_row, starts_with, update_columns,
 };
 use crate::documents::pricing::{Priced, PricedLine, Totals};
-use crate::http::error::AppError;
-use crate::http::pagination::{Page, Paginated};
+use crate::error::AppError;
 use rusqlite::types::Value;
 use rusqlite::{Connection, OptionalExtension, Row, params};
 use serde::Serialize;

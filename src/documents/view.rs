@@ -3,10 +3,10 @@
 //! body, and the PDF). Amounts come from stored paise, formatted here and nowhere else.
 
 use crate::clients::store::{self as client_store, Client};
-use crate::company::template::{self, Letterhead};
+use crate::company::letterhead::{self, Letterhead};
 use crate::documents::rules;
 use crate::documents::store::Document;
-use crate::http::error::AppError;
+use crate::error::AppError;
 use chrono::NaiveDate;
 use rusqlite::Connection;
 
@@ -110,7 +110,7 @@ pub fn party(client: &Client) -> Party {
             .chain(non_empty(client.district.as_deref()).map(|d| format!("{d} District")))
             .collect(),
         gstin: client.gstin.clone(),
-        state: state_code.as_deref().map(template::state_label),
+        state: state_code.as_deref().map(letterhead::state_label),
         phone: non_empty(client.phone.as_deref()),
         email: non_empty(client.email.as_deref()),
     }
@@ -133,7 +133,7 @@ pub fn build(conn: &Connection, doc: &Document) -> Result<DocumentView, AppError
     };
     Ok(assemble(
         doc,
-        template::letterhead(conn, &[])?,
+        letterhead::letterhead(conn, &[])?,
         recipient,
         reference,
     ))

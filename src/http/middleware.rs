@@ -1,6 +1,6 @@
 //! Layers every request passes: the request log, security headers, and the CSRF rule.
 
-use crate::http::error::AppError;
+use crate::error::AppError;
 use axum::extract::Request;
 use axum::http::{HeaderValue, Method, StatusCode, header};
 use axum::middleware::Next;

@@ -1,93 +1,25 @@
-//! HTTP: the error type, extractors, pagination, middleware, and the router that merges the areas.
+//! HTTP plumbing that names no area: extractors, pagination, middleware, the console's assets,
+//! CSV streaming, the health check and the answers for unknown addresses and methods.
 
 pub mod console;
 pub mod csv;
-pub mod error;
 pub mod extract;
 pub mod middleware;
 pub mod pagination;
 
 use crate::AppState;
-use axum::extract::{DefaultBodyLimit, State};
-use axum::http::{StatusCode, header};
+use crate::error::AppError;
+use axum::Json;
+use axum::extract::State;
+use axum::http::StatusCode;
 use axum::response::IntoResponse;
-use axum::routing::get;
-use axum::{Json, Router};
-use error::AppError;
 use serde::Serialize;
-use std::sync::Arc;
-use utoipa::openapi::security::{ApiKey, ApiKeyValue, SecurityScheme};
-use utoipa::{Modify, OpenApi, ToSchema};
-use utoipa_axum::{router::OpenApiRouter, routes};
+use utoipa::ToSchema;
 
 /// The largest request body accepted anywhere (uploads set their own, smaller, limits).
 pub const BODY_LIMIT: usize = 1024 * 1024;
 
-#[derive(OpenApi)]
-#[openapi(
-    info(title = "Back office API", description = "JSON API of the back office. Money is integer paise; dates are YYYY-MM-DD; timestamps RFC 3339 UTC. Errors are `{ error: { code, message, field? } }`."),
-    modifiers(&SessionCookie),
-    security(("session" = [])),
-)]
-struct ApiDoc;
-
-struct SessionCookie;
-
-impl Modify for SessionCookie {
-    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
-        let components = openapi.components.get_or_insert_with(Default::default);
-        components.add_security_scheme(
-            "session",
-            SecurityScheme::ApiKey(ApiKey::Cookie(ApiKeyValue::new(extract::SESSION_COOKIE))),
-        );
-    }
-}
-
-/// The whole HTTP surface: the API areas, the OpenAPI document and the layers.
-pub fn router(state: AppState) -> Router {
-    let (api, openapi) = OpenApiRouter::with_openapi(ApiDoc::openapi())
-        .routes(routes!(health))
-        .merge(crate::auth::routes::router())
-        .merge(crate::staff::routes::router())
-        .merge(crate::clients::router())
-        .merge(crate::audit::routes::router())
-        .merge(crate::catalog::routes::router())
-        .merge(crate::projects::router())
-        .merge(crate::company::routes::router())
-        .merge(crate::company::template_routes::router())
-        .merge(crate::documents::router())
-        .merge(crate::mail::routes::router())
-        .merge(crate::payments::routes::router())
-        .merge(crate::reports::routes::router())
-        .split_for_parts();
-    let openapi_json = Arc::new(openapi.to_pretty_json().expect("the OpenAPI document serializes"));
-    Router::new()
-        .merge(api)
-        .merge(crate::documents::shares::public_router())
-        .route(
-            "/api/openapi.json",
-            get(move || {
-                let body = openapi_json.clone();
-                async move {
-                    (
-                        [(header::CONTENT_TYPE, "application/json")],
-                        body.as_ref().clone(),
-                    )
-                }
-            }),
-        )
-        .route("/api", axum::routing::any(not_found))
-        .route("/api/{*rest}", axum::routing::any(not_found))
-        .fallback(console::serve)
-        .method_not_allowed_fallback(method_not_allowed)
-        .layer(axum::middleware::from_fn(middleware::csrf))
-        .layer(DefaultBodyLimit::max(BODY_LIMIT))
-        .layer(axum::middleware::from_fn(middleware::security_headers))
-        .layer(axum::middleware::from_fn(middleware::request_log))
-        .with_state(state)
-}
-
-async fn not_found() -> AppError {
+pub async fn not_found() -> AppError {
     AppError::new(
         StatusCode::NOT_FOUND,
         "not_found",
@@ -95,7 +27,7 @@ async fn not_found() -> AppError {
     )
 }
 
-async fn method_not_allowed() -> AppError {
+pub async fn method_not_allowed() -> AppError {
     AppError::new(
         StatusCode::METHOD_NOT_ALLOWED,
         "method_not_allowed",
@@ -107,38 +39,42 @@ async fn method_not_allowed() -> AppError {
 pub struct Health {
     pub ok: bool,
     pub version: &'static str,
-    /// "ok" when the data file answers.
+    /// "ok" when the data file answers reads and the writer thread answers a write.
     pub db: String,
 }
 
-/// Liveness and database check (public).
+/// How long the health check waits for the writer thread: far longer than a group of writes
+/// takes, far shorter than a service manager's patience.
+const WRITER_PATIENCE: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// Liveness and database check (public): 200 only when reads answer and the writer thread runs
+/// a write, so a service manager restarts a server whose writer died.
 #[utoipa::path(get, path = "/api/health", tag = "health", security(()),
-    responses((status = 200, body = Health), (status = 503, description = "The database does not answer", body = Health)))]
-async fn health(State(state): State<AppState>) -> impl IntoResponse {
-    let db = state
+    responses((status = 200, body = Health), (status = 503, description = "The database or its writer does not answer", body = Health)))]
+pub async fn health(State(state): State<AppState>) -> impl IntoResponse {
+    let reads = state
         .db
         .read(|c| Ok(c.query_row("SELECT 1", [], |r| r.get::<_, i64>(0))?))
         .await;
+    let writes = state.db.writer_answers(WRITER_PATIENCE).await;
     let version = env!("CARGO_PKG_VERSION");
-    match db {
-        Ok(_) => (
+    if let (Ok(_), true) = (&reads, writes) {
+        return (
             StatusCode::OK,
             Json(Health {
                 ok: true,
                 version,
                 db: "ok".into(),
             }),
-        ),
-        Err(e) => {
-            tracing::error!(error = %e, "health check: database does not answer");
-            (
-                StatusCode::SERVICE_UNAVAILABLE,
-                Json(Health {
-                    ok: false,
-                    version,
-                    db: "unavailable".into(),
-                }),
-            )
-        }
+        );
     }
+    tracing::error!(reads = ?reads.err(), writer_answers = writes, "health check: the database does not answer");
+    (
+        StatusCode::SERVICE_UNAVAILABLE,
+        Json(Health {
+            ok: false,
+            version,
+            db: "unavailable".into(),
+        }),
+    )
 }

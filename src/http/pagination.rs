@@ -1,57 +1,9 @@
-//! Lists (decisions 2): `page` (1-based, default 1), `per_page` (default 50, at most 200) and the
-//! sync cursor `after={id}`; the envelope `{ rows, total, page, per_page }` with an honest total.
+//! Reads a [`Page`] from a request's query and refuses a page or size out of range (400).
 
-use crate::http::error::AppError;
+use crate::db::page::{MAX_PER_PAGE, Page};
+use crate::error::AppError;
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
-use serde::{Deserialize, Serialize};
-use utoipa::{IntoParams, ToSchema};
-
-pub const DEFAULT_PER_PAGE: u32 = 50;
-pub const MAX_PER_PAGE: u32 = 200;
-
-/// Which slice of a list to answer.
-#[derive(Debug, Clone, Deserialize, IntoParams)]
-#[into_params(parameter_in = Query)]
-pub struct Page {
-    /// 1-based page number.
-    #[serde(default = "first_page")]
-    pub page: u32,
-    /// Rows per page, 1 to 200.
-    #[serde(default = "default_per_page")]
-    pub per_page: u32,
-    /// Sync cursor: only rows with an id greater than this, in id order.
-    pub after: Option<String>,
-}
-
-fn first_page() -> u32 {
-    1
-}
-fn default_per_page() -> u32 {
-    DEFAULT_PER_PAGE
-}
-
-impl Page {
-    pub fn limit(&self) -> i64 {
-        i64::from(self.per_page)
-    }
-    /// Rows to skip; a cursor replaces the page offset.
-    pub fn offset(&self) -> i64 {
-        if self.after.is_some() {
-            0
-        } else {
-            i64::from(self.page - 1) * i64::from(self.per_page)
-        }
-    }
-    pub fn wrap<T>(&self, rows: Vec<T>, total: i64) -> Paginated<T> {
-        Paginated {
-            rows,
-            total,
-            page: self.page,
-            per_page: self.per_page,
-        }
-    }
-}
 
 impl<S: Send + Sync> FromRequestParts<S> for Page {
     type Rejection = AppError;
@@ -70,14 +22,4 @@ impl<S: Send + Sync> FromRequestParts<S> for Page {
         }
         Ok(page)
     }
-}
-
-/// One page of a list and the full matching count.
-#[derive(Debug, Serialize, Deserialize, ToSchema)]
-pub struct Paginated<T> {
-    pub rows: Vec<T>,
-    /// Every row matching the filters, not just this page.
-    pub total: i64,
-    pub page: u32,
-    pub per_page: u32,
 }

@@ -7,10 +7,10 @@ pub mod provider;
 pub mod routes;
 
 use crate::clients::rules::{credential_value, readable_credential};
+use crate::db::page::{Page, Paginated};
 use crate::db::query::{Filter, ListQuery, fetch_page, insert_row};
 use crate::db::settings;
-use crate::http::error::AppError;
-use crate::http::pagination::{Page, Paginated};
+use crate::error::AppError;
 use provider::{MailConfig, MailError};
 use rusqlite::Connection;
 use rusqlite::types::Value;

@@ -2,11 +2,12 @@
 //! test, and the email log.
 
 use crate::AppState;
+use crate::auth::session::{AuthUser, Owner};
 use crate::db::audit::{Audit, audit};
+use crate::db::page::{Page, Paginated};
 use crate::db::settings;
-use crate::http::error::{AppError, ErrorBody};
-use crate::http::extract::{AuthUser, JsonBody, Owner, QueryParams};
-use crate::http::pagination::{Page, Paginated};
+use crate::error::{AppError, ErrorBody};
+use crate::http::extract::{JsonBody, QueryParams};
 use crate::mail::{self, EmailLogFilter, EmailLogRow, MailSettings, outbound};
 use axum::Json;
 use axum::extract::State;

@@ -1,6 +1,7 @@
 //! Payments from societies: money and TDS allocated to invoices, advances, and receipts.
 
 pub mod receipt;
+pub mod receipt_pdf;
 pub mod routes;
 pub mod rules;
 pub mod store;

@@ -1,12 +1,12 @@
 //! What a receipt shows (spec 2.8): a zero-GST acknowledgment of money received: from whom,
 //! how much in figures and words, the mode and reference, what it settled (with the TDS the
-//! society deducted noted) and what is held as an advance. Built once, drawn by `pdf::receipt_pdf`.
+//! society deducted noted) and what is held as an advance. Built once, drawn by `payments::receipt_pdf`.
 
 use crate::clients::store as client_store;
-use crate::company::template::{self, Letterhead};
+use crate::company::letterhead::{self, Letterhead};
 use crate::documents::rules;
 use crate::documents::view::{self, Party};
-use crate::http::error::AppError;
+use crate::error::AppError;
 use crate::payments::store::Payment;
 use rusqlite::Connection;
 
@@ -65,7 +65,7 @@ pub fn build(conn: &Connection, p: &Payment) -> Result<ReceiptView, AppError> {
         });
     }
     Ok(ReceiptView {
-        letterhead: template::letterhead(conn, &[])?,
+        letterhead: letterhead::letterhead(conn, &[])?,
         receipt_no: p.receipt_no.clone(),
         date: view::long_date(&p.received_on),
         received_from: view::party(&client),

@@ -2,12 +2,13 @@
 //! the receipt PDF (decisions 5).
 
 use crate::AppState;
+use crate::auth::session::AuthUser;
 use crate::db::audit::{Audit, audit};
+use crate::db::page::{Page, Paginated};
 use crate::documents::routes::visible_client;
 use crate::documents::{rules as doc_rules, store as doc_store};
-use crate::http::error::{AppError, ErrorBody};
-use crate::http::extract::{AuthUser, IdPath, JsonBody, QueryParams};
-use crate::http::pagination::{Page, Paginated};
+use crate::error::{AppError, ErrorBody};
+use crate::http::extract::{IdPath, JsonBody, QueryParams};
 use crate::payments::receipt;
 use crate::payments::rules::{self, Claim};
 use crate::payments::store::{self, Payment, PaymentFilter};
@@ -338,7 +339,7 @@ async fn receipt_pdf(
         })
         .await?;
     let receipt_no = view.receipt_no.clone();
-    let bytes = tokio::task::spawn_blocking(move || crate::pdf::receipt_pdf(&view))
+    let bytes = tokio::task::spawn_blocking(move || crate::payments::receipt_pdf::receipt_pdf(&view))
         .await
         .map_err(AppError::internal)??;
     Ok(crate::documents::pdf_response(bytes, Some(&receipt_no), false))

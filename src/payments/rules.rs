@@ -7,7 +7,7 @@
 //!   still holds; what is not allocated is an advance held for the client;
 //! - every payment has a receipt number `RCT/<yy>-<yy>-<seq>` by the financial year of received_on.
 
-use crate::http::error::AppError;
+use crate::error::AppError;
 
 pub const MODES: &[&str] = &["cash", "cheque", "neft_rtgs", "upi", "other"];
 

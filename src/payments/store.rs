@@ -1,10 +1,10 @@
 //! The SQL of payments: the payment with its allocations, the list, and what an allocation
 //! may settle.
 
+use crate::db::page::{Page, Paginated};
 use crate::db::query::{Filter, ListQuery, fetch_page, insert_row};
 use crate::documents::store::OUTSTANDING;
-use crate::http::error::AppError;
-use crate::http::pagination::{Page, Paginated};
+use crate::error::AppError;
 use crate::payments::rules::{Claim, Target};
 use rusqlite::types::Value;
 use rusqlite::{Connection, OptionalExtension, Row, params};

@@ -93,6 +93,23 @@ struct ImageData {
 }
 
 impl Image {
+    /// An image from PNG or JPEG bytes, remembering the last one (a logo is drawn again and
+    /// again).
+    pub fn cached(mime: &str, bytes: &[u8]) -> Result<Image, String> {
+        let mut cache = LOGO_CACHE.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((key, image)) = cache.as_ref()
+            && key == bytes
+        {
+            return Ok(image.clone());
+        }
+        let image = match mime {
+            "image/jpeg" => Image::jpeg(bytes)?,
+            _ => Image::png(bytes)?,
+        };
+        *cache = Some((bytes.to_vec(), image.clone()));
+        Ok(image)
+    }
+
     /// A PNG of any colour type (palettes expanded, 16 bits cut to 8, alpha kept as a soft mask).
     pub fn png(bytes: &[u8]) -> Result<Image, String> {
         let mut decoder = png::Decoder::new(std::io::Cursor::new(bytes));
@@ -191,22 +208,6 @@ fn jpeg_header(b: &[u8]) -> Option<(u32, u32, u8, bool)> {
 
 /// The last logo decoded, by its bytes: documents are rendered again and again with one logo.
 static LOGO_CACHE: Mutex<Option<(Vec<u8>, Image)>> = Mutex::new(None);
-
-/// An image from PNG or JPEG bytes, remembering the last one.
-pub(super) fn cached_image(mime: &str, bytes: &[u8]) -> Result<Image, String> {
-    let mut cache = LOGO_CACHE.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some((key, image)) = cache.as_ref()
-        && key == bytes
-    {
-        return Ok(image.clone());
-    }
-    let image = match mime {
-        "image/jpeg" => Image::jpeg(bytes)?,
-        _ => Image::png(bytes)?,
-    };
-    *cache = Some((bytes.to_vec(), image.clone()));
-    Ok(image)
-}
 
 /// The glyphs of one face used so far.
 struct FontUse {

@@ -2,15 +2,16 @@
 //! worklists, the owner's bulk tick, and the owner's template editor.
 
 use crate::AppState;
+use crate::auth::session::{AuthUser, Owner};
 use crate::db::audit::{Audit, audit};
+use crate::db::page::{Page, Paginated};
 use crate::db::settings;
-use crate::http::error::{AppError, ErrorBody};
-use crate::http::extract::{AuthUser, IdPath, JsonBody, Owner, QueryParams};
-use crate::http::pagination::{Page, Paginated};
+use crate::error::{AppError, ErrorBody};
+use crate::http::extract::{IdPath, JsonBody, QueryParams};
+use crate::projects::checklist_templates;
 use crate::projects::routes::visible;
 use crate::projects::rules::{self, Step};
 use crate::projects::store::{self, BoardRow, ClientModule, Milestone, ProjectRow};
-use crate::projects::templates;
 use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
@@ -48,7 +49,11 @@ pub struct Milestones {
 }
 
 fn seed(conn: &Connection, cm: &ClientModule) -> Result<(), AppError> {
-    store::seed_milestones(conn, &cm.id, &templates::checklist(conn, &cm.module_code)?)
+    store::seed_milestones(
+        conn,
+        &cm.id,
+        &checklist_templates::checklist(conn, &cm.module_code)?,
+    )
 }
 
 /// A project's checklist: missing steps are seeded first, then all are listed in order.
@@ -392,7 +397,7 @@ async fn get_templates(State(state): State<AppState>, _owner: Owner) -> Result<J
 async fn templates_view(state: &AppState) -> Result<Json<Templates>, AppError> {
     let (front, tails) = state
         .db
-        .read(|c| Ok((templates::front(c)?, templates::tails(c)?)))
+        .read(|c| Ok((checklist_templates::front(c)?, checklist_templates::tails(c)?)))
         .await?;
     Ok(Json(Templates {
         front,
@@ -440,12 +445,12 @@ async fn put_front(
     state
         .db
         .write(move |tx| {
-            let steps = rules::check_template(req.steps, &templates::all_tail_keys(tx)?)?;
+            let steps = rules::check_template(req.steps, &checklist_templates::all_tail_keys(tx)?)?;
             save_template(
                 tx,
                 &user,
-                templates::FRONT_KEY,
-                Some(templates::front(tx)?),
+                checklist_templates::FRONT_KEY,
+                Some(checklist_templates::front(tx)?),
                 &steps,
             )
         })
@@ -466,13 +471,16 @@ async fn put_tail(
     state
         .db
         .write(move |tx| {
-            let front_keys: Vec<String> = templates::front(tx)?.into_iter().map(|s| s.key).collect();
+            let front_keys: Vec<String> = checklist_templates::front(tx)?
+                .into_iter()
+                .map(|s| s.key)
+                .collect();
             let steps = rules::check_template(req.steps, &front_keys)?;
-            let before = templates::tail(tx, &code)?;
+            let before = checklist_templates::tail(tx, &code)?;
             save_template(
                 tx,
                 &user,
-                &format!("{}{code}", templates::TAIL_PREFIX),
+                &format!("{}{code}", checklist_templates::TAIL_PREFIX),
                 before,
                 &steps,
             )

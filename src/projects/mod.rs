@@ -1,13 +1,13 @@
 //! Client modules (subscriptions, also called projects): credentials, custom fields, the
 //! onboarding milestones with their boards, and module rosters.
 
+pub mod checklist_templates;
 pub mod milestones;
 pub mod notify;
 pub mod roster;
 pub mod routes;
 pub mod rules;
 pub mod store;
-pub mod templates;
 
 use crate::AppState;
 use utoipa_axum::router::OpenApiRouter;

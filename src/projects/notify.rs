@@ -4,14 +4,15 @@
 //! could not be reached (no email anywhere) and every send that failed.
 
 use crate::AppState;
+use crate::auth::session::Manager;
 use crate::catalog::store as catalog_store;
 use crate::clients::store as client_store;
-use crate::company::template;
+use crate::company::letterhead;
 use crate::db::audit::{Audit, audit};
 use crate::db::settings;
 use crate::documents::html;
-use crate::http::error::{AppError, ErrorBody};
-use crate::http::extract::{IdPath, JsonBody, Manager};
+use crate::error::{AppError, ErrorBody};
+use crate::http::extract::{IdPath, JsonBody};
 use crate::mail::provider::Email;
 use crate::mail::{self, Attempt};
 use crate::projects::store;
@@ -107,7 +108,7 @@ async fn notify(
                     }),
                 }
             }
-            Ok((config, recipients, unreachable, template::letterhead(c, &[])?))
+            Ok((config, recipients, unreachable, letterhead::letterhead(c, &[])?))
         })
         .await?;
     let allow = state.config.allow_private_targets;

@@ -3,12 +3,13 @@
 //! roster as CSV, streamed row by row without holding it in memory.
 
 use crate::AppState;
+use crate::auth::session::AuthUser;
 use crate::catalog::store as catalog_store;
+use crate::db::page::{Page, Paginated};
 use crate::db::settings;
+use crate::error::{AppError, ErrorBody};
 use crate::http::csv;
-use crate::http::error::{AppError, ErrorBody};
-use crate::http::extract::{AuthUser, IdPath};
-use crate::http::pagination::{Page, Paginated};
+use crate::http::extract::IdPath;
 use crate::projects::store::{self, ROSTER_FROM, RosterRow};
 use axum::Json;
 use axum::body::{Body, Bytes};

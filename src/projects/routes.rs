@@ -2,16 +2,17 @@
 //! portal login and secrets; reveals are managerial, audited and limited.
 
 use crate::AppState;
+use crate::auth::session::{AuthUser, Manager};
 use crate::catalog::{rules as catalog_rules, store as catalog_store};
 use crate::clients::{rules as client_rules, store as client_store};
 use crate::db::audit::record;
 use crate::db::query::text_or_null;
 use crate::db::settings;
-use crate::http::error::{AppError, ErrorBody};
-use crate::http::extract::{AuthUser, IdPath, JsonBody, Manager};
+use crate::error::{AppError, ErrorBody};
+use crate::http::extract::{IdPath, JsonBody};
+use crate::projects::checklist_templates;
 use crate::projects::rules;
 use crate::projects::store::{self, ClientModule};
-use crate::projects::templates;
 use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -193,7 +194,7 @@ async fn create_client_module(
             fields.push(("client_id", Value::Text(client_id)));
             fields.push(("module_id", Value::Text(module_id)));
             let id = store::insert(tx, fields)?;
-            store::seed_milestones(tx, &id, &templates::checklist(tx, &module.code)?)?;
+            store::seed_milestones(tx, &id, &checklist_templates::checklist(tx, &module.code)?)?;
             let cm =
                 store::get(tx, &id, None)?.ok_or_else(|| AppError::internal("client module vanished"))?;
             audit_cm(tx, &user, &id, "create", None, Some(serde_json::to_value(&cm)?))?;

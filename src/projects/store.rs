@@ -1,9 +1,9 @@
 //! The SQL of client modules (projects) and their milestones. The portal password and the
 //! secrets blob are read only by `credentials` and never selected into a `ClientModule`.
 
+use crate::db::page::{Page, Paginated};
 use crate::db::query::{Filter, ListQuery, Plan, fetch_page, fetch_page_with, insert_row, update_columns};
-use crate::http::error::AppError;
-use crate::http::pagination::{Page, Paginated};
+use crate::error::AppError;
 use crate::projects::rules::{self, Step};
 use rusqlite::types::Value;
 use rusqlite::{Connection, OptionalExtension, Row, params};

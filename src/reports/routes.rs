@@ -2,11 +2,12 @@
 //! (with its CSV). Staff see their own book (the documents they created).
 
 use crate::AppState;
+use crate::auth::session::AuthUser;
+use crate::db::page::Page;
 use crate::db::settings;
+use crate::error::{AppError, ErrorBody};
 use crate::http::csv;
-use crate::http::error::{AppError, ErrorBody};
-use crate::http::extract::{AuthUser, QueryParams};
-use crate::http::pagination::Page;
+use crate::http::extract::QueryParams;
 use crate::reports::rules::{BUCKETS, Buckets, GstFigures};
 use crate::reports::store::{self, DueInvoice};
 use axum::Json;

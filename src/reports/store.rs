@@ -1,6 +1,6 @@
 //! The SQL of the reports: invoices with what they still owed on a date, and GST by month.
 
-use crate::http::error::AppError;
+use crate::error::AppError;
 use crate::reports::rules::GstFigures;
 use chrono::NaiveDate;
 use rusqlite::{Connection, params};

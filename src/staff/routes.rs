@@ -2,11 +2,12 @@
 //! reactivates and resets passwords. Every change is audited without hashes.
 
 use crate::AppState;
+use crate::auth::session::{AuthUser, Owner};
 use crate::auth::{Role, rules as auth_rules, store as auth_store};
 use crate::db::audit::record;
-use crate::http::error::{AppError, ErrorBody};
-use crate::http::extract::{AuthUser, IdPath, JsonBody, Owner, QueryParams};
-use crate::http::pagination::{Page, Paginated};
+use crate::db::page::{Page, Paginated};
+use crate::error::{AppError, ErrorBody};
+use crate::http::extract::{IdPath, JsonBody, QueryParams};
 use crate::staff::rules::{self, blank_to_none};
 use crate::staff::store::{self, Employee, EmployeeChanges, EmployeeFilter, NewEmployee};
 use axum::Json;

@@ -3,9 +3,9 @@
 use crate::auth::Role;
 use crate::clock;
 use crate::db::ids::new_id;
+use crate::db::page::{Page, Paginated};
 use crate::db::query::{Filter, ListQuery, fetch_page, like_contains};
-use crate::http::error::{AppError, OnConstraint};
-use crate::http::pagination::{Page, Paginated};
+use crate::error::{AppError, OnConstraint};
 use rusqlite::{Connection, OptionalExtension, Row, params};
 use serde::Serialize;
 use utoipa::ToSchema;

@@ -1,4 +1,4 @@
-//! The in-process PDF table: `backoffice::pdf::document_pdf` on a one-page and a five-page tax
+//! The in-process PDF table: `backoffice::documents::pdf::document_pdf` on a one-page and a five-page tax
 //! invoice, without the server.
 
 use std::time::{Duration, Instant};
@@ -9,7 +9,7 @@ fn ms(d: Duration) -> String {
 
 /// A GST tax invoice with a logo and `lines` lines (descriptions of one to four printed lines).
 fn pdf_view(lines: usize) -> backoffice::documents::view::DocumentView {
-    use backoffice::company::template::{Letterhead, Logo};
+    use backoffice::company::letterhead::{Letterhead, Logo};
     use backoffice::documents::view::{DocumentView, LineView, Party};
     let descriptions = [
         "Annual maintenance of the society accounting software, April 2026 to March 2027",
@@ -79,11 +79,11 @@ fn pdf_view(lines: usize) -> backoffice::documents::view::DocumentView {
     }
 }
 
-/// PDF rendering in-process: `backoffice::pdf::document_pdf` 200 times on a one-page and on a
+/// PDF rendering in-process: `backoffice::documents::pdf::document_pdf` 200 times on a one-page and on a
 /// five-page invoice; returns the markdown table.
 pub fn pdf_section() -> String {
     let mut out = String::from(
-        "## PDF rendering\n\n`backoffice::pdf::document_pdf` on one thread, 200 renders each after a first one, timed \
+        "## PDF rendering\n\n`backoffice::documents::pdf::document_pdf` on one thread, 200 renders each after a first one, timed \
          apart (first ms; in the first row it is also the process's first render, which parses the \
          embedded fonts and decodes the logo).\n\n\
          | document | lines | pages | size KB | first ms | p50 ms | p99 ms |\n|---|---:|---:|---:|---:|---:|---:|\n",
@@ -94,7 +94,7 @@ pub fn pdf_section() -> String {
     ] {
         let view = pdf_view(lines);
         let t = Instant::now();
-        let pdf = backoffice::pdf::document_pdf(&view).unwrap();
+        let pdf = backoffice::documents::pdf::document_pdf(&view).unwrap();
         let first = t.elapsed();
         let found = pdf
             .windows(12)
@@ -104,7 +104,7 @@ pub fn pdf_section() -> String {
         let mut times: Vec<Duration> = (0..200)
             .map(|_| {
                 let t = Instant::now();
-                std::hint::black_box(backoffice::pdf::document_pdf(&view).unwrap());
+                std::hint::black_box(backoffice::documents::pdf::document_pdf(&view).unwrap());
                 t.elapsed()
             })
             .collect();

@@ -3,8 +3,8 @@
 //! to the same file, after the same session lookup the server does for every request.
 
 use crate::http::Client;
+use backoffice::db::page::Page;
 use backoffice::documents::store::DocumentFilter;
-use backoffice::http::pagination::Page;
 use chrono::{Datelike, NaiveDate};
 use rusqlite::{Connection, OpenFlags};
 use std::path::Path;
@@ -446,7 +446,7 @@ pub fn scenarios(f: &Fixture) -> Vec<ReadScenario> {
                 session(c, &mh);
                 let doc = documents::store::get(c, &id, None).unwrap().unwrap();
                 let view = documents::view::build(c, &doc).unwrap();
-                backoffice::pdf::document_pdf(&view).unwrap();
+                backoffice::documents::pdf::document_pdf(&view).unwrap();
             }),
         );
     }

@@ -6,10 +6,10 @@
 use crate::http::{Client, Work};
 use crate::reads::Fixture;
 use backoffice::auth::Role;
+use backoffice::auth::session::AuthUser;
 use backoffice::db::Db;
 use backoffice::documents::routes as doc_routes;
-use backoffice::http::error::AppError;
-use backoffice::http::extract::AuthUser;
+use backoffice::error::AppError;
 use backoffice::payments::routes as pay_routes;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};

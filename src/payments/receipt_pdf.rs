@@ -2,18 +2,19 @@
 //! the amount in figures and words, what it settled with the TDS noted, the advance held, and
 //! the signature.
 
-use crate::http::error::AppError;
+use crate::company::letterhead_pdf;
+use crate::error::AppError;
 use crate::payments::receipt::ReceiptView;
 use crate::pdf::layout::{self, Align, CONTENT_W, Column, MARGIN, MM, PAGE_W, TOP};
 use crate::pdf::{Flow, Style, Writer};
 
 pub fn receipt_pdf(v: &ReceiptView) -> Result<Vec<u8>, AppError> {
     let lh = &v.letterhead;
-    let accent = layout::accent(lh);
+    let accent = letterhead_pdf::accent(lh);
     let mut w = Writer::new();
     w.set_title(&format!("Receipt {}", v.receipt_no));
     let page = w.new_page();
-    let y = layout::letterhead(page, lh, TOP) + 8.0 * MM;
+    let y = letterhead_pdf::letterhead(page, lh, TOP) + 8.0 * MM;
     page.text_center(PAGE_W / 2.0, y, Style::bold(15.0).color(accent), "RECEIPT");
     let numbers = [("Receipt No.", v.receipt_no.clone()), ("Date", v.date.clone())];
     let right = layout::label_values(
@@ -100,4 +101,54 @@ pub fn receipt_pdf(v: &ReceiptView) -> Result<Vec<u8>, AppError> {
     let footer = format!("RECEIPT {}", v.receipt_no);
     flow.writer
         .finish(|page, n, of| layout::page_footer(page, &footer, n, of))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::company::letterhead::Letterhead;
+    use crate::documents::pdf::tests::{pages_and_text, squash};
+    use crate::payments::receipt::SettledRow;
+
+    fn receipt(lh: &Letterhead) -> Result<Vec<u8>, AppError> {
+        receipt_pdf(&ReceiptView {
+            letterhead: lh.clone(),
+            receipt_no: "RCT/26-27-0007".into(),
+            date: "25 Nov 2026".into(),
+            received_from: crate::documents::view::Party {
+                name: "Vadakara Service Co-operative Bank Ltd".into(),
+                ..Default::default()
+            },
+            mode: "NEFT/RTGS".into(),
+            reference: Some("SBIN126330012345".into()),
+            amount: "₹1,18,000.00".into(),
+            amount_in_words: "Rupees One Lakh Eighteen Thousand Only".into(),
+            settled: vec![SettledRow {
+                doc_no: "INV/26-27-0001".into(),
+                doc_date: "22 Nov 2026".into(),
+                amount: "1,08,000.00".into(),
+                tds: "10,000.00".into(),
+            }],
+            tds: Some("₹10,000.00".into()),
+            advance: None,
+            notes: None,
+        })
+    }
+
+    #[test]
+    fn a_receipt_acknowledges_the_money_and_notes_the_tds() {
+        let (pages, text) =
+            pages_and_text(&receipt(&crate::documents::pdf::tests::sample(1).letterhead).unwrap());
+        let text = squash(&text);
+        assert_eq!(pages, 1);
+        for expected in [
+            "RECEIPT",
+            "RCT/26-27-0007",
+            "₹1,18,000.00",
+            "INV/26-27-0001",
+            "Authorised Signatory",
+        ] {
+            assert!(text.contains(expected), "{expected:?} missing from {text:?}");
+        }
+    }
 }

@@ -1,11 +1,12 @@
 //! `GET/PUT /api/settings/template` and `POST /api/settings/template/logo` (owner, audited).
 
 use crate::AppState;
-use crate::company::template::{self, LOGO_MAX_BYTES};
+use crate::auth::session::Owner;
+use crate::company::letterhead::{self, LOGO_MAX_BYTES};
 use crate::db::audit::{Audit, audit};
 use crate::db::settings;
-use crate::http::error::{AppError, ErrorBody};
-use crate::http::extract::{JsonBody, Owner};
+use crate::error::{AppError, ErrorBody};
+use crate::http::extract::JsonBody;
 use axum::Json;
 use axum::extract::{DefaultBodyLimit, Multipart, State};
 use rusqlite::Connection;
@@ -39,10 +40,10 @@ pub struct TemplateSettings {
 }
 
 fn read_settings(conn: &Connection) -> Result<TemplateSettings, AppError> {
-    let logo = template::logo(conn)?;
+    let logo = letterhead::logo(conn)?;
     Ok(TemplateSettings {
-        fields: template::stored(conn)?,
-        defaults: template::defaults(conn)?,
+        fields: letterhead::stored(conn)?,
+        defaults: letterhead::defaults(conn)?,
         has_logo: logo.is_some(),
         logo: logo.map(|l| {
             use base64::Engine;
@@ -72,16 +73,16 @@ async fn put_template(
     Owner(user): Owner,
     JsonBody(body): JsonBody<Map<String, Value>>,
 ) -> Result<Json<TemplateSettings>, AppError> {
-    let changes = template::check(&body)?;
+    let changes = letterhead::check(&body)?;
     let saved = state
         .db
         .write(move |tx| {
-            let before = template::stored(tx)?;
+            let before = letterhead::stored(tx)?;
             let today = settings::office_today(tx)?;
             for (key, value) in &changes {
                 settings::set(tx, key, value, today, Some(&user.id))?;
             }
-            let after = template::stored(tx)?;
+            let after = letterhead::stored(tx)?;
             audit(
                 tx,
                 Audit {
@@ -136,7 +137,7 @@ async fn upload_logo(
     if bytes.len() > LOGO_MAX_BYTES {
         return Err(too_large());
     }
-    let mime = template::logo_mime(&bytes)
+    let mime = letterhead::logo_mime(&bytes)
         .ok_or_else(|| AppError::invalid("logo", "not_an_image", "The logo must be a PNG or JPEG image."))?;
     let sha = hex::encode(Sha256::digest(&bytes));
     let saved = state

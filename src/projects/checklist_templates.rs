@@ -2,7 +2,7 @@
 //! (`project.milestone_template.front`) and a tail per module (`project.milestone_template:<CODE>`).
 
 use crate::db::settings;
-use crate::http::error::AppError;
+use crate::error::AppError;
 use crate::projects::rules::{Step, default_tail};
 use rusqlite::Connection;
 

@@ -20,7 +20,7 @@ pub struct ErrorParts {
     pub code: &'static str,
     pub message: String,
     pub field: Option<String>,
-    /// Seconds, for 429 answers.
+    /// Seconds, for 429 and 503 answers.
     pub retry_after: Option<u64>,
     /// Login answers also carry `outcome` at the top level (decisions 4).
     pub outcome: Option<&'static str>,
@@ -99,6 +99,17 @@ impl AppError {
             StatusCode::TOO_MANY_REQUESTS,
             "rate_limited",
             format!("Too many attempts. Try again in {retry_after} seconds."),
+        );
+        e.retry_after = Some(retry_after.max(1));
+        e
+    }
+    /// The server cannot take the request now (the writer's queue is full); 503 with
+    /// `Retry-After`.
+    pub fn busy(retry_after: u64) -> Self {
+        let mut e = Self::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "busy",
+            format!("The server is busy. Try again in {retry_after} seconds."),
         );
         e.retry_after = Some(retry_after.max(1));
         e

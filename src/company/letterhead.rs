@@ -6,7 +6,7 @@
 use crate::clients::rules as client_rules;
 use crate::company;
 use crate::db::settings;
-use crate::http::error::AppError;
+use crate::error::AppError;
 use rusqlite::{Connection, OptionalExtension};
 use serde_json::{Map, Value};
 

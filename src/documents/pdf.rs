@@ -1,10 +1,11 @@
 //! The A4 layout of a quotation, proforma, GST tax invoice or credit note.
 
-use super::layout::{
+use crate::company::letterhead_pdf;
+use crate::documents::view::DocumentView;
+use crate::error::AppError;
+use crate::pdf::layout::{
     self, Align, CONTENT_W, Color, Column, Flow, MARGIN, MM, PAGE_W, Page, Style, TOP, Writer,
 };
-use crate::documents::view::DocumentView;
-use crate::http::error::AppError;
 
 /// The columns of the lines table: CGST and SGST within a state, IGST across states; the
 /// description takes what the others leave.
@@ -66,11 +67,11 @@ fn number(view: &DocumentView) -> &str {
 
 /// The A4 PDF of a business document (see `docs/pdf.md`).
 pub fn document_pdf(view: &DocumentView) -> Result<Vec<u8>, AppError> {
-    let accent = layout::accent(&view.letterhead);
+    let accent = letterhead_pdf::accent(&view.letterhead);
     let mut writer = Writer::new();
     writer.set_title(&format!("{} {}", view.title, number(view)));
     let page = writer.new_page();
-    let y = layout::letterhead(page, &view.letterhead, TOP);
+    let y = letterhead_pdf::letterhead(page, &view.letterhead, TOP);
 
     // The title, and the mark beside it.
     let title = Style::bold(15.0).color(accent);
@@ -297,5 +298,198 @@ fn tail(flow: &mut Flow, view: &DocumentView) {
             flow.page().text_center(PAGE_W / 2.0, y, small, &line);
             flow.y += small.leading();
         }
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::company::letterhead::{Letterhead, Logo};
+    use crate::documents::view::{DocumentView, LineView, Party};
+
+    fn line(sno: usize, description: &str, taxable: &str, gst: &str, total: &str) -> LineView {
+        LineView {
+            sno,
+            description: description.into(),
+            sac: "998314".into(),
+            qty: "1".into(),
+            rate: taxable.into(),
+            taxable: taxable.into(),
+            gst_rate: "18%".into(),
+            cgst: gst.into(),
+            sgst: gst.into(),
+            igst: "0.00".into(),
+            total: total.into(),
+        }
+    }
+
+    pub(crate) fn sample(lines: usize) -> DocumentView {
+        let base = [
+            line(
+                1,
+                "Annual maintenance of the society accounting software, April 2026 to March 2027",
+                "50,000.00",
+                "4,500.00",
+                "59,000.00",
+            ),
+            line(
+                2,
+                "Data migration from the old system",
+                "30,000.00",
+                "2,700.00",
+                "35,400.00",
+            ),
+            line(
+                3,
+                "Training for staff (two days, on site)",
+                "20,000.00",
+                "1,800.00",
+                "23,600.00",
+            ),
+        ];
+        DocumentView {
+            title: "TAX INVOICE",
+            doc_no: Some("INV/26-27-0001".into()),
+            doc_date: Some("22 Nov 2026".into()),
+            due_date: Some("07 Dec 2026".into()),
+            mark: None,
+            reference: None,
+            letterhead: Letterhead {
+                trade_name: "Malabar Cooperative Software Pvt Ltd".into(),
+                address_lines: vec!["2nd Floor, Civil Station Road".into(), "Kozhikode, Kerala 673020".into()],
+                gstin: Some("32AABCM1234F1Z5".into()),
+                state: Some("Kerala (32)".into()),
+                phone: Some("+91 495 276 5432".into()),
+                email: Some("accounts@malabarsoft.in".into()),
+                bank_name: Some("State Bank of India, Kozhikode Main".into()),
+                bank_account: Some("38291047561".into()),
+                bank_ifsc: Some("SBIN0000857".into()),
+                upi_id: Some("malabarsoft@sbi".into()),
+                terms: Some("Payment by NEFT, RTGS, UPI or cheque in favour of the account above. Please quote the document number with the payment.".into()),
+                footer: Some("This is a computer-generated document.".into()),
+                accent_color: "#1f4e79".into(),
+                logo: Some(Logo { mime: "image/png", bytes: include_bytes!("../pdf/test_logo.png").to_vec() }),
+            },
+            recipient: Party {
+                name: "Vadakara Service Co-operative Bank Ltd No. 1234".into(),
+                address_lines: vec!["Main Road, Vadakara".into(), "Kozhikode District".into()],
+                gstin: Some("32AAAAV1234B1Z9".into()),
+                state: Some("Kerala (32)".into()),
+                phone: None,
+                email: Some("vscb@example.in".into()),
+            },
+            place_of_supply: "Kerala (32)".into(),
+            intra_state: true,
+            lines: (0..lines)
+                .map(|i| LineView { sno: i + 1, ..base[i % 3].clone() })
+                .collect(),
+            subtotal: "1,00,000.00".into(),
+            cgst: "9,000.00".into(),
+            sgst: "9,000.00".into(),
+            igst: "0.00".into(),
+            round_off: None,
+            total: "₹1,18,000.00".into(),
+            total_in_words: "Rupees One Lakh Eighteen Thousand Only".into(),
+            notes: Some("Thank you for your business.".into()),
+            terms: Some("Payment within 15 days. Interest at 18% a year on payments made late.".into()),
+        }
+    }
+
+    pub(crate) fn pages_and_text(pdf: &[u8]) -> (usize, String) {
+        let doc = lopdf::Document::load_mem(pdf).expect("the PDF parses");
+        let pages: Vec<u32> = doc.get_pages().keys().copied().collect();
+        let text = doc.extract_text(&pages).expect("text extracts");
+        (pages.len(), text)
+    }
+
+    /// Text with all runs of white space made one space.
+    pub(crate) fn squash(text: &str) -> String {
+        text.split_whitespace().collect::<Vec<_>>().join(" ")
+    }
+
+    #[test]
+    fn a_tax_invoice_renders_with_an_extractable_text_layer() {
+        let pdf = document_pdf(&sample(3)).unwrap();
+        assert!(pdf.starts_with(b"%PDF"));
+        assert!(pdf.len() < 100 * 1024, "one page is {} bytes", pdf.len());
+        let (pages, text) = pages_and_text(&pdf);
+        let text = squash(&text);
+        assert_eq!(pages, 1);
+        for expected in [
+            "TAX INVOICE",
+            "INV/26-27-0001",
+            "₹1,18,000.00",
+            "Rupees One Lakh Eighteen Thousand Only",
+            "Place of supply: Kerala (32)",
+            "Malabar Cooperative Software Pvt Ltd",
+            "CGST",
+            "SGST",
+            "998314",
+            "Authorised Signatory",
+            "Page 1 of 1",
+        ] {
+            assert!(text.contains(expected), "{expected:?} missing from {text:?}");
+        }
+        assert!(!text.contains("IGST"));
+    }
+
+    #[test]
+    fn many_lines_flow_onto_more_pages() {
+        let (short, _) = pages_and_text(&document_pdf(&sample(3)).unwrap());
+        let (long, text) = pages_and_text(&document_pdf(&sample(60)).unwrap());
+        assert!(long > short, "60 lines gave {long} pages");
+        let text = squash(&text);
+        assert!(text.contains(&format!("Page {long} of {long}")));
+        // The header is repeated on every page.
+        assert_eq!(text.matches("Taxable value").count(), long + 1, "{text}");
+    }
+
+    #[test]
+    fn drafts_inter_state_and_cancelled_documents_are_marked() {
+        let mut view = sample(3);
+        view.doc_no = None;
+        view.mark = Some("DRAFT");
+        view.intra_state = false;
+        view.round_off = Some("-0.40".into());
+        view.letterhead.logo = Some(Logo {
+            mime: "image/png",
+            bytes: b"\x89PNG\r\n\x1a\nnot really".to_vec(),
+        });
+        let (_, text) = pages_and_text(&document_pdf(&view).unwrap());
+        let text = squash(&text);
+        for expected in ["DRAFT", "Draft", "IGST", "Round off", "-0.40"] {
+            assert!(text.contains(expected), "{expected:?} missing from {text:?}");
+        }
+        view.mark = Some("CANCELLED");
+        let (_, text) = pages_and_text(&document_pdf(&view).unwrap());
+        assert!(text.contains("CANCELLED"));
+    }
+
+    #[test]
+    fn a_logo_that_does_not_decode_is_left_out() {
+        let mut view = sample(3);
+        // The header of the logo reads, its image data does not.
+        let mut png = include_bytes!("../pdf/test_logo.png").to_vec();
+        png[45..80].fill(0xAB);
+        view.letterhead.logo = Some(Logo {
+            mime: "image/png",
+            bytes: png,
+        });
+        let (_, text) = pages_and_text(&document_pdf(&view).unwrap());
+        assert!(squash(&text).contains("₹1,18,000.00"));
+        view.letterhead.logo = Some(Logo {
+            mime: "image/jpeg",
+            bytes: vec![0xFF, 0xD8, 0xFF, 0xE0, 0, 0],
+        });
+        assert!(document_pdf(&view).is_ok());
+    }
+
+    #[test]
+    fn a_line_taller_than_a_page_goes_on_over_the_next() {
+        let mut view = sample(2);
+        view.lines[0].description = "A very long description of the work done. ".repeat(200);
+        let (pages, text) = pages_and_text(&document_pdf(&view).unwrap());
+        assert!(pages >= 3, "{pages} pages");
+        assert!(squash(&text).contains("Rupees One Lakh Eighteen Thousand Only"));
     }
 }
