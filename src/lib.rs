@@ -4,6 +4,7 @@
 
 pub mod audit;
 pub mod auth;
+pub mod book;
 pub mod catalog;
 pub mod clients;
 pub mod clock;
@@ -12,11 +13,13 @@ pub mod config;
 pub mod db;
 pub mod demo;
 pub mod documents;
+pub mod email;
 pub mod error;
 pub mod http;
 pub mod jobs;
 pub mod mail;
 pub mod openapi;
+pub mod outbound;
 pub mod payments;
 pub mod pdf;
 pub mod projects;
@@ -89,7 +92,7 @@ pub fn app(state: AppState) -> Router {
         .merge(crate::company::routes::router())
         .merge(crate::company::letterhead_routes::router())
         .merge(crate::documents::router())
-        .merge(crate::mail::routes::router())
+        .merge(crate::email::routes::router())
         .merge(crate::payments::routes::router())
         .merge(crate::reports::routes::router())
         .split_for_parts();
@@ -171,4 +174,132 @@ pub fn bootstrap(config: &Config) -> Result<Bootstrap, String> {
         db,
         generated_owner_password: (created && generated).then_some(password),
     })
+}
+
+#[cfg(test)]
+mod layering {
+    //! Arrows point down: the lower layers name no area, and no file reaches into another
+    //! area's handlers (operations live in files named for them, `routes` hold handlers only).
+    use std::path::{Path, PathBuf};
+
+    /// Folders and files below the areas: plumbing that any area may use.
+    const LOWER: &[&str] = &[
+        "db",
+        "http",
+        "pdf",
+        "mail",
+        "outbound.rs",
+        "clock.rs",
+        "config.rs",
+        "error.rs",
+        "workers.rs",
+    ];
+
+    fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                sources(&path, out);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                out.push(path);
+            }
+        }
+    }
+
+    /// Every folder under src/ that is not a lower layer is an area.
+    fn areas(src: &Path) -> Vec<String> {
+        let mut areas: Vec<String> = std::fs::read_dir(src)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.is_dir())
+            .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+            .filter(|name| !LOWER.contains(&name.as_str()))
+            .collect();
+        areas.sort();
+        areas
+    }
+
+    /// The code of a file without its comments (a doc comment may mention an area).
+    fn code(path: &Path) -> String {
+        std::fs::read_to_string(path)
+            .unwrap()
+            .lines()
+            .map(|l| l.split("//").next().unwrap_or(""))
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    /// What is wrong with the file at `relative` (under src/) whose code is `text`.
+    fn violations(relative: &Path, text: &str, areas: &[String]) -> Vec<String> {
+        let top = relative
+            .components()
+            .next()
+            .unwrap()
+            .as_os_str()
+            .to_string_lossy()
+            .into_owned();
+        let mut wrong = vec![];
+        for area in areas {
+            let reach = format!("crate::{area}");
+            for (at, _) in text.match_indices(&reach) {
+                let rest = &text[at + reach.len()..];
+                if !rest.starts_with("::") && !rest.starts_with(';') {
+                    continue; // e.g. crate::clients_x
+                }
+                if LOWER.contains(&top.as_str()) {
+                    wrong.push(format!("{} names the area {area}", relative.display()));
+                }
+                let module: String = rest
+                    .trim_start_matches("::")
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                    .collect();
+                if top != "lib.rs" && (module == "routes" || module.ends_with("_routes")) {
+                    wrong.push(format!("{} reaches into {area}::{module}", relative.display()));
+                }
+            }
+        }
+        wrong
+    }
+
+    #[test]
+    fn the_rule_sees_what_it_forbids() {
+        let areas = vec!["documents".to_string(), "clients".to_string()];
+        let db = Path::new("db/query.rs");
+        assert_eq!(violations(db, "use crate::documents::store;", &areas).len(), 1);
+        assert_eq!(
+            violations(db, "use crate::error::AppError; use crate::clients_x;", &areas).len(),
+            0
+        );
+        let area = Path::new("payments/recording.rs");
+        assert_eq!(
+            violations(
+                area,
+                "use crate::documents::routes::visible; use crate::clients::contacts_routes::x;",
+                &areas
+            ),
+            [
+                "payments/recording.rs reaches into documents::routes",
+                "payments/recording.rs reaches into clients::contacts_routes"
+            ]
+        );
+        assert!(violations(area, "use crate::documents::drafts::create_in;", &areas).is_empty());
+        assert!(violations(Path::new("lib.rs"), "crate::documents::routes::router()", &areas).is_empty());
+    }
+
+    #[test]
+    fn lower_layers_name_no_area_and_no_area_reaches_into_another_areas_routes() {
+        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let areas = areas(&src);
+        assert!(areas.contains(&"documents".to_string()) && areas.contains(&"payments".to_string()));
+        let mut files = vec![];
+        sources(&src, &mut files);
+        let mut wrong: Vec<String> = files
+            .iter()
+            .flat_map(|file| violations(file.strip_prefix(&src).unwrap(), &code(file), &areas))
+            .collect();
+        wrong.sort();
+        wrong.dedup();
+        assert!(wrong.is_empty(), "layering broken:\n{}", wrong.join("\n"));
+    }
 }

@@ -22,12 +22,6 @@ impl AuthUser {
     pub fn is_managerial(&self) -> bool {
         matches!(self.role, Role::Owner | Role::Manager)
     }
-
-    /// The book this user is scoped to (spec 5.10): staff see only their own clients and what
-    /// hangs on them; owner and manager see every book (None).
-    pub fn book(&self) -> Option<String> {
-        (self.role == Role::Staff).then(|| self.id.clone())
-    }
 }
 
 /// The name of the session cookie.

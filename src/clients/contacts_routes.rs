@@ -3,8 +3,9 @@
 
 use crate::AppState;
 use crate::auth::session::AuthUser;
+use crate::book;
 use crate::clients::contacts_store::{self as store, Branch, Contact};
-use crate::clients::{rules, store as client_store};
+use crate::clients::rules;
 use crate::db::audit::record;
 use crate::db::query::text_or_null;
 use crate::error::{AppError, ErrorBody};
@@ -109,13 +110,6 @@ fn branch_changes(input: &BranchInput, creating: bool) -> Result<Vec<(&'static s
     Ok(changes)
 }
 
-/// The client, if this user may see it.
-fn visible_client(conn: &Connection, user: &AuthUser, client_id: &str) -> Result<(), AppError> {
-    client_store::get(conn, client_id, user.book().as_deref())?
-        .map(|_| ())
-        .ok_or_else(|| AppError::not_found("client"))
-}
-
 fn audit_row<T: Serialize>(
     conn: &Connection,
     user: &AuthUser,
@@ -139,7 +133,7 @@ async fn list_contacts(
     let rows = state
         .db
         .read(move |c| {
-            visible_client(c, &user, &id)?;
+            book::visible_client(c, &user, &id)?;
             store::contacts_of(c, &id)
         })
         .await?;
@@ -162,7 +156,7 @@ async fn create_contact(
     let contact = state
         .db
         .write(move |tx| {
-            visible_client(tx, &user, &client_id)?;
+            book::visible_client(tx, &user, &client_id)?;
             let id = store::insert(tx, "contact", &client_id, changes)?;
             let contact =
                 store::get_contact(tx, &id, None)?.ok_or_else(|| AppError::internal("contact vanished"))?;
@@ -233,7 +227,7 @@ async fn list_branches(
     let rows = state
         .db
         .read(move |c| {
-            visible_client(c, &user, &id)?;
+            book::visible_client(c, &user, &id)?;
             store::branches_of(c, &id)
         })
         .await?;
@@ -253,7 +247,7 @@ async fn create_branch(
     let branch = state
         .db
         .write(move |tx| {
-            visible_client(tx, &user, &client_id)?;
+            book::visible_client(tx, &user, &client_id)?;
             let id = store::insert(tx, "branch", &client_id, changes)?;
             let branch =
                 store::get_branch(tx, &id, None)?.ok_or_else(|| AppError::internal("branch vanished"))?;

@@ -43,3 +43,16 @@ pub fn profile(conn: &Connection) -> Result<CompanyProfile, AppError> {
         settings::get(conn, "company.utc_offset", today)?.and_then(|v| v.as_str().map(str::to_string));
     Ok(profile)
 }
+
+/// billing.payment_terms_days in force today.
+pub fn payment_terms_days_today(conn: &rusqlite::Connection) -> Result<i64, AppError> {
+    let today = settings::office_today(conn)?;
+    payment_terms_days(conn, today)
+}
+
+/// billing.payment_terms_days in force on `on` (seeded 15).
+pub fn payment_terms_days(conn: &rusqlite::Connection, on: chrono::NaiveDate) -> Result<i64, AppError> {
+    Ok(settings::get(conn, "billing.payment_terms_days", on)?
+        .and_then(|v| v.as_i64())
+        .unwrap_or(15))
+}

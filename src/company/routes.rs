@@ -123,20 +123,8 @@ pub struct Billing {
 /// Billing defaults in force today (everyone).
 #[utoipa::path(get, path = "/api/settings/billing", tag = "settings", responses((status = 200, body = Billing)))]
 async fn billing(State(state): State<AppState>, _user: AuthUser) -> Result<Json<Billing>, AppError> {
-    let days = state.db.read(payment_terms_days_today).await?;
+    let days = state.db.read(company::payment_terms_days_today).await?;
     Ok(Json(Billing {
         payment_terms_days: days,
     }))
-}
-
-fn payment_terms_days_today(conn: &rusqlite::Connection) -> Result<i64, AppError> {
-    let today = settings::office_today(conn)?;
-    payment_terms_days(conn, today)
-}
-
-/// billing.payment_terms_days in force on `on` (seeded 15).
-pub fn payment_terms_days(conn: &rusqlite::Connection, on: chrono::NaiveDate) -> Result<i64, AppError> {
-    Ok(settings::get(conn, "billing.payment_terms_days", on)?
-        .and_then(|v| v.as_i64())
-        .unwrap_or(15))
 }

@@ -4,11 +4,13 @@
 
 use crate::AppState;
 use crate::auth::session::{AuthUser, Manager};
+use crate::book::visible_document;
 use crate::clients::store as client_store;
 use crate::db::audit::record;
 use crate::db::settings;
+use crate::documents::drafts::{as_input, compose};
+use crate::documents::numbering::issue_in;
 use crate::documents::pricing::{self, LineInput, Mode, Priced, Totals};
-use crate::documents::routes::{as_input, compose, issue_in, visible};
 use crate::documents::store::{self, Document};
 use crate::error::{AppError, ErrorBody};
 use crate::http::extract::{IdPath, JsonBody};
@@ -78,7 +80,7 @@ async fn mark_sent(
 /// Records a 'sent' event (by hand or by email): a quotation moves to sent. Refused for a draft
 /// or a cancelled document.
 pub fn record_sent(tx: &Connection, user: &AuthUser, id: &str) -> Result<Document, AppError> {
-    let doc = visible(tx, user, id)?;
+    let doc = visible_document(tx, user, id)?;
     if !is_live(&doc) {
         return Err(AppError::conflict(
             "not_issued",
@@ -89,14 +91,14 @@ pub fn record_sent(tx: &Connection, user: &AuthUser, id: &str) -> Result<Documen
     if doc.doc_type == "QUOTATION" && doc.status == "issued" {
         store::update(tx, id, vec![("status", Value::Text("sent".into()))])?;
     }
-    let after = visible(tx, user, id)?;
+    let after = visible_document(tx, user, id)?;
     audit_doc(tx, user, id, "sent", status_image(&doc), status_image(&after))?;
     Ok(after)
 }
 
 /// Marks a quotation accepted or lost; both are stop conditions.
 fn decide(tx: &Connection, user: &AuthUser, id: &str, outcome: &str) -> Result<Document, AppError> {
-    let doc = visible(tx, user, id)?;
+    let doc = visible_document(tx, user, id)?;
     if doc.doc_type != "QUOTATION" {
         return Err(AppError::conflict(
             "not_a_quotation",
@@ -111,7 +113,7 @@ fn decide(tx: &Connection, user: &AuthUser, id: &str, outcome: &str) -> Result<D
     }
     store::update(tx, id, vec![("status", Value::Text(outcome.into()))])?;
     store::add_event(tx, id, outcome, Some(&user.id), None)?;
-    let after = visible(tx, user, id)?;
+    let after = visible_document(tx, user, id)?;
     audit_doc(tx, user, id, outcome, status_image(&doc), status_image(&after))?;
     Ok(after)
 }
@@ -200,7 +202,7 @@ pub struct ConvertTo {
 
 /// Converts inside the caller's transaction; answers the new draft's id.
 pub fn convert_in(tx: &Connection, user: &AuthUser, id: &str, to: &str) -> Result<String, AppError> {
-    let doc = visible(tx, user, id)?;
+    let doc = visible_document(tx, user, id)?;
     let allowed = matches!(
         (doc.doc_type.as_str(), to),
         ("QUOTATION", "PROFORMA") | ("QUOTATION", "INVOICE") | ("PROFORMA", "INVOICE")
@@ -273,7 +275,7 @@ async fn convert(
         .db
         .write(move |tx| {
             let child = convert_in(tx, &user, &id, &req.to)?;
-            visible(tx, &user, &child)
+            visible_document(tx, &user, &child)
         })
         .await?;
     Ok(Json(doc))
@@ -311,7 +313,7 @@ async fn supersede(
     let doc = state
         .db
         .write(move |tx| {
-            let doc = visible(tx, &user, &id)?;
+            let doc = visible_document(tx, &user, &id)?;
             match doc.doc_type.as_str() {
                 "INVOICE" => {
                     return Err(AppError::conflict(
@@ -341,7 +343,7 @@ async fn supersede(
             if let Some(due) = &doc.due_date {
                 store::update(tx, &fresh, vec![("due_date", Value::Text(due.clone()))])?;
             }
-            visible(tx, &user, &fresh)
+            visible_document(tx, &user, &fresh)
         })
         .await?;
     Ok(Json(doc))
@@ -367,9 +369,9 @@ async fn cancel(
     let doc = state
         .db
         .write(move |tx| {
-            let doc = visible(tx, &user, &id)?;
+            let doc = visible_document(tx, &user, &id)?;
             cancel_in(tx, &user, &doc, &reason)?;
-            visible(tx, &user, &id)
+            visible_document(tx, &user, &id)
         })
         .await?;
     Ok(Json(doc))
@@ -398,7 +400,7 @@ async fn credit_note(
     let note = state
         .db
         .write(move |tx| {
-            let invoice = visible(tx, &user, &id)?;
+            let invoice = visible_document(tx, &user, &id)?;
             if invoice.doc_type != "INVOICE" || !is_live(&invoice) {
                 return Err(AppError::conflict(
                     "not_an_issued_invoice",
@@ -469,7 +471,7 @@ async fn credit_note(
                 serde_json::json!({ "invoice": invoice.doc_no }),
                 serde_json::json!({ "docNo": issued.doc_no, "total": priced.totals.total, "reason": reason }),
             )?;
-            visible(tx, &user, &note)
+            visible_document(tx, &user, &note)
         })
         .await?;
     Ok(Json(note))

@@ -1,7 +1,9 @@
 //! Quotations, proforma invoices, GST invoices and credit notes.
 
+pub mod drafts;
 pub mod html;
 pub mod lifecycle;
+pub mod numbering;
 pub mod outputs;
 pub mod pdf;
 pub mod pricing;

@@ -4,17 +4,18 @@
 
 use crate::AppState;
 use crate::auth::session::AuthUser;
+use crate::book::visible_document;
 use crate::clients::store as client_store;
 use crate::company::letterhead;
 use crate::documents::lifecycle::{convert_in, record_sent};
+use crate::documents::numbering::issue_in;
 use crate::documents::pricing::Warning;
-use crate::documents::routes::{issue_in, visible};
 use crate::documents::store::Document;
 use crate::documents::{html, pdf_response, shares, view};
+use crate::email::{self, store::Attempt};
 use crate::error::{AppError, ErrorBody};
 use crate::http::extract::{ClientInfo, IdPath, JsonBody, QueryParams};
-use crate::mail::provider::{Attachment, Email, MailConfig, MailError};
-use crate::mail::{self, Attempt};
+use crate::mail::{self, Attachment, Email, MailConfig, MailError};
 use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -52,7 +53,7 @@ async fn pdf(
     let (doc_no, view) = state
         .db
         .read(move |c| {
-            let doc = visible(c, &user, &id)?;
+            let doc = visible_document(c, &user, &id)?;
             Ok((doc.doc_no.clone(), view::build(c, &doc)?))
         })
         .await?;
@@ -175,7 +176,7 @@ async fn default_recipient(
     let to = state
         .db
         .read(move |c| {
-            let doc = visible(c, &user, &id)?;
+            let doc = visible_document(c, &user, &id)?;
             client_store::email_recipient(c, &doc.client_id)
         })
         .await?;
@@ -198,7 +199,7 @@ fn compose(
     request: &SendRequest,
     link: &str,
 ) -> Result<Outgoing, AppError> {
-    let config = mail::config(conn)?;
+    let config = email::config(conn)?;
     let view = view::build(conn, doc)?;
     let message = request
         .message
@@ -251,7 +252,7 @@ async fn prepare(
     state
         .db
         .read(move |c| {
-            let doc = visible(c, &user, &id)?;
+            let doc = visible_document(c, &user, &id)?;
             compose(c, &doc, to, &request, &link)
         })
         .await
@@ -279,7 +280,7 @@ async fn deliver(
     state
         .db
         .write(move |tx| {
-            let log_id = mail::log(
+            let log_id = email::store::log(
                 tx,
                 Attempt {
                     purpose: "document",
@@ -295,7 +296,7 @@ async fn deliver(
             )?;
             let doc = match &result {
                 Ok(_) => record_sent(tx, &user, &document_id)?,
-                Err(_) => visible(tx, &user, &document_id)?,
+                Err(_) => visible_document(tx, &user, &document_id)?,
             };
             Ok((
                 doc,
@@ -328,14 +329,14 @@ async fn send(
     let (id, to, link) = state
         .db
         .write(move |tx| {
-            let doc = visible(tx, &who, &id)?;
+            let doc = visible_document(tx, &who, &id)?;
             if matches!(doc.status.as_str(), "draft" | "cancelled") {
                 return Err(AppError::conflict(
                     "not_issued",
                     "Only an issued, not cancelled, document is emailed.",
                 ));
             }
-            mail::config(tx)?;
+            email::config(tx)?;
             let to = recipient(tx, &req, &doc.client_id)?;
             let share = shares::live_or_new(tx, &doc.id, &who.id)?;
             let link = shares::share_url(tx, &config, client.origin.as_deref(), &share.token)?;
@@ -381,14 +382,14 @@ async fn convert_and_send(
     let config = state
         .db
         .read(move |c| {
-            let doc = visible(c, &who, &source)?;
+            let doc = visible_document(c, &who, &source)?;
             if doc.doc_type != "PROFORMA" {
                 return Err(AppError::conflict(
                     "not_proforma",
                     "Only a proforma invoice is converted and sent.",
                 ));
             }
-            let config = mail::config(c)?;
+            let config = email::config(c)?;
             recipient(c, &req, &doc.client_id)?;
             Ok(config)
         })
@@ -396,7 +397,7 @@ async fn convert_and_send(
     let allow = state.config.allow_private_targets;
     mail::probe(config, allow)
         .await?
-        .map_err(|e| mail::dead_provider(&e))?;
+        .map_err(|e| email::dead_provider(&e))?;
     let settings = state.config.clone();
     let who = user.clone();
     let req = request.clone();
@@ -404,7 +405,7 @@ async fn convert_and_send(
         .db
         .write(move |tx| {
             // The recipient again, inside the transaction: nothing is written unless it holds.
-            let to = recipient(tx, &req, &visible(tx, &who, &id)?.client_id)?;
+            let to = recipient(tx, &req, &visible_document(tx, &who, &id)?.client_id)?;
             let invoice_id = convert_in(tx, &who, &id, "INVOICE")?;
             let invoice = issue_in(tx, &who, &invoice_id)?;
             let share = shares::live_or_new(tx, &invoice.id, &who.id)?;

@@ -3,16 +3,16 @@
 
 use crate::AppState;
 use crate::auth::session::AuthUser;
+use crate::book::{visible_document, visible_project};
 use crate::catalog::{rules as catalog_rules, store as catalog_store};
 use crate::clients::store as client_store;
 use crate::db::audit::{Audit, audit};
 use crate::db::settings;
+use crate::documents::drafts::{DocumentReply, compose};
 use crate::documents::pricing::{LineInput, Mode};
-use crate::documents::routes::{DocumentReply, compose, visible};
 use crate::documents::store;
 use crate::error::{AppError, ErrorBody};
 use crate::http::extract::{IdPath, JsonBody};
-use crate::projects::routes::visible as visible_project;
 use axum::Json;
 use axum::extract::State;
 use rusqlite::Connection;
@@ -56,7 +56,7 @@ fn proforma(
         ],
     )?;
     store::set_lines(tx, &id, &priced)?;
-    let document = visible(tx, user, &id)?;
+    let document = visible_document(tx, user, &id)?;
     let after = serde_json::json!({ "type": "PROFORMA", "source": source, "total": document.total });
     audit(
         tx,

@@ -5,6 +5,7 @@
 //!   half the rate each, inter-state IGST, each rounded half-up to the paisa; totals are sums;
 //! - the optional round-off brings the total to the nearest rupee (50 paise round up).
 
+use crate::documents::pricing::Warning;
 use chrono::{Datelike, NaiveDate};
 
 /// The document types and their number prefixes (receipts use RCT, in the payments area).
@@ -177,6 +178,28 @@ pub fn amount_in_words(paise: i64) -> String {
     match paise % 100 {
         0 => format!("Rupees {sign}{rupees} Only"),
         p => format!("Rupees {sign}{rupees} and {} Paise Only", below_hundred(p)),
+    }
+}
+
+/// Whether a supply is intra-state (decisions 6): the company's state is the client's. A
+/// client (or company) with no known state is treated as intra-state, and flagged.
+pub fn place_of_supply(company_state: Option<&str>, client_state: Option<&str>) -> (bool, Option<Warning>) {
+    match (company_state, client_state) {
+        (Some(ours), Some(theirs)) => (ours == theirs, None),
+        (None, _) => (
+            true,
+            Some(Warning {
+                code: "company_state_unknown",
+                message: "The company profile has no state: treated as intra-state.".into(),
+            }),
+        ),
+        (_, None) => (
+            true,
+            Some(Warning {
+                code: "client_state_unknown",
+                message: "The client has no GSTIN or state code: treated as intra-state.".into(),
+            }),
+        ),
     }
 }
 

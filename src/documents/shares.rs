@@ -6,12 +6,12 @@
 
 use crate::AppState;
 use crate::auth::session::{AuthUser, Manager, Owner};
+use crate::book::visible_document;
 use crate::clock;
 use crate::config::Config;
 use crate::db::audit::{Audit, audit};
 use crate::db::query::insert_row;
 use crate::db::settings;
-use crate::documents::routes::visible;
 use crate::documents::{html, store, view};
 use crate::error::{AppError, ErrorBody};
 use crate::http::extract::{ClientInfo, JsonBody};
@@ -264,7 +264,7 @@ async fn mint(
     let minted = state
         .db
         .write(move |tx| {
-            let doc = visible(tx, &user, &id)?;
+            let doc = visible_document(tx, &user, &id)?;
             let at = expiry(tx, &request)?;
             let share = create(tx, &doc.id, at, &user.id)?;
             let url = share_url(tx, &config, client.origin.as_deref(), &share.token)?;
@@ -291,7 +291,7 @@ async fn revoke(
     let share = state
         .db
         .write(move |tx| {
-            let doc = visible(tx, &user, &id)?;
+            let doc = visible_document(tx, &user, &id)?;
             let share = list(tx, &doc.id)?
                 .into_iter()
                 .find(|s| s.id == share_id)

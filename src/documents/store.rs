@@ -1,5 +1,6 @@
 //! The SQL of documents: headers, lines, the timeline and the number series.
 
+use crate::book;
 use crate::clock;
 use crate::db::page::{Page, Paginated};
 use crate::db::query::{
@@ -152,12 +153,14 @@ fn head(r: &Row<'_>) -> rusqlite::Result<Document> {
     Ok(doc)
 }
 
-/// The document `id` with its lines and events, if it exists and `created_by` is None or its author.
+/// The document `id` with its lines and events, if it exists and its client is in `book`
+/// (None: every book).
 pub fn get(conn: &Connection, id: &str, book: Option<&str>) -> Result<Option<Document>, AppError> {
     let doc = conn
         .prepare_cached(&format!(
-            "SELECT {} FROM {FROM} WHERE d.id = ?1 AND (?2 IS NULL OR d.created_by = ?2)",
-            *HEAD
+            "SELECT {} FROM {FROM} WHERE d.id = ?1 AND {}",
+            *HEAD,
+            book::client_is_in("d.client_id", "?2")
         ))?
         .query_row(params![id, book], head)
         .optional()?;
@@ -214,8 +217,8 @@ pub struct DocumentFilter {
     pub doc_type: Option<String>,
     pub status: Option<String>,
     pub client_id: Option<String>,
-    /// Staff see only the documents they created.
-    pub created_by: Option<String>,
+    /// A staff user's book (`crate::book`); None: every book.
+    pub book: Option<String>,
     /// doc_date bounds, inclusive (YYYY-MM-DD).
     pub from: Option<String>,
     pub to: Option<String>,
@@ -254,8 +257,8 @@ pub fn list(
     let column = |c: &'static str| if q.is_some() { c } else { &c[1..] };
     f.eq(column("+d.type"), filter.doc_type)
         .eq(column("+d.status"), filter.status)
-        .eq("d.client_id", filter.client_id)
-        .eq(column("+d.created_by"), filter.created_by);
+        .eq("d.client_id", filter.client_id);
+    book::narrow(&mut f, "d.client_id", filter.book);
     if let Some(from) = filter.from {
         f.and("d.doc_date >= ?", [Value::Text(from)]);
     }

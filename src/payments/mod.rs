@@ -2,6 +2,7 @@
 
 pub mod receipt;
 pub mod receipt_pdf;
+pub mod recording;
 pub mod routes;
 pub mod rules;
 pub mod store;

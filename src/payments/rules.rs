@@ -8,6 +8,7 @@
 //! - every payment has a receipt number `RCT/<yy>-<yy>-<seq>` by the financial year of received_on.
 
 use crate::error::AppError;
+use chrono::NaiveDate;
 
 pub const MODES: &[&str] = &["cash", "cheque", "neft_rtgs", "upi", "other"];
 
@@ -115,6 +116,18 @@ pub fn tds_at(taxable: i64, percent: i64) -> i64 {
     crate::documents::rules::div_round_half_up(taxable.max(0) * percent, 100)
 }
 
+/// A payment is received today or before (the office's today): never in the future.
+pub fn check_received_on(received_on: NaiveDate, today: NaiveDate) -> Result<(), AppError> {
+    if received_on > today {
+        return Err(AppError::invalid(
+            "received_on",
+            "in_the_future",
+            "A payment cannot be received after today.",
+        ));
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -220,5 +233,17 @@ mod tests {
         assert_eq!(tds_at(10_000_000, 2), 200_000);
         assert_eq!(tds_at(25, 2), 1); // 0.5 paisa rounds up
         assert_eq!(tds_at(24, 2), 0);
+    }
+
+    #[test]
+    fn a_payment_is_received_today_or_before() {
+        let today = NaiveDate::from_ymd_opt(2026, 11, 24).unwrap();
+        assert!(check_received_on(today, today).is_ok());
+        assert!(check_received_on(today.pred_opt().unwrap(), today).is_ok());
+        let refused = check_received_on(today.succ_opt().unwrap(), today).unwrap_err();
+        assert_eq!(
+            (refused.status.as_u16(), refused.code, refused.field.as_deref()),
+            (422, "in_the_future", Some("received_on"))
+        );
     }
 }

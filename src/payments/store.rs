@@ -1,6 +1,7 @@
 //! The SQL of payments: the payment with its allocations, the list, and what an allocation
 //! may settle.
 
+use crate::book;
 use crate::db::page::{Page, Paginated};
 use crate::db::query::{Filter, ListQuery, fetch_page, insert_row};
 use crate::documents::store::OUTSTANDING;
@@ -71,7 +72,8 @@ fn payment(r: &Row<'_>) -> rusqlite::Result<Payment> {
 pub fn get(conn: &Connection, id: &str, book: Option<&str>) -> Result<Option<Payment>, AppError> {
     let found = conn
         .prepare_cached(&format!(
-            "SELECT {COLUMNS} FROM {FROM} WHERE p.id = ?1 AND (?2 IS NULL OR p.created_by = ?2)"
+            "SELECT {COLUMNS} FROM {FROM} WHERE p.id = ?1 AND {}",
+            book::client_is_in("p.client_id", "?2")
         ))?
         .query_row(params![id, book], payment)
         .optional()?;
@@ -101,8 +103,8 @@ pub struct PaymentFilter {
     pub mode: Option<String>,
     pub from: Option<String>,
     pub to: Option<String>,
-    /// Staff: the payments they recorded.
-    pub created_by: Option<String>,
+    /// A staff user's book (`crate::book`); None: every book.
+    pub book: Option<String>,
     /// Part of the receipt number, reference or client name.
     pub q: Option<String>,
 }
@@ -110,9 +112,8 @@ pub struct PaymentFilter {
 /// Payments, newest first, with an honest total.
 pub fn list(conn: &Connection, filter: PaymentFilter, page: &Page) -> Result<Paginated<Payment>, AppError> {
     let mut f = Filter::default();
-    f.eq("p.client_id", filter.client_id)
-        .eq("p.mode", filter.mode)
-        .eq("p.created_by", filter.created_by);
+    f.eq("p.client_id", filter.client_id).eq("p.mode", filter.mode);
+    book::narrow(&mut f, "p.client_id", filter.book);
     if let Some(from) = filter.from {
         f.and("p.received_on >= ?", [Value::Text(from)]);
     }
@@ -140,7 +141,8 @@ pub fn target(conn: &Connection, document_id: &str, book: Option<&str>) -> Resul
     Ok(conn
         .prepare_cached(&format!(
             "SELECT d.client_id, d.type, d.status, d.doc_no, {OUTSTANDING} FROM document d
-             WHERE d.id = ?1 AND (?2 IS NULL OR d.created_by = ?2)"
+             WHERE d.id = ?1 AND {}",
+            book::client_is_in("d.client_id", "?2")
         ))?
         .query_row(params![document_id, book], |r| {
             Ok(Target {

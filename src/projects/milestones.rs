@@ -3,13 +3,13 @@
 
 use crate::AppState;
 use crate::auth::session::{AuthUser, Owner};
+use crate::book::visible_project;
 use crate::db::audit::{Audit, audit};
 use crate::db::page::{Page, Paginated};
 use crate::db::settings;
 use crate::error::{AppError, ErrorBody};
 use crate::http::extract::{IdPath, JsonBody, QueryParams};
 use crate::projects::checklist_templates;
-use crate::projects::routes::visible;
 use crate::projects::rules::{self, Step};
 use crate::projects::store::{self, BoardRow, ClientModule, Milestone, ProjectRow};
 use axum::Json;
@@ -67,7 +67,7 @@ async fn list_milestones(
     let rows = state
         .db
         .write(move |tx| {
-            let cm = visible(tx, &user, &id)?;
+            let cm = visible_project(tx, &user, &id)?;
             seed(tx, &cm)?;
             store::milestones(tx, &id)
         })
@@ -205,7 +205,7 @@ async fn set_milestone(
     let rows = state
         .db
         .write(move |tx| {
-            let cm = visible(tx, &user, &id)?;
+            let cm = visible_project(tx, &user, &id)?;
             apply_tick(tx, &user, &cm, &tick)?;
             store::milestones(tx, &id)
         })

@@ -11,10 +11,10 @@ use crate::company::letterhead;
 use crate::db::audit::{Audit, audit};
 use crate::db::settings;
 use crate::documents::html;
+use crate::email::{self, store::Attempt};
 use crate::error::{AppError, ErrorBody};
 use crate::http::extract::{IdPath, JsonBody};
-use crate::mail::provider::Email;
-use crate::mail::{self, Attempt};
+use crate::mail::{self, Email};
 use crate::projects::store;
 use axum::Json;
 use axum::extract::State;
@@ -90,7 +90,7 @@ async fn notify(
         .read(move |c| {
             catalog_store::get(c, &module_id, settings::office_today(c)?)?
                 .ok_or_else(|| AppError::not_found("module"))?;
-            let config = mail::config(c)?;
+            let config = email::config(c)?;
             let mut recipients = vec![];
             let mut unreachable = vec![];
             for (client_id, client_name) in store::roster_clients(c, &module_id)? {
@@ -114,7 +114,7 @@ async fn notify(
     let allow = state.config.allow_private_targets;
     mail::probe(config.clone(), allow)
         .await?
-        .map_err(|e| mail::dead_provider(&e))?;
+        .map_err(|e| email::dead_provider(&e))?;
     let (html_body, text) = html::email(&body, None, None, &letterhead)?;
     let mut report = NotifyReport {
         roster: recipients.len() + unreachable.len(),
@@ -147,7 +147,7 @@ async fn notify(
         state
             .db
             .write(move |tx| {
-                let log_id = mail::log(
+                let log_id = email::store::log(
                     tx,
                     Attempt {
                         purpose: "module_notify",

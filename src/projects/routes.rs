@@ -3,6 +3,7 @@
 
 use crate::AppState;
 use crate::auth::session::{AuthUser, Manager};
+use crate::book::visible_project;
 use crate::catalog::{rules as catalog_rules, store as catalog_store};
 use crate::clients::{rules as client_rules, store as client_store};
 use crate::db::audit::record;
@@ -136,11 +137,6 @@ fn checked_fields(
     Ok(serde_json::Value::Object(catalog_rules::check_field_values(&module.field_spec, values)?).to_string())
 }
 
-/// The project, if the user may see it.
-pub fn visible(conn: &Connection, user: &AuthUser, id: &str) -> Result<ClientModule, AppError> {
-    store::get(conn, id, user.book().as_deref())?.ok_or_else(|| AppError::not_found("client module"))
-}
-
 fn audit_cm(
     conn: &Connection,
     user: &AuthUser,
@@ -236,7 +232,9 @@ async fn get_client_module(
     user: AuthUser,
     IdPath(id): IdPath,
 ) -> Result<Json<ClientModule>, AppError> {
-    Ok(Json(state.db.read(move |c| visible(c, &user, &id)).await?))
+    Ok(Json(
+        state.db.read(move |c| visible_project(c, &user, &id)).await?,
+    ))
 }
 
 /// Edit a client module; the portal password (managerial) applies atomically with the rest.
@@ -265,7 +263,7 @@ async fn patch_client_module(
     let cm = state
         .db
         .write(move |tx| {
-            let before = visible(tx, &user, &id)?;
+            let before = visible_project(tx, &user, &id)?;
             if let Some(values) = &input.field_values {
                 changes.push((
                     "field_values",
@@ -273,7 +271,7 @@ async fn patch_client_module(
                 ));
             }
             store::update(tx, &id, changes)?;
-            let after = visible(tx, &user, &id)?;
+            let after = visible_project(tx, &user, &id)?;
             audit_cm(
                 tx,
                 &user,
@@ -301,10 +299,10 @@ async fn put_fields(
     let cm = state
         .db
         .write(move |tx| {
-            let before = visible(tx, &user, &id)?;
+            let before = visible_project(tx, &user, &id)?;
             let stored = checked_fields(tx, &before.module_id, &values)?;
             store::update(tx, &id, vec![("field_values", Value::Text(stored))])?;
-            let after = visible(tx, &user, &id)?;
+            let after = visible_project(tx, &user, &id)?;
             audit_cm(
                 tx,
                 &user,
@@ -342,7 +340,7 @@ async fn set_secrets(
     let cm = state
         .db
         .write(move |tx| {
-            let before = visible(tx, &user, &id)?;
+            let before = visible_project(tx, &user, &id)?;
             let stored = store::credentials(tx, &id)?.ok_or_else(|| AppError::not_found("client module"))?;
             let mut map = rules::decode_secrets(stored.secrets.as_deref());
             for (key, value) in values {
@@ -359,7 +357,7 @@ async fn set_secrets(
                     rules::encode_secrets(&map).map_or(Value::Null, Value::Text),
                 )],
             )?;
-            let after = visible(tx, &user, &id)?;
+            let after = visible_project(tx, &user, &id)?;
             let keys = |cm: &ClientModule| serde_json::json!({ "secret_keys": cm.secret_keys });
             audit_cm(
                 tx,

@@ -1,5 +1,5 @@
 //! `GET /api/reports/dues-aging` (with its drill-down and CSV) and `GET /api/reports/gst-summary`
-//! (with its CSV). Staff see their own book (the documents they created).
+//! (with its CSV). Staff see their own book (`crate::book`).
 
 use crate::AppState;
 use crate::auth::session::AuthUser;

@@ -1,5 +1,6 @@
 //! The SQL of the reports: invoices with what they still owed on a date, and GST by month.
 
+use crate::book;
 use crate::error::AppError;
 use crate::reports::rules::GstFigures;
 use chrono::NaiveDate;
@@ -45,18 +46,20 @@ pub fn due_invoices(
     const COLUMNS: &str =
         "id, doc_no, client_id, doc_date, due_date, total, subtotal, outstanding, last_settlement_on";
     // (`type = 'INVOICE' AND status NOT IN ('draft', 'cancelled')` is the index's own condition.)
-    const LIVE: &str =
-        "status NOT IN ('draft', 'cancelled') AND doc_date <= ?1 AND (?2 IS NULL OR created_by = ?2)";
+    let live = format!(
+        "status NOT IN ('draft', 'cancelled') AND doc_date <= ?1 AND {}",
+        book::client_is_in("client_id", "?2")
+    );
     let candidates = match client_id {
         // One client's invoices are a few dozen entries of the client index.
         Some(_) => format!(
             "SELECT {COLUMNS} FROM document INDEXED BY document_client WHERE client_id = ?3 AND type = 'INVOICE'
-               AND (settled_on IS NULL OR settled_on > ?1) AND {LIVE}"
+               AND (settled_on IS NULL OR settled_on > ?1) AND {live}"
         ),
         None => format!(
-            "SELECT {COLUMNS} FROM document INDEXED BY document_receivable WHERE type = 'INVOICE' AND settled_on IS NULL AND {LIVE}
+            "SELECT {COLUMNS} FROM document INDEXED BY document_receivable WHERE type = 'INVOICE' AND settled_on IS NULL AND {live}
              UNION ALL
-             SELECT {COLUMNS} FROM document INDEXED BY document_receivable WHERE type = 'INVOICE' AND settled_on > ?1 AND {LIVE}"
+             SELECT {COLUMNS} FROM document INDEXED BY document_receivable WHERE type = 'INVOICE' AND settled_on > ?1 AND {live}"
         ),
     };
     let mut stmt = conn.prepare_cached(&format!(
@@ -110,12 +113,13 @@ pub fn gst_by_month(
     to: NaiveDate,
     book: Option<&str>,
 ) -> Result<Vec<(String, GstFigures)>, AppError> {
-    let mut stmt = conn.prepare_cached(
+    let mut stmt = conn.prepare_cached(&format!(
         "SELECT substr(doc_date, 1, 7), type, SUM(subtotal), SUM(cgst), SUM(sgst), SUM(igst), SUM(total)
          FROM document WHERE type IN ('INVOICE', 'CREDIT_NOTE') AND status NOT IN ('draft', 'cancelled')
-           AND doc_date >= ?1 AND doc_date <= ?2 AND (?3 IS NULL OR created_by = ?3)
+           AND doc_date >= ?1 AND doc_date <= ?2 AND {}
          GROUP BY 1, 2 ORDER BY 1",
-    )?;
+        book::client_is_in("client_id", "?3")
+    ))?;
     let mut months: Vec<(String, GstFigures)> = vec![];
     let mut rows = stmt.query(params![from.to_string(), to.to_string(), book])?;
     while let Some(r) = rows.next()? {

@@ -7,10 +7,11 @@ use crate::http::{Client, Work};
 use crate::reads::Fixture;
 use backoffice::auth::Role;
 use backoffice::auth::session::AuthUser;
+use backoffice::book::visible_document;
 use backoffice::db::Db;
-use backoffice::documents::routes as doc_routes;
+use backoffice::documents::{drafts, numbering};
 use backoffice::error::AppError;
-use backoffice::payments::routes as pay_routes;
+use backoffice::payments::recording;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -73,14 +74,14 @@ fn manager(f: &Fixture) -> AuthUser {
 pub fn issue_invoice_directly(db: &Db, f: &Fixture, client_id: &str) -> Result<(), AppError> {
     let user = manager(f);
     let input = serde_json::from_str(&draft_body(client_id, &f.priced_module)).unwrap();
-    let draft = doc_routes::NewDraft::check(input)?;
+    let draft = drafts::NewDraft::check(input)?;
     let id = db
-        .write_blocking(|tx| doc_routes::create_in(tx, &user, draft))?
+        .write_blocking(|tx| drafts::create_in(tx, &user, draft))?
         .document
         .id;
     db.write_blocking(|tx| {
-        doc_routes::visible(tx, &user, &id)?;
-        doc_routes::issue_in(tx, &user, &id)
+        visible_document(tx, &user, &id)?;
+        numbering::issue_in(tx, &user, &id)
     })?;
     Ok(())
 }
@@ -89,7 +90,7 @@ pub fn issue_invoice_directly(db: &Db, f: &Fixture, client_id: &str) -> Result<(
 pub fn record_payment_directly(db: &Db, f: &Fixture, client_id: &str, invoice: &str) -> Result<(), AppError> {
     let user = manager(f);
     let input = serde_json::from_str(&payment_body(client_id, invoice, &f.today.to_string())).unwrap();
-    let payment = pay_routes::NewPayment::check(input)?;
-    db.write_blocking(|tx| pay_routes::record_in(tx, &user, payment))?;
+    let payment = recording::NewPayment::check(input)?;
+    db.write_blocking(|tx| recording::record_in(tx, &user, payment))?;
     Ok(())
 }

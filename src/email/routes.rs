@@ -6,9 +6,11 @@ use crate::auth::session::{AuthUser, Owner};
 use crate::db::audit::{Audit, audit};
 use crate::db::page::{Page, Paginated};
 use crate::db::settings;
+use crate::email::store::{self, EmailLogFilter, EmailLogRow};
+use crate::email::{self, MailSettings};
 use crate::error::{AppError, ErrorBody};
 use crate::http::extract::{JsonBody, QueryParams};
-use crate::mail::{self, EmailLogFilter, EmailLogRow, MailSettings, outbound};
+use crate::{mail, outbound};
 use axum::Json;
 use axum::extract::State;
 use serde::{Deserialize, Serialize};
@@ -25,7 +27,7 @@ pub fn router() -> OpenApiRouter<AppState> {
 /// The mail provider's settings (owner); the token shows only as `hasToken`.
 #[utoipa::path(get, path = "/api/settings/mail", tag = "settings", responses((status = 200, body = MailSettings), (status = 403, body = ErrorBody)))]
 async fn get_mail(State(state): State<AppState>, _owner: Owner) -> Result<Json<MailSettings>, AppError> {
-    Ok(Json(state.db.read(mail::settings_view).await?))
+    Ok(Json(state.db.read(email::settings_view).await?))
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -68,17 +70,17 @@ async fn put_mail(
     let saved = state
         .db
         .write(move |tx| {
-            let before = mail::settings_view(tx)?;
+            let before = email::settings_view(tx)?;
             let today = settings::office_today(tx)?;
-            for (key, value) in [(mail::API_URL_KEY, &api_url), (mail::FROM_KEY, &from)] {
+            for (key, value) in [(email::API_URL_KEY, &api_url), (email::FROM_KEY, &from)] {
                 if let Some(v) = value {
                     settings::set(tx, key, &serde_json::json!(v), today, Some(&user.id))?;
                 }
             }
             if let Some(token) = &input.token {
-                mail::store_token(tx, token.trim(), &user.id)?;
+                email::store_token(tx, token.trim(), &user.id)?;
             }
-            let after = mail::settings_view(tx)?;
+            let after = email::settings_view(tx)?;
             audit(
                 tx,
                 Audit {
@@ -106,7 +108,7 @@ pub struct MailTest {
 #[utoipa::path(post, path = "/api/settings/mail/test", tag = "settings",
     responses((status = 200, body = MailTest), (status = 409, body = ErrorBody), (status = 502, body = ErrorBody)))]
 async fn test_mail(State(state): State<AppState>, _owner: Owner) -> Result<Json<MailTest>, AppError> {
-    let config = state.db.read(mail::config).await?;
+    let config = state.db.read(email::config).await?;
     let allow = state.config.allow_private_targets;
     mail::probe(config, allow).await?.map_err(|e| {
         AppError::new(
@@ -145,9 +147,9 @@ async fn email_log(
         client_id: q.client_id,
         module_id: q.module_id,
         status: q.status,
-        sent_by: user.book(),
+        book: user.book(),
     };
     Ok(Json(
-        state.db.read(move |c| mail::list_log(c, filter, &page)).await?,
+        state.db.read(move |c| store::list_log(c, filter, &page)).await?,
     ))
 }

@@ -1,0 +1,71 @@
+//! The staff book (spec 5.10, "own clients, own documents and payments"): who may see what.
+//!
+//! A staff user's book is the clients whose account owner they are, and everything that hangs
+//! on those clients (documents, payments, projects, interactions, contacts, the email sent to
+//! them), whoever created it. Owner and manager see every book. Every area scopes its reads
+//! through this module: [`AuthUser::book`] says whose book a request reads, [`client_is_in`]
+//! and [`owner_is`] are the SQL for it ([`narrow`] for a list's filter), and the `visible_*` functions fetch one record or
+//! answer 404 (decisions 3: a record outside the book is not revealed to exist).
+//!
+//! Reminders keep the spec's own rule (their derived owner is their document's `created_by`;
+//! reminders without a document are shared work) in the reminders area.
+
+use crate::auth::Role;
+use crate::auth::session::AuthUser;
+use crate::clients::store::{self as client_store, Client};
+use crate::db::query::Filter;
+use crate::documents::store::{self as document_store, Document};
+use crate::error::AppError;
+use crate::payments::store::{self as payment_store, Payment};
+use crate::projects::store::{self as project_store, ClientModule};
+use rusqlite::Connection;
+use rusqlite::types::Value;
+
+impl AuthUser {
+    /// The book this user reads: a staff user's own id, None for owner and manager (every book).
+    pub fn book(&self) -> Option<String> {
+        (self.role == Role::Staff).then(|| self.id.clone())
+    }
+}
+
+/// SQL: the client row `alias` is in the book bound at `param` (NULL: every book).
+pub fn owner_is(alias: &str, param: &str) -> String {
+    format!("({param} IS NULL OR {alias}.owner_id = {param})")
+}
+
+/// SQL: the client whose id is `client_id` (a column) is in the book bound at `param` (NULL:
+/// every book). For the records that hang on a client.
+pub fn client_is_in(client_id: &str, param: &str) -> String {
+    format!("({param} IS NULL OR {client_id} IN (SELECT id FROM client WHERE owner_id = {param}))")
+}
+
+/// Narrows a list to the records whose client (the column `client_id`) is in `book` (None:
+/// every book).
+pub fn narrow(filter: &mut Filter, client_id: &str, book: Option<String>) {
+    if let Some(staff) = book {
+        filter.and(
+            &format!("{client_id} IN (SELECT id FROM client WHERE owner_id = ?)"),
+            [Value::Text(staff)],
+        );
+    }
+}
+
+/// The client, if it is in the user's book.
+pub fn visible_client(conn: &Connection, user: &AuthUser, id: &str) -> Result<Client, AppError> {
+    client_store::get(conn, id, user.book().as_deref())?.ok_or_else(|| AppError::not_found("client"))
+}
+
+/// The document, if its client is in the user's book.
+pub fn visible_document(conn: &Connection, user: &AuthUser, id: &str) -> Result<Document, AppError> {
+    document_store::get(conn, id, user.book().as_deref())?.ok_or_else(|| AppError::not_found("document"))
+}
+
+/// The payment, if its client is in the user's book.
+pub fn visible_payment(conn: &Connection, user: &AuthUser, id: &str) -> Result<Payment, AppError> {
+    payment_store::get(conn, id, user.book().as_deref())?.ok_or_else(|| AppError::not_found("payment"))
+}
+
+/// The project (client module), if its client is in the user's book.
+pub fn visible_project(conn: &Connection, user: &AuthUser, id: &str) -> Result<ClientModule, AppError> {
+    project_store::get(conn, id, user.book().as_deref())?.ok_or_else(|| AppError::not_found("client module"))
+}

@@ -1,0 +1,223 @@
+//! Drafts (spec 3.1): what a draft is made of, its place of supply and prices, and writing a
+//! new one. A draft has no number until it is issued (`numbering`).
+
+use crate::auth::session::AuthUser;
+use crate::book::{visible_client, visible_document};
+use crate::clients::store::Client;
+use crate::company;
+use crate::db::audit::{Audit, audit};
+use crate::db::query::text_or_null;
+use crate::db::settings;
+use crate::documents::pricing::{self, LineInput, Mode, Priced, PricedLine, Warning};
+use crate::documents::rules;
+use crate::documents::store::{self, Document};
+use crate::error::AppError;
+use chrono::NaiveDate;
+use rusqlite::Connection;
+use rusqlite::types::Value;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+/// A document with the warnings its computation raised.
+#[derive(Serialize, ToSchema)]
+pub struct DocumentReply {
+    #[serde(flatten)]
+    pub document: Document,
+    pub warnings: Vec<Warning>,
+}
+
+/// What a draft is made of.
+#[derive(Deserialize, ToSchema, Clone, Default)]
+#[serde(deny_unknown_fields)]
+pub struct DocumentInput {
+    /// QUOTATION, PROFORMA or INVOICE (at create only).
+    #[serde(rename = "type")]
+    pub doc_type: Option<String>,
+    /// At create only.
+    pub client_id: Option<String>,
+    pub doc_date: Option<NaiveDate>,
+    /// INVOICE only; default doc_date + billing.payment_terms_days at issue.
+    #[serde(rename = "dueDate", alias = "due_date")]
+    pub due_date: Option<NaiveDate>,
+    pub notes: Option<String>,
+    pub terms: Option<String>,
+    /// Bring the total to the nearest rupee (shown as round_off).
+    pub round_to_rupee: Option<bool>,
+    pub lines: Option<Vec<LineInput>>,
+}
+
+/// The place of supply of a draft for `client` (spec 3.4, [`rules::place_of_supply`]).
+pub fn place_of_supply(conn: &Connection, client: &Client) -> Result<(bool, Option<Warning>), AppError> {
+    let company_state = company::profile(conn)?.state_code;
+    let client_state = client
+        .gstin
+        .as_deref()
+        .map(|g| g[..2].to_string())
+        .or(client.state_code.clone());
+    Ok(rules::place_of_supply(
+        company_state.as_deref(),
+        client_state.as_deref(),
+    ))
+}
+
+/// Prices `lines` for `client` on `on`.
+pub fn compose(
+    conn: &Connection,
+    client: &Client,
+    lines: &[LineInput],
+    on: NaiveDate,
+    round: bool,
+    mode: Mode,
+) -> Result<(Priced, bool), AppError> {
+    let (intra, flag) = place_of_supply(conn, client)?;
+    let mut priced = pricing::price(conn, lines, on, intra, round, mode)?;
+    priced.warnings.extend(flag);
+    Ok((priced, intra))
+}
+
+/// A stored line as input again: its explicit price kept, others re-priced.
+pub fn as_input(line: &PricedLine) -> LineInput {
+    LineInput {
+        module_id: line.module_id.clone(),
+        description: Some(line.description.clone()),
+        sac: line.sac.clone(),
+        qty: line.qty,
+        unit_price: line.explicit_price,
+        gst_rate: Some(line.gst_rate),
+    }
+}
+
+pub fn check_dates(
+    doc_type: &str,
+    doc_date: Option<NaiveDate>,
+    due_date: Option<NaiveDate>,
+) -> Result<(), AppError> {
+    if due_date.is_some() && doc_type != "INVOICE" {
+        return Err(AppError::invalid(
+            "dueDate",
+            "due_date_not_allowed",
+            "Only an invoice has a due date.",
+        ));
+    }
+    if let (Some(doc), Some(due)) = (doc_date, due_date)
+        && due < doc
+    {
+        return Err(AppError::invalid(
+            "dueDate",
+            "due_before_date",
+            "The due date cannot be before the document date.",
+        ));
+    }
+    Ok(())
+}
+
+pub fn header_changes(input: &DocumentInput) -> Vec<(&'static str, Value)> {
+    let mut changes = vec![];
+    if let Some(d) = input.doc_date {
+        changes.push(("doc_date", Value::Text(d.to_string())));
+    }
+    if let Some(d) = input.due_date {
+        changes.push(("due_date", Value::Text(d.to_string())));
+    }
+    for (column, value) in [("notes", &input.notes), ("terms", &input.terms)] {
+        if let Some(v) = value {
+            changes.push((column, text_or_null(v)));
+        }
+    }
+    if let Some(r) = input.round_to_rupee {
+        changes.push(("round_to_rupee", Value::Integer(i64::from(r))));
+    }
+    changes
+}
+
+/// The pricing date of a draft: its own date, else the office's today.
+pub fn pricing_date(conn: &Connection, doc_date: Option<&str>) -> Result<NaiveDate, AppError> {
+    match doc_date.and_then(|d| NaiveDate::parse_from_str(d, "%Y-%m-%d").ok()) {
+        Some(d) => Ok(d),
+        None => settings::office_today(conn),
+    }
+}
+
+/// A new draft's input, checked before any write.
+pub struct NewDraft {
+    doc_type: String,
+    client_id: String,
+    input: DocumentInput,
+}
+
+impl NewDraft {
+    /// Its type and client are given and its dates fit.
+    pub fn check(input: DocumentInput) -> Result<NewDraft, AppError> {
+        let doc_type = input
+            .doc_type
+            .clone()
+            .ok_or_else(|| AppError::invalid("type", "required", "Choose QUOTATION, PROFORMA or INVOICE."))?;
+        if !["QUOTATION", "PROFORMA", "INVOICE"].contains(&doc_type.as_str()) {
+            return Err(AppError::invalid(
+                "type",
+                "invalid_type",
+                "A draft is a QUOTATION, PROFORMA or INVOICE (credit notes come from an invoice).",
+            ));
+        }
+        let client_id = input
+            .client_id
+            .clone()
+            .ok_or_else(|| AppError::invalid("client_id", "required", "Choose the client."))?;
+        check_dates(&doc_type, input.doc_date, input.due_date)?;
+        Ok(NewDraft {
+            doc_type,
+            client_id,
+            input,
+        })
+    }
+}
+
+/// Writes a checked draft, priced and audited, inside the caller's transaction.
+pub fn create_in(tx: &Connection, user: &AuthUser, draft: NewDraft) -> Result<DocumentReply, AppError> {
+    let NewDraft {
+        doc_type,
+        client_id,
+        input,
+    } = draft;
+    let client = visible_client(tx, user, &client_id)?;
+    let on = match input.doc_date {
+        Some(d) => d,
+        None => settings::office_today(tx)?,
+    };
+    let lines = input.lines.clone().unwrap_or_default();
+    let (priced, intra) = compose(
+        tx,
+        &client,
+        &lines,
+        on,
+        input.round_to_rupee.unwrap_or(false),
+        Mode::Strict,
+    )?;
+    let mut fields = header_changes(&input);
+    fields.extend([
+        ("type", Value::Text(doc_type)),
+        ("status", Value::Text("draft".into())),
+        ("client_id", Value::Text(client_id)),
+        ("created_by", Value::Text(user.id.clone())),
+        ("intra_state", Value::Integer(i64::from(intra))),
+    ]);
+    let id = store::insert(tx, fields)?;
+    store::set_lines(tx, &id, &priced)?;
+    let document = visible_document(tx, user, &id)?;
+    let after = serde_json::json!({ "type": document.doc_type, "client_id": document.client_id, "total": document.total });
+    audit(
+        tx,
+        Audit {
+            entity: "document",
+            entity_id: Some(&id),
+            action: "create",
+            user_id: Some(&user.id),
+            before: None,
+            after: Some(after),
+        },
+    )?;
+    Ok(DocumentReply {
+        document,
+        warnings: priced.warnings,
+    })
+}
