@@ -172,7 +172,8 @@ async fn partial_payments_and_tds_settle_an_invoice() {
             )
             .await
             .status,
-        StatusCode::NOT_FOUND
+        StatusCode::OK,
+        "the owner recorded it, but for the staff member's client: it is in their book"
     );
     let list = b
         .app
@@ -516,14 +517,15 @@ async fn dues_aging_buckets_turn_between_day_30_and_31() {
         "{}",
         csv.text
     );
-    // Staff see their own invoices only (none: the owner raised them).
-    assert_eq!(
-        b.app
-            .get("/api/reports/dues-aging?as_of=2026-10-06", &b.staff)
-            .await
-            .body["total"],
-        0
-    );
+    // Staff see the invoices of their own clients (the owner raised them for Kadakkal, the
+    // staff member's client; not those of Anchal).
+    let theirs = b
+        .app
+        .get("/api/reports/dues-aging?as_of=2026-10-06", &b.staff)
+        .await
+        .body;
+    assert_eq!(theirs["total"], 1);
+    assert_eq!(theirs["rows"][0]["client_id"], b.society);
 }
 
 #[tokio::test]
@@ -599,7 +601,7 @@ async fn the_gst_summary_subtracts_a_credit_note_in_its_own_month() {
 }
 
 #[tokio::test]
-async fn staff_see_the_payments_they_recorded_and_milestones_take_a_payment_of_the_same_client() {
+async fn staff_see_the_payments_of_their_clients_and_milestones_take_a_payment_of_the_same_client() {
     let b = books().await;
     let theirs = b
         .app
@@ -626,10 +628,25 @@ async fn staff_see_the_payments_they_recorded_and_milestones_take_a_payment_of_t
         )
         .await;
     assert_eq!(refused.status, StatusCode::NOT_FOUND);
+    // The owner records one for the staff member's client: it is in the staff member's book.
+    let for_their_client = pay(
+        &b,
+        json!({ "client_id": b.society, "received_on": "2026-09-17", "amount": 300_000, "mode": "neft_rtgs" }),
+    )
+    .await
+    .body;
     let list = b.app.get("/api/payments", &b.staff).await;
+    let ids: Vec<&str> = list.body["rows"].as_array().unwrap().iter().map(|r| r["id"].as_str().unwrap()).collect();
     assert_eq!(
-        (list.body["total"].as_i64(), list.body["rows"][0]["id"].as_str()),
-        (Some(1), theirs.body["id"].as_str())
+        (list.body["total"].as_i64(), ids),
+        (Some(2), vec![id(&for_their_client).as_str(), theirs.body["id"].as_str().unwrap()])
+    );
+    assert_eq!(
+        b.app
+            .get(&format!("/api/payments/{}", id(&for_their_client)), &b.staff)
+            .await
+            .status,
+        StatusCode::OK
     );
     assert_eq!(
         b.app
@@ -644,7 +661,10 @@ async fn staff_see_the_payments_they_recorded_and_milestones_take_a_payment_of_t
         .app
         .get("/api/payments?from=2026-09-16&to=2026-09-30", &b.owner)
         .await;
-    assert_eq!(dated.body["rows"][0]["id"], owners["id"]);
+    assert_eq!(
+        (dated.body["rows"][0]["id"].clone(), dated.body["rows"][1]["id"].clone()),
+        (for_their_client["id"].clone(), owners["id"].clone())
+    );
 
     // A milestone ticked with the payment takes its received_on; another client's payment is refused.
     let link = b
