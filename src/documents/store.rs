@@ -89,21 +89,12 @@ pub struct DocumentRow {
     pub created_at: String,
 }
 
-/// An invoice's outstanding (spec 2.8, decisions 6): its total less the money and TDS allocated
-/// to it and its issued credit notes. `d` is the invoice.
-/// (`+n.type` keeps SQLite on the parent index: on the type index it would read every credit note.)
-/// migrations/V7 keeps the same figure in `document.outstanding` for the reports.
-pub const OUTSTANDING: &str = "(d.total \
-    - (SELECT COALESCE(SUM(n.total), 0) FROM document n WHERE n.parent_id = d.id AND +n.type = 'CREDIT_NOTE' \
-       AND n.status NOT IN ('cancelled', 'draft')) \
-    - (SELECT COALESCE(SUM(a.amount + a.tds), 0) FROM payment_allocation a WHERE a.document_id = d.id))";
-
 static HEAD: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
     format!(
         "d.id, d.type, d.status, d.doc_no, d.doc_date, d.due_date, d.client_id, c.name, d.parent_id, \
          (SELECT k.id FROM document k WHERE k.parent_id = d.id AND k.status <> 'cancelled' AND k.type <> 'CREDIT_NOTE' ORDER BY k.id DESC LIMIT 1), \
          d.source, d.created_by, d.notes, d.terms, d.round_to_rupee, d.intra_state, d.subtotal, d.cgst, d.sgst, d.igst, d.round_off, d.total, \
-         CASE WHEN d.type = 'INVOICE' THEN {OUTSTANDING} END, d.created_at, d.updated_at"
+         d.outstanding, d.created_at, d.updated_at"
     )
 });
 const FROM: &str = "document d JOIN client c ON c.id = d.client_id";
@@ -111,7 +102,7 @@ const FROM: &str = "document d JOIN client c ON c.id = d.client_id";
 static LIST_COLUMNS: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
     format!(
         "d.id, d.type, d.status, d.doc_no, d.doc_date, d.due_date, d.client_id, c.name, d.total, d.created_at, \
-         CASE WHEN d.type = 'INVOICE' AND d.status NOT IN ('draft', 'cancelled') THEN {OUTSTANDING} END"
+         CASE WHEN d.status NOT IN ('draft', 'cancelled') THEN d.outstanding END"
     )
 });
 

@@ -4,7 +4,6 @@
 use crate::book;
 use crate::db::page::{Page, Paginated};
 use crate::db::query::{Filter, ListQuery, fetch_page, insert_row};
-use crate::documents::store::OUTSTANDING;
 use crate::error::AppError;
 use crate::payments::rules::{Claim, Target};
 use rusqlite::types::Value;
@@ -140,7 +139,7 @@ pub fn list(conn: &Connection, filter: PaymentFilter, page: &Page) -> Result<Pag
 pub fn target(conn: &Connection, document_id: &str, book: Option<&str>) -> Result<Option<Target>, AppError> {
     Ok(conn
         .prepare_cached(&format!(
-            "SELECT d.client_id, d.type, d.status, d.doc_no, {OUTSTANDING} FROM document d
+            "SELECT d.client_id, d.type, d.status, d.doc_no, COALESCE(d.outstanding, 0) FROM document d
              WHERE d.id = ?1 AND {}",
             book::client_is_in("d.client_id", "?2")
         ))?
