@@ -957,6 +957,12 @@ async fn bulk_milestone_is_owner_only_all_or_nothing_with_one_summary_row() {
             .count("SELECT COUNT(*) FROM audit WHERE action = 'bulk_milestone'"),
         1
     );
+    assert_eq!(
+        s.app
+            .count("SELECT COUNT(*) FROM audit WHERE action IN ('milestone_tick', 'milestone_untick')"),
+        0,
+        "one summary row, not one per project (spec 4.4)"
+    );
 }
 
 #[tokio::test]

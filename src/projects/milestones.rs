@@ -81,7 +81,7 @@ async fn list_milestones(
 pub struct Tick {
     pub key: String,
     pub done: bool,
-    /// YYYY-MM-DD; default: the payment's received_on, else today.
+    /// YYYY-MM-DD, default today; a step ticked with a payment is done on its received_on.
     #[serde(rename = "doneOn", alias = "done_on")]
     pub done_on: Option<NaiveDate>,
     /// A payment of the same client.
@@ -92,9 +92,16 @@ pub struct Tick {
     pub document_id: Option<String>,
 }
 
-/// Ticks or unticks one step of a project, audited; ticking installed or trained advances the
-/// project's status and stamps its date the first time. Must run inside the caller's transaction.
-fn apply_tick(tx: &Connection, user: &AuthUser, cm: &ClientModule, tick: &Tick) -> Result<(), AppError> {
+/// What a tick changed: the step before, and the step after with what it stamped on the project.
+struct Ticked {
+    before: serde_json::Value,
+    after: serde_json::Value,
+}
+
+/// Ticks or unticks one step of a project; ticking installed or trained advances the project's
+/// status and stamps its date the first time. Must run inside the caller's transaction; the
+/// caller audits (one row per tick, or one summary for a bulk tick).
+fn apply_tick(tx: &Connection, cm: &ClientModule, tick: &Tick) -> Result<Ticked, AppError> {
     seed(tx, cm)?;
     let key = rules::canonical_key(tick.key.trim()).to_string();
     let steps = store::milestones(tx, &cm.id)?;
@@ -131,13 +138,15 @@ fn apply_tick(tx: &Connection, user: &AuthUser, cm: &ClientModule, tick: &Tick) 
     }
     let mut after_cm = serde_json::json!({});
     if tick.done {
-        let done_on = match (tick.done_on, &tick.payment_id) {
-            (Some(d), _) => d,
-            (None, Some(payment)) => store::payment_received_on(tx, payment)?
-                .and_then(|d| NaiveDate::parse_from_str(&d, "%Y-%m-%d").ok())
-                .ok_or_else(|| AppError::internal("payment without received_on"))?,
-            (None, None) => settings::office_today(tx)?,
+        let received_on = match &tick.payment_id {
+            Some(payment) => Some(
+                store::payment_received_on(tx, payment)?
+                    .and_then(|d| NaiveDate::parse_from_str(&d, "%Y-%m-%d").ok())
+                    .ok_or_else(|| AppError::internal("payment without received_on"))?,
+            ),
+            None => None,
         };
+        let done_on = rules::done_on(tick.done_on, received_on, settings::office_today(tx)?);
         store::set_milestone(
             tx,
             &cm.id,
@@ -175,21 +184,10 @@ fn apply_tick(tx: &Connection, user: &AuthUser, cm: &ClientModule, tick: &Tick) 
     if let (Some(image), Some(stamped)) = (after_image.as_object_mut(), after_cm.as_object()) {
         image.extend(stamped.clone());
     }
-    audit(
-        tx,
-        Audit {
-            entity: "client_module",
-            entity_id: Some(&cm.id),
-            action: if tick.done {
-                "milestone_tick"
-            } else {
-                "milestone_untick"
-            },
-            user_id: Some(&user.id),
-            before: Some(serde_json::to_value(&before)?),
-            after: Some(after_image),
-        },
-    )
+    Ok(Ticked {
+        before: serde_json::to_value(&before)?,
+        after: after_image,
+    })
 }
 
 /// Tick (done: true) or untick a step. Any failure is a 400.
@@ -206,7 +204,22 @@ async fn set_milestone(
         .db
         .write(move |tx| {
             let cm = visible_project(tx, &user, &id)?;
-            apply_tick(tx, &user, &cm, &tick)?;
+            let ticked = apply_tick(tx, &cm, &tick)?;
+            audit(
+                tx,
+                Audit {
+                    entity: "client_module",
+                    entity_id: Some(&cm.id),
+                    action: if tick.done {
+                        "milestone_tick"
+                    } else {
+                        "milestone_untick"
+                    },
+                    user_id: Some(&user.id),
+                    before: Some(ticked.before),
+                    after: Some(ticked.after),
+                },
+            )?;
             store::milestones(tx, &id)
         })
         .await
@@ -370,7 +383,7 @@ async fn bulk_milestone(
             for id in &ids {
                 let cm = store::get(tx, id, None)?
                     .ok_or_else(|| AppError::invalid("projects", "unknown_project", format!("No project has the id {id}; nothing was changed.")))?;
-                apply_tick(tx, &user, &cm, &tick)?;
+                apply_tick(tx, &cm, &tick)?;
             }
             let summary = serde_json::json!({ "projects": ids, "key": tick.key, "done": tick.done, "updated": ids.len() });
             audit(tx, Audit { entity: "client_module", entity_id: None, action: "bulk_milestone", user_id: Some(&user.id), before: None, after: Some(summary) })?;

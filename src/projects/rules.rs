@@ -208,6 +208,12 @@ pub fn check_secret_key(key: &str) -> Result<(), AppError> {
     }
 }
 
+/// The day a ticked step is done on (spec 2.6): a step ticked with a payment is done on the day
+/// the money came, whatever date was typed; otherwise the date given, else the office's today.
+pub fn done_on(given: Option<NaiveDate>, payment_received_on: Option<NaiveDate>, today: NaiveDate) -> NaiveDate {
+    payment_received_on.or(given).unwrap_or(today)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -342,5 +348,18 @@ mod tests {
         assert_eq!(secret_keys(Some(&blob)), vec!["api_key", "sender_id"]);
         assert_eq!(decode_secrets(Some(&blob)), map);
         assert!(secret_keys(None).is_empty() && encode_secrets(&Map::new()).is_none());
+    }
+
+    #[test]
+    fn a_step_ticked_with_a_payment_is_done_on_the_day_the_money_came() {
+        let d = |day| NaiveDate::from_ymd_opt(2026, 11, day).unwrap();
+        for (given, received, expected) in [
+            (None, None, d(24)),
+            (Some(d(3)), None, d(3)),
+            (None, Some(d(10)), d(10)),
+            (Some(d(3)), Some(d(10)), d(10)),
+        ] {
+            assert_eq!(done_on(given, received, d(24)), expected, "{given:?} {received:?}");
+        }
     }
 }
