@@ -15,6 +15,7 @@ pub mod demo;
 pub mod documents;
 pub mod email;
 pub mod error;
+pub mod flag;
 pub mod http;
 pub mod jobs;
 pub mod mail;

@@ -134,7 +134,7 @@ async fn drafts_price_lines_and_split_gst_by_place_of_supply() {
             Some(1_770_000)
         )
     );
-    assert_eq!(intra["intra_state"], true);
+    assert_eq!(intra["intra_state"], 1);
     let inter = draft(
         &b,
         json!({ "type": "QUOTATION", "client_id": b.karnataka, "lines": lines }),
@@ -144,7 +144,7 @@ async fn drafts_price_lines_and_split_gst_by_place_of_supply() {
         (
             inter["cgst"].as_i64(),
             inter["igst"].as_i64(),
-            inter["intra_state"].as_bool()
+            inter["intra_state"].as_i64().map(|f| f == 1)
         ),
         (Some(0), Some(270_000), Some(false))
     );
@@ -155,12 +155,27 @@ async fn drafts_price_lines_and_split_gst_by_place_of_supply() {
     .await;
     assert_eq!(
         (
-            unknown["intra_state"].as_bool(),
+            unknown["intra_state"].as_i64().map(|f| f == 1),
             unknown["warnings"][0]["code"].as_str()
         ),
         (Some(true), Some("client_state_unknown"))
     );
     let rounded = draft(&b, json!({ "type": "QUOTATION", "client_id": b.kerala, "round_to_rupee": true, "lines": [{ "description": "Odd", "qty": 1, "unit_price": 33 }] })).await;
+    assert_eq!(rounded["round_to_rupee"], 1, "true is taken, 1 is answered");
+    let rounded_by_one = draft(&b, json!({ "type": "QUOTATION", "client_id": b.kerala, "round_to_rupee": 1, "lines": [] })).await;
+    assert_eq!(rounded_by_one["round_to_rupee"], 1);
+    let refused = b
+        .app
+        .post(
+            "/api/documents",
+            &b.owner,
+            json!({ "type": "QUOTATION", "client_id": b.kerala, "round_to_rupee": 2, "lines": [] }),
+        )
+        .await;
+    assert_eq!(
+        (refused.status, refused.body["error"]["field"].as_str()),
+        (StatusCode::UNPROCESSABLE_ENTITY, Some("round_to_rupee"))
+    );
     assert_eq!(
         (rounded["total"].as_i64(), rounded["round_off"].as_i64()),
         (Some(0), Some(-39)),

@@ -329,8 +329,9 @@ async fn shares_are_minted_by_managers_open_without_a_session_and_die_with_one_4
         )
         .await;
     assert_eq!(
-        (revoke.status, revoke.body["state"].as_str()),
-        (StatusCode::OK, Some("revoked"))
+        (revoke.status, revoke.body["state"].as_str(), revoke.body["revoked"].as_i64()),
+        (StatusCode::OK, Some("revoked"), Some(1)),
+        "flags are 0/1 on the wire"
     );
     let expired_token = dated.body["token"].as_str().unwrap().to_string();
     o.app

@@ -106,7 +106,7 @@ async fn partial_payments_and_tds_settle_an_invoice() {
     let b = books().await;
     let invoice = issued(&b, "INVOICE", &b.society, None, None).await;
     assert_eq!(
-        (invoice["outstanding"].as_i64(), invoice["paid"].as_bool()),
+        (invoice["outstanding"].as_i64(), invoice["paid"].as_i64().map(|f| f == 1)),
         (Some(11_800_000), Some(false))
     );
     let first = pay(
@@ -133,7 +133,7 @@ async fn partial_payments_and_tds_settle_an_invoice() {
     );
     let settled = doc(&b, &invoice).await;
     assert_eq!(
-        (settled["outstanding"].as_i64(), settled["paid"].as_bool()),
+        (settled["outstanding"].as_i64(), settled["paid"].as_i64().map(|f| f == 1)),
         (Some(0), Some(true))
     );
     let pdf = b

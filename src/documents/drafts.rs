@@ -42,6 +42,8 @@ pub struct DocumentInput {
     pub notes: Option<String>,
     pub terms: Option<String>,
     /// Bring the total to the nearest rupee (shown as round_off).
+    #[serde(with = "crate::flag::option", default)]
+    #[schema(value_type = Option<u8>)]
     pub round_to_rupee: Option<bool>,
     pub lines: Option<Vec<LineInput>>,
 }

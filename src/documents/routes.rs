@@ -146,6 +146,8 @@ async fn patch_document(
 pub struct Preview {
     pub lines: Vec<PricedLine>,
     pub totals: Totals,
+    #[serde(with = "crate::flag")]
+    #[schema(value_type = u8)]
     pub intra_state: bool,
     pub warnings: Vec<Warning>,
     /// The draft rendered as the document will look (an HTML fragment, everything escaped).

@@ -46,6 +46,8 @@ pub struct Share {
     pub id: String,
     pub token: String,
     pub expires_at: String,
+    #[serde(with = "crate::flag")]
+    #[schema(value_type = u8)]
     pub revoked: bool,
     pub created_at: String,
     /// live, expired or revoked.

@@ -49,8 +49,12 @@ pub struct Document {
     pub created_by: Option<String>,
     pub notes: Option<String>,
     pub terms: Option<String>,
+    #[serde(with = "crate::flag")]
+    #[schema(value_type = u8)]
     pub round_to_rupee: bool,
     /// true: CGST + SGST; false: IGST.
+    #[serde(with = "crate::flag")]
+    #[schema(value_type = u8)]
     pub intra_state: bool,
     pub subtotal: i64,
     pub cgst: i64,
@@ -61,6 +65,8 @@ pub struct Document {
     /// INVOICE only: total less allocated money and TDS and issued credit notes.
     pub outstanding: Option<i64>,
     /// INVOICE only: issued and nothing outstanding.
+    #[serde(with = "crate::flag::option")]
+    #[schema(value_type = Option<u8>)]
     pub paid: Option<bool>,
     pub created_at: String,
     pub updated_at: String,

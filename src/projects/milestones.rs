@@ -80,6 +80,8 @@ async fn list_milestones(
 #[serde(deny_unknown_fields)]
 pub struct Tick {
     pub key: String,
+    #[serde(with = "crate::flag")]
+    #[schema(value_type = u8)]
     pub done: bool,
     /// YYYY-MM-DD, default today; a step ticked with a payment is done on its received_on.
     #[serde(rename = "doneOn", alias = "done_on")]
@@ -342,6 +344,8 @@ async fn stalled(
 pub struct BulkMilestone {
     pub projects: Vec<String>,
     pub key: String,
+    #[serde(with = "crate::flag")]
+    #[schema(value_type = u8)]
     pub done: bool,
     #[serde(rename = "doneOn", alias = "done_on")]
     pub done_on: Option<NaiveDate>,
