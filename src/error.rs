@@ -30,6 +30,14 @@ pub struct ErrorParts {
     internal: Option<String>,
 }
 
+/// Something a person should know about a request that was done all the same (decisions 9:
+/// `"warnings": [ { "code", "message" } ]` beside the record).
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct Warning {
+    pub code: &'static str,
+    pub message: String,
+}
+
 /// The JSON body of every error answer.
 #[derive(Serialize, ToSchema)]
 pub struct ErrorBody {

@@ -127,7 +127,7 @@ async fn create_derives_type_and_category_and_takes_the_state_from_the_gstin() {
 }
 
 #[tokio::test]
-async fn gstin_is_checked_and_unique() {
+async fn gstin_is_checked_and_shared_only_under_another_name() {
     let o = office().await;
     for (gstin, code) in [
         ("32AABCK1234L1ZW", "gstin_checksum"),
@@ -150,13 +150,35 @@ async fn gstin_is_checked_and_unique() {
         );
     }
     assert_eq!(o.app.count("SELECT COUNT(*) FROM client"), 0);
-    create(&o.app, &o.owner, json!({ "name": "First", "gstin": GSTIN })).await;
+    let first = create(&o.app, &o.owner, json!({ "name": "First", "gstin": GSTIN })).await;
+    assert_eq!(first["warnings"], json!([]));
+    // A society and the store it runs may share a registration: taken, with a warning naming
+    // the other client; both client pages list the other.
+    let second = o
+        .app
+        .post(
+            "/api/clients",
+            &o.owner,
+            json!({ "name": "First Stores", "gstin": GSTIN }),
+        )
+        .await;
+    assert_eq!(second.status, StatusCode::CREATED, "{}", second.text);
+    assert_eq!(
+        second.body["warnings"],
+        json!([{ "code": "gstin_shared", "message": "This GSTIN is also registered to First." }])
+    );
+    let page = o.app.get(&format!("/api/clients/{}", first["id"].as_str().unwrap()), &o.owner).await;
+    assert_eq!(
+        page.body["same_gstin"],
+        json!([{ "id": second.body["id"], "name": "First Stores" }])
+    );
+    // The same GSTIN under the same name is a duplicate.
     let dup = o
         .app
         .post(
             "/api/clients",
             &o.owner,
-            json!({ "name": "Second", "gstin": GSTIN }),
+            json!({ "name": "first", "gstin": GSTIN }),
         )
         .await;
     assert_eq!(
@@ -184,7 +206,7 @@ async fn gstin_is_checked_and_unique() {
         )
         .await;
     assert_eq!(mismatch.code(), "state_code_mismatch");
-    assert_eq!(o.app.count("SELECT COUNT(*) FROM client"), 1);
+    assert_eq!(o.app.count("SELECT COUNT(*) FROM client"), 2);
 }
 
 #[tokio::test]

@@ -192,3 +192,61 @@ fn restore_refuses_a_held_file_and_keeps_what_it_replaces() {
     assert!(backup::restore(&data, &junk).is_err());
     assert_eq!(count(&data), 0, "a refused restore changes nothing");
 }
+
+/// V8 rebuilds the client table (its GSTIN no longer UNIQUE) on a file that has clients and
+/// rows hanging on them: every client and child is still there, foreign keys hold, the name
+/// search is neither lost nor doubled, and a shared GSTIN is taken but an exact duplicate is not.
+#[test]
+fn the_client_rebuild_keeps_every_client_and_what_hangs_on_them() {
+    let dir = tempfile::TempDir::new().unwrap();
+    let data = dir.path().join("v7.db");
+    let until = |version: i64| -> Vec<refinery::Migration> {
+        backoffice::db::embedded_migrations()
+            .into_iter()
+            .filter(|m| i64::from(m.version()) <= version)
+            .collect()
+    };
+    let mut conn = rusqlite::Connection::open(&data).unwrap();
+    conn.execute_batch("PRAGMA foreign_keys = ON").unwrap();
+    backoffice::db::migrate(&mut conn, &data, refinery::Runner::new(&until(7))).unwrap();
+    conn.execute_batch(
+        "INSERT INTO client (id, name, gstin, client_type, category, created_at, updated_at) VALUES
+            ('C1', 'Kadakkal SCB', '32AABCK1234L1ZV', 'PACS', 'SCB', 't', 't'),
+            ('C2', 'Anchal Stores', NULL, 'Store', 'Store', 't', 't');
+         INSERT INTO contact (id, client_id, name, created_at, updated_at) VALUES
+            ('K1', 'C1', 'Secretary', 't', 't'), ('K2', 'C2', 'Manager', 't', 't');",
+    )
+    .unwrap();
+    let count = |conn: &rusqlite::Connection, sql: &str| -> i64 { conn.query_row(sql, [], |r| r.get(0)).unwrap() };
+    let search_rows = count(&conn, "SELECT COUNT(*) FROM client_name_search");
+    assert!(search_rows > 0);
+    backoffice::db::migrate(&mut conn, &data, refinery::Runner::new(&until(8))).unwrap();
+    assert_eq!(count(&conn, "SELECT COUNT(*) FROM client"), 2);
+    assert_eq!(count(&conn, "SELECT COUNT(*) FROM contact"), 2);
+    assert_eq!(count(&conn, "SELECT COUNT(*) FROM client_name_search"), search_rows);
+    assert_eq!(count(&conn, "SELECT COUNT(*) FROM pragma_foreign_key_check"), 0);
+    assert_eq!(
+        conn.query_row("PRAGMA integrity_check", [], |r| r.get::<_, String>(0)).unwrap(),
+        "ok"
+    );
+    conn.execute_batch(
+        "INSERT INTO client (id, name, gstin, client_type, category, created_at, updated_at)
+         VALUES ('C3', 'Kadakkal SCB Stores', '32AABCK1234L1ZV', 'Store', 'Store', 't', 't')",
+    )
+    .expect("a second client may share the GSTIN");
+    assert!(
+        conn.execute_batch(
+            "INSERT INTO client (id, name, gstin, client_type, category, created_at, updated_at)
+             VALUES ('C4', 'kadakkal scb', '32AABCK1234L1ZV', 'PACS', 'SCB', 't', 't')",
+        )
+        .is_err(),
+        "the same GSTIN under the same name is a duplicate"
+    );
+    assert!(
+        conn.execute_batch("INSERT INTO contact (id, client_id, name, created_at, updated_at) VALUES ('K3', 'nobody', 'x', 't', 't')")
+            .is_err(),
+        "foreign keys still hold"
+    );
+    // The triggers were made again: a new client is searchable.
+    assert!(count(&conn, "SELECT COUNT(*) FROM client_name_search WHERE client_id = 'C3'") > 0);
+}

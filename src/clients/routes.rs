@@ -4,11 +4,12 @@
 use crate::AppState;
 use crate::auth::session::{AuthUser, Manager, Owner};
 use crate::clients::rules::{self, one_of};
-use crate::clients::store::{self, Client, ClientFilter};
+use crate::book;
+use crate::clients::store::{self, Client, ClientFilter, SameGstin};
 use crate::db::audit::{Audit, audit, record};
 use crate::db::page::{Page, Paginated};
 use crate::db::query::text_or_null;
-use crate::error::{AppError, ErrorBody};
+use crate::error::{AppError, ErrorBody, Warning};
 use crate::http::extract::{IdPath, JsonBody, QueryParams};
 use crate::staff::{rules as staff_rules, store as staff_store};
 use axum::Json;
@@ -250,15 +251,44 @@ fn db_password_gate(user: &AuthUser, input: &ClientInput) -> Result<(), AppError
     Ok(())
 }
 
-/// Add a client. Type and category are derived from the name; staff own what they create.
+/// A client with the other clients under its GSTIN (those in the reader's book) and, after a
+/// write, what the writer should know (`gstin_shared`).
+#[derive(Serialize, ToSchema)]
+pub struct ClientReply {
+    #[serde(flatten)]
+    pub client: Client,
+    pub same_gstin: Vec<SameGstin>,
+    pub warnings: Vec<Warning>,
+}
+
+/// The reply for `client`; a write that set its GSTIN warns when other clients have it too.
+fn reply(conn: &Connection, user: &AuthUser, client: Client, gstin_written: bool) -> Result<ClientReply, AppError> {
+    let (same_gstin, hidden) = match &client.gstin {
+        Some(gstin) => store::same_gstin(conn, &client.id, gstin, user.book().as_deref())?,
+        None => (vec![], 0),
+    };
+    let warnings = if gstin_written {
+        rules::shared_gstin_warning(&same_gstin, hidden).into_iter().collect()
+    } else {
+        vec![]
+    };
+    Ok(ClientReply {
+        client,
+        same_gstin,
+        warnings,
+    })
+}
+
+/// Add a client. Type and category are derived from the name; staff own what they create. A
+/// GSTIN another client has is taken with a warning; the same GSTIN under the same name is not.
 #[utoipa::path(post, path = "/api/clients", tag = "clients", request_body = ClientInput,
-    responses((status = 201, body = Client), (status = 403, description = "dbPassword from a staff user", body = ErrorBody),
-              (status = 409, description = "GSTIN already used", body = ErrorBody), (status = 422, body = ErrorBody)))]
+    responses((status = 201, body = ClientReply), (status = 403, description = "dbPassword from a staff user", body = ErrorBody),
+              (status = 409, description = "A client of this name already has this GSTIN", body = ErrorBody), (status = 422, body = ErrorBody)))]
 async fn create_client(
     State(state): State<AppState>,
     user: AuthUser,
     JsonBody(input): JsonBody<ClientInput>,
-) -> Result<(StatusCode, Json<Client>), AppError> {
+) -> Result<(StatusCode, Json<ClientReply>), AppError> {
     db_password_gate(&user, &input)?;
     let mut fields = client_changes(&input, None)?;
     let owner = user.book().or(input.owner_id.clone().filter(|o| !o.is_empty()));
@@ -271,7 +301,7 @@ async fn create_client(
             }
             let client = store::insert(tx, fields, &user.id)?;
             audit_client(tx, &user, &client.id, "create", None, Some(&client))?;
-            Ok(client)
+            reply(tx, &user, client, true)
         })
         .await?;
     Ok((StatusCode::CREATED, Json(client)))
@@ -279,31 +309,33 @@ async fn create_client(
 
 /// One client (staff: only their own; another's is a 404).
 #[utoipa::path(get, path = "/api/clients/{id}", tag = "clients", params(("id" = String, Path)),
-    responses((status = 200, body = Client), (status = 404, body = ErrorBody)))]
+    responses((status = 200, body = ClientReply), (status = 404, body = ErrorBody)))]
 async fn get_client(
     State(state): State<AppState>,
     user: AuthUser,
     IdPath(id): IdPath,
-) -> Result<Json<Client>, AppError> {
-    let book = user.book();
+) -> Result<Json<ClientReply>, AppError> {
     let client = state
         .db
-        .read(move |c| store::get(c, &id, book.as_deref()))
+        .read(move |c| {
+            let client = book::visible_client(c, &user, &id)?;
+            reply(c, &user, client, false)
+        })
         .await?;
-    client.map(Json).ok_or_else(|| AppError::not_found("client"))
+    Ok(Json(client))
 }
 
 /// Edit a client. `dbPassword` (managerial only) is applied in the same transaction; a name
 /// change re-derives the category.
 #[utoipa::path(patch, path = "/api/clients/{id}", tag = "clients", request_body = ClientInput, params(("id" = String, Path)),
-    responses((status = 200, body = Client), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
+    responses((status = 200, body = ClientReply), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
               (status = 409, body = ErrorBody), (status = 422, body = ErrorBody)))]
 async fn patch_client(
     State(state): State<AppState>,
     user: AuthUser,
     IdPath(id): IdPath,
     JsonBody(input): JsonBody<ClientInput>,
-) -> Result<Json<Client>, AppError> {
+) -> Result<Json<ClientReply>, AppError> {
     db_password_gate(&user, &input)?;
     if input.owner_id.is_some() {
         return Err(AppError::invalid(
@@ -335,7 +367,8 @@ async fn patch_client(
                     },
                 )?;
             }
-            Ok(after)
+            let gstin_written = input.gstin.is_some();
+            reply(tx, &user, after, gstin_written)
         })
         .await?;
     Ok(Json(client))

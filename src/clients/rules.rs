@@ -6,7 +6,8 @@
 //! - category: derived from the name by the ordered table [`CATEGORY_RULES`], most specific first,
 //!   at create and whenever the name changes.
 
-use crate::error::AppError;
+use crate::clients::store::SameGstin;
+use crate::error::{AppError, Warning};
 
 const BASE36: &[u8] = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
 
@@ -275,6 +276,24 @@ pub fn readable_credential(stored: Option<String>) -> Option<String> {
     stored.filter(|v| !v.is_empty() && !v.starts_with(LEGACY_ENCRYPTED_PREFIX))
 }
 
+/// The warning for a GSTIN that other clients already have (a society and the store it runs
+/// may share one registration): it names those the user may see and counts the others.
+pub fn shared_gstin_warning(visible: &[SameGstin], hidden: i64) -> Option<Warning> {
+    let mut names: Vec<String> = visible.iter().map(|c| c.name.clone()).collect();
+    if hidden > 0 {
+        names.push(if hidden == 1 { "another client".into() } else { format!("{hidden} other clients") });
+    }
+    let who = match names.as_slice() {
+        [] => return None,
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    };
+    Some(Warning {
+        code: "gstin_shared",
+        message: format!("This GSTIN is also registered to {who}."),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -349,5 +368,20 @@ mod tests {
         assert_eq!(readable_credential(Some("enc:AES:abcd==".into())), None);
         assert_eq!(readable_credential(Some(String::new())), None);
         assert_eq!(readable_credential(None), None);
+    }
+
+    #[test]
+    fn a_shared_gstin_names_the_clients_one_may_see() {
+        let c = |name: &str| SameGstin { id: name.into(), name: name.into() };
+        assert!(shared_gstin_warning(&[], 0).is_none());
+        for (visible, hidden, message) in [
+            (vec![c("Anchal SCB")], 0, "This GSTIN is also registered to Anchal SCB."),
+            (vec![c("A"), c("B")], 0, "This GSTIN is also registered to A and B."),
+            (vec![c("A")], 1, "This GSTIN is also registered to A and another client."),
+            (vec![], 2, "This GSTIN is also registered to 2 other clients."),
+        ] {
+            let w = shared_gstin_warning(&visible, hidden).unwrap();
+            assert_eq!((w.code, w.message.as_str()), ("gstin_shared", message));
+        }
     }
 }

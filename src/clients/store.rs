@@ -3,6 +3,7 @@
 
 use crate::db::page::{Page, Paginated};
 use crate::db::query::{Filter, ListQuery, Plan, fetch_page_with, insert_row, like_contains, update_columns};
+use crate::book;
 use crate::error::{AppError, OnConstraint};
 use rusqlite::types::Value;
 use rusqlite::{Connection, OptionalExtension, Row, params};
@@ -139,14 +140,52 @@ pub fn insert(
     created_by: &str,
 ) -> Result<Client, AppError> {
     fields.push(("created_by", Value::Text(created_by.to_string())));
-    let id = insert_row(tx, "client", fields).on_unique("gstin", "Another client already has this GSTIN.")?;
+    let id = insert_row(tx, "client", fields).on_unique("gstin", EXACT_DUPLICATE)?;
     get(tx, &id, None)?.ok_or_else(|| AppError::internal("inserted client vanished"))
 }
 
 /// Applies validated column changes to a client.
 pub fn update(tx: &Connection, id: &str, changes: Vec<(&'static str, Value)>) -> Result<(), AppError> {
-    update_columns(tx, "client", id, changes).on_unique("gstin", "Another client already has this GSTIN.")?;
+    update_columns(tx, "client", id, changes).on_unique("gstin", EXACT_DUPLICATE)?;
     Ok(())
+}
+
+/// A GSTIN may be shared (a society and the store it runs), but not by two clients of one name.
+const EXACT_DUPLICATE: &str = "A client of this name already has this GSTIN.";
+
+/// Another client under the same GSTIN.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct SameGstin {
+    pub id: String,
+    pub name: String,
+}
+
+/// The other clients with `gstin` than `id`, by name, and how many of them are outside `book`
+/// (counted, not named: decisions 3).
+pub fn same_gstin(
+    conn: &Connection,
+    id: &str,
+    gstin: &str,
+    book: Option<&str>,
+) -> Result<(Vec<SameGstin>, i64), AppError> {
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT c.id, c.name, {} FROM client c WHERE c.gstin = ?1 AND c.id <> ?2 ORDER BY c.name COLLATE NOCASE, c.id",
+        book::owner_is("c", "?3")
+    ))?;
+    let mut visible = vec![];
+    let mut hidden = 0;
+    let mut rows = stmt.query(params![gstin, id, book])?;
+    while let Some(r) = rows.next()? {
+        if r.get::<_, bool>(2)? {
+            visible.push(SameGstin {
+                id: r.get(0)?,
+                name: r.get(1)?,
+            });
+        } else {
+            hidden += 1;
+        }
+    }
+    Ok((visible, hidden))
 }
 
 /// The stored DB password (None when the client does not exist).

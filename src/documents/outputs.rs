@@ -9,7 +9,7 @@ use crate::clients::store as client_store;
 use crate::company::letterhead;
 use crate::documents::lifecycle::{convert_in, record_sent};
 use crate::documents::numbering::issue_in;
-use crate::documents::pricing::Warning;
+use crate::error::Warning;
 use crate::documents::store::Document;
 use crate::documents::{html, pdf_response, shares, view};
 use crate::email::{self, store::Attempt};

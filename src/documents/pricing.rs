@@ -7,7 +7,7 @@ use crate::catalog::rules::{self as catalog_rules, UnderMinimum};
 use crate::catalog::store as catalog_store;
 use crate::db::settings;
 use crate::documents::rules;
-use crate::error::AppError;
+use crate::error::{AppError, Warning};
 use chrono::NaiveDate;
 use rusqlite::Connection;
 use serde::{Deserialize, Serialize};
@@ -55,12 +55,6 @@ pub struct Totals {
     pub igst: i64,
     pub round_off: i64,
     pub total: i64,
-}
-
-#[derive(Debug, Clone, Serialize, ToSchema)]
-pub struct Warning {
-    pub code: &'static str,
-    pub message: String,
 }
 
 pub struct Priced {

@@ -11,10 +11,10 @@ use crate::documents::drafts::{
     pricing_date,
 };
 use crate::documents::numbering::issue_in;
-use crate::documents::pricing::{Mode, PricedLine, Totals, Warning};
+use crate::documents::pricing::{Mode, PricedLine, Totals};
 use crate::documents::store::{self, Document, DocumentFilter, DocumentRow};
 use crate::documents::{html, view};
-use crate::error::{AppError, ErrorBody};
+use crate::error::{AppError, ErrorBody, Warning};
 use crate::http::extract::{IdPath, JsonBody, QueryParams};
 use axum::Json;
 use axum::extract::State;

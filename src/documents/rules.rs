@@ -5,7 +5,7 @@
 //!   half the rate each, inter-state IGST, each rounded half-up to the paisa; totals are sums;
 //! - the optional round-off brings the total to the nearest rupee (50 paise round up).
 
-use crate::documents::pricing::Warning;
+use crate::error::Warning;
 use chrono::{Datelike, NaiveDate};
 
 /// The document types and their number prefixes (receipts use RCT, in the payments area).
