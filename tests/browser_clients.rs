@@ -75,6 +75,20 @@ fn a_manager_keeps_the_client_book_in_the_console() {
     );
     shot(&s, "11-client-page");
 
+    // The store the society runs shares its GSTIN: taken with a warning, and the society's page
+    // links to it.
+    let (status, _, store) = server.call(
+        "POST",
+        "/api/clients",
+        Some(&cookie),
+        Some(json!({ "name": "KADAKKAL SCB STORES", "gstin": "32AABCK1234L1ZV" })),
+    );
+    assert_eq!(status, 201, "{store}");
+    assert_eq!(store["warnings"][0]["code"], "gstin_shared");
+    s.goto(&client_url);
+    s.wait_page("client");
+    s.wait_text("[data-testid='same-gstin']", "KADAKKAL SCB STORES");
+
     // Find it by the district filter, % matched literally.
     s.goto(&server.url("/clients?district=Kollam%25East"));
     s.wait_page("clients");

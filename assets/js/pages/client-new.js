@@ -3,7 +3,7 @@
 import { html, useState, useEffect, useRef } from "/vendor/preact-htm.js";
 import { get, post, isAbort } from "../api.js";
 import {
-  useForm, Form, Field, SubmitButton, fieldError, toast, useSession, useTitle, PageHeader, Card, Link, navigate,
+  useForm, Form, Field, SubmitButton, fieldError, toast, toastWarnings, useSession, useTitle, PageHeader, Card, Link, navigate,
 } from "../components.js";
 import { isManagerial, useClientOptions, useActiveEmployees, ownerChoices, clientValues, ClientFields, CLIENT_FIELDS, listUrl } from "./client-shared.js";
 
@@ -74,6 +74,7 @@ export function ClientNewPage() {
     }
     const created = await post("/api/clients", body);
     toast.success(`${created.name} is added.`);
+    toastWarnings(created.warnings);
     navigate(`/clients/${encodeURIComponent(created.id)}`);
   });
 

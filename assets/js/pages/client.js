@@ -4,7 +4,7 @@ import { html, useState, useEffect } from "/vendor/preact-htm.js";
 import { post, patch } from "../api.js";
 import { dateTime, duration } from "../format.js";
 import {
-  Card, Badge, Notice, Loading, ConfirmDialog, TimedSecret, Field, Form, SubmitButton, useForm, toast, useFetch,
+  Card, Badge, Notice, Loading, ConfirmDialog, TimedSecret, Field, Form, SubmitButton, useForm, toast, toastWarnings, useFetch,
   useSession, useTitle, PageHeader, Link,
 } from "../components.js";
 import { NotFoundPage } from "./errors.js";
@@ -31,6 +31,8 @@ function ProfileCard({ client, onEdit }) {
     actions=${html`<button type="button" class="btn btn-sm" aria-label="Edit profile" onClick=${onEdit}>Edit</button>`}>
     <dl class="details">
       <${Detail} label="GSTIN" value=${c.gstin} mono />
+      ${c.same_gstin && c.same_gstin.length > 0 && html`<${Detail} label="Same GSTIN" value=${html`<span data-testid="same-gstin">${
+        c.same_gstin.map((o, i) => html`${i > 0 ? ", " : ""}<${Link} href=${`/clients/${enc(o.id)}`}>${o.name}</${Link}>`)}</span>`} />`}
       <${Detail} label="State" value=${stateLabel(c.state_code)} />
       <${Detail} label="Type" value=${c.client_type} />
       <${Detail} label="Category" value=${c.category} />
@@ -175,6 +177,7 @@ export function ClientPage({ id }) {
         if (!updated) return toast.info("Nothing to save: no field was changed.");
         setClient(updated);
         toast.success(`${updated.name} is saved.`);
+        toastWarnings(updated.warnings);
       }} />`}
     <p class="crumbs"><${Link} href=${listUrl()}>← Clients</${Link}></p>
     <${PageHeader} title=${c.name} subtitle=${subtitle} actions=${html`

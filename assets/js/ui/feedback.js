@@ -28,6 +28,12 @@ export function toast(message, kind = "success") {
 toast.success = (message) => toast(message, "success");
 toast.error = (message) => toast(message, "error");
 toast.info = (message) => toast(message, "info");
+/** Done, but something the person should know (a server warning). */
+toast.warning = (message) => toast(message, "warning");
+/** Raises a warning toast for each `{ code, message }` a write answered. */
+export function toastWarnings(warnings) {
+  for (const w of warnings || []) toast.warning(w.message);
+}
 
 /** The live region for toasts: always in the page so screen readers announce additions. */
 export function Toasts() {
