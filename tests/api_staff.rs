@@ -476,6 +476,35 @@ async fn errors_keep_one_shape() {
     }
 }
 
+/// The health check asks the writer thread, not only a read: while the writer cannot take a
+/// write (here a blocking write holds the connection) it answers 503, so a service manager
+/// restarts a server whose writer died or hangs; once it can, 200 again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn health_is_unavailable_while_the_writer_does_not_answer() {
+    let app = TestApp::new();
+    let (release, held) = std::sync::mpsc::channel::<()>();
+    let (started, running) = std::sync::mpsc::channel::<()>();
+    let db = app.state.db.clone();
+    let holder = std::thread::spawn(move || {
+        db.write_blocking(|_| {
+            started.send(()).unwrap();
+            held.recv().unwrap();
+            Ok(())
+        })
+        .unwrap()
+    });
+    running.recv().unwrap();
+    let hung = app.send(Call::new(Method::GET, "/api/health")).await;
+    assert_eq!(
+        (hung.status, hung.body["ok"].as_bool(), hung.body["db"].as_str()),
+        (StatusCode::SERVICE_UNAVAILABLE, Some(false), Some("unavailable"))
+    );
+    release.send(()).unwrap();
+    holder.join().unwrap();
+    let healthy = app.send(Call::new(Method::GET, "/api/health")).await;
+    assert_eq!((healthy.status, healthy.body["db"].as_str()), (StatusCode::OK, Some("ok")));
+}
+
 #[tokio::test]
 async fn health_and_openapi_are_public_and_the_document_lists_every_route() {
     let app = TestApp::new();
