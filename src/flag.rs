@@ -3,8 +3,8 @@
 //! `#[serde(with = "crate::flag")]` (`crate::flag::option` for an `Option<bool>`), with
 //! `#[schema(value_type = u8)]` so the OpenAPI says what goes over the wire.
 
-use serde::de::{self, Deserializer, Unexpected, Visitor};
 use serde::Serializer;
+use serde::de::{self, Deserializer, Unexpected, Visitor};
 
 pub fn serialize<S: Serializer>(value: &bool, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_u8(u8::from(*value))
@@ -72,7 +72,10 @@ mod tests {
 
     #[test]
     fn flags_answer_0_or_1_and_take_0_1_true_or_false() {
-        let row = Row { on: true, maybe: Some(false) };
+        let row = Row {
+            on: true,
+            maybe: Some(false),
+        };
         assert_eq!(serde_json::to_string(&row).unwrap(), r#"{"on":1,"maybe":0}"#);
         for (json, on, maybe) in [
             (r#"{"on":1,"maybe":0}"#, true, Some(false)),
@@ -80,9 +83,18 @@ mod tests {
             (r#"{"on":0}"#, false, None),
             (r#"{"on":false,"maybe":null}"#, false, None),
         ] {
-            assert_eq!(serde_json::from_str::<Row>(json).unwrap(), Row { on, maybe }, "{json}");
+            assert_eq!(
+                serde_json::from_str::<Row>(json).unwrap(),
+                Row { on, maybe },
+                "{json}"
+            );
         }
-        for bad in [r#"{"on":2}"#, r#"{"on":-1}"#, r#"{"on":"yes"}"#, r#"{"on":1,"maybe":7}"#] {
+        for bad in [
+            r#"{"on":2}"#,
+            r#"{"on":-1}"#,
+            r#"{"on":"yes"}"#,
+            r#"{"on":1,"maybe":7}"#,
+        ] {
             let e = serde_json::from_str::<Row>(bad).unwrap_err().to_string();
             assert!(e.contains("0, 1, true or false"), "{bad}: {e}");
         }

@@ -167,7 +167,13 @@ async fn gstin_is_checked_and_shared_only_under_another_name() {
         second.body["warnings"],
         json!([{ "code": "gstin_shared", "message": "This GSTIN is also registered to First." }])
     );
-    let page = o.app.get(&format!("/api/clients/{}", first["id"].as_str().unwrap()), &o.owner).await;
+    let page = o
+        .app
+        .get(
+            &format!("/api/clients/{}", first["id"].as_str().unwrap()),
+            &o.owner,
+        )
+        .await;
     assert_eq!(
         page.body["same_gstin"],
         json!([{ "id": second.body["id"], "name": "First Stores" }])

@@ -162,7 +162,11 @@ async fn drafts_price_lines_and_split_gst_by_place_of_supply() {
     );
     let rounded = draft(&b, json!({ "type": "QUOTATION", "client_id": b.kerala, "round_to_rupee": true, "lines": [{ "description": "Odd", "qty": 1, "unit_price": 33 }] })).await;
     assert_eq!(rounded["round_to_rupee"], 1, "true is taken, 1 is answered");
-    let rounded_by_one = draft(&b, json!({ "type": "QUOTATION", "client_id": b.kerala, "round_to_rupee": 1, "lines": [] })).await;
+    let rounded_by_one = draft(
+        &b,
+        json!({ "type": "QUOTATION", "client_id": b.kerala, "round_to_rupee": 1, "lines": [] }),
+    )
+    .await;
     assert_eq!(rounded_by_one["round_to_rupee"], 1);
     let refused = b
         .app

@@ -329,7 +329,11 @@ async fn shares_are_minted_by_managers_open_without_a_session_and_die_with_one_4
         )
         .await;
     assert_eq!(
-        (revoke.status, revoke.body["state"].as_str(), revoke.body["revoked"].as_i64()),
+        (
+            revoke.status,
+            revoke.body["state"].as_str(),
+            revoke.body["revoked"].as_i64()
+        ),
         (StatusCode::OK, Some("revoked"), Some(1)),
         "flags are 0/1 on the wire"
     );

@@ -106,7 +106,10 @@ async fn partial_payments_and_tds_settle_an_invoice() {
     let b = books().await;
     let invoice = issued(&b, "INVOICE", &b.society, None, None).await;
     assert_eq!(
-        (invoice["outstanding"].as_i64(), invoice["paid"].as_i64().map(|f| f == 1)),
+        (
+            invoice["outstanding"].as_i64(),
+            invoice["paid"].as_i64().map(|f| f == 1)
+        ),
         (Some(11_800_000), Some(false))
     );
     let first = pay(
@@ -133,7 +136,10 @@ async fn partial_payments_and_tds_settle_an_invoice() {
     );
     let settled = doc(&b, &invoice).await;
     assert_eq!(
-        (settled["outstanding"].as_i64(), settled["paid"].as_i64().map(|f| f == 1)),
+        (
+            settled["outstanding"].as_i64(),
+            settled["paid"].as_i64().map(|f| f == 1)
+        ),
         (Some(0), Some(true))
     );
     let pdf = b
@@ -636,10 +642,21 @@ async fn staff_see_the_payments_of_their_clients_and_milestones_take_a_payment_o
     .await
     .body;
     let list = b.app.get("/api/payments", &b.staff).await;
-    let ids: Vec<&str> = list.body["rows"].as_array().unwrap().iter().map(|r| r["id"].as_str().unwrap()).collect();
+    let ids: Vec<&str> = list.body["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["id"].as_str().unwrap())
+        .collect();
     assert_eq!(
         (list.body["total"].as_i64(), ids),
-        (Some(2), vec![id(&for_their_client).as_str(), theirs.body["id"].as_str().unwrap()])
+        (
+            Some(2),
+            vec![
+                id(&for_their_client).as_str(),
+                theirs.body["id"].as_str().unwrap()
+            ]
+        )
     );
     assert_eq!(
         b.app
@@ -662,7 +679,10 @@ async fn staff_see_the_payments_of_their_clients_and_milestones_take_a_payment_o
         .get("/api/payments?from=2026-09-16&to=2026-09-30", &b.owner)
         .await;
     assert_eq!(
-        (dated.body["rows"][0]["id"].clone(), dated.body["rows"][1]["id"].clone()),
+        (
+            dated.body["rows"][0]["id"].clone(),
+            dated.body["rows"][1]["id"].clone()
+        ),
         (for_their_client["id"].clone(), owners["id"].clone())
     );
 

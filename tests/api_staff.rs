@@ -502,7 +502,10 @@ async fn health_is_unavailable_while_the_writer_does_not_answer() {
     release.send(()).unwrap();
     holder.join().unwrap();
     let healthy = app.send(Call::new(Method::GET, "/api/health")).await;
-    assert_eq!((healthy.status, healthy.body["db"].as_str()), (StatusCode::OK, Some("ok")));
+    assert_eq!(
+        (healthy.status, healthy.body["db"].as_str()),
+        (StatusCode::OK, Some("ok"))
+    );
 }
 
 #[tokio::test]

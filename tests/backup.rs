@@ -217,16 +217,21 @@ fn the_client_rebuild_keeps_every_client_and_what_hangs_on_them() {
             ('K1', 'C1', 'Secretary', 't', 't'), ('K2', 'C2', 'Manager', 't', 't');",
     )
     .unwrap();
-    let count = |conn: &rusqlite::Connection, sql: &str| -> i64 { conn.query_row(sql, [], |r| r.get(0)).unwrap() };
+    let count =
+        |conn: &rusqlite::Connection, sql: &str| -> i64 { conn.query_row(sql, [], |r| r.get(0)).unwrap() };
     let search_rows = count(&conn, "SELECT COUNT(*) FROM client_name_search");
     assert!(search_rows > 0);
     backoffice::db::migrate(&mut conn, &data, refinery::Runner::new(&until(8))).unwrap();
     assert_eq!(count(&conn, "SELECT COUNT(*) FROM client"), 2);
     assert_eq!(count(&conn, "SELECT COUNT(*) FROM contact"), 2);
-    assert_eq!(count(&conn, "SELECT COUNT(*) FROM client_name_search"), search_rows);
+    assert_eq!(
+        count(&conn, "SELECT COUNT(*) FROM client_name_search"),
+        search_rows
+    );
     assert_eq!(count(&conn, "SELECT COUNT(*) FROM pragma_foreign_key_check"), 0);
     assert_eq!(
-        conn.query_row("PRAGMA integrity_check", [], |r| r.get::<_, String>(0)).unwrap(),
+        conn.query_row("PRAGMA integrity_check", [], |r| r.get::<_, String>(0))
+            .unwrap(),
         "ok"
     );
     conn.execute_batch(
@@ -248,5 +253,10 @@ fn the_client_rebuild_keeps_every_client_and_what_hangs_on_them() {
         "foreign keys still hold"
     );
     // The triggers were made again: a new client is searchable.
-    assert!(count(&conn, "SELECT COUNT(*) FROM client_name_search WHERE client_id = 'C3'") > 0);
+    assert!(
+        count(
+            &conn,
+            "SELECT COUNT(*) FROM client_name_search WHERE client_id = 'C3'"
+        ) > 0
+    );
 }

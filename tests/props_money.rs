@@ -10,7 +10,8 @@ mod common;
 
 use axum::http::{Method, StatusCode};
 use backoffice::documents::pricing::{self, LineInput, Mode};
-use backoffice::documents::rules::{self, amount_in_words, div_round_half_up, line_tax, round_off, rupees};
+use backoffice::documents::rules::{self, line_tax};
+use backoffice::money::{self, amount_in_words, div_round_half_up, round_off, rupees};
 use common::{Call, TestApp};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestRng, TestRunner};
@@ -200,7 +201,7 @@ proptest! {
     fn rupees_read_back_to_the_same_paise(paise in any::<i64>()) {
         let text = rupees(paise);
         prop_assert_eq!(parse_rupees(&text), Ok(i128::from(paise)), "{}", text);
-        prop_assert_eq!(rules::amount(paise), text.replacen('₹', "", 1));
+        prop_assert_eq!(money::amount(paise), text.replacen('₹', "", 1));
     }
 
     #[test]
@@ -573,7 +574,10 @@ async fn a_credit_note_keeps_the_invoice_place_of_supply() {
         .await
         .body;
     assert_eq!(
-        (invoice["intra_state"].as_i64().map(|f| f == 1), invoice["total"].as_i64()),
+        (
+            invoice["intra_state"].as_i64().map(|f| f == 1),
+            invoice["total"].as_i64()
+        ),
         (Some(true), Some(29))
     );
     let moved = app
@@ -593,7 +597,10 @@ async fn a_credit_note_keeps_the_invoice_place_of_supply() {
         .await;
     assert_eq!(note.status, StatusCode::OK, "{}", note.text);
     assert_eq!(
-        (note.body["intra_state"].as_i64().map(|f| f == 1), note.body["total"].as_i64()),
+        (
+            note.body["intra_state"].as_i64().map(|f| f == 1),
+            note.body["total"].as_i64()
+        ),
         (Some(true), Some(29)),
         "the note carries the invoice's place of supply and figures"
     );

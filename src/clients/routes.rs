@@ -3,13 +3,14 @@
 
 use crate::AppState;
 use crate::auth::session::{AuthUser, Manager, Owner};
-use crate::clients::rules::{self, one_of};
 use crate::book;
+use crate::clients::rules::{self, one_of};
 use crate::clients::store::{self, Client, ClientFilter, SameGstin};
 use crate::db::audit::{Audit, audit, record};
 use crate::db::page::{Page, Paginated};
 use crate::db::query::text_or_null;
 use crate::error::{AppError, ErrorBody, Warning};
+use crate::gstin::{self, Gstin};
 use crate::http::extract::{IdPath, JsonBody, QueryParams};
 use crate::staff::{rules as staff_rules, store as staff_store};
 use axum::Json;
@@ -136,17 +137,17 @@ fn client_changes(
         None => {}
     }
     let mut gstin_state = existing
-        .and_then(|c| c.gstin.as_deref())
-        .map(|g| g[..2].to_string());
+        .and_then(|c| c.gstin.as_ref())
+        .map(|g| g.state_code().to_string());
     if let Some(raw) = input.gstin.as_deref() {
         if raw.trim().is_empty() {
             changes.push(("gstin", Value::Null));
             gstin_state = None;
         } else {
-            let gstin = rules::check_gstin(raw)?;
-            gstin_state = Some(gstin[..2].to_string());
-            changes.push(("state_code", Value::Text(gstin[..2].to_string())));
-            changes.push(("gstin", Value::Text(gstin)));
+            let gstin = Gstin::parse(raw)?;
+            gstin_state = Some(gstin.state_code().to_string());
+            changes.push(("state_code", Value::Text(gstin.state_code().to_string())));
+            changes.push(("gstin", Value::Text(gstin.into())));
         }
     }
     if let Some(code) = input.state_code.as_deref().map(str::trim) {
@@ -160,7 +161,7 @@ fn client_changes(
             }
             Some(_) => {}
             None if code.is_empty() => changes.push(("state_code", Value::Null)),
-            None if rules::state_name(code).is_none() => {
+            None if gstin::state_name(code).is_none() => {
                 return Err(AppError::invalid(
                     "state_code",
                     "invalid_state_code",
@@ -262,13 +263,20 @@ pub struct ClientReply {
 }
 
 /// The reply for `client`; a write that set its GSTIN warns when other clients have it too.
-fn reply(conn: &Connection, user: &AuthUser, client: Client, gstin_written: bool) -> Result<ClientReply, AppError> {
+fn reply(
+    conn: &Connection,
+    user: &AuthUser,
+    client: Client,
+    gstin_written: bool,
+) -> Result<ClientReply, AppError> {
     let (same_gstin, hidden) = match &client.gstin {
-        Some(gstin) => store::same_gstin(conn, &client.id, gstin, user.book().as_deref())?,
+        Some(gstin) => store::same_gstin(conn, &client.id, gstin.as_str(), user.book().as_deref())?,
         None => (vec![], 0),
     };
     let warnings = if gstin_written {
-        rules::shared_gstin_warning(&same_gstin, hidden).into_iter().collect()
+        rules::shared_gstin_warning(&same_gstin, hidden)
+            .into_iter()
+            .collect()
     } else {
         vec![]
     };

@@ -1,10 +1,11 @@
 //! The SQL of the client registry. The DB password column is read only by `db_password` and
 //! never selected into a `Client`.
 
+use crate::book;
 use crate::db::page::{Page, Paginated};
 use crate::db::query::{Filter, ListQuery, Plan, fetch_page_with, insert_row, like_contains, update_columns};
-use crate::book;
 use crate::error::{AppError, OnConstraint};
+use crate::gstin::Gstin;
 use rusqlite::types::Value;
 use rusqlite::{Connection, OptionalExtension, Row, params};
 use serde::Serialize;
@@ -15,7 +16,8 @@ use utoipa::ToSchema;
 pub struct Client {
     pub id: String,
     pub name: String,
-    pub gstin: Option<String>,
+    #[schema(value_type = Option<String>)]
+    pub gstin: Option<Gstin>,
     pub state_code: Option<String>,
     /// lead, active, lost or inactive.
     pub status: String,

@@ -3,10 +3,10 @@
 //! company profile for names, address, GSTIN, bank and contact details). The logo is the newest
 //! row of `template_logo`, a PNG or JPEG recognised by its content.
 
-use crate::clients::rules as client_rules;
 use crate::company;
 use crate::db::settings;
 use crate::error::AppError;
+use crate::gstin::{self, Gstin};
 use rusqlite::{Connection, OptionalExtension};
 use serde_json::{Map, Value};
 
@@ -125,9 +125,9 @@ pub fn check(body: &Map<String, Value>) -> Result<Vec<(String, Value)>, AppError
                 }
                 text.to_ascii_lowercase()
             }
-            "gstin" if !text.is_empty() => {
-                client_rules::check_gstin(&text).map_err(|e| e.on_field(k.as_str()))?
-            }
+            "gstin" if !text.is_empty() => Gstin::parse(&text)
+                .map(String::from)
+                .map_err(|e| e.on_field(k.as_str()))?,
             _ => text,
         };
         out.push((key(field), Value::String(text)));
@@ -206,8 +206,8 @@ pub fn letterhead(conn: &Connection, overrides: &[(String, Value)]) -> Result<Le
     };
     let gstin = get("gstin");
     let state_code = gstin
-        .as_deref()
-        .map(|g| g[..2].to_string())
+        .clone()
+        .map(|g| Gstin::stored(g).state_code().to_string())
         .or(company::profile(conn)?.state_code);
     Ok(Letterhead {
         trade_name: get("trade_name").unwrap_or_default(),
@@ -235,7 +235,7 @@ pub fn letterhead(conn: &Connection, overrides: &[(String, Value)]) -> Result<Le
 
 /// "Kerala (32)", or the bare code when it is not a known state.
 pub fn state_label(code: &str) -> String {
-    match client_rules::state_name(code) {
+    match gstin::state_name(code) {
         Some(name) => format!("{name} ({code})"),
         None => code.to_string(),
     }

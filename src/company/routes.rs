@@ -2,12 +2,12 @@
 
 use crate::AppState;
 use crate::auth::session::{AuthUser, Owner};
-use crate::clients::rules as client_rules;
 use crate::clock;
 use crate::company::{self, CompanyProfile, PROFILE_KEY};
 use crate::db::audit::{Audit, audit};
 use crate::db::settings;
 use crate::error::{AppError, ErrorBody};
+use crate::gstin::{self, Gstin};
 use crate::http::extract::JsonBody;
 use crate::staff::rules as staff_rules;
 use axum::Json;
@@ -46,14 +46,18 @@ async fn put_company(
     profile.gstin = profile
         .gstin
         .filter(|g| !g.trim().is_empty())
-        .map(|g| client_rules::check_gstin(&g))
-        .transpose()?;
+        .map(|g| Gstin::parse(&g))
+        .transpose()?
+        .map(|g| {
+            profile.state_code = Some(g.state_code().to_string());
+            String::from(g)
+        });
     match &profile.gstin {
-        Some(gstin) => profile.state_code = Some(gstin[..2].to_string()),
+        Some(_) => {}
         None => {
             profile.state_code = profile.state_code.filter(|s| !s.trim().is_empty());
             if let Some(code) = &profile.state_code
-                && client_rules::state_name(code).is_none()
+                && gstin::state_name(code).is_none()
             {
                 return Err(AppError::invalid(
                     "state_code",

@@ -1,7 +1,6 @@
 //! The history of a demo office, planned in memory before anything is written: clients and their
 //! subscriptions, then year by year the documents each client went through and how they paid.
 
-use crate::clients::rules as client_rules;
 use crate::demo::names::{FIRST, KINDS, LAST, MODULES, PLACES};
 use crate::demo::{Options, Rng};
 use crate::documents::rules;
@@ -123,7 +122,7 @@ fn gstin(rng: &mut Rng, state: &str) -> String {
     first14.push(letter(rng));
     first14.push('1');
     first14.push('Z');
-    let check = client_rules::gstin_check_char(&first14).expect("a well-formed GSTIN body");
+    let check = crate::gstin::check_char(&first14).expect("a well-formed GSTIN body");
     format!("{first14}{check}")
 }
 

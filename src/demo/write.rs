@@ -67,10 +67,7 @@ pub fn write(
     // The company, its staff and its catalog.
     let company_gstin = {
         let body = "32AAHCM4521K1Z";
-        format!(
-            "{body}{}",
-            crate::clients::rules::gstin_check_char(body).expect("valid body")
-        )
+        format!("{body}{}", crate::gstin::check_char(body).expect("valid body"))
     };
     let profile = json!({
         "name": "Malabar Cooperative Software Pvt Ltd", "address": "2nd Floor, Civil Station Road\nKozhikode, Kerala 673020",

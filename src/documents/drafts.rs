@@ -9,10 +9,10 @@ use crate::db::audit::{Audit, audit};
 use crate::db::query::text_or_null;
 use crate::db::settings;
 use crate::documents::pricing::{self, LineInput, Mode, Priced, PricedLine};
-use crate::error::Warning;
 use crate::documents::rules;
 use crate::documents::store::{self, Document};
 use crate::error::AppError;
+use crate::error::Warning;
 use chrono::NaiveDate;
 use rusqlite::Connection;
 use rusqlite::types::Value;
@@ -54,8 +54,8 @@ pub fn place_of_supply(conn: &Connection, client: &Client) -> Result<(bool, Opti
     let company_state = company::profile(conn)?.state_code;
     let client_state = client
         .gstin
-        .as_deref()
-        .map(|g| g[..2].to_string())
+        .as_ref()
+        .map(|g| g.state_code().to_string())
         .or(client.state_code.clone());
     Ok(rules::place_of_supply(
         company_state.as_deref(),

@@ -447,7 +447,7 @@ async fn credit_note(
                     "exceeds_creditable",
                     format!(
                         "At most {} can still be credited on this invoice.",
-                        crate::documents::rules::rupees(creditable)
+                        crate::money::rupees(creditable)
                     ),
                 ));
             }

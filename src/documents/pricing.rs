@@ -8,6 +8,7 @@ use crate::catalog::store as catalog_store;
 use crate::db::settings;
 use crate::documents::rules;
 use crate::error::{AppError, Warning};
+use crate::money;
 use chrono::NaiveDate;
 use rusqlite::Connection;
 use serde::{Deserialize, Serialize};
@@ -233,7 +234,7 @@ pub fn price(
     }
     let before_round = totals.subtotal + totals.cgst + totals.sgst + totals.igst;
     totals.round_off = if round_to_rupee {
-        rules::round_off(before_round)
+        money::round_off(before_round)
     } else {
         0
     };

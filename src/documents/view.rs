@@ -4,9 +4,9 @@
 
 use crate::clients::store::{self as client_store, Client};
 use crate::company::letterhead::{self, Letterhead};
-use crate::documents::rules;
 use crate::documents::store::Document;
 use crate::error::AppError;
+use crate::money;
 use chrono::NaiveDate;
 use rusqlite::Connection;
 
@@ -94,8 +94,8 @@ fn non_empty(s: Option<&str>) -> Option<String> {
 pub fn party(client: &Client) -> Party {
     let state_code = client
         .gstin
-        .as_deref()
-        .map(|g| g[..2].to_string())
+        .as_ref()
+        .map(|g| g.state_code().to_string())
         .or(client.state_code.clone());
     Party {
         name: client.name.clone(),
@@ -109,7 +109,7 @@ pub fn party(client: &Client) -> Party {
             .map(str::to_string)
             .chain(non_empty(client.district.as_deref()).map(|d| format!("{d} District")))
             .collect(),
-        gstin: client.gstin.clone(),
+        gstin: client.gstin.clone().map(String::from),
         state: state_code.as_deref().map(letterhead::state_label),
         phone: non_empty(client.phone.as_deref()),
         email: non_empty(client.email.as_deref()),
@@ -157,13 +157,13 @@ pub fn assemble(
                 description: p.description.clone(),
                 sac: p.sac.clone().unwrap_or_default(),
                 qty: p.qty.to_string(),
-                rate: rules::amount(p.unit_price),
-                taxable: rules::amount(p.taxable),
+                rate: money::amount(p.unit_price),
+                taxable: money::amount(p.taxable),
                 gst_rate: format!("{}%", p.gst_rate),
-                cgst: rules::amount(p.cgst),
-                sgst: rules::amount(p.sgst),
-                igst: rules::amount(p.igst),
-                total: rules::amount(p.total),
+                cgst: money::amount(p.cgst),
+                sgst: money::amount(p.sgst),
+                igst: money::amount(p.igst),
+                total: money::amount(p.total),
             }
         })
         .collect();
@@ -189,13 +189,13 @@ pub fn assemble(
         place_of_supply,
         intra_state: doc.intra_state,
         lines,
-        subtotal: rules::amount(doc.subtotal),
-        cgst: rules::amount(doc.cgst),
-        sgst: rules::amount(doc.sgst),
-        igst: rules::amount(doc.igst),
-        round_off: (doc.round_to_rupee && doc.round_off != 0).then(|| rules::amount(doc.round_off)),
-        total: rules::rupees(doc.total),
-        total_in_words: rules::amount_in_words(doc.total),
+        subtotal: money::amount(doc.subtotal),
+        cgst: money::amount(doc.cgst),
+        sgst: money::amount(doc.sgst),
+        igst: money::amount(doc.igst),
+        round_off: (doc.round_to_rupee && doc.round_off != 0).then(|| money::amount(doc.round_off)),
+        total: money::rupees(doc.total),
+        total_in_words: money::amount_in_words(doc.total),
         notes: non_empty(doc.notes.as_deref()),
         terms,
     }

@@ -4,9 +4,9 @@
 
 use crate::clients::store as client_store;
 use crate::company::letterhead::{self, Letterhead};
-use crate::documents::rules;
 use crate::documents::view::{self, Party};
 use crate::error::AppError;
+use crate::money;
 use crate::payments::store::Payment;
 use rusqlite::Connection;
 
@@ -60,8 +60,8 @@ pub fn build(conn: &Connection, p: &Payment) -> Result<ReceiptView, AppError> {
         settled.push(SettledRow {
             doc_no: a.doc_no.clone().unwrap_or_default(),
             doc_date: doc_date.as_deref().map(view::long_date).unwrap_or_default(),
-            amount: rules::amount(a.amount),
-            tds: rules::amount(a.tds),
+            amount: money::amount(a.amount),
+            tds: money::amount(a.tds),
         });
     }
     Ok(ReceiptView {
@@ -71,11 +71,11 @@ pub fn build(conn: &Connection, p: &Payment) -> Result<ReceiptView, AppError> {
         received_from: view::party(&client),
         mode: mode_label(&p.mode).into(),
         reference: p.reference.clone(),
-        amount: rules::rupees(p.amount),
-        amount_in_words: rules::amount_in_words(p.amount),
+        amount: money::rupees(p.amount),
+        amount_in_words: money::amount_in_words(p.amount),
         settled,
-        tds: (p.tds > 0).then(|| rules::rupees(p.tds)),
-        advance: (p.unallocated > 0).then(|| rules::rupees(p.unallocated)),
+        tds: (p.tds > 0).then(|| money::rupees(p.tds)),
+        advance: (p.unallocated > 0).then(|| money::rupees(p.unallocated)),
         notes: p.notes.clone(),
     })
 }

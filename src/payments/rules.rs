@@ -91,7 +91,7 @@ pub fn check_claims(
                 format!(
                     "{} has {} outstanding: money and TDS together may not pass it.",
                     target.doc_no.as_deref().unwrap_or("This invoice"),
-                    crate::documents::rules::rupees(target.outstanding.max(0))
+                    crate::money::rupees(target.outstanding.max(0))
                 ),
             ));
         }
@@ -103,8 +103,8 @@ pub fn check_claims(
             "exceeds_unallocated",
             format!(
                 "The allocations take {} of money, but the payment holds only {}.",
-                crate::documents::rules::rupees(money),
-                crate::documents::rules::rupees(unallocated)
+                crate::money::rupees(money),
+                crate::money::rupees(unallocated)
             ),
         ));
     }
@@ -113,7 +113,7 @@ pub fn check_claims(
 
 /// TDS at `percent` of a taxable value (never of the GST), rounded half-up to the paisa.
 pub fn tds_at(taxable: i64, percent: i64) -> i64 {
-    crate::documents::rules::div_round_half_up(taxable.max(0) * percent, 100)
+    crate::money::div_round_half_up(taxable.max(0) * percent, 100)
 }
 
 /// A payment is received today or before (the office's today): never in the future.

@@ -210,7 +210,11 @@ pub fn check_secret_key(key: &str) -> Result<(), AppError> {
 
 /// The day a ticked step is done on (spec 2.6): a step ticked with a payment is done on the day
 /// the money came, whatever date was typed; otherwise the date given, else the office's today.
-pub fn done_on(given: Option<NaiveDate>, payment_received_on: Option<NaiveDate>, today: NaiveDate) -> NaiveDate {
+pub fn done_on(
+    given: Option<NaiveDate>,
+    payment_received_on: Option<NaiveDate>,
+    today: NaiveDate,
+) -> NaiveDate {
     payment_received_on.or(given).unwrap_or(today)
 }
 
@@ -359,7 +363,11 @@ mod tests {
             (None, Some(d(10)), d(10)),
             (Some(d(3)), Some(d(10)), d(10)),
         ] {
-            assert_eq!(done_on(given, received, d(24)), expected, "{given:?} {received:?}");
+            assert_eq!(
+                done_on(given, received, d(24)),
+                expected,
+                "{given:?} {received:?}"
+            );
         }
     }
 }
