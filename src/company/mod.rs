@@ -40,7 +40,7 @@ pub fn profile(conn: &Connection) -> Result<CompanyProfile, AppError> {
         .and_then(|v| serde_json::from_value(v).ok())
         .unwrap_or_default();
     profile.utc_offset =
-        settings::get(conn, "company.utc_offset", today)?.and_then(|v| v.as_str().map(str::to_string));
+        settings::get(conn, settings::UTC_OFFSET.name, today)?.and_then(|v| v.as_str().map(str::to_string));
     Ok(profile)
 }
 
@@ -50,9 +50,7 @@ pub fn payment_terms_days_today(conn: &rusqlite::Connection) -> Result<i64, AppE
     payment_terms_days(conn, today)
 }
 
-/// billing.payment_terms_days in force on `on` (seeded 15).
+/// billing.payment_terms_days in force on `on`.
 pub fn payment_terms_days(conn: &rusqlite::Connection, on: chrono::NaiveDate) -> Result<i64, AppError> {
-    Ok(settings::get(conn, "billing.payment_terms_days", on)?
-        .and_then(|v| v.as_i64())
-        .unwrap_or(15))
+    settings::int(conn, &settings::PAYMENT_TERMS_DAYS, on)
 }

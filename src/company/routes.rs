@@ -95,7 +95,7 @@ async fn put_company(
             if let Some(o) = offset {
                 settings::set(
                     tx,
-                    "company.utc_offset",
+                    settings::UTC_OFFSET.name,
                     &serde_json::json!(o),
                     today,
                     Some(&user.id),

@@ -5,29 +5,69 @@ use crate::db::ids::new_id;
 use crate::error::AppError;
 use chrono::NaiveDate;
 use rusqlite::{Connection, OptionalExtension, params};
-use serde_json::{Value, json};
+use serde_json::Value;
+
+/// A setting with a default (spec 2.11): its key and its default, each written once here. The
+/// default is seeded on first boot and is also what a read answers when the stored value is
+/// missing or of the wrong kind.
+pub struct Key {
+    pub name: &'static str,
+    /// The default as JSON text.
+    default: &'static str,
+}
+
+impl Key {
+    pub fn default_value(&self) -> Value {
+        serde_json::from_str(self.default).expect("a setting's default is valid JSON")
+    }
+}
+
+pub const PAYMENT_TERMS_DAYS: Key = Key {
+    name: "billing.payment_terms_days",
+    default: "15",
+};
+pub const TICKET_SLA_DAYS: Key = Key {
+    name: "ticket.sla_days",
+    default: "7",
+};
+pub const PROJECT_STALL_DAYS: Key = Key {
+    name: "project.stall_days",
+    default: "30",
+};
+pub const QUOTE_FOLLOWUP_POLICY: Key = Key {
+    name: "quote.followup.policy",
+    default: r#""manual""#,
+};
+pub const TICKET_TYPES: Key = Key {
+    name: "ticket.types",
+    default: r#"["service", "installation", "training", "bug", "data correction", "renewal"]"#,
+};
+pub const UTC_OFFSET: Key = Key {
+    name: "company.utc_offset",
+    default: r#""+05:30""#,
+};
+pub const SHARE_EXPIRY_DAYS: Key = Key {
+    name: "share.default_expiry_days",
+    default: "30",
+};
 
 /// The spec's defaults, written on first boot (dated 2000-01-01 so they are in force for old documents).
-pub fn defaults() -> Vec<(&'static str, Value)> {
-    vec![
-        ("billing.payment_terms_days", json!(15)),
-        ("ticket.sla_days", json!(7)),
-        ("project.stall_days", json!(30)),
-        ("quote.followup.policy", json!("manual")),
-        (
-            "ticket.types",
-            json!([
-                "service",
-                "installation",
-                "training",
-                "bug",
-                "data correction",
-                "renewal"
-            ]),
-        ),
-        ("company.utc_offset", json!("+05:30")),
-        ("share.default_expiry_days", json!(30)),
-    ]
+pub const DEFAULTS: [&Key; 7] = [
+    &PAYMENT_TERMS_DAYS,
+    &TICKET_SLA_DAYS,
+    &PROJECT_STALL_DAYS,
+    &QUOTE_FOLLOWUP_POLICY,
+    &TICKET_TYPES,
+    &UTC_OFFSET,
+    &SHARE_EXPIRY_DAYS,
+];
+
+/// A whole-number setting in force on `on`; its default when unset or not a number.
+pub fn int(conn: &Connection, key: &Key, on: NaiveDate) -> Result<i64, AppError> {
+    Ok(get(conn, key.name, on)?
+        .and_then(|v| v.as_i64())
+        .or_else(|| key.default_value().as_i64())
+        .expect("a whole-number setting has a whole-number default"))
 }
 
 const SEED_DATE: &str = "2000-01-01";
@@ -63,31 +103,69 @@ pub fn set(
 /// Writes each default whose key has never been set.
 pub fn seed_defaults(conn: &Connection) -> Result<(), AppError> {
     let seed_date = NaiveDate::parse_from_str(SEED_DATE, "%Y-%m-%d").expect("valid seed date");
-    for (key, value) in defaults() {
+    for key in DEFAULTS {
         let exists: bool = conn.query_row(
             "SELECT EXISTS (SELECT 1 FROM setting WHERE key = ?1)",
-            [key],
+            [key.name],
             |r| r.get(0),
         )?;
         if !exists {
-            set(conn, key, &value, seed_date, None)?;
+            set(conn, key.name, &key.default_value(), seed_date, None)?;
         }
     }
     Ok(())
 }
 
-/// The office's offset from UTC (`company.utc_offset`, default +05:30).
+/// The office's offset from UTC ([`UTC_OFFSET`]).
 pub fn office_offset(conn: &Connection) -> Result<chrono::FixedOffset, AppError> {
     let today = clock::now().date_naive();
-    let text = get(conn, "company.utc_offset", today)?;
-    let parsed = text
+    let parsed = get(conn, UTC_OFFSET.name, today)?
         .as_ref()
         .and_then(Value::as_str)
         .and_then(clock::parse_offset);
-    Ok(parsed.unwrap_or_else(|| clock::parse_offset("+05:30").expect("valid default offset")))
+    Ok(parsed.unwrap_or_else(|| {
+        let default = UTC_OFFSET.default_value();
+        clock::parse_offset(default.as_str().unwrap_or_default()).expect("a valid default offset")
+    }))
 }
 
 /// Today's date at the office: the "today" of business rules (prices, due dates, aging).
 pub fn office_today(conn: &Connection) -> Result<NaiveDate, AppError> {
     Ok(clock::office_today(office_offset(conn)?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each default is valid JSON of the kind its readers expect, and a read of a key never
+    /// set answers the default.
+    #[test]
+    fn defaults_are_written_once_and_read_back() {
+        for key in DEFAULTS {
+            key.default_value();
+        }
+        let conn = Connection::open_in_memory().unwrap();
+        conn.execute_batch(
+            "CREATE TABLE setting (id TEXT, key TEXT, value TEXT, effective_from TEXT, set_by TEXT, set_at TEXT)",
+        )
+        .unwrap();
+        let on = NaiveDate::from_ymd_opt(2026, 11, 24).unwrap();
+        assert_eq!(int(&conn, &PAYMENT_TERMS_DAYS, on).unwrap(), 15);
+        assert_eq!(int(&conn, &SHARE_EXPIRY_DAYS, on).unwrap(), 30);
+        set(&conn, PAYMENT_TERMS_DAYS.name, &Value::from(45), on, None).unwrap();
+        set(&conn, SHARE_EXPIRY_DAYS.name, &Value::from("soon"), on, None).unwrap();
+        assert_eq!(int(&conn, &PAYMENT_TERMS_DAYS, on).unwrap(), 45);
+        assert_eq!(
+            int(&conn, &SHARE_EXPIRY_DAYS, on).unwrap(),
+            30,
+            "not a number: the default"
+        );
+        seed_defaults(&conn).unwrap();
+        assert_eq!(int(&conn, &PROJECT_STALL_DAYS, on).unwrap(), 30);
+        assert_eq!(
+            office_offset(&conn).unwrap(),
+            chrono::FixedOffset::east_opt(5 * 3600 + 1800).unwrap()
+        );
+    }
 }

@@ -94,12 +94,9 @@ pub fn new_token() -> Result<String, AppError> {
     Ok(hex::encode(bytes))
 }
 
-/// share.default_expiry_days in force today (seeded 30).
+/// share.default_expiry_days in force today.
 pub fn default_expiry_days(conn: &Connection) -> Result<i64, AppError> {
-    let today = settings::office_today(conn)?;
-    Ok(settings::get(conn, "share.default_expiry_days", today)?
-        .and_then(|v| v.as_i64())
-        .unwrap_or(30))
+    settings::int(conn, &settings::SHARE_EXPIRY_DAYS, settings::office_today(conn)?)
 }
 
 /// Mints a share of `document_id` expiring at `expires_at`, audited by share id (never the token).
@@ -362,7 +359,7 @@ async fn put_settings(
             let today = settings::office_today(tx)?;
             settings::set(
                 tx,
-                "share.default_expiry_days",
+                settings::SHARE_EXPIRY_DAYS.name,
                 &serde_json::json!(days),
                 today,
                 Some(&user.id),
@@ -371,7 +368,7 @@ async fn put_settings(
                 tx,
                 Audit {
                     entity: "setting",
-                    entity_id: Some("share.default_expiry_days"),
+                    entity_id: Some(settings::SHARE_EXPIRY_DAYS.name),
                     action: "update",
                     user_id: Some(&user.id),
                     before: Some(serde_json::json!(before)),

@@ -305,9 +305,7 @@ async fn stalled(
             let today = settings::office_today(c)?;
             let days = match days {
                 Some(d) => d,
-                None => settings::get(c, "project.stall_days", today)?
-                    .and_then(|v| v.as_i64())
-                    .unwrap_or(30),
+                None => settings::int(c, &settings::PROJECT_STALL_DAYS, today)?,
             };
             let mut projects = vec![];
             let mut unknown = 0;

@@ -377,7 +377,8 @@ pub fn scenarios(f: &Fixture) -> Vec<ReadScenario> {
             move |c, _| {
                 session(c, &mh);
                 let today = backoffice::db::settings::office_today(c).unwrap();
-                backoffice::db::settings::get(c, "project.stall_days", today).unwrap();
+                backoffice::db::settings::int(c, &backoffice::db::settings::PROJECT_STALL_DAYS, today)
+                    .unwrap();
                 projects::store::open_projects_with_activity(c, None).unwrap();
             }
         }),
