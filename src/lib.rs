@@ -15,6 +15,7 @@ pub mod documents;
 pub mod http;
 pub mod jobs;
 pub mod mail;
+pub mod openapi;
 pub mod payments;
 pub mod pdf;
 pub mod projects;

@@ -8,6 +8,7 @@ pub mod middleware;
 pub mod pagination;
 
 use crate::AppState;
+use crate::openapi::{ApiDoc, PlumbingStatuses};
 use axum::extract::{DefaultBodyLimit, State};
 use axum::http::{StatusCode, header};
 use axum::response::IntoResponse;
@@ -16,36 +17,15 @@ use axum::{Json, Router};
 use error::AppError;
 use serde::Serialize;
 use std::sync::Arc;
-use utoipa::openapi::security::{ApiKey, ApiKeyValue, SecurityScheme};
 use utoipa::{Modify, OpenApi, ToSchema};
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 /// The largest request body accepted anywhere (uploads set their own, smaller, limits).
 pub const BODY_LIMIT: usize = 1024 * 1024;
 
-#[derive(OpenApi)]
-#[openapi(
-    info(title = "Back office API", description = "JSON API of the back office. Money is integer paise; dates are YYYY-MM-DD; timestamps RFC 3339 UTC. Errors are `{ error: { code, message, field? } }`."),
-    modifiers(&SessionCookie),
-    security(("session" = [])),
-)]
-struct ApiDoc;
-
-struct SessionCookie;
-
-impl Modify for SessionCookie {
-    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
-        let components = openapi.components.get_or_insert_with(Default::default);
-        components.add_security_scheme(
-            "session",
-            SecurityScheme::ApiKey(ApiKey::Cookie(ApiKeyValue::new(extract::SESSION_COOKIE))),
-        );
-    }
-}
-
 /// The whole HTTP surface: the API areas, the OpenAPI document and the layers.
 pub fn router(state: AppState) -> Router {
-    let (api, openapi) = OpenApiRouter::with_openapi(ApiDoc::openapi())
+    let (api, mut openapi) = OpenApiRouter::with_openapi(ApiDoc::openapi())
         .routes(routes!(health))
         .merge(crate::auth::routes::router())
         .merge(crate::staff::routes::router())
@@ -60,6 +40,7 @@ pub fn router(state: AppState) -> Router {
         .merge(crate::payments::routes::router())
         .merge(crate::reports::routes::router())
         .split_for_parts();
+    PlumbingStatuses.modify(&mut openapi);
     let openapi_json = Arc::new(openapi.to_pretty_json().expect("the OpenAPI document serializes"));
     Router::new()
         .merge(api)
