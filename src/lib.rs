@@ -41,7 +41,7 @@ use config::Config;
 use db::Db;
 use http::middleware;
 use std::sync::Arc;
-use utoipa::OpenApi;
+use utoipa::{Modify, OpenApi};
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 /// What every handler can reach.
@@ -84,7 +84,7 @@ impl AppState {
 /// The whole HTTP application: the API areas, the OpenAPI document, the public share pages,
 /// the console and the layers every request passes. The one place that knows every area.
 pub fn app(state: AppState) -> Router {
-    let (api, openapi) = OpenApiRouter::with_openapi(openapi::ApiDoc::openapi())
+    let (api, mut openapi) = OpenApiRouter::with_openapi(openapi::ApiDoc::openapi())
         .routes(routes!(http::health))
         .merge(crate::auth::routes::router())
         .merge(crate::staff::routes::router())
@@ -99,6 +99,7 @@ pub fn app(state: AppState) -> Router {
         .merge(crate::payments::routes::router())
         .merge(crate::reports::routes::router())
         .split_for_parts();
+    openapi::PlumbingStatuses.modify(&mut openapi);
     let openapi_json = Arc::new(openapi.to_pretty_json().expect("the OpenAPI document serializes"));
     Router::new()
         .merge(api)

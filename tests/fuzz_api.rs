@@ -1,8 +1,9 @@
 //! Schemathesis against the real binary's own OpenAPI document, signed in as the owner: no
-//! answer is a 5xx, every answer matches the documented schema and content type, and the server
-//! logs no panic. `tests/run.sh` installs Schemathesis into `target/fuzz-venv` (PyPI); without
-//! it the test is skipped, except under CI where that is a failure. The seed is fixed so a run
-//! is repeatable; `FUZZ_SEED` picks another, `FUZZ_EXAMPLES` the cases per operation.
+//! answer is a 5xx, every answer's status is one the operation documents, every answer matches
+//! the documented schema and content type, and the server logs no panic. `tests/run.sh`
+//! installs Schemathesis into `target/fuzz-venv` (PyPI); without it the test is skipped, except
+//! under CI where that is a failure. The seed is fixed so a run is repeatable; `FUZZ_SEED` picks
+//! another, `FUZZ_EXAMPLES` the cases per operation (60 by default).
 
 mod common;
 
@@ -43,14 +44,14 @@ fn the_api_holds_under_schemathesis() {
     );
     assert!(client["id"].is_string(), "{client}");
     let seed = std::env::var("FUZZ_SEED").unwrap_or_else(|_| "20261122".into());
-    let examples = std::env::var("FUZZ_EXAMPLES").unwrap_or_else(|_| "50".into());
+    let examples = std::env::var("FUZZ_EXAMPLES").unwrap_or_else(|_| "60".into());
     let out = Command::new(st)
         .current_dir(dir.path())
         .args(["run", &server.url("/api/openapi.json")])
         .args(["--header", &format!("Cookie: {owner}")])
         .args([
             "--checks",
-            "not_a_server_error,response_schema_conformance,content_type_conformance",
+            "not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance",
         ])
         // Signing out, changing the password or signing in (rate-limited, a deliberate hash each)
         // would end the fuzzing session or spend its time on argon2.

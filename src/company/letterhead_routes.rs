@@ -8,6 +8,7 @@ use crate::db::settings;
 use crate::error::{AppError, ErrorBody};
 use crate::http::extract::JsonBody;
 use axum::Json;
+use axum::extract::multipart::MultipartRejection;
 use axum::extract::{DefaultBodyLimit, Multipart, State};
 use rusqlite::Connection;
 use serde::Serialize;
@@ -108,8 +109,15 @@ async fn put_template(
 async fn upload_logo(
     State(state): State<AppState>,
     Owner(user): Owner,
-    mut multipart: Multipart,
+    multipart: Result<Multipart, MultipartRejection>,
 ) -> Result<Json<TemplateSettings>, AppError> {
+    let mut multipart = multipart.map_err(|_| {
+        AppError::new(
+            axum::http::StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "unsupported_media_type",
+            "Send the logo as multipart/form-data (with its boundary), one file.",
+        )
+    })?;
     let too_large = || {
         AppError::new(
             axum::http::StatusCode::PAYLOAD_TOO_LARGE,

@@ -14,8 +14,9 @@ use crate::db::query::insert_row;
 use crate::db::settings;
 use crate::documents::{html, store, view};
 use crate::error::{AppError, ErrorBody};
-use crate::http::extract::{ClientInfo, JsonBody};
+use crate::http::extract::{ClientInfo, IdPath, JsonBody};
 use axum::Json;
+use axum::extract::rejection::PathRejection;
 use axum::extract::{Path, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
@@ -256,7 +257,7 @@ async fn mint(
     State(state): State<AppState>,
     Manager(user): Manager,
     client: ClientInfo,
-    Path(id): Path<String>,
+    IdPath(id): IdPath,
     JsonBody(request): JsonBody<MintRequest>,
 ) -> Result<(StatusCode, Json<Minted>), AppError> {
     let config = state.config.clone();
@@ -285,8 +286,10 @@ async fn mint(
 async fn revoke(
     State(state): State<AppState>,
     user: AuthUser,
-    Path((id, share_id)): Path<(String, String)>,
+    path: Result<Path<(String, String)>, PathRejection>,
 ) -> Result<Json<Share>, AppError> {
+    let Path((id, share_id)) =
+        path.map_err(|_| AppError::bad_request("invalid_path", "The id in the address is not valid."))?;
     let share = state
         .db
         .write(move |tx| {

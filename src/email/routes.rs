@@ -106,7 +106,9 @@ pub struct MailTest {
 
 /// Asks the provider whether it is there and takes the token (owner). 502 when it does not.
 #[utoipa::path(post, path = "/api/settings/mail/test", tag = "settings",
-    responses((status = 200, body = MailTest), (status = 409, body = ErrorBody), (status = 502, body = ErrorBody)))]
+    responses((status = 200, body = MailTest), (status = 403, body = ErrorBody),
+              (status = 409, description = "No mail provider is set up", body = ErrorBody),
+              (status = 502, description = "The provider did not answer or refused the token", body = ErrorBody)))]
 async fn test_mail(State(state): State<AppState>, _owner: Owner) -> Result<Json<MailTest>, AppError> {
     let config = state.db.read(email::config).await?;
     let allow = state.config.allow_private_targets;

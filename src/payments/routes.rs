@@ -115,7 +115,11 @@ async fn list_payments(
     QueryParams(q): QueryParams<PaymentQuery>,
 ) -> Result<Json<Paginated<Payment>>, AppError> {
     if let Some(mode) = &q.mode {
-        crate::clients::rules::one_of("mode", mode, rules::MODES)?;
+        // A query value out of range is a 400 (decisions 3), not a body's 422.
+        crate::clients::rules::one_of("mode", mode, rules::MODES).map_err(|mut e| {
+            e.status = StatusCode::BAD_REQUEST;
+            e
+        })?;
     }
     let filter = PaymentFilter {
         client_id: q.client_id,

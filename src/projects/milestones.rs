@@ -13,7 +13,7 @@ use crate::projects::checklist_templates;
 use crate::projects::rules::{self, Step};
 use crate::projects::store::{self, BoardRow, ClientModule, Milestone, ProjectRow};
 use axum::Json;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::StatusCode;
 use chrono::NaiveDate;
 use rusqlite::Connection;
@@ -250,7 +250,7 @@ async fn board(State(state): State<AppState>, user: AuthUser) -> Result<Json<Boa
 async fn pending(
     State(state): State<AppState>,
     user: AuthUser,
-    Path(key): Path<String>,
+    IdPath(key): IdPath,
     page: Page,
 ) -> Result<Json<Paginated<ProjectRow>>, AppError> {
     let key = rules::canonical_key(&key).to_string();
@@ -479,7 +479,7 @@ async fn put_front(
 async fn put_tail(
     State(state): State<AppState>,
     Owner(user): Owner,
-    Path(code): Path<String>,
+    IdPath(code): IdPath,
     JsonBody(req): JsonBody<TemplateSteps>,
 ) -> Result<Json<Templates>, AppError> {
     crate::catalog::rules::check_code(&code)?;

@@ -153,7 +153,7 @@ pub struct EmployeePatch {
 /// Edit a staff member (owner). The email cannot change; the last active owner keeps the role.
 #[utoipa::path(patch, path = "/api/employees/{id}", tag = "staff", request_body = EmployeePatch,
     params(("id" = String, Path, description = "Employee id")),
-    responses((status = 200, body = Employee), (status = 404, body = ErrorBody),
+    responses((status = 200, body = Employee), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
               (status = 409, description = "Would leave no active owner, or username in use", body = ErrorBody),
               (status = 422, body = ErrorBody)))]
 async fn patch_employee(
@@ -210,7 +210,7 @@ async fn patch_employee(
 /// Deactivate a staff member (owner): they cannot sign in and their sessions end now.
 #[utoipa::path(post, path = "/api/employees/{id}/deactivate", tag = "staff",
     params(("id" = String, Path, description = "Employee id")),
-    responses((status = 200, body = Employee), (status = 404, body = ErrorBody),
+    responses((status = 200, body = Employee), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
               (status = 409, description = "Deactivating oneself or the last active owner", body = ErrorBody)))]
 async fn deactivate(
     State(state): State<AppState>,
@@ -241,7 +241,7 @@ async fn deactivate(
 /// Reactivate a deactivated staff member (owner).
 #[utoipa::path(post, path = "/api/employees/{id}/reactivate", tag = "staff",
     params(("id" = String, Path, description = "Employee id")),
-    responses((status = 200, body = Employee), (status = 404, body = ErrorBody)))]
+    responses((status = 200, body = Employee), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
 async fn reactivate(
     State(state): State<AppState>,
     Owner(owner): Owner,
@@ -269,7 +269,7 @@ pub struct NewPassword {
 /// Reset a staff member's password (owner): a new initial password, the lock cleared, their sessions ended.
 #[utoipa::path(post, path = "/api/employees/{id}/reset-password", tag = "staff",
     params(("id" = String, Path, description = "Employee id")),
-    responses((status = 200, body = NewPassword), (status = 404, body = ErrorBody)))]
+    responses((status = 200, body = NewPassword), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
 async fn reset_password(
     State(state): State<AppState>,
     Owner(owner): Owner,
