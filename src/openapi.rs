@@ -62,9 +62,10 @@ pub const FAILURES_AS_400: &[(&str, &str)] = &[
 /// | 415 | are POST, PUT, PATCH or DELETE | the CSRF layer wants a JSON content type |
 /// | 422 | take a JSON body | `JsonBody` refuses a well-formed body with a wrong value |
 /// | 500 | answer any error body | an unexpected failure (the detail goes to the log only) |
+/// | 503 | are secured or change state | the writer's queue is full (a signed-in read may write: the session's last-seen time) |
 ///
 /// A role gate's 403 is the route's own entry (on a write, the CSRF reason is appended to it);
-/// a 429 gets its `Retry-After` header; an error entry without a description gets the usual one.
+/// a 429 and a 503 get their `Retry-After` header; an error entry without a description gets the usual one.
 pub struct PlumbingStatuses;
 
 impl Modify for PlumbingStatuses {
@@ -209,6 +210,13 @@ fn complete(op: &mut Operation, f: &Facts) {
             "An unexpected failure on the server (`internal`): the message is generic, the detail goes to the log.",
         );
     }
+    if f.secured || f.changes_state {
+        add(
+            op,
+            503,
+            "The server is busy: too many writes are waiting for the data file (`busy`); `Retry-After` says when to try again.",
+        );
+    }
     for (status, response) in op.responses.responses.iter_mut() {
         let RefOr::T(response) = response else { continue };
         if status.starts_with('4') || status.starts_with('5') {
@@ -223,7 +231,9 @@ fn complete(op: &mut Operation, f: &Facts) {
                 response.description = default.into();
             }
         }
-        if status == "429" && !response.headers.contains_key("Retry-After") {
+        if (status == "429" || status == "503" && has_error_body(response))
+            && !response.headers.contains_key("Retry-After")
+        {
             let mut header = Header::new(Object::with_type(Type::Integer));
             header.description = Some("Seconds until a new attempt may succeed.".into());
             response.headers.insert("Retry-After".into(), header);
