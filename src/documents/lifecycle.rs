@@ -2,8 +2,7 @@
 //! note. Accept, lost, convert and cancel are the stop conditions of a quotation's follow-ups;
 //! the reminders area dismisses those inside these same transactions.
 
-use crate::AppState;
-use crate::auth::session::{AuthUser, Manager};
+use crate::auth::session::AuthUser;
 use crate::book::visible_document;
 use crate::clients::store as client_store;
 use crate::db::audit::record;
@@ -11,40 +10,11 @@ use crate::db::settings;
 use crate::documents::drafts::{as_input, compose};
 use crate::documents::numbering::issue_in;
 use crate::documents::pricing::{self, LineInput, Mode, Priced, Totals};
+use crate::documents::rules::{self, Credit};
 use crate::documents::store::{self, Document};
-use crate::error::{AppError, ErrorBody};
-use crate::http::extract::{IdPath, JsonBody};
-use axum::Json;
-use axum::extract::State;
+use crate::error::AppError;
 use rusqlite::types::Value;
 use rusqlite::{Connection, params};
-use serde::Deserialize;
-use utoipa::ToSchema;
-use utoipa_axum::{router::OpenApiRouter, routes};
-
-pub fn router() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new()
-        .routes(routes!(mark_sent))
-        .routes(routes!(accept))
-        .routes(routes!(lost))
-        .routes(routes!(convert))
-        .routes(routes!(supersede))
-        .routes(routes!(cancel))
-        .routes(routes!(credit_note))
-}
-
-/// A cancel or credit-note reason: required, at most 500 characters.
-fn check_reason(raw: &str) -> Result<String, AppError> {
-    let reason = raw.trim();
-    if reason.is_empty() || reason.chars().count() > 500 {
-        return Err(AppError::invalid(
-            "reason",
-            "reason_required",
-            "Give the reason (at most 500 characters).",
-        ));
-    }
-    Ok(reason.to_string())
-}
 
 fn is_live(doc: &Document) -> bool {
     !matches!(doc.status.as_str(), "draft" | "cancelled")
@@ -63,18 +33,6 @@ fn audit_doc(
 
 fn status_image(doc: &Document) -> serde_json::Value {
     serde_json::json!({ "status": doc.status, "docNo": doc.doc_no })
-}
-
-/// Record that a document was sent by hand (the first 'sent' anchors follow-up aging); a quotation moves to sent.
-#[utoipa::path(post, path = "/api/documents/{id}/mark-sent", tag = "documents", params(("id" = String, Path)),
-    responses((status = 200, body = Document), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
-async fn mark_sent(
-    State(state): State<AppState>,
-    user: AuthUser,
-    IdPath(id): IdPath,
-) -> Result<Json<Document>, AppError> {
-    let doc = state.db.write(move |tx| record_sent(tx, &user, &id)).await?;
-    Ok(Json(doc))
 }
 
 /// Records a 'sent' event (by hand or by email): a quotation moves to sent. Refused for a draft
@@ -97,7 +55,7 @@ pub fn record_sent(tx: &Connection, user: &AuthUser, id: &str) -> Result<Documen
 }
 
 /// Marks a quotation accepted or lost; both are stop conditions.
-fn decide(tx: &Connection, user: &AuthUser, id: &str, outcome: &str) -> Result<Document, AppError> {
+pub fn decide(tx: &Connection, user: &AuthUser, id: &str, outcome: &str) -> Result<Document, AppError> {
     let doc = visible_document(tx, user, id)?;
     if doc.doc_type != "QUOTATION" {
         return Err(AppError::conflict(
@@ -116,35 +74,6 @@ fn decide(tx: &Connection, user: &AuthUser, id: &str, outcome: &str) -> Result<D
     let after = visible_document(tx, user, id)?;
     audit_doc(tx, user, id, outcome, status_image(&doc), status_image(&after))?;
     Ok(after)
-}
-
-/// The client accepted the quotation.
-#[utoipa::path(post, path = "/api/documents/{id}/accept", tag = "documents", params(("id" = String, Path)),
-    responses((status = 200, body = Document), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
-async fn accept(
-    State(state): State<AppState>,
-    user: AuthUser,
-    IdPath(id): IdPath,
-) -> Result<Json<Document>, AppError> {
-    Ok(Json(
-        state
-            .db
-            .write(move |tx| decide(tx, &user, &id, "accepted"))
-            .await?,
-    ))
-}
-
-/// The quotation was lost.
-#[utoipa::path(post, path = "/api/documents/{id}/lost", tag = "documents", params(("id" = String, Path)),
-    responses((status = 200, body = Document), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
-async fn lost(
-    State(state): State<AppState>,
-    user: AuthUser,
-    IdPath(id): IdPath,
-) -> Result<Json<Document>, AppError> {
-    Ok(Json(
-        state.db.write(move |tx| decide(tx, &user, &id, "lost")).await?,
-    ))
 }
 
 /// Creates a draft of `doc_type` linked to `parent`, with `priced` lines.
@@ -191,13 +120,6 @@ fn copied(doc: &Document) -> Priced {
         totals,
         warnings: vec![],
     }
-}
-
-#[derive(Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct ConvertTo {
-    /// PROFORMA or INVOICE.
-    pub to: String,
 }
 
 /// Converts inside the caller's transaction; answers the new draft's id.
@@ -261,28 +183,8 @@ pub fn convert_in(tx: &Connection, user: &AuthUser, id: &str, to: &str) -> Resul
     Ok(child)
 }
 
-/// Convert a quotation or proforma into the next document, as a linked draft; refused (409)
-/// while a live forward child exists. The source becomes 'invoiced'.
-#[utoipa::path(post, path = "/api/documents/{id}/convert", tag = "documents", request_body = ConvertTo, params(("id" = String, Path)),
-    responses((status = 200, description = "The new draft", body = Document), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody), (status = 422, body = ErrorBody)))]
-async fn convert(
-    State(state): State<AppState>,
-    user: AuthUser,
-    IdPath(id): IdPath,
-    JsonBody(req): JsonBody<ConvertTo>,
-) -> Result<Json<Document>, AppError> {
-    let doc = state
-        .db
-        .write(move |tx| {
-            let child = convert_in(tx, &user, &id, &req.to)?;
-            visible_document(tx, &user, &child)
-        })
-        .await?;
-    Ok(Json(doc))
-}
-
 /// Cancels inside the caller's transaction: the number stays consumed, the reason is recorded.
-fn cancel_in(tx: &Connection, user: &AuthUser, doc: &Document, reason: &str) -> Result<(), AppError> {
+pub fn cancel_in(tx: &Connection, user: &AuthUser, doc: &Document, reason: &str) -> Result<(), AppError> {
     if doc.status == "cancelled" {
         return Err(AppError::conflict(
             "already_cancelled",
@@ -301,178 +203,91 @@ fn cancel_in(tx: &Connection, user: &AuthUser, doc: &Document, reason: &str) -> 
     )
 }
 
-/// Supersede a proforma: it is cancelled ('Superseded & recreated') and a fresh linked
-/// proforma draft carries its payload unchanged. An invoice is never superseded (409): credit-note it.
-#[utoipa::path(post, path = "/api/documents/{id}/supersede", tag = "documents", params(("id" = String, Path)),
-    responses((status = 200, description = "The new draft", body = Document), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
-async fn supersede(
-    State(state): State<AppState>,
-    user: AuthUser,
-    IdPath(id): IdPath,
-) -> Result<Json<Document>, AppError> {
-    let doc = state
-        .db
-        .write(move |tx| {
-            let doc = visible_document(tx, &user, &id)?;
-            match doc.doc_type.as_str() {
-                "INVOICE" => {
-                    return Err(AppError::conflict(
-                        "use_credit_note",
-                        "An invoice is not superseded: issue a credit note against it.",
-                    ));
-                }
-                "PROFORMA" => {}
-                _ => {
-                    return Err(AppError::conflict(
-                        "not_supersedable",
-                        "Only a proforma invoice is superseded.",
-                    ));
-                }
-            }
-            cancel_in(tx, &user, &doc, "Superseded & recreated")?;
-            let fresh = linked_draft(tx, &user, &doc, "PROFORMA", &copied(&doc), doc.intra_state)?;
-            store::add_event(tx, &id, "superseded", Some(&user.id), None)?;
-            audit_doc(
-                tx,
-                &user,
-                &id,
-                "superseded",
-                status_image(&doc),
-                serde_json::json!({ "status": "cancelled", "replaced_by": fresh }),
-            )?;
-            if let Some(due) = &doc.due_date {
-                store::update(tx, &fresh, vec![("due_date", Value::Text(due.clone()))])?;
-            }
-            visible_document(tx, &user, &fresh)
-        })
-        .await?;
-    Ok(Json(doc))
+/// Supersedes a proforma inside the caller's transaction: it is cancelled ('Superseded &
+/// recreated') and a fresh linked proforma draft carries its payload unchanged; answers the new
+/// draft. An invoice is never superseded (409): it is credit-noted.
+pub fn supersede_in(tx: &Connection, user: &AuthUser, id: &str) -> Result<Document, AppError> {
+    let doc = visible_document(tx, user, id)?;
+    match doc.doc_type.as_str() {
+        "INVOICE" => {
+            return Err(AppError::conflict(
+                "use_credit_note",
+                "An invoice is not superseded: issue a credit note against it.",
+            ));
+        }
+        "PROFORMA" => {}
+        _ => {
+            return Err(AppError::conflict(
+                "not_supersedable",
+                "Only a proforma invoice is superseded.",
+            ));
+        }
+    }
+    cancel_in(tx, user, &doc, "Superseded & recreated")?;
+    let fresh = linked_draft(tx, user, &doc, "PROFORMA", &copied(&doc), doc.intra_state)?;
+    store::add_event(tx, id, "superseded", Some(&user.id), None)?;
+    audit_doc(
+        tx,
+        user,
+        id,
+        "superseded",
+        status_image(&doc),
+        serde_json::json!({ "status": "cancelled", "replaced_by": fresh }),
+    )?;
+    if let Some(due) = &doc.due_date {
+        store::update(tx, &fresh, vec![("due_date", Value::Text(due.clone()))])?;
+    }
+    visible_document(tx, user, &fresh)
 }
 
-#[derive(Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct CancelReason {
-    pub reason: String,
-}
-
-/// Cancel a document (owner or manager) with a reason; drafts too. The number stays consumed.
-#[utoipa::path(post, path = "/api/documents/{id}/cancel", tag = "documents", request_body = CancelReason, params(("id" = String, Path)),
-    responses((status = 200, body = Document), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
-              (status = 409, body = ErrorBody), (status = 422, description = "Empty reason", body = ErrorBody)))]
-async fn cancel(
-    State(state): State<AppState>,
-    Manager(user): Manager,
-    IdPath(id): IdPath,
-    JsonBody(req): JsonBody<CancelReason>,
-) -> Result<Json<Document>, AppError> {
-    let reason = check_reason(&req.reason)?;
-    let doc = state
-        .db
-        .write(move |tx| {
-            let doc = visible_document(tx, &user, &id)?;
-            cancel_in(tx, &user, &doc, &reason)?;
-            visible_document(tx, &user, &id)
-        })
-        .await?;
-    Ok(Json(doc))
-}
-
-#[derive(Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct CreditNoteRequest {
-    pub reason: String,
-    /// The lines to credit; none: the whole invoice (only while nothing has been credited).
-    pub lines: Option<Vec<LineInput>>,
-}
-
-/// Issue a credit note against an issued invoice (owner or manager): its own CN number, never
-/// more than what is still creditable on the invoice.
-#[utoipa::path(post, path = "/api/documents/{id}/credit-note", tag = "documents", request_body = CreditNoteRequest, params(("id" = String, Path)),
-    responses((status = 200, description = "The issued credit note", body = Document), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
-              (status = 409, body = ErrorBody), (status = 422, body = ErrorBody)))]
-async fn credit_note(
-    State(state): State<AppState>,
-    Manager(user): Manager,
-    IdPath(id): IdPath,
-    JsonBody(req): JsonBody<CreditNoteRequest>,
-) -> Result<Json<Document>, AppError> {
-    let reason = check_reason(&req.reason)?;
-    let note = state
-        .db
-        .write(move |tx| {
-            let invoice = visible_document(tx, &user, &id)?;
-            if invoice.doc_type != "INVOICE" || !is_live(&invoice) {
-                return Err(AppError::conflict(
-                    "not_an_issued_invoice",
-                    "A credit note is issued against an issued invoice.",
-                ));
-            }
-            // What is still owed: a credit note never takes an invoice below zero.
-            let creditable = invoice.outstanding.unwrap_or(0);
-            if creditable <= 0 {
-                return Err(AppError::conflict(
-                    "fully_credited",
-                    "Nothing is left to credit on this invoice: it is fully paid or credited.",
-                ));
-            }
-            let priced = match &req.lines {
-                None if creditable == invoice.total => copied(&invoice),
-                None => {
-                    return Err(AppError::invalid(
-                        "lines",
-                        "lines_required",
-                        "Part of this invoice is credited already: give the lines to credit.",
-                    ));
-                }
-                // Priced on the invoice's own place of supply.
-                Some(lines) => pricing::price(
-                    tx,
-                    lines,
-                    settings::office_today(tx)?,
-                    invoice.intra_state,
-                    invoice.round_to_rupee,
-                    Mode::Strict,
-                )?,
-            };
-            if priced.totals.total <= 0 {
-                return Err(AppError::invalid(
-                    "lines",
-                    "nothing_to_credit",
-                    "These lines credit nothing: give an amount above zero.",
-                ));
-            }
-            if priced.totals.total > creditable {
-                return Err(AppError::invalid(
-                    "lines",
-                    "exceeds_creditable",
-                    format!(
-                        "At most {} can still be credited on this invoice.",
-                        crate::money::rupees(creditable)
-                    ),
-                ));
-            }
-            // A credit note keeps the figures it credits: its prices are explicit, so issuing keeps them.
-            let mut priced = priced;
-            for line in &mut priced.lines {
-                line.explicit_price = Some(line.unit_price);
-            }
-            let note = linked_draft(tx, &user, &invoice, "CREDIT_NOTE", &priced, invoice.intra_state)?;
-            tx.execute(
-                "UPDATE document SET notes = ?2 WHERE id = ?1",
-                params![note, reason],
-            )?;
-            let issued = issue_in(tx, &user, &note)?;
-            store::add_event(tx, &id, "credited", Some(&user.id), Some(&reason))?;
-            audit_doc(
-                tx,
-                &user,
-                &note,
-                "credit_note",
-                serde_json::json!({ "invoice": invoice.doc_no }),
-                serde_json::json!({ "docNo": issued.doc_no, "total": priced.totals.total, "reason": reason }),
-            )?;
-            visible_document(tx, &user, &note)
-        })
-        .await?;
-    Ok(Json(note))
+/// Issues a credit note against the issued invoice `id` inside the caller's transaction: its own
+/// CN number, never more than the invoice still owes ([`rules::credit`]); answers the note.
+pub fn credit_note_in(
+    tx: &Connection,
+    user: &AuthUser,
+    id: &str,
+    reason: &str,
+    lines: Option<&[LineInput]>,
+) -> Result<Document, AppError> {
+    let invoice = visible_document(tx, user, id)?;
+    if invoice.doc_type != "INVOICE" || !is_live(&invoice) {
+        return Err(AppError::conflict(
+            "not_an_issued_invoice",
+            "A credit note is issued against an issued invoice.",
+        ));
+    }
+    let creditable = invoice.outstanding.unwrap_or(0);
+    let mut priced = match (rules::credit(creditable, invoice.total, lines.is_some())?, lines) {
+        (Credit::Whole, _) | (Credit::Lines, None) => copied(&invoice),
+        // Priced on the invoice's own place of supply.
+        (Credit::Lines, Some(lines)) => pricing::price(
+            tx,
+            lines,
+            settings::office_today(tx)?,
+            invoice.intra_state,
+            invoice.round_to_rupee,
+            Mode::Strict,
+        )?,
+    };
+    rules::check_credited(priced.totals.total, creditable)?;
+    // A credit note keeps the figures it credits: its prices are explicit, so issuing keeps them.
+    for line in &mut priced.lines {
+        line.explicit_price = Some(line.unit_price);
+    }
+    let note = linked_draft(tx, user, &invoice, "CREDIT_NOTE", &priced, invoice.intra_state)?;
+    tx.execute(
+        "UPDATE document SET notes = ?2 WHERE id = ?1",
+        params![note, reason],
+    )?;
+    let issued = issue_in(tx, user, &note)?;
+    store::add_event(tx, id, "credited", Some(&user.id), Some(reason))?;
+    audit_doc(
+        tx,
+        user,
+        &note,
+        "credit_note",
+        serde_json::json!({ "invoice": invoice.doc_no }),
+        serde_json::json!({ "docNo": issued.doc_no, "total": priced.totals.total, "reason": reason }),
+    )?;
+    visible_document(tx, user, &note)
 }

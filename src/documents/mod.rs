@@ -3,6 +3,7 @@
 pub mod drafts;
 pub mod html;
 pub mod lifecycle;
+pub mod lifecycle_routes;
 pub mod numbering;
 pub mod outputs;
 pub mod pdf;
@@ -21,7 +22,7 @@ use utoipa_axum::router::OpenApiRouter;
 
 pub fn router() -> OpenApiRouter<AppState> {
     routes::router()
-        .merge(lifecycle::router())
+        .merge(lifecycle_routes::router())
         .merge(quotes::router())
         .merge(shares::router())
         .merge(outputs::router())

@@ -5,7 +5,7 @@
 //!   half the rate each, inter-state IGST, each rounded half-up to the paisa; totals are sums;
 //! - the optional round-off brings the total to the nearest rupee (`crate::money::round_off`).
 
-use crate::error::Warning;
+use crate::error::{AppError, Warning};
 use crate::money::div_round_half_up;
 use chrono::{Datelike, NaiveDate};
 
@@ -94,6 +94,70 @@ pub fn place_of_supply(company_state: Option<&str>, client_state: Option<&str>) 
     }
 }
 
+/// A cancel or credit-note reason: required, at most 500 characters.
+pub fn check_reason(raw: &str) -> Result<String, AppError> {
+    let reason = raw.trim();
+    if reason.is_empty() || reason.chars().count() > 500 {
+        return Err(AppError::invalid(
+            "reason",
+            "reason_required",
+            "Give the reason (at most 500 characters).",
+        ));
+    }
+    Ok(reason.to_string())
+}
+
+/// What a credit note credits (spec 3.1): the whole invoice, or the lines given.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Credit {
+    Whole,
+    Lines,
+}
+
+/// Whether a credit note may be issued on an invoice that still owes `creditable` of its
+/// `total`: never once nothing is owed; without lines only while nothing was credited or paid
+/// (then it credits the whole invoice).
+pub fn credit(creditable: i64, total: i64, lines_given: bool) -> Result<Credit, AppError> {
+    if creditable <= 0 {
+        return Err(AppError::conflict(
+            "fully_credited",
+            "Nothing is left to credit on this invoice: it is fully paid or credited.",
+        ));
+    }
+    match (lines_given, creditable == total) {
+        (true, _) => Ok(Credit::Lines),
+        (false, true) => Ok(Credit::Whole),
+        (false, false) => Err(AppError::invalid(
+            "lines",
+            "lines_required",
+            "Part of this invoice is credited already: give the lines to credit.",
+        )),
+    }
+}
+
+/// A credit note credits something, and never takes an invoice below zero: at most what it
+/// still owes (`creditable`).
+pub fn check_credited(credited: i64, creditable: i64) -> Result<(), AppError> {
+    if credited <= 0 {
+        return Err(AppError::invalid(
+            "lines",
+            "nothing_to_credit",
+            "These lines credit nothing: give an amount above zero.",
+        ));
+    }
+    if credited > creditable {
+        return Err(AppError::invalid(
+            "lines",
+            "exceeds_creditable",
+            format!(
+                "At most {} can still be credited on this invoice.",
+                crate::money::rupees(creditable)
+            ),
+        ));
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -159,5 +223,29 @@ mod tests {
         assert_eq!(prefix("INVOICE"), Some("INV"));
         assert_eq!(prefix("QUOTATION"), Some("QT"));
         assert_eq!(prefix("RECEIPT"), None);
+    }
+
+    #[test]
+    fn a_credit_note_credits_at_most_what_is_owed() {
+        assert_eq!(credit(1000, 1000, false).unwrap(), Credit::Whole);
+        assert_eq!(credit(400, 1000, true).unwrap(), Credit::Lines);
+        for (creditable, total, lines, code) in [
+            (0, 1000, true, "fully_credited"),
+            (-5, 1000, false, "fully_credited"),
+            (400, 1000, false, "lines_required"),
+        ] {
+            assert_eq!(credit(creditable, total, lines).unwrap_err().code, code);
+        }
+        assert!(check_credited(400, 400).is_ok());
+        for (credited, creditable, code) in [(0, 400, "nothing_to_credit"), (401, 400, "exceeds_creditable")]
+        {
+            assert_eq!(check_credited(credited, creditable).unwrap_err().code, code);
+        }
+        assert_eq!(check_reason("  lost the order ").unwrap(), "lost the order");
+        assert_eq!(check_reason(" ").unwrap_err().code, "reason_required");
+        assert_eq!(
+            check_reason(&"x".repeat(501)).unwrap_err().code,
+            "reason_required"
+        );
     }
 }
