@@ -103,7 +103,7 @@ pub fn app(state: AppState) -> Router {
     let openapi_json = Arc::new(openapi.to_pretty_json().expect("the OpenAPI document serializes"));
     Router::new()
         .merge(api)
-        .merge(crate::documents::shares::public_router())
+        .merge(crate::documents::share_routes::public_router())
         .route(
             "/api/openapi.json",
             get(move || {

@@ -11,6 +11,7 @@ pub mod pricing;
 pub mod quotes;
 pub mod routes;
 pub mod rules;
+pub mod share_routes;
 pub mod shares;
 pub mod store;
 pub mod view;
@@ -24,7 +25,7 @@ pub fn router() -> OpenApiRouter<AppState> {
     routes::router()
         .merge(lifecycle_routes::router())
         .merge(quotes::router())
-        .merge(shares::router())
+        .merge(share_routes::router())
         .merge(outputs::router())
 }
 

@@ -5,9 +5,10 @@
 //!   half the rate each, inter-state IGST, each rounded half-up to the paisa; totals are sums;
 //! - the optional round-off brings the total to the nearest rupee (`crate::money::round_off`).
 
+use crate::clock;
 use crate::error::{AppError, Warning};
 use crate::money::div_round_half_up;
-use chrono::{Datelike, NaiveDate};
+use chrono::{DateTime, Datelike, NaiveDate, Utc};
 
 /// The document types and their number prefixes (receipts use RCT, in the payments area).
 pub fn prefix(doc_type: &str) -> Option<&'static str> {
@@ -158,6 +159,17 @@ pub fn check_credited(credited: i64, creditable: i64) -> Result<(), AppError> {
     Ok(())
 }
 
+/// The state of a share link now: revoked, expired (an unreadable expiry counts as expired) or live.
+pub fn share_state(revoked: bool, expires_at: &str, now: DateTime<Utc>) -> &'static str {
+    if revoked {
+        "revoked"
+    } else if clock::parse_timestamp(expires_at).is_none_or(|at| at <= now) {
+        "expired"
+    } else {
+        "live"
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -247,5 +259,22 @@ mod tests {
             check_reason(&"x".repeat(501)).unwrap_err().code,
             "reason_required"
         );
+    }
+
+    #[test]
+    fn a_share_is_live_until_it_expires_or_is_revoked() {
+        let now = clock::parse_timestamp("2026-11-24T10:00:00Z").unwrap();
+        for (revoked, expires_at, state) in [
+            (false, "2026-11-24T10:00:01Z", "live"),
+            (false, "2026-11-24T10:00:00Z", "expired"),
+            (false, "not a time", "expired"),
+            (true, "2027-01-01T00:00:00Z", "revoked"),
+        ] {
+            assert_eq!(
+                share_state(revoked, expires_at, now),
+                state,
+                "{revoked} {expires_at}"
+            );
+        }
     }
 }
