@@ -1,11 +1,12 @@
 //! Quotations, proforma invoices, GST invoices and credit notes.
 
+pub mod delivery;
+pub mod delivery_routes;
 pub mod drafts;
 pub mod html;
 pub mod lifecycle;
 pub mod lifecycle_routes;
 pub mod numbering;
-pub mod outputs;
 pub mod pdf;
 pub mod pricing;
 pub mod quotes;
@@ -26,7 +27,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .merge(lifecycle_routes::router())
         .merge(quotes::router())
         .merge(share_routes::router())
-        .merge(outputs::router())
+        .merge(delivery_routes::router())
 }
 
 /// A document's PDF: inline, or as an attachment named from its number (decisions 5).

@@ -1,21 +1,20 @@
-//! Documents going out: the PDF, the template's sample preview, sending by email and
-//! convert-and-send (spec 3.1). A send is checked, then made, then logged: the email_log row
-//! is written whatever happens, and a failure after a commit never undoes the commit.
+//! The handlers of documents going out: the PDF, the letterhead's sample preview, the default
+//! recipient, send and convert-and-send. The sending itself is `delivery`.
 
 use crate::AppState;
 use crate::auth::session::AuthUser;
 use crate::book::visible_document;
 use crate::clients::store as client_store;
 use crate::company::letterhead;
-use crate::documents::lifecycle::{convert_in, record_sent};
+use crate::documents::delivery::{self, EmailOutcome, SendRequest};
+use crate::documents::lifecycle::convert_in;
 use crate::documents::numbering::issue_in;
 use crate::documents::store::Document;
 use crate::documents::{html, pdf_response, shares, view};
-use crate::email::{self, store::Attempt};
-use crate::error::Warning;
-use crate::error::{AppError, ErrorBody};
+use crate::email;
+use crate::error::{AppError, ErrorBody, Warning};
 use crate::http::extract::{ClientInfo, IdPath, JsonBody, QueryParams};
-use crate::mail::{self, Attachment, Email, MailConfig, MailError};
+use crate::mail;
 use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -92,71 +91,12 @@ async fn sample(
     Ok(Json(SamplePreview { html }))
 }
 
-#[derive(Debug, Clone, Default, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct SendRequest {
-    /// Default: the client's contact with an email (accounts or secretary first), else the client's email.
-    pub to: Option<String>,
-    pub cc: Option<String>,
-    /// The message above the document's summary; default a short greeting.
-    pub message: Option<String>,
-}
-
-/// What came of the email.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct EmailOutcome {
-    /// The email_log row.
-    pub log_id: String,
-    pub to: String,
-    /// sent or failed.
-    pub status: &'static str,
-    pub error: Option<String>,
-}
-
 #[derive(Serialize, ToSchema)]
 pub struct SentReply {
     #[serde(flatten)]
     pub document: Document,
     pub email: EmailOutcome,
     pub warnings: Vec<Warning>,
-}
-
-/// Checks the addresses of a send request (422 naming the field).
-fn check_addresses(request: &SendRequest) -> Result<(), AppError> {
-    for (field, value) in [("to", &request.to), ("cc", &request.cc)] {
-        if let Some(v) = value.as_deref().filter(|v| !v.trim().is_empty()) {
-            crate::staff::rules::check_email(v.trim()).map_err(|e| e.on_field(field))?;
-        }
-    }
-    if request
-        .message
-        .as_deref()
-        .is_some_and(|m| m.chars().count() > 5000)
-    {
-        return Err(AppError::invalid(
-            "message",
-            "too_long",
-            "At most 5000 characters.",
-        ));
-    }
-    Ok(())
-}
-
-/// The recipient: the one asked for, else the client's; 409 when there is none.
-fn recipient(
-    conn: &rusqlite::Connection,
-    request: &SendRequest,
-    client_id: &str,
-) -> Result<String, AppError> {
-    if let Some(to) = request.to.as_deref().map(str::trim).filter(|t| !t.is_empty()) {
-        return Ok(to.to_string());
-    }
-    client_store::email_recipient(conn, client_id)?.ok_or_else(|| {
-        AppError::conflict(
-            "no_recipient",
-            "The client has no email address and no contact with one: add one, or give the address to send to.",
-        )
-    })
 }
 
 #[derive(Serialize, ToSchema)]
@@ -183,134 +123,6 @@ async fn default_recipient(
     Ok(Json(Recipient { to }))
 }
 
-/// Everything a send needs, gathered before the call.
-struct Outgoing {
-    config: MailConfig,
-    email: Email,
-    document_id: String,
-    client_id: String,
-}
-
-/// The email of a document: its PDF attached and its share link in the body.
-fn compose(
-    conn: &rusqlite::Connection,
-    doc: &Document,
-    to: String,
-    request: &SendRequest,
-    link: &str,
-) -> Result<Outgoing, AppError> {
-    let config = email::config(conn)?;
-    let view = view::build(conn, doc)?;
-    let message = request
-        .message
-        .clone()
-        .filter(|m| !m.trim().is_empty())
-        .unwrap_or_else(|| html::default_message(&view));
-    let (html_body, text) = html::email(&message, Some(&view), Some(link), &view.letterhead)?;
-    let pdf = crate::documents::pdf::document_pdf(&view)?;
-    Ok(Outgoing {
-        config,
-        email: Email {
-            to,
-            cc: request
-                .cc
-                .clone()
-                .map(|c| c.trim().to_string())
-                .filter(|c| !c.is_empty()),
-            subject: format!(
-                "{} {} from {}",
-                view::title(&doc.doc_type).to_lowercase().replace("tax ", ""),
-                doc.doc_no.as_deref().unwrap_or("(draft)"),
-                view.letterhead.trade_name
-            )
-            .trim()
-            .to_string(),
-            html: html_body,
-            text,
-            attachments: vec![Attachment {
-                name: view::pdf_file_name(doc.doc_no.as_deref()),
-                content_type: "application/pdf",
-                content: pdf,
-            }],
-        },
-        document_id: doc.id.clone(),
-        client_id: doc.client_id.clone(),
-    })
-}
-
-/// Renders the email of a document on a read connection (the PDF takes milliseconds: not
-/// inside the write transaction).
-async fn prepare(
-    state: &AppState,
-    user: &AuthUser,
-    id: String,
-    to: String,
-    request: SendRequest,
-    link: String,
-) -> Result<Outgoing, AppError> {
-    let user = user.clone();
-    state
-        .db
-        .read(move |c| {
-            let doc = visible_document(c, &user, &id)?;
-            compose(c, &doc, to, &request, &link)
-        })
-        .await
-}
-
-/// Sends (off the async threads), then writes the email_log row and, on success, the 'sent'
-/// event, in one transaction after the call.
-async fn deliver(
-    state: &AppState,
-    user: &AuthUser,
-    out: Outgoing,
-) -> Result<(Document, EmailOutcome), AppError> {
-    let allow = state.config.allow_private_targets;
-    let Outgoing {
-        config,
-        email,
-        document_id,
-        client_id,
-    } = out;
-    let (email, result) = mail::send(config, email, allow).await?;
-    if let Err(e) = &result {
-        tracing::warn!(document = %document_id, error = %e, "document email failed");
-    }
-    let user = user.clone();
-    state
-        .db
-        .write(move |tx| {
-            let log_id = email::store::log(
-                tx,
-                Attempt {
-                    purpose: "document",
-                    document_id: Some(&document_id),
-                    client_id: Some(&client_id),
-                    module_id: None,
-                    to: &email.to,
-                    cc: email.cc.as_deref(),
-                    subject: &email.subject,
-                    sent_by: &user.id,
-                    result: &result,
-                },
-            )?;
-            let doc = match &result {
-                Ok(_) => record_sent(tx, &user, &document_id)?,
-                Err(_) => visible_document(tx, &user, &document_id)?,
-            };
-            Ok((
-                doc,
-                EmailOutcome {
-                    log_id,
-                    to: email.to.clone(),
-                    status: if result.is_ok() { "sent" } else { "failed" },
-                    error: result.as_ref().err().map(MailError::to_string),
-                },
-            ))
-        })
-        .await
-}
-
 /// Email an issued document: the PDF attached, its share link in the body (a live link is
 /// reused, else one is minted). A failed send is logged and answers 502; the document is unchanged.
 #[utoipa::path(post, path = "/api/documents/{id}/send", tag = "documents", params(("id" = String, Path)), request_body = SendRequest,
@@ -322,7 +134,7 @@ async fn send(
     IdPath(id): IdPath,
     JsonBody(request): JsonBody<SendRequest>,
 ) -> Result<Json<SentReply>, AppError> {
-    check_addresses(&request)?;
+    delivery::check_addresses(&request)?;
     let config = state.config.clone();
     let who = user.clone();
     let req = request.clone();
@@ -337,14 +149,14 @@ async fn send(
                 ));
             }
             email::config(tx)?;
-            let to = recipient(tx, &req, &doc.client_id)?;
+            let to = delivery::recipient(tx, &req, &doc.client_id)?;
             let share = shares::live_or_new(tx, &doc.id, &who.id)?;
             let link = shares::share_url(tx, &config, client.origin.as_deref(), &share.token)?;
             Ok((doc.id, to, link))
         })
         .await?;
-    let out = prepare(&state, &user, id, to, request, link).await?;
-    let (document, email) = deliver(&state, &user, out).await?;
+    let out = delivery::prepare(&state, &user, id, to, request, link).await?;
+    let (document, email) = delivery::deliver(&state, &user, out).await?;
     if let Some(error) = &email.error {
         return Err(AppError::new(
             StatusCode::BAD_GATEWAY,
@@ -375,7 +187,7 @@ async fn convert_and_send(
     IdPath(id): IdPath,
     JsonBody(request): JsonBody<SendRequest>,
 ) -> Result<Json<SentReply>, AppError> {
-    check_addresses(&request)?;
+    delivery::check_addresses(&request)?;
     let who = user.clone();
     let source = id.clone();
     let req = request.clone();
@@ -390,7 +202,7 @@ async fn convert_and_send(
                 ));
             }
             let config = email::config(c)?;
-            recipient(c, &req, &doc.client_id)?;
+            delivery::recipient(c, &req, &doc.client_id)?;
             Ok(config)
         })
         .await?;
@@ -405,7 +217,7 @@ async fn convert_and_send(
         .db
         .write(move |tx| {
             // The recipient again, inside the transaction: nothing is written unless it holds.
-            let to = recipient(tx, &req, &visible_document(tx, &who, &id)?.client_id)?;
+            let to = delivery::recipient(tx, &req, &visible_document(tx, &who, &id)?.client_id)?;
             let invoice_id = convert_in(tx, &who, &id, "INVOICE")?;
             let invoice = issue_in(tx, &who, &invoice_id)?;
             let share = shares::live_or_new(tx, &invoice.id, &who.id)?;
@@ -413,8 +225,8 @@ async fn convert_and_send(
             Ok((invoice.id, to, link))
         })
         .await?;
-    let out = prepare(&state, &user, invoice_id, to, request, link).await?;
-    let (document, email) = deliver(&state, &user, out).await?;
+    let out = delivery::prepare(&state, &user, invoice_id, to, request, link).await?;
+    let (document, email) = delivery::deliver(&state, &user, out).await?;
     let warnings = email
         .error
         .as_ref()
