@@ -853,6 +853,54 @@ async fn notify_all_reaches_every_client_on_the_roster_and_names_the_unreachable
     );
 }
 
+/// A manager who closes the browser while notify-all is sending loses nothing: every email that
+/// went out still gets its email_log row and its audit row.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_email_that_went_out_is_logged_even_when_the_caller_hangs_up() {
+    let o = office().await;
+    for n in 0..6 {
+        let client = o
+            .app
+            .post(
+                "/api/clients",
+                &o.owner,
+                json!({ "name": format!("SOCIETY {n} SCB"), "email": format!("s{n}@coop.in") }),
+            )
+            .await
+            .body;
+        o.app
+            .post(
+                "/api/client-modules",
+                &o.owner,
+                json!({ "client_id": id(&client), "module_id": o.module }),
+            )
+            .await;
+    }
+    o.mail.delay_sends(150);
+    let path = format!("/api/modules/{}/notify", o.module);
+    let notice = json!({ "subject": "Update", "body": "Version 5 is out." });
+    let hung_up = tokio::time::timeout(
+        std::time::Duration::from_millis(400),
+        o.app.post(&path, &o.manager, notice),
+    )
+    .await;
+    assert!(hung_up.is_err(), "the caller left before the sends were done");
+    let logged = || {
+        o.app
+            .count("SELECT COUNT(*) FROM email_log WHERE purpose = 'module_notify'")
+    };
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while logged() < 6 && std::time::Instant::now() < deadline {
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert_eq!((o.mail.received().len(), logged()), (6, 6));
+    assert_eq!(
+        o.app
+            .count("SELECT COUNT(*) FROM audit WHERE entity = 'module' AND action = 'notify'"),
+        6
+    );
+}
+
 #[tokio::test]
 async fn the_letterhead_falls_back_to_the_company_profile_and_takes_a_checked_logo() {
     let o = office().await;

@@ -4,6 +4,7 @@
 pub mod checklist_templates;
 pub mod milestones;
 pub mod notify;
+pub mod notify_routes;
 pub mod roster;
 pub mod routes;
 pub mod rules;
@@ -16,5 +17,5 @@ pub fn router() -> OpenApiRouter<AppState> {
     routes::router()
         .merge(milestones::router())
         .merge(roster::router())
-        .merge(notify::router())
+        .merge(notify_routes::router())
 }

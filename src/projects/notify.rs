@@ -4,7 +4,7 @@
 //! could not be reached (no email anywhere) and every send that failed.
 
 use crate::AppState;
-use crate::auth::session::Manager;
+use crate::auth::session::AuthUser;
 use crate::catalog::store as catalog_store;
 use crate::clients::store as client_store;
 use crate::company::letterhead;
@@ -12,26 +12,11 @@ use crate::db::audit::{Audit, audit};
 use crate::db::settings;
 use crate::documents::html;
 use crate::email::{self, store::Attempt};
-use crate::error::{AppError, ErrorBody};
-use crate::http::extract::{IdPath, JsonBody};
+use crate::error::AppError;
 use crate::mail::{self, Email};
 use crate::projects::store;
-use axum::Json;
-use axum::extract::State;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use utoipa::ToSchema;
-use utoipa_axum::{router::OpenApiRouter, routes};
-
-pub fn router() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new().routes(routes!(notify))
-}
-
-#[derive(Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct Notice {
-    pub subject: String,
-    pub body: String,
-}
 
 #[derive(Serialize, ToSchema, Clone)]
 pub struct ClientRef {
@@ -59,31 +44,16 @@ pub struct NotifyReport {
     pub unreachable: Vec<ClientRef>,
 }
 
-/// Email every client subscribed to the module (managerial).
-#[utoipa::path(post, path = "/api/modules/{id}/notify", tag = "catalog", params(("id" = String, Path)), request_body = Notice,
-    responses((status = 200, body = NotifyReport), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody), (status = 422, body = ErrorBody)))]
-async fn notify(
-    State(state): State<AppState>,
-    Manager(user): Manager,
-    IdPath(id): IdPath,
-    JsonBody(notice): JsonBody<Notice>,
-) -> Result<Json<NotifyReport>, AppError> {
-    let subject = notice.subject.trim().to_string();
-    let body = notice.body.trim().to_string();
-    if subject.is_empty() || subject.chars().count() > 200 {
-        return Err(AppError::invalid(
-            "subject",
-            "required",
-            "Give a subject (at most 200 characters).",
-        ));
-    }
-    if body.is_empty() || body.chars().count() > 20_000 {
-        return Err(AppError::invalid(
-            "body",
-            "required",
-            "Write the message (at most 20,000 characters).",
-        ));
-    }
+/// Emails `subject` and `body` to every client on the module's roster, after checking that the
+/// provider is alive. The sends and their log rows run as a task of their own: a caller that
+/// hangs up never leaves an email that went out without its email_log and audit rows.
+pub async fn notify_all(
+    state: &AppState,
+    user: &AuthUser,
+    id: String,
+    subject: String,
+    body: String,
+) -> Result<NotifyReport, AppError> {
     let module_id = id.clone();
     let (config, recipients, unreachable, letterhead) = state
         .db
@@ -116,70 +86,75 @@ async fn notify(
         .await?
         .map_err(|e| email::dead_provider(&e))?;
     let (html_body, text) = html::email(&body, None, None, &letterhead)?;
-    let mut report = NotifyReport {
-        roster: recipients.len() + unreachable.len(),
-        attempted: 0,
-        sent: 0,
-        failed: vec![],
-        unreachable,
-    };
-    for (client, to) in recipients {
-        let email = Email {
-            to,
-            cc: None,
-            subject: subject.clone(),
-            html: html_body.clone(),
-            text: text.clone(),
-            attachments: vec![],
+    let (state, user) = (state.clone(), user.clone());
+    tokio::spawn(async move {
+        let mut report = NotifyReport {
+            roster: recipients.len() + unreachable.len(),
+            attempted: 0,
+            sent: 0,
+            failed: vec![],
+            unreachable,
         };
-        let (email, result) = mail::send(config.clone(), email, allow).await?;
-        report.attempted += 1;
-        match &result {
-            Ok(_) => report.sent += 1,
-            Err(e) => report.failed.push(FailedSend {
-                client_id: client.client_id.clone(),
-                client_name: client.client_name.clone(),
-                to: email.to.clone(),
-                error: e.to_string(),
-            }),
+        for (client, to) in recipients {
+            let email = Email {
+                to,
+                cc: None,
+                subject: subject.clone(),
+                html: html_body.clone(),
+                text: text.clone(),
+                attachments: vec![],
+            };
+            let (email, result) = mail::send(config.clone(), email, allow).await?;
+            report.attempted += 1;
+            match &result {
+                Ok(_) => report.sent += 1,
+                Err(e) => report.failed.push(FailedSend {
+                    client_id: client.client_id.clone(),
+                    client_name: client.client_name.clone(),
+                    to: email.to.clone(),
+                    error: e.to_string(),
+                }),
+            }
+            let (user_id, module_id) = (user.id.clone(), id.clone());
+            state
+                .db
+                .write(move |tx| {
+                    let log_id = email::store::log(
+                        tx,
+                        Attempt {
+                            purpose: "module_notify",
+                            document_id: None,
+                            client_id: Some(&client.client_id),
+                            module_id: Some(&module_id),
+                            to: &email.to,
+                            cc: None,
+                            subject: &email.subject,
+                            sent_by: &user_id,
+                            result: &result,
+                        },
+                    )?;
+                    audit(
+                        tx,
+                        Audit {
+                            entity: "module",
+                            entity_id: Some(&module_id),
+                            action: "notify",
+                            user_id: Some(&user_id),
+                            before: None,
+                            after: Some(serde_json::json!({
+                                "client_id": client.client_id,
+                                "to": email.to,
+                                "subject": email.subject,
+                                "status": if result.is_ok() { "sent" } else { "failed" },
+                                "email_log_id": log_id,
+                            })),
+                        },
+                    )
+                })
+                .await?;
         }
-        let (user_id, module_id) = (user.id.clone(), id.clone());
-        state
-            .db
-            .write(move |tx| {
-                let log_id = email::store::log(
-                    tx,
-                    Attempt {
-                        purpose: "module_notify",
-                        document_id: None,
-                        client_id: Some(&client.client_id),
-                        module_id: Some(&module_id),
-                        to: &email.to,
-                        cc: None,
-                        subject: &email.subject,
-                        sent_by: &user_id,
-                        result: &result,
-                    },
-                )?;
-                audit(
-                    tx,
-                    Audit {
-                        entity: "module",
-                        entity_id: Some(&module_id),
-                        action: "notify",
-                        user_id: Some(&user_id),
-                        before: None,
-                        after: Some(serde_json::json!({
-                            "client_id": client.client_id,
-                            "to": email.to,
-                            "subject": email.subject,
-                            "status": if result.is_ok() { "sent" } else { "failed" },
-                            "email_log_id": log_id,
-                        })),
-                    },
-                )
-            })
-            .await?;
-    }
-    Ok(Json(report))
+        Ok(report)
+    })
+    .await
+    .map_err(AppError::internal)?
 }

@@ -15,6 +15,8 @@ struct Inner {
     received: Mutex<Vec<Value>>,
     /// When set, /server answers 200 but every /email answers ErrorCode 406.
     fail_sends: AtomicBool,
+    /// Milliseconds each /email takes before it answers.
+    send_delay_ms: AtomicUsize,
     counter: AtomicUsize,
 }
 
@@ -48,6 +50,11 @@ impl FakeMail {
 
     pub fn fail_sends(&self, fail: bool) {
         self.inner.fail_sends.store(fail, Ordering::SeqCst);
+    }
+
+    /// Makes every send take `ms` milliseconds (a slow provider).
+    pub fn delay_sends(&self, ms: usize) {
+        self.inner.send_delay_ms.store(ms, Ordering::SeqCst);
     }
 }
 
@@ -89,6 +96,8 @@ fn serve(stream: std::net::TcpStream, inner: &Inner) -> std::io::Result<()> {
                 json!({ "ErrorCode": 406, "Message": "You tried to send to a recipient that has been marked as inactive." }),
             ),
             ("POST", "/email") => {
+                let delay = inner.send_delay_ms.load(Ordering::SeqCst) as u64;
+                std::thread::sleep(std::time::Duration::from_millis(delay));
                 let email: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
                 let n = inner.counter.fetch_add(1, Ordering::SeqCst);
                 let to = email["To"].clone();
