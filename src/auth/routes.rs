@@ -1,9 +1,10 @@
 //! Sign-in, sign-out, one's own profile and password, and the owner's login history.
 
 use crate::AppState;
+use crate::auth::Role;
+use crate::auth::rules::{self, Verdict};
 use crate::auth::session::{AuthUser, Owner, SESSION_COOKIE};
 use crate::auth::store::{self, LoginEvent, LoginEventFilter, Outcome};
-use crate::auth::{Role, rules};
 use crate::clock;
 use crate::db::audit::{Audit, audit};
 use crate::db::page::{Page, Paginated};
@@ -114,11 +115,7 @@ async fn login(
                 let matches = state
                     .hashing(move || rules::verify_password(&password, &phc))
                     .await?;
-                let verdict = match (matches, account.active) {
-                    (false, _) => Verdict::WrongPassword,
-                    (true, false) => Verdict::Inactive,
-                    (true, true) => Verdict::Success,
-                };
+                let verdict = Verdict::of_check(matches, account.active);
                 (Some(account.id), verdict, account.must_change_password)
             }
         },
@@ -187,57 +184,6 @@ async fn login(
             }
             Err(verdict.refusal())
         }
-    }
-}
-
-/// What checking a sign-in found.
-#[derive(Clone, Copy)]
-enum Verdict {
-    Success,
-    /// Unknown user.
-    Failed,
-    WrongPassword,
-    Inactive,
-    Locked(chrono::DateTime<chrono::Utc>),
-}
-
-impl Verdict {
-    fn outcome(&self) -> Outcome {
-        match self {
-            Verdict::Success => Outcome::Success,
-            Verdict::Locked(_) => Outcome::Locked,
-            Verdict::Failed | Verdict::WrongPassword | Verdict::Inactive => Outcome::Failed,
-        }
-    }
-
-    /// The answer to a sign-in that did not succeed. Unknown user and wrong password look the same.
-    fn refusal(self) -> AppError {
-        let mut err = match self {
-            Verdict::Locked(until) => {
-                let mut err = AppError::new(
-                    StatusCode::LOCKED,
-                    "locked",
-                    format!(
-                        "This account is locked after too many failed sign-ins. It unlocks at {}.",
-                        clock::timestamp(until)
-                    ),
-                );
-                err.locked_until = Some(clock::timestamp(until));
-                err
-            }
-            Verdict::Inactive => AppError::new(
-                StatusCode::UNAUTHORIZED,
-                "inactive",
-                "This account has been deactivated.",
-            ),
-            Verdict::Success | Verdict::Failed | Verdict::WrongPassword => AppError::new(
-                StatusCode::UNAUTHORIZED,
-                "invalid_credentials",
-                "Wrong username or password.",
-            ),
-        };
-        err.outcome = Some(self.outcome().as_str());
-        err
     }
 }
 

@@ -5,8 +5,12 @@
 //! Hashing costs tens of milliseconds on purpose; the server runs it on its hashing threads
 //! (`AppState::hashing`).
 
+use crate::auth::store::Outcome;
+use crate::clock;
+use crate::error::AppError;
 use argon2::password_hash::{self, PasswordHash, SaltString};
 use argon2::{Algorithm, Argon2, Block, Params, Version};
+use axum::http::StatusCode;
 use chrono::{DateTime, Duration, Utc};
 use sha2::{Digest, Sha256};
 use std::cell::RefCell;
@@ -174,9 +178,103 @@ pub fn session_alive(last_seen: DateTime<Utc>, expires_at: DateTime<Utc>, now: D
     now < expires_at && now < last_seen + Duration::hours(SESSION_IDLE_HOURS)
 }
 
+/// What checking a sign-in found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    Success,
+    /// Unknown user.
+    Failed,
+    WrongPassword,
+    Inactive,
+    Locked(chrono::DateTime<chrono::Utc>),
+}
+
+impl Verdict {
+    /// The verdict on a known, unlocked account: the password first, so that a deactivated
+    /// account with a wrong password looks like any wrong password.
+    pub fn of_check(password_matches: bool, active: bool) -> Verdict {
+        match (password_matches, active) {
+            (false, _) => Verdict::WrongPassword,
+            (true, false) => Verdict::Inactive,
+            (true, true) => Verdict::Success,
+        }
+    }
+
+    /// What the login event records.
+    pub fn outcome(&self) -> Outcome {
+        match self {
+            Verdict::Success => Outcome::Success,
+            Verdict::Locked(_) => Outcome::Locked,
+            Verdict::Failed | Verdict::WrongPassword | Verdict::Inactive => Outcome::Failed,
+        }
+    }
+
+    /// The answer to a sign-in that did not succeed. Unknown user and wrong password look the same.
+    pub fn refusal(self) -> AppError {
+        let mut err = match self {
+            Verdict::Locked(until) => {
+                let mut err = AppError::new(
+                    StatusCode::LOCKED,
+                    "locked",
+                    format!(
+                        "This account is locked after too many failed sign-ins. It unlocks at {}.",
+                        clock::timestamp(until)
+                    ),
+                );
+                err.locked_until = Some(clock::timestamp(until));
+                err
+            }
+            Verdict::Inactive => AppError::new(
+                StatusCode::UNAUTHORIZED,
+                "inactive",
+                "This account has been deactivated.",
+            ),
+            Verdict::Success | Verdict::Failed | Verdict::WrongPassword => AppError::new(
+                StatusCode::UNAUTHORIZED,
+                "invalid_credentials",
+                "Wrong username or password.",
+            ),
+        };
+        err.outcome = Some(self.outcome().as_str());
+        err
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The sign-in verdict table (spec 2.2, decisions 4): what each case records and answers.
+    #[test]
+    fn sign_in_verdicts() {
+        let until = clock::parse_timestamp("2026-11-24T10:15:00Z").unwrap();
+        assert_eq!(Verdict::of_check(false, true), Verdict::WrongPassword);
+        assert_eq!(Verdict::of_check(false, false), Verdict::WrongPassword);
+        assert_eq!(Verdict::of_check(true, false), Verdict::Inactive);
+        assert_eq!(Verdict::of_check(true, true), Verdict::Success);
+        for (verdict, outcome, status, code) in [
+            (Verdict::Failed, "failed", 401, "invalid_credentials"),
+            (Verdict::WrongPassword, "failed", 401, "invalid_credentials"),
+            (Verdict::Inactive, "failed", 401, "inactive"),
+            (Verdict::Locked(until), "locked", 423, "locked"),
+        ] {
+            let refusal = verdict.refusal();
+            assert_eq!(
+                (
+                    verdict.outcome().as_str(),
+                    refusal.status.as_u16(),
+                    refusal.code,
+                    refusal.outcome
+                ),
+                (outcome, status, code, Some(outcome)),
+                "{verdict:?}"
+            );
+        }
+        assert_eq!(
+            Verdict::Locked(until).refusal().locked_until.as_deref(),
+            Some("2026-11-24T10:15:00Z")
+        );
+    }
     use chrono::TimeZone;
 
     #[test]
