@@ -9,6 +9,7 @@ pub mod lifecycle_routes;
 pub mod numbering;
 pub mod pdf;
 pub mod pricing;
+pub mod quote_routes;
 pub mod quotes;
 pub mod routes;
 pub mod rules;
@@ -25,7 +26,7 @@ use utoipa_axum::router::OpenApiRouter;
 pub fn router() -> OpenApiRouter<AppState> {
     routes::router()
         .merge(lifecycle_routes::router())
-        .merge(quotes::router())
+        .merge(quote_routes::router())
         .merge(share_routes::router())
         .merge(delivery_routes::router())
 }

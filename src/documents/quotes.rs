@@ -1,7 +1,6 @@
 //! Proformas made from a subscription: the renewal quote at the price-book rate, and the bulk
 //! SMS top-up priced by the module's usage rate card.
 
-use crate::AppState;
 use crate::auth::session::AuthUser;
 use crate::book::{visible_document, visible_project};
 use crate::catalog::{rules as catalog_rules, store as catalog_store};
@@ -11,21 +10,9 @@ use crate::db::settings;
 use crate::documents::drafts::{DocumentReply, compose};
 use crate::documents::pricing::{LineInput, Mode};
 use crate::documents::store;
-use crate::error::{AppError, ErrorBody};
-use crate::http::extract::{IdPath, JsonBody};
-use axum::Json;
-use axum::extract::State;
+use crate::error::AppError;
 use rusqlite::Connection;
 use rusqlite::types::Value;
-use serde::Deserialize;
-use utoipa::ToSchema;
-use utoipa_axum::{router::OpenApiRouter, routes};
-
-pub fn router() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new()
-        .routes(routes!(renewal_quote))
-        .routes(routes!(bulk_sms_quote))
-}
 
 /// Creates the PROFORMA draft with one line for the subscription's client.
 fn proforma(
@@ -75,91 +62,64 @@ fn proforma(
     })
 }
 
-/// A renewal PROFORMA for the subscription at today's price-book rate, naming its kind and edition.
-#[utoipa::path(post, path = "/api/client-modules/{id}/renewal-quote", tag = "documents", params(("id" = String, Path)),
-    responses((status = 200, description = "The new draft", body = DocumentReply), (status = 404, body = ErrorBody),
-              (status = 422, description = "No price on today's date", body = ErrorBody)))]
-async fn renewal_quote(
-    State(state): State<AppState>,
-    user: AuthUser,
-    IdPath(id): IdPath,
-) -> Result<Json<DocumentReply>, AppError> {
-    let reply = state
-        .db
-        .write(move |tx| {
-            let project = visible_project(tx, &user, &id)?;
-            let today = settings::office_today(tx)?;
-            let module = catalog_store::get(tx, &project.module_id, today)?
-                .ok_or_else(|| AppError::not_found("module"))?;
-            let book = catalog_store::prices(tx, &module.id)?;
-            let price = catalog_rules::price_on(&book, today).ok_or_else(|| {
-                AppError::invalid(
-                    "module_id",
-                    "no_price",
-                    format!("{} has no price on {today}.", module.name),
-                )
-            })?;
-            let details: Vec<&str> = [module.kind.as_deref(), project.edition.as_deref()]
-                .into_iter()
-                .flatten()
-                .collect();
-            let description = if details.is_empty() {
-                format!("{} renewal", module.name)
-            } else {
-                format!("{} renewal ({})", module.name, details.join(", "))
-            };
-            let line = LineInput {
-                module_id: Some(module.id),
-                description: Some(description),
-                sac: None,
-                qty: 1,
-                unit_price: Some(price.price),
-                gst_rate: None,
-            };
-            proforma(tx, &user, &project.client_id, line, "module_renewal", "module_id")
-        })
-        .await?;
-    Ok(Json(reply))
+/// A renewal PROFORMA draft for the subscription `id` at today's price-book rate, naming its
+/// kind and edition (422 on `module_id` when it has no price today).
+pub fn renewal_quote_in(tx: &Connection, user: &AuthUser, id: &str) -> Result<DocumentReply, AppError> {
+    let project = visible_project(tx, user, id)?;
+    let today = settings::office_today(tx)?;
+    let module =
+        catalog_store::get(tx, &project.module_id, today)?.ok_or_else(|| AppError::not_found("module"))?;
+    let book = catalog_store::prices(tx, &module.id)?;
+    let price = catalog_rules::price_on(&book, today).ok_or_else(|| {
+        AppError::invalid(
+            "module_id",
+            "no_price",
+            format!("{} has no price on {today}.", module.name),
+        )
+    })?;
+    let details: Vec<&str> = [module.kind.as_deref(), project.edition.as_deref()]
+        .into_iter()
+        .flatten()
+        .collect();
+    let description = if details.is_empty() {
+        format!("{} renewal", module.name)
+    } else {
+        format!("{} renewal ({})", module.name, details.join(", "))
+    };
+    let line = LineInput {
+        module_id: Some(module.id),
+        description: Some(description),
+        sac: None,
+        qty: 1,
+        unit_price: Some(price.price),
+        gst_rate: None,
+    };
+    proforma(tx, user, &project.client_id, line, "module_renewal", "module_id")
 }
 
-#[derive(Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct SmsCount {
-    /// How many SMS credits to quote.
-    pub count: i64,
-}
-
-/// A PROFORMA for an SMS top-up of `count` credits, priced by the module's rate card; under the
-/// minimum order is a 422 on `count`.
-#[utoipa::path(post, path = "/api/client-modules/{id}/bulk-sms-quote", tag = "documents", request_body = SmsCount, params(("id" = String, Path)),
-    responses((status = 200, description = "The new draft", body = DocumentReply), (status = 404, body = ErrorBody), (status = 422, body = ErrorBody)))]
-async fn bulk_sms_quote(
-    State(state): State<AppState>,
-    user: AuthUser,
-    IdPath(id): IdPath,
-    JsonBody(req): JsonBody<SmsCount>,
-) -> Result<Json<DocumentReply>, AppError> {
-    let reply = state
-        .db
-        .write(move |tx| {
-            let project = visible_project(tx, &user, &id)?;
-            if catalog_store::card_on(tx, &project.module_id, settings::office_today(tx)?)?.is_none() {
-                return Err(AppError::invalid(
-                    "count",
-                    "no_rate_card",
-                    format!("{} has no rate card in force.", project.module_name),
-                ));
-            }
-            let line = LineInput {
-                module_id: Some(project.module_id.clone()),
-                description: Some(format!("{} top-up: {} SMS", project.module_name, req.count)),
-                sac: None,
-                qty: req.count,
-                unit_price: None,
-                gst_rate: None,
-            };
-            proforma(tx, &user, &project.client_id, line, "bulk_sms_topup", "count")
-        })
-        .await?;
-    Ok(Json(reply))
+/// A PROFORMA draft for an SMS top-up of `count` credits on the subscription `id`, priced by the
+/// module's rate card; under the minimum order is a 422 on `count`.
+pub fn sms_quote_in(
+    tx: &Connection,
+    user: &AuthUser,
+    id: &str,
+    count: i64,
+) -> Result<DocumentReply, AppError> {
+    let project = visible_project(tx, user, id)?;
+    if catalog_store::card_on(tx, &project.module_id, settings::office_today(tx)?)?.is_none() {
+        return Err(AppError::invalid(
+            "count",
+            "no_rate_card",
+            format!("{} has no rate card in force.", project.module_name),
+        ));
+    }
+    let line = LineInput {
+        module_id: Some(project.module_id.clone()),
+        description: Some(format!("{} top-up: {} SMS", project.module_name, count)),
+        sac: None,
+        qty: count,
+        unit_price: None,
+        gst_rate: None,
+    };
+    proforma(tx, user, &project.client_id, line, "bulk_sms_topup", "count")
 }
