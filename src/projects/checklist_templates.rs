@@ -1,9 +1,11 @@
 //! The milestone templates, kept as dated settings: the shared front list
 //! (`project.milestone_template.front`) and a tail per module (`project.milestone_template:<CODE>`).
 
+use crate::auth::session::AuthUser;
+use crate::db::audit::{Audit, audit};
 use crate::db::settings;
 use crate::error::AppError;
-use crate::projects::rules::{Step, default_tail};
+use crate::projects::rules::{self, Step, default_tail};
 use rusqlite::Connection;
 
 pub const FRONT_KEY: &str = "project.milestone_template.front";
@@ -55,4 +57,40 @@ pub fn all_tail_keys(conn: &Connection) -> Result<Vec<String>, AppError> {
         keys.extend(steps.into_iter().map(|s| s.key));
     }
     Ok(keys)
+}
+
+fn save_template(
+    tx: &Connection,
+    user: &AuthUser,
+    key: &str,
+    before: Option<Vec<Step>>,
+    steps: &[Step],
+) -> Result<(), AppError> {
+    let value = serde_json::to_value(steps)?;
+    settings::set(tx, key, &value, settings::office_today(tx)?, Some(&user.id))?;
+    audit(
+        tx,
+        Audit {
+            entity: "setting",
+            entity_id: Some(key),
+            action: "update",
+            user_id: Some(&user.id),
+            before: Some(serde_json::to_value(before)?),
+            after: Some(value),
+        },
+    )
+}
+
+/// Replaces the shared front list (owner), audited; a key also in any tail is refused (422).
+pub fn save_front_in(tx: &Connection, user: &AuthUser, steps: Vec<Step>) -> Result<(), AppError> {
+    let steps = rules::check_template(steps, &all_tail_keys(tx)?)?;
+    save_template(tx, user, FRONT_KEY, Some(front(tx)?), &steps)
+}
+
+/// Replaces one module's tail (owner), audited; a key also in the front list is refused (422).
+pub fn save_tail_in(tx: &Connection, user: &AuthUser, code: &str, steps: Vec<Step>) -> Result<(), AppError> {
+    let front_keys: Vec<String> = front(tx)?.into_iter().map(|s| s.key).collect();
+    let steps = rules::check_template(steps, &front_keys)?;
+    let before = tail(tx, code)?;
+    save_template(tx, user, &format!("{}{code}", TAIL_PREFIX), before, &steps)
 }

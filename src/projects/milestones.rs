@@ -1,54 +1,22 @@
-//! The onboarding checklist of each project, the cross-project board, the pending and stalled
-//! worklists, the owner's bulk tick, and the owner's template editor.
+//! The onboarding checklist of each project (spec 2.6, 4.4): seeding it from the templates,
+//! ticking and unticking a step (one audit row each; a bulk tick writes one summary row), and
+//! the stalled worklist. The handlers are in `milestone_routes`.
 
-use crate::AppState;
-use crate::auth::session::{AuthUser, Owner};
+use crate::auth::session::AuthUser;
 use crate::book::visible_project;
 use crate::db::audit::{Audit, audit};
-use crate::db::page::{Page, Paginated};
 use crate::db::settings;
-use crate::error::{AppError, ErrorBody};
-use crate::http::extract::{IdPath, JsonBody, QueryParams};
+use crate::error::AppError;
 use crate::projects::checklist_templates;
-use crate::projects::rules::{self, Step};
-use crate::projects::store::{self, BoardRow, ClientModule, Milestone, ProjectRow};
-use axum::Json;
-use axum::extract::State;
-use axum::http::StatusCode;
+use crate::projects::rules;
+use crate::projects::store::{self, ClientModule, Milestone, ProjectRow};
 use chrono::NaiveDate;
 use rusqlite::Connection;
 use rusqlite::types::Value;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
-use utoipa::{IntoParams, ToSchema};
-use utoipa_axum::{router::OpenApiRouter, routes};
+use utoipa::ToSchema;
 
-pub fn router() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new()
-        .routes(routes!(list_milestones, set_milestone))
-        .routes(routes!(board))
-        .routes(routes!(pending))
-        .routes(routes!(stalled))
-        .routes(routes!(bulk_milestone))
-        .routes(routes!(get_templates))
-        .routes(routes!(put_front))
-        .routes(routes!(put_tail))
-}
-
-/// The milestone routes answer every failure with 400 (spec 4.4, 7), keeping the error's code.
-fn as_bad_request(mut e: AppError) -> AppError {
-    if !matches!(e.status, StatusCode::UNAUTHORIZED | StatusCode::FORBIDDEN) {
-        e.status = StatusCode::BAD_REQUEST;
-    }
-    e
-}
-
-#[derive(Serialize, ToSchema)]
-pub struct Milestones {
-    pub rows: Vec<Milestone>,
-}
-
-fn seed(conn: &Connection, cm: &ClientModule) -> Result<(), AppError> {
+pub fn seed(conn: &Connection, cm: &ClientModule) -> Result<(), AppError> {
     store::seed_milestones(
         conn,
         &cm.id,
@@ -56,24 +24,11 @@ fn seed(conn: &Connection, cm: &ClientModule) -> Result<(), AppError> {
     )
 }
 
-/// A project's checklist: missing steps are seeded first, then all are listed in order.
-#[utoipa::path(get, path = "/api/client-modules/{id}/milestones", tag = "projects", params(("id" = String, Path)),
-    responses((status = 200, body = Milestones), (status = 400, description = "Any failure, e.g. an unknown project", body = ErrorBody)))]
-async fn list_milestones(
-    State(state): State<AppState>,
-    user: AuthUser,
-    IdPath(id): IdPath,
-) -> Result<Json<Milestones>, AppError> {
-    let rows = state
-        .db
-        .write(move |tx| {
-            let cm = visible_project(tx, &user, &id)?;
-            seed(tx, &cm)?;
-            store::milestones(tx, &id)
-        })
-        .await
-        .map_err(as_bad_request)?;
-    Ok(Json(Milestones { rows }))
+/// The project's checklist, its missing steps seeded first.
+pub fn checklist_in(tx: &Connection, user: &AuthUser, id: &str) -> Result<Vec<Milestone>, AppError> {
+    let cm = visible_project(tx, user, id)?;
+    seed(tx, &cm)?;
+    store::milestones(tx, id)
 }
 
 #[derive(Deserialize, ToSchema, Clone)]
@@ -95,7 +50,7 @@ pub struct Tick {
 }
 
 /// What a tick changed: the step before, and the step after with what it stamped on the project.
-struct Ticked {
+pub struct Ticked {
     before: serde_json::Value,
     after: serde_json::Value,
 }
@@ -103,7 +58,7 @@ struct Ticked {
 /// Ticks or unticks one step of a project; ticking installed or trained advances the project's
 /// status and stamps its date the first time. Must run inside the caller's transaction; the
 /// caller audits (one row per tick, or one summary for a bulk tick).
-fn apply_tick(tx: &Connection, cm: &ClientModule, tick: &Tick) -> Result<Ticked, AppError> {
+pub fn apply_tick(tx: &Connection, cm: &ClientModule, tick: &Tick) -> Result<Ticked, AppError> {
     seed(tx, cm)?;
     let key = rules::canonical_key(tick.key.trim()).to_string();
     let steps = store::milestones(tx, &cm.id)?;
@@ -192,81 +147,60 @@ fn apply_tick(tx: &Connection, cm: &ClientModule, tick: &Tick) -> Result<Ticked,
     })
 }
 
-/// Tick (done: true) or untick a step. Any failure is a 400.
-#[utoipa::path(post, path = "/api/client-modules/{id}/milestones", tag = "projects", request_body = Tick, params(("id" = String, Path)),
-    responses((status = 200, body = Milestones), (status = 400, body = ErrorBody)))]
-async fn set_milestone(
-    State(state): State<AppState>,
-    user: AuthUser,
-    IdPath(id): IdPath,
-    body: Result<JsonBody<Tick>, AppError>,
-) -> Result<Json<Milestones>, AppError> {
-    let JsonBody(tick) = body.map_err(as_bad_request)?;
-    let rows = state
-        .db
-        .write(move |tx| {
-            let cm = visible_project(tx, &user, &id)?;
-            let ticked = apply_tick(tx, &cm, &tick)?;
-            audit(
-                tx,
-                Audit {
-                    entity: "client_module",
-                    entity_id: Some(&cm.id),
-                    action: if tick.done {
-                        "milestone_tick"
-                    } else {
-                        "milestone_untick"
-                    },
-                    user_id: Some(&user.id),
-                    before: Some(ticked.before),
-                    after: Some(ticked.after),
-                },
-            )?;
-            store::milestones(tx, &id)
-        })
-        .await
-        .map_err(as_bad_request)?;
-    Ok(Json(Milestones { rows }))
+/// Ticks or unticks a step of the project `id`, audited; answers its checklist.
+pub fn tick_in(tx: &Connection, user: &AuthUser, id: &str, tick: &Tick) -> Result<Vec<Milestone>, AppError> {
+    let cm = visible_project(tx, user, id)?;
+    let ticked = apply_tick(tx, &cm, tick)?;
+    audit(
+        tx,
+        Audit {
+            entity: "client_module",
+            entity_id: Some(&cm.id),
+            action: if tick.done {
+                "milestone_tick"
+            } else {
+                "milestone_untick"
+            },
+            user_id: Some(&user.id),
+            before: Some(ticked.before),
+            after: Some(ticked.after),
+        },
+    )?;
+    store::milestones(tx, id)
 }
 
-#[derive(Serialize, ToSchema)]
-pub struct Board {
-    pub rows: Vec<BoardRow>,
-}
-
-/// Pending count per step over active projects (staff: their own clients' projects).
-#[utoipa::path(get, path = "/api/projects/board", tag = "projects", responses((status = 200, body = Board)))]
-async fn board(State(state): State<AppState>, user: AuthUser) -> Result<Json<Board>, AppError> {
-    let rows = state
-        .db
-        .read(move |c| store::board(c, user.book().as_deref()))
-        .await?;
-    Ok(Json(Board { rows }))
-}
-
-/// Active projects still pending the step `key`.
-#[utoipa::path(get, path = "/api/projects/pending/{key}", tag = "projects", params(("key" = String, Path), Page),
-    responses((status = 200, body = Paginated<ProjectRow>)))]
-async fn pending(
-    State(state): State<AppState>,
-    user: AuthUser,
-    IdPath(key): IdPath,
-    page: Page,
-) -> Result<Json<Paginated<ProjectRow>>, AppError> {
-    let key = rules::canonical_key(&key).to_string();
-    Ok(Json(
-        state
-            .db
-            .read(move |c| store::pending(c, &key, user.book(), &page))
-            .await?,
-    ))
-}
-
-#[derive(Deserialize, IntoParams)]
-#[into_params(parameter_in = Query)]
-pub struct StalledQuery {
-    /// Whole days, 0 to 3650 (default: the project.stall_days setting).
-    pub days: Option<String>,
+/// Ticks or unticks one step on every project of `ids` (all or nothing), with one summary audit
+/// row (spec 4.4); answers how many.
+pub fn bulk_tick_in(
+    tx: &Connection,
+    user: &AuthUser,
+    ids: &[String],
+    tick: &Tick,
+) -> Result<usize, AppError> {
+    for id in ids {
+        let cm = store::get(tx, id, None)?.ok_or_else(|| {
+            AppError::invalid(
+                "projects",
+                "unknown_project",
+                format!("No project has the id {id}; nothing was changed."),
+            )
+        })?;
+        apply_tick(tx, &cm, tick)?;
+    }
+    let summary =
+        serde_json::json!({ "projects": ids, "key": tick.key, "done": tick.done, "updated": ids.len() });
+    audit(
+        tx,
+        Audit {
+            entity: "client_module",
+            entity_id: None,
+            action: "bulk_milestone",
+            user_id: Some(&user.id),
+            before: None,
+            after: Some(summary),
+        },
+    )?;
+    Ok(ids.len())
 }
 
 #[derive(Serialize, ToSchema)]
@@ -290,216 +224,37 @@ pub struct Stalled {
     pub days: i64,
 }
 
-/// Active projects with nothing ticked for at least `days`.
-#[utoipa::path(get, path = "/api/projects/stalled", tag = "projects", params(StalledQuery),
-    responses((status = 200, body = Stalled), (status = 400, description = "days not an integer from 0 to 3650", body = ErrorBody)))]
-async fn stalled(
-    State(state): State<AppState>,
-    user: AuthUser,
-    QueryParams(q): QueryParams<StalledQuery>,
-) -> Result<Json<Stalled>, AppError> {
-    let days = q.days.as_deref().map(rules::parse_stall_days).transpose()?;
-    let result = state
-        .db
-        .read(move |c| {
-            let today = settings::office_today(c)?;
-            let days = match days {
-                Some(d) => d,
-                None => settings::int(c, &settings::PROJECT_STALL_DAYS, today)?,
-            };
-            let mut projects = vec![];
-            let mut unknown = 0;
-            for (project, last) in store::open_projects_with_activity(c, user.book().as_deref())? {
-                let Some(last) = last.and_then(|d| NaiveDate::parse_from_str(&d, "%Y-%m-%d").ok()) else {
-                    unknown += 1;
-                    continue;
-                };
-                let age = rules::age_days(last, today);
-                if age >= days {
-                    projects.push(StalledProject {
-                        project,
-                        last_activity: last.to_string(),
-                        age_days: age,
-                    });
-                }
-            }
-            projects.sort_by_key(|p| std::cmp::Reverse(p.age_days));
-            let total = projects.len() as i64;
-            Ok(Stalled {
-                ok: true,
-                projects,
-                unknown_age_excluded: unknown,
-                total,
-                days,
-            })
-        })
-        .await?;
-    Ok(Json(result))
-}
-
-#[derive(Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct BulkMilestone {
-    pub projects: Vec<String>,
-    pub key: String,
-    #[serde(with = "crate::flag")]
-    #[schema(value_type = u8)]
-    pub done: bool,
-    #[serde(rename = "doneOn", alias = "done_on")]
-    pub done_on: Option<NaiveDate>,
-}
-
-#[derive(Serialize, ToSchema)]
-pub struct BulkResult {
-    pub updated: usize,
-}
-
-/// Tick or untick one step on many projects (owner): all or nothing, one summary audit row.
-#[utoipa::path(post, path = "/api/projects/bulk-milestone", tag = "projects", request_body = BulkMilestone,
-    responses((status = 200, body = BulkResult), (status = 403, body = ErrorBody), (status = 422, body = ErrorBody)))]
-async fn bulk_milestone(
-    State(state): State<AppState>,
-    Owner(user): Owner,
-    JsonBody(req): JsonBody<BulkMilestone>,
-) -> Result<Json<BulkResult>, AppError> {
-    let mut ids = req.projects.clone();
-    ids.sort();
-    ids.dedup();
-    if ids.is_empty() || ids.len() > 1000 {
-        return Err(AppError::invalid(
-            "projects",
-            "invalid_projects",
-            "Choose 1 to 1000 projects.",
-        ));
-    }
-    let tick = Tick {
-        key: req.key.clone(),
-        done: req.done,
-        done_on: req.done_on,
-        payment_id: None,
-        document_id: None,
+/// Active projects in the user's book with nothing ticked for at least `days` (default: the
+/// project.stall_days setting), oldest activity first.
+pub fn stalled(c: &Connection, user: &AuthUser, days: Option<i64>) -> Result<Stalled, AppError> {
+    let today = settings::office_today(c)?;
+    let days = match days {
+        Some(d) => d,
+        None => settings::int(c, &settings::PROJECT_STALL_DAYS, today)?,
     };
-    let updated = state
-        .db
-        .write(move |tx| {
-            for id in &ids {
-                let cm = store::get(tx, id, None)?
-                    .ok_or_else(|| AppError::invalid("projects", "unknown_project", format!("No project has the id {id}; nothing was changed.")))?;
-                apply_tick(tx, &cm, &tick)?;
-            }
-            let summary = serde_json::json!({ "projects": ids, "key": tick.key, "done": tick.done, "updated": ids.len() });
-            audit(tx, Audit { entity: "client_module", entity_id: None, action: "bulk_milestone", user_id: Some(&user.id), before: None, after: Some(summary) })?;
-            Ok(ids.len())
-        })
-        .await?;
-    Ok(Json(BulkResult { updated }))
-}
-
-#[derive(Serialize, ToSchema)]
-pub struct Templates {
-    pub front: Vec<Step>,
-    /// Module code to its own tail.
-    pub tails: BTreeMap<String, Vec<Step>>,
-    pub default_tail: Vec<Step>,
-}
-
-/// The checklist templates (owner).
-#[utoipa::path(get, path = "/api/settings/milestones", tag = "projects", responses((status = 200, body = Templates), (status = 403, body = ErrorBody)))]
-async fn get_templates(State(state): State<AppState>, _owner: Owner) -> Result<Json<Templates>, AppError> {
-    templates_view(&state).await
-}
-
-async fn templates_view(state: &AppState) -> Result<Json<Templates>, AppError> {
-    let (front, tails) = state
-        .db
-        .read(|c| Ok((checklist_templates::front(c)?, checklist_templates::tails(c)?)))
-        .await?;
-    Ok(Json(Templates {
-        front,
-        tails: tails.into_iter().collect(),
-        default_tail: rules::default_tail(),
-    }))
-}
-
-#[derive(Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct TemplateSteps {
-    pub steps: Vec<Step>,
-}
-
-fn save_template(
-    tx: &Connection,
-    user: &AuthUser,
-    key: &str,
-    before: Option<Vec<Step>>,
-    steps: &[Step],
-) -> Result<(), AppError> {
-    let value = serde_json::to_value(steps)?;
-    settings::set(tx, key, &value, settings::office_today(tx)?, Some(&user.id))?;
-    audit(
-        tx,
-        Audit {
-            entity: "setting",
-            entity_id: Some(key),
-            action: "update",
-            user_id: Some(&user.id),
-            before: Some(serde_json::to_value(before)?),
-            after: Some(value),
-        },
-    )
-}
-
-/// Replace the shared front list (owner). A key also in any tail is rejected (422).
-#[utoipa::path(put, path = "/api/settings/milestones/front", tag = "projects", request_body = TemplateSteps,
-    responses((status = 200, body = Templates), (status = 403, body = ErrorBody), (status = 422, body = ErrorBody)))]
-async fn put_front(
-    State(state): State<AppState>,
-    Owner(user): Owner,
-    JsonBody(req): JsonBody<TemplateSteps>,
-) -> Result<Json<Templates>, AppError> {
-    state
-        .db
-        .write(move |tx| {
-            let steps = rules::check_template(req.steps, &checklist_templates::all_tail_keys(tx)?)?;
-            save_template(
-                tx,
-                &user,
-                checklist_templates::FRONT_KEY,
-                Some(checklist_templates::front(tx)?),
-                &steps,
-            )
-        })
-        .await?;
-    templates_view(&state).await
-}
-
-/// Replace one module's tail (owner). A key also in the front list is rejected (422).
-#[utoipa::path(put, path = "/api/settings/milestones/tail/{code}", tag = "projects", request_body = TemplateSteps, params(("code" = String, Path)),
-    responses((status = 200, body = Templates), (status = 403, body = ErrorBody), (status = 422, body = ErrorBody)))]
-async fn put_tail(
-    State(state): State<AppState>,
-    Owner(user): Owner,
-    IdPath(code): IdPath,
-    JsonBody(req): JsonBody<TemplateSteps>,
-) -> Result<Json<Templates>, AppError> {
-    crate::catalog::rules::check_code(&code)?;
-    state
-        .db
-        .write(move |tx| {
-            let front_keys: Vec<String> = checklist_templates::front(tx)?
-                .into_iter()
-                .map(|s| s.key)
-                .collect();
-            let steps = rules::check_template(req.steps, &front_keys)?;
-            let before = checklist_templates::tail(tx, &code)?;
-            save_template(
-                tx,
-                &user,
-                &format!("{}{code}", checklist_templates::TAIL_PREFIX),
-                before,
-                &steps,
-            )
-        })
-        .await?;
-    templates_view(&state).await
+    let mut projects = vec![];
+    let mut unknown = 0;
+    for (project, last) in store::open_projects_with_activity(c, user.book().as_deref())? {
+        let Some(last) = last.and_then(|d| NaiveDate::parse_from_str(&d, "%Y-%m-%d").ok()) else {
+            unknown += 1;
+            continue;
+        };
+        let age = rules::age_days(last, today);
+        if age >= days {
+            projects.push(StalledProject {
+                project,
+                last_activity: last.to_string(),
+                age_days: age,
+            });
+        }
+    }
+    projects.sort_by_key(|p| std::cmp::Reverse(p.age_days));
+    let total = projects.len() as i64;
+    Ok(Stalled {
+        ok: true,
+        projects,
+        unknown_age_excluded: unknown,
+        total,
+        days,
+    })
 }

@@ -2,6 +2,7 @@
 //! onboarding milestones with their boards, and module rosters.
 
 pub mod checklist_templates;
+pub mod milestone_routes;
 pub mod milestones;
 pub mod notify;
 pub mod notify_routes;
@@ -15,7 +16,7 @@ use utoipa_axum::router::OpenApiRouter;
 
 pub fn router() -> OpenApiRouter<AppState> {
     routes::router()
-        .merge(milestones::router())
+        .merge(milestone_routes::router())
         .merge(roster::router())
         .merge(notify_routes::router())
 }
