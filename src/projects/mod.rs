@@ -6,7 +6,7 @@ pub mod milestone_routes;
 pub mod milestones;
 pub mod notify;
 pub mod notify_routes;
-pub mod roster;
+pub mod roster_routes;
 pub mod routes;
 pub mod rules;
 pub mod store;
@@ -17,6 +17,6 @@ use utoipa_axum::router::OpenApiRouter;
 pub fn router() -> OpenApiRouter<AppState> {
     routes::router()
         .merge(milestone_routes::router())
-        .merge(roster::router())
+        .merge(roster_routes::router())
         .merge(notify_routes::router())
 }

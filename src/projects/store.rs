@@ -366,6 +366,30 @@ pub struct RosterRow {
     pub next_renewal: Option<String>,
 }
 
+/// Every active subscriber of the module in the book, by client name, handed to `each` (client
+/// id, name, next renewal) until it answers false: the roster CSV, streamed without a cap.
+pub fn each_roster_row(
+    conn: &Connection,
+    module_id: &str,
+    book: Option<&str>,
+    mut each: impl FnMut(&str, &str, Option<&str>) -> bool,
+) -> Result<(), AppError> {
+    let mut stmt = conn.prepare(&format!(
+        "SELECT cm.client_id, c.name, cm.next_renewal FROM {ROSTER_FROM}
+         WHERE cm.module_id = ?1 AND cm.active = 1 AND {} ORDER BY c.name COLLATE NOCASE, cm.id",
+        crate::book::owner_is("c", "?2")
+    ))?;
+    let mut rows = stmt.query(params![module_id, book])?;
+    while let Some(row) = rows.next()? {
+        let (client_id, name, renewal): (String, String, Option<String>) =
+            (row.get(0)?, row.get(1)?, row.get(2)?);
+        if !each(&client_id, &name, renewal.as_deref()) {
+            break;
+        }
+    }
+    Ok(())
+}
+
 pub const ROSTER_FROM: &str = "client_module cm JOIN client c ON c.id = cm.client_id";
 /// The roster in name order: clients walked by name, each asked for its active link (one
 /// probe of an index, migrations/V7), so the first page stops after its rows instead of

@@ -10,7 +10,7 @@ use crate::db::settings;
 use crate::error::{AppError, ErrorBody};
 use crate::http::csv;
 use crate::http::extract::IdPath;
-use crate::projects::store::{self, ROSTER_FROM, RosterRow};
+use crate::projects::store::{self, RosterRow};
 use axum::Json;
 use axum::body::{Body, Bytes};
 use axum::extract::State;
@@ -85,20 +85,22 @@ async fn roster_csv(
     let price = module.price_today.map(|p| p.to_string()).unwrap_or_default();
     tokio::task::spawn_blocking(move || {
         let streamed = db.read_blocking(|conn| {
-            let mut stmt = conn.prepare(&format!(
-                "SELECT cm.client_id, c.name, cm.next_renewal FROM {ROSTER_FROM}
-                 WHERE cm.module_id = ?1 AND cm.active = 1 AND (?2 IS NULL OR c.owner_id = ?2) ORDER BY c.name COLLATE NOCASE, cm.id"
-            ))?;
-            let mut rows = stmt.query(rusqlite::params![id, user.book()])?;
             let mut chunk = csv::line(&["client_id", "client", "price_paise", "next_renewal"]);
-            while let Some(row) = rows.next()? {
-                let (client_id, name, renewal): (String, String, Option<String>) = (row.get(0)?, row.get(1)?, row.get(2)?);
-                chunk.push_str(&csv::line(&[&client_id, &name, &price, renewal.as_deref().unwrap_or("")]));
-                if chunk.len() >= 64 * 1024 && sender.blocking_send(Bytes::from(std::mem::take(&mut chunk))).is_err() {
-                    return Ok(()); // the client went away
+            let mut gone = false;
+            store::each_roster_row(conn, &id, user.book().as_deref(), |client_id, name, renewal| {
+                chunk.push_str(&csv::line(&[client_id, name, &price, renewal.unwrap_or("")]));
+                if chunk.len() >= 64 * 1024
+                    && sender
+                        .blocking_send(Bytes::from(std::mem::take(&mut chunk)))
+                        .is_err()
+                {
+                    gone = true; // the client went away
                 }
+                !gone
+            })?;
+            if !gone {
+                let _ = sender.blocking_send(Bytes::from(chunk));
             }
-            let _ = sender.blocking_send(Bytes::from(chunk));
             Ok(())
         });
         if let Err(e) = streamed {
