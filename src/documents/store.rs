@@ -96,22 +96,15 @@ pub struct DocumentRow {
     pub created_at: String,
 }
 
-static HEAD: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
-    format!(
-        "d.id, d.type, d.status, d.doc_no, d.doc_date, d.due_date, d.client_id, c.name, d.parent_id, \
+/// A document's own columns; what it owes is the kept `outstanding` (migrations/V7).
+const HEAD: &str = "d.id, d.type, d.status, d.doc_no, d.doc_date, d.due_date, d.client_id, c.name, d.parent_id, \
          (SELECT k.id FROM document k WHERE k.parent_id = d.id AND k.status <> 'cancelled' AND k.type <> 'CREDIT_NOTE' ORDER BY k.id DESC LIMIT 1), \
          d.source, d.created_by, d.notes, d.terms, d.round_to_rupee, d.intra_state, d.subtotal, d.cgst, d.sgst, d.igst, d.round_off, d.total, \
-         d.outstanding, d.created_at, d.updated_at"
-    )
-});
+         d.outstanding, d.created_at, d.updated_at";
 const FROM: &str = "document d JOIN client c ON c.id = d.client_id";
 
-static LIST_COLUMNS: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
-    format!(
-        "d.id, d.type, d.status, d.doc_no, d.doc_date, d.due_date, d.client_id, c.name, d.total, d.created_at, \
-         CASE WHEN d.status NOT IN ('draft', 'cancelled') THEN d.outstanding END"
-    )
-});
+const LIST_COLUMNS: &str = "d.id, d.type, d.status, d.doc_no, d.doc_date, d.due_date, d.client_id, c.name, d.total, d.created_at, \
+         CASE WHEN d.status NOT IN ('draft', 'cancelled') THEN d.outstanding END";
 
 fn head(r: &Row<'_>) -> rusqlite::Result<Document> {
     let mut doc = Document {
@@ -157,7 +150,7 @@ pub fn get(conn: &Connection, id: &str, book: Option<&str>) -> Result<Option<Doc
     let doc = conn
         .prepare_cached(&format!(
             "SELECT {} FROM {FROM} WHERE d.id = ?1 AND {}",
-            *HEAD,
+            HEAD,
             book::client_is_in("d.client_id", "?2")
         ))?
         .query_row(params![id, book], head)
@@ -341,7 +334,7 @@ pub fn list(
         f.and("d.doc_date <= ?", [Value::Text(to)]);
     }
     let query = ListQuery {
-        columns: &LIST_COLUMNS,
+        columns: LIST_COLUMNS,
         from: FROM,
         order_by: "d.id DESC",
         id_column: "d.id",
