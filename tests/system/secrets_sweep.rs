@@ -6,9 +6,7 @@
 //! log, in any audit row, in any login event, or in the JSON of the lists and records that show
 //! those things (they stay only where each is stored, which is not scanned here).
 
-mod common;
-
-use common::server::Server;
+use crate::common::server::Server;
 use serde_json::{Value, json};
 
 const OWNER: &str = "owner@localhost";

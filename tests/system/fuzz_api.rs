@@ -4,10 +4,8 @@
 //! it the test is skipped, except under CI where that is a failure. The seed is fixed so a run
 //! is repeatable; `FUZZ_SEED` picks another, `FUZZ_EXAMPLES` the cases per operation.
 
-mod common;
-
-use common::browser::owner_session;
-use common::server::Server;
+use crate::common::browser::owner_session;
+use crate::common::server::Server;
 use std::path::PathBuf;
 use std::process::Command;
 

@@ -6,9 +6,7 @@ use serde_json::json;
 use std::path::Path;
 use std::process::Command;
 
-mod common;
-
-use common::server::{BIN, Server};
+use crate::common::server::{BIN, Server};
 
 fn staff_count(db: &Path) -> i64 {
     let conn = rusqlite::Connection::open(db).unwrap();

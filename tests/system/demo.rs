@@ -1,9 +1,7 @@
 //! `backoffice demo-data`: deterministic for a seed, and everything it writes obeys the rules the
 //! API enforces (GSTINs pass the check, numbers gapless per series, nothing owes below zero).
 
-mod common;
-
-use common::server::BIN;
+use crate::common::server::BIN;
 use rusqlite::Connection;
 use std::path::Path;
 use std::process::Command;

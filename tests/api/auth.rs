@@ -1,10 +1,8 @@
 //! Signing in: outcomes, lockout, rate limits, sessions, CSRF, own profile and password.
 
-mod common;
-
+use crate::common::{Call, OWNER, OWNER_PASSWORD, TestApp};
 use axum::http::{Method, StatusCode, header};
 use backoffice::auth::rules::{DUMMY_VERIFICATIONS, hash_token};
-use common::{Call, OWNER, OWNER_PASSWORD, TestApp};
 use serde_json::json;
 use std::sync::atomic::Ordering;
 

@@ -4,9 +4,7 @@
 //! consume no receipt number); afterwards the INV and RCT series are gapless and unique and the
 //! file holds exactly what was acknowledged.
 
-mod common;
-
-use common::server::Server;
+use crate::common::server::Server;
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::sync::{Barrier, Mutex};
