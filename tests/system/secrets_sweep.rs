@@ -102,6 +102,7 @@ fn assert_absent(place: &str, haystack: &str, secrets: &[(String, String)]) {
 
 #[test]
 fn no_secret_reaches_the_log_the_audit_the_login_history_or_a_list() {
+    let _machine = crate::common::shared();
     let dir = tempfile::TempDir::new().unwrap();
     let data = dir.path().join("office.db");
     let log = dir.path().join("server.log");
