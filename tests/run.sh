@@ -14,7 +14,7 @@ if [ ${#need_apt[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need_apt[@]}" >/dev/null
 fi
 
-# Schemathesis (PyPI) for the API fuzz test (tests/fuzz_api.rs), in a virtual environment of its own.
+# Schemathesis (PyPI) for the API fuzz test (tests/system/fuzz_api.rs), in a virtual environment of its own.
 venv=target/fuzz-venv
 if [ ! -x "$venv/bin/schemathesis" ]; then
   echo "tests/run.sh: installing Schemathesis into $venv for the API fuzz test"

@@ -1,5 +1,13 @@
-//! The in-process test harness: each test gets its own fresh data file in a temp dir and calls
-//! the real router with `oneshot`, as a client on 127.0.0.1 would.
+//! The harness the test crates share (each includes it with `#[path = "../common/mod.rs"]`).
+//! Here the in-process part: each test gets its own fresh data file in a temp dir and calls the
+//! real router with `oneshot`, as a client on 127.0.0.1 would. The real binary as a process is in
+//! `server`, the browser in `webdriver` and `browser`, a fake mail provider in `mail`.
+//!
+//! The tests of a crate share one process and run on parallel threads (one per core unless
+//! `--test-threads` says otherwise): nothing here sets environment variables or the working
+//! directory, every data file and log is in a temp dir of its own, every port is chosen by the
+//! OS. What is shared on purpose is below: `TestApp::send_counting` for the library's
+//! process-wide counters, `alone` and `shared` for tests that must not share the machine.
 
 #![allow(dead_code)]
 
@@ -17,8 +25,34 @@ use backoffice::{AppState, app, bootstrap};
 use http_body_util::BodyExt;
 use serde_json::Value;
 use std::net::SocketAddr;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard};
 use tempfile::TempDir;
 use tower::ServiceExt;
+
+/// Every request through a `TestApp` holds this for reading; `TestApp::send_counting` holds it
+/// for writing, so that no request of another test runs while it reads a process-wide counter.
+/// (The library's counters move only inside requests, and every request of an in-process test
+/// goes through `TestApp::send`: the router is private to it.)
+static REQUESTS: tokio::sync::RwLock<()> = tokio::sync::RwLock::const_new(());
+
+/// Held for a whole test: see `alone`.
+static MACHINE: RwLock<()> = RwLock::new(());
+
+/// For a test that loads the whole machine, or whose checks need a fair share of it (kills after
+/// a random delay that must find writes in progress, a fuzzer's request timeouts): it holds this
+/// for its whole run, and no test that holds `shared` runs meanwhile. The tests of a crate
+/// run on parallel threads of one process; before the crates were folded such a test was a
+/// binary of its own, and cargo runs test binaries one after another.
+pub fn alone() -> RwLockWriteGuard<'static, ()> {
+    MACHINE.write().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// For every other test of a crate that has tests holding `alone` (the system tests): it holds
+/// this for its whole run and runs beside other `shared` tests, never beside an `alone` one.
+pub fn shared() -> RwLockReadGuard<'static, ()> {
+    MACHINE.read().unwrap_or_else(PoisonError::into_inner)
+}
 
 pub const OWNER: &str = "owner@localhost";
 pub const OWNER_PASSWORD: &str = "owner-initial-pw";
@@ -118,6 +152,22 @@ impl TestApp {
     }
 
     pub async fn send(&self, call: Call) -> Reply {
+        let _in_flight = REQUESTS.read().await;
+        self.dispatch(call).await
+    }
+
+    /// Sends `call` while no other request of this process is in flight (through any `TestApp`,
+    /// of any test), and answers the reply with how far `counter` moved meanwhile: exactly what
+    /// this request did to a process-wide counter of the library, though the other tests of the
+    /// crate run on parallel threads and may move it too.
+    pub async fn send_counting(&self, call: Call, counter: &AtomicU64) -> (Reply, u64) {
+        let _alone = REQUESTS.write().await;
+        let before = counter.load(Ordering::SeqCst);
+        let reply = self.dispatch(call).await;
+        (reply, counter.load(Ordering::SeqCst) - before)
+    }
+
+    async fn dispatch(&self, call: Call) -> Reply {
         let mut builder = Request::builder()
             .method(call.method)
             .uri(&call.path)
@@ -201,7 +251,6 @@ impl TestApp {
         )
     }
 
-    /// A direct connection to the test's data file, for asserting rows written or not.
     /// The vendor's profile the document tests share: Softland India, Kollam, GSTIN in Kerala (32),
     /// with `extra` fields (bank details...).
     pub async fn set_company(&self, owner: &str, extra: Value) {
@@ -247,6 +296,7 @@ impl TestApp {
         id
     }
 
+    /// A direct connection to the test's data file, for asserting rows written or not.
     pub fn sql(&self) -> rusqlite::Connection {
         rusqlite::Connection::open(self.dir.path().join("test.db")).unwrap()
     }

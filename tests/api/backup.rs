@@ -19,6 +19,16 @@ fn fresh(dir: &tempfile::TempDir) -> Db {
     backoffice::bootstrap(&config).unwrap().db
 }
 
+/// Waits `at_least_ms`, then on until `done` (at most a minute): the tests of the crate run on
+/// parallel threads, so a fixed time may see fewer writes than an idle machine would make.
+async fn settle(at_least_ms: u64, done: impl Fn() -> bool) {
+    tokio::time::sleep(std::time::Duration::from_millis(at_least_ms)).await;
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while !done() && std::time::Instant::now() < deadline {
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_backup_mid_stream_holds_every_write_acknowledged_before_it_started() {
     let dir = tempfile::TempDir::new().unwrap();
@@ -43,7 +53,8 @@ async fn a_backup_mid_stream_holds_every_write_acknowledged_before_it_started() 
             })
         })
         .collect();
-    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    let acked_len = || acked.lock().unwrap().len();
+    settle(300, || acked_len() > 20).await;
     let before: Vec<(usize, u64)> = acked.lock().unwrap().clone();
     let copy = dir.path().join("copy.db");
     let (data, out) = (db.path().to_path_buf(), copy.clone());
@@ -51,7 +62,7 @@ async fn a_backup_mid_stream_holds_every_write_acknowledged_before_it_started() 
         .await
         .unwrap()
         .unwrap();
-    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    settle(200, || acked_len() > before.len()).await;
     stop.store(true, Ordering::Relaxed);
     for w in writers {
         w.await.unwrap();

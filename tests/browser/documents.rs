@@ -2,11 +2,9 @@
 //! (live totals with GST, mark sent, convert to proforma, convert to invoice, issue), then a
 //! manager cancels the invoice with a reason and its number stays.
 
-mod common;
-
-use common::browser::{owner_session, ready_user, select, shot, sign_in_home};
-use common::server::Server;
-use common::webdriver::{Driver, Session};
+use crate::common::browser::{owner_session, ready_user, select, shot, sign_in_home};
+use crate::common::server::Server;
+use crate::common::webdriver::{Driver, Session};
 use serde_json::{Value, json};
 
 const OWNER_PASSWORD: &str = "owner-initial-pw";

@@ -6,9 +6,7 @@ use serde_json::json;
 use std::path::Path;
 use std::process::Command;
 
-mod common;
-
-use common::server::{BIN, Server};
+use crate::common::server::{BIN, Server};
 
 fn staff_count(db: &Path) -> i64 {
     let conn = rusqlite::Connection::open(db).unwrap();
@@ -22,6 +20,7 @@ fn staff_count(db: &Path) -> i64 {
 
 #[test]
 fn the_real_binary_serves_signs_in_backs_up_and_stops_cleanly() {
+    let _machine = crate::common::shared();
     let dir = tempfile::TempDir::new().unwrap();
     let data = dir.path().join("office.db");
     let log1 = dir.path().join("first.log");
@@ -186,6 +185,7 @@ fn the_real_binary_serves_signs_in_backs_up_and_stops_cleanly() {
 
 #[test]
 fn help_is_readable_and_bad_arguments_fail() {
+    let _machine = crate::common::shared();
     let out = Command::new(BIN).arg("--help").output().unwrap();
     let help = String::from_utf8_lossy(&out.stdout);
     for word in ["serve", "backup", "reset-password"] {
@@ -206,6 +206,7 @@ fn help_is_readable_and_bad_arguments_fail() {
 
 #[test]
 fn share_tokens_never_reach_the_log() {
+    let _machine = crate::common::shared();
     let dir = tempfile::TempDir::new().unwrap();
     let data = dir.path().join("office.db");
     let log = dir.path().join("server.log");

@@ -6,13 +6,11 @@
 //! notes against one invoice never take its outstanding below zero, and a refused one writes
 //! nothing.
 
-mod common;
-
+use crate::common::{Call, TestApp};
 use axum::http::{Method, StatusCode};
 use backoffice::documents::pricing::{self, LineInput, Mode};
 use backoffice::documents::rules::{self, line_tax};
 use backoffice::money::{self, amount_in_words, div_round_half_up, round_off, rupees};
-use common::{Call, TestApp};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestRng, TestRunner};
 use serde_json::{Value, json};

@@ -2,11 +2,9 @@
 //! add a contact and an interaction, find it by filter, bulk-edit two clients' district, and
 //! read the audit viewer.
 
-mod common;
-
-use common::browser::{owner_session, select, shot, sign_in_home};
-use common::server::Server;
-use common::webdriver::Driver;
+use crate::common::browser::{owner_session, select, shot, sign_in_home};
+use crate::common::server::Server;
+use crate::common::webdriver::Driver;
 use serde_json::{Value, json};
 
 const OWNER_PASSWORD: &str = "owner-initial-pw";

@@ -1,10 +1,8 @@
 //! The catalog, subscriptions and onboarding milestones.
 
-mod common;
-
+use crate::common::{Call, TestApp};
 use axum::http::{Method, StatusCode};
 use chrono::{Duration, Utc};
-use common::{Call, TestApp};
 use serde_json::{Value, json};
 
 fn id(v: &Value) -> String {

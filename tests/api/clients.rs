@@ -1,10 +1,8 @@
 //! The client registry: classification, GSTIN, filters, staff scoping, owner, DB password and
 //! its reveal limiter, bulk edit, contacts, branches, interactions and the audit viewer.
 
-mod common;
-
+use crate::common::TestApp;
 use axum::http::StatusCode;
-use common::TestApp;
 use serde_json::{Value, json};
 
 const GSTIN: &str = "32AABCK1234L1ZV";
@@ -727,7 +725,7 @@ async fn contacts_and_branches() {
     let deleted = o
         .app
         .send(
-            common::Call::new(axum::http::Method::DELETE, &format!("/api/contacts/{cid}"))
+            crate::common::Call::new(axum::http::Method::DELETE, &format!("/api/contacts/{cid}"))
                 .cookie(&o.anna)
                 .json(json!({})),
         )

@@ -2,11 +2,9 @@
 //! 10% of the taxable value, sees the receipt and its PDF, and the invoice's outstanding falls;
 //! the dues aging report shows what is left.
 
-mod common;
-
-use common::browser::{owner_session, shot, sign_in_home};
-use common::server::Server;
-use common::webdriver::Driver;
+use crate::common::browser::{owner_session, shot, sign_in_home};
+use crate::common::server::Server;
+use crate::common::webdriver::Driver;
 use serde_json::json;
 
 const OWNER_PASSWORD: &str = "owner-initial-pw";
@@ -136,7 +134,7 @@ fn a_part_payment_with_tds_lowers_the_outstanding_and_prints_a_receipt() {
         .click();
     s.wait("select[name='paymentId'] option[value]:not([value=''])");
     let (_, _, payments) = server.call("GET", "/api/payments", Some(&owner), None);
-    common::browser::select(
+    crate::common::browser::select(
         &s,
         "select[name='paymentId']",
         payments["rows"][0]["id"].as_str().unwrap(),
@@ -163,6 +161,6 @@ fn a_part_payment_with_tds_lowers_the_outstanding_and_prints_a_receipt() {
     assert_eq!(advance["done_on"], payments["rows"][0]["received_on"]);
 }
 
-fn select_mode(s: &common::webdriver::Session, mode: &str) {
-    common::browser::select(s, "select[name='mode']", mode);
+fn select_mode(s: &crate::common::webdriver::Session, mode: &str) {
+    crate::common::browser::select(s, "select[name='mode']", mode);
 }

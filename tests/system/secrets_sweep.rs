@@ -6,9 +6,7 @@
 //! log, in any audit row, in any login event, or in the JSON of the lists and records that show
 //! those things (they stay only where each is stored, which is not scanned here).
 
-mod common;
-
-use common::server::Server;
+use crate::common::server::Server;
 use serde_json::{Value, json};
 
 const OWNER: &str = "owner@localhost";
@@ -104,6 +102,7 @@ fn assert_absent(place: &str, haystack: &str, secrets: &[(String, String)]) {
 
 #[test]
 fn no_secret_reaches_the_log_the_audit_the_login_history_or_a_list() {
+    let _machine = crate::common::shared();
     let dir = tempfile::TempDir::new().unwrap();
     let data = dir.path().join("office.db");
     let log = dir.path().join("server.log");

@@ -2,12 +2,10 @@
 //! preview's total change as the quantity changes, issues it, mints a share link and emails it
 //! (through a fake mail provider on loopback); the link opens in a fresh browser without cookies.
 
-mod common;
-
-use common::browser::{owner_session, shot, sign_in_home};
-use common::mail::{FakeMail, TOKEN};
-use common::server::Server;
-use common::webdriver::{Driver, Session};
+use crate::common::browser::{owner_session, shot, sign_in_home};
+use crate::common::mail::{FakeMail, TOKEN};
+use crate::common::server::Server;
+use crate::common::webdriver::{Driver, Session};
 use serde_json::json;
 
 const OWNER_PASSWORD: &str = "owner-initial-pw";

@@ -1,9 +1,7 @@
 //! Employees and role gates, the error shape, lists, health and the OpenAPI document.
 
-mod common;
-
+use crate::common::{Call, OWNER, TestApp};
 use axum::http::{Method, StatusCode};
-use common::{Call, OWNER, TestApp};
 use serde_json::json;
 
 #[tokio::test]
@@ -294,7 +292,7 @@ async fn no_password_hash_in_any_payload_or_audit_row() {
         app.get("/api/employees", &owner).await.text,
         app.get("/api/me", &owner).await.text,
         app.get("/api/login-events", &owner).await.text,
-        app.try_login(OWNER, common::OWNER_PASSWORD).await.text,
+        app.try_login(OWNER, crate::common::OWNER_PASSWORD).await.text,
     ];
     for text in payloads {
         assert!(

@@ -1,11 +1,9 @@
 //! Documents: drafts priced by override, rate card and price book; GST split by place of
 //! supply; gapless financial-year numbers; the lifecycle with its refusals.
 
-mod common;
-
+use crate::common::TestApp;
 use axum::http::StatusCode;
 use chrono::{Duration, Utc};
-use common::TestApp;
 use serde_json::{Value, json};
 
 fn id(v: &Value) -> String {
@@ -85,7 +83,7 @@ async fn draft(b: &Books, body: Value) -> Value {
     reply.body
 }
 
-async fn act(b: &Books, doc: &str, action: &str, body: Value) -> common::Reply {
+async fn act(b: &Books, doc: &str, action: &str, body: Value) -> crate::common::Reply {
     b.app
         .post(&format!("/api/documents/{doc}/{action}"), &b.owner, body)
         .await

@@ -2,13 +2,11 @@
 //! mail provider on loopback (Postmark's wire format), convert-and-send and notify-all, and the
 //! letterhead and mail settings.
 
-mod common;
-
+use crate::common::mail::{FakeMail, TOKEN};
+use crate::common::{Call, TestApp};
 use axum::http::{Method, StatusCode, header};
 use base64::Engine;
 use chrono::{Duration, Utc};
-use common::mail::{FakeMail, TOKEN};
-use common::{Call, TestApp};
 use serde_json::{Value, json};
 
 fn id(v: &Value) -> String {
@@ -979,7 +977,7 @@ async fn the_letterhead_falls_back_to_the_company_profile_and_takes_a_checked_lo
         StatusCode::PAYLOAD_TOO_LARGE
     );
     assert_eq!(o.app.count("SELECT COUNT(*) FROM template_logo"), 0);
-    let png = include_bytes!("../src/pdf/test_logo.png").to_vec();
+    let png = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/pdf/test_logo.png")).to_vec();
     let stored = upload(png, "logo.jpg").await;
     assert_eq!(
         (stored.status, stored.body["has_logo"].as_bool()),

@@ -5,10 +5,8 @@
 //! under CI where that is a failure. The seed is fixed so a run is repeatable; `FUZZ_SEED` picks
 //! another, `FUZZ_EXAMPLES` the cases per operation (60 by default).
 
-mod common;
-
-use common::browser::owner_session;
-use common::server::Server;
+use crate::common::browser::owner_session;
+use crate::common::server::Server;
 use std::path::PathBuf;
 use std::process::Command;
 
@@ -31,6 +29,8 @@ fn the_api_holds_under_schemathesis() {
         eprintln!("fuzz test skipped: tests/run.sh installs Schemathesis");
         return;
     };
+    // Its two workers load the machine, and each of its requests has a timeout.
+    let _machine = crate::common::alone();
     let dir = tempfile::TempDir::new().unwrap();
     let log = dir.path().join("server.log");
     let server = Server::start(&dir.path().join("office.db"), &log, Some("fuzz-owner-initial"));

@@ -1,10 +1,8 @@
 //! The console is served from the binary: content types, ETag revalidation, the index.html
 //! fallback for client routes, the security headers, and no inline script anywhere.
 
-mod common;
-
+use crate::common::{Call, TestApp};
 use axum::http::{Method, StatusCode, header};
-use common::{Call, TestApp};
 
 #[tokio::test]
 async fn assets_are_served_with_types_etags_and_the_route_fallback() {

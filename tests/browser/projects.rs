@@ -1,11 +1,9 @@
 //! Browser test of the catalog and onboarding: create a module with a field spec, link it to a
 //! client, fill its custom fields, tick "installed", and see it leave the board's pending count.
 
-mod common;
-
-use common::browser::{owner_session, select, shot, sign_in_home};
-use common::server::Server;
-use common::webdriver::{Driver, Session};
+use crate::common::browser::{owner_session, select, shot, sign_in_home};
+use crate::common::server::Server;
+use crate::common::webdriver::{Driver, Session};
 use serde_json::json;
 
 const OWNER_PASSWORD: &str = "owner-initial-pw";

@@ -4,11 +4,9 @@
 //! lists, searches and reports that read it answer exactly as the plain queries over the base
 //! tables do (the queries the stores ran before V7, kept here as the reference).
 
-mod common;
-
+use crate::common::TestApp;
 use backoffice::db::page::Page;
 use backoffice::documents::store::DocumentFilter;
-use common::TestApp;
 use rusqlite::Connection;
 use serde_json::json;
 use std::collections::BTreeMap;

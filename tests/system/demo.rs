@@ -1,9 +1,7 @@
 //! `backoffice demo-data`: deterministic for a seed, and everything it writes obeys the rules the
 //! API enforces (GSTINs pass the check, numbers gapless per series, nothing owes below zero).
 
-mod common;
-
-use common::server::BIN;
+use crate::common::server::BIN;
 use rusqlite::Connection;
 use std::path::Path;
 use std::process::Command;
@@ -44,6 +42,7 @@ fn fingerprint(conn: &Connection) -> Vec<String> {
 
 #[test]
 fn the_same_seed_gives_the_same_office_and_it_keeps_the_rules() {
+    let _machine = crate::common::shared();
     let dir = tempfile::TempDir::new().unwrap();
     let (a, b, c) = (
         dir.path().join("a.db"),
@@ -135,6 +134,7 @@ fn the_same_seed_gives_the_same_office_and_it_keeps_the_rules() {
 
 #[test]
 fn serve_demo_fills_a_new_office_once_and_its_employees_can_sign_in() {
+    let _machine = crate::common::shared();
     use std::io::{BufRead, BufReader};
     let dir = tempfile::TempDir::new().unwrap();
     let data = dir.path().join("office.db");

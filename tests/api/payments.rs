@@ -2,10 +2,8 @@
 //! numbers by financial year, outstanding after credit notes, dues aging at its bucket edges,
 //! the GST summary with a credit note in a later month, and milestones linked to a payment.
 
-mod common;
-
+use crate::common::TestApp;
 use axum::http::{StatusCode, header};
-use common::TestApp;
 use serde_json::{Value, json};
 
 fn id(v: &Value) -> String {
@@ -84,11 +82,11 @@ fn pdf_text(bytes: &[u8]) -> String {
     doc.extract_text(&pages).expect("a text layer")
 }
 
-async fn pay(b: &Books, body: Value) -> common::Reply {
+async fn pay(b: &Books, body: Value) -> crate::common::Reply {
     b.app.post("/api/payments", &b.owner, body).await
 }
 
-async fn aging(b: &Books, as_of: &str) -> common::Reply {
+async fn aging(b: &Books, as_of: &str) -> crate::common::Reply {
     b.app
         .get(&format!("/api/reports/dues-aging?as_of={as_of}"), &b.owner)
         .await

@@ -1,12 +1,9 @@
 //! Signing in: outcomes, lockout, rate limits, sessions, CSRF, own profile and password.
 
-mod common;
-
+use crate::common::{Call, OWNER, OWNER_PASSWORD, TestApp};
 use axum::http::{Method, StatusCode, header};
 use backoffice::auth::rules::{DUMMY_VERIFICATIONS, hash_token};
-use common::{Call, OWNER, OWNER_PASSWORD, TestApp};
 use serde_json::json;
-use std::sync::atomic::Ordering;
 
 #[tokio::test]
 async fn login_success_sets_a_strict_cookie_and_stores_only_the_token_hash() {
@@ -70,13 +67,21 @@ async fn email_is_the_legacy_fallback_and_an_alias_key() {
 #[tokio::test]
 async fn wrong_password_and_unknown_user_get_one_answer_and_unknown_costs_a_dummy_hash() {
     let app = TestApp::new();
-    let wrong = app.try_login(OWNER, "not the password").await;
-    let before = DUMMY_VERIFICATIONS.load(Ordering::SeqCst);
-    let unknown = app.try_login("nobody@nowhere.in", "whatever").await;
-    assert!(
-        DUMMY_VERIFICATIONS.load(Ordering::SeqCst) > before,
-        "the unknown user took the dummy-hash path"
+    let login = |username: &str, password: &str| {
+        Call::new(Method::POST, "/api/auth/login").json(json!({ "username": username, "password": password }))
+    };
+    // The counter is the process's: counted with no other test's request in flight.
+    let (wrong, dummies) = app
+        .send_counting(login(OWNER, "not the password"), &DUMMY_VERIFICATIONS)
+        .await;
+    assert_eq!(
+        dummies, 0,
+        "a known user's password is checked against their own hash"
     );
+    let (unknown, dummies) = app
+        .send_counting(login("nobody@nowhere.in", "whatever"), &DUMMY_VERIFICATIONS)
+        .await;
+    assert_eq!(dummies, 1, "the unknown user took the dummy-hash path");
     for reply in [&wrong, &unknown] {
         assert_eq!(reply.status, StatusCode::UNAUTHORIZED);
         assert_eq!(reply.body["outcome"], "failed");

@@ -1,12 +1,10 @@
-//! Browser tests: real headless Chromium, driven over WebDriver, against the real binary on a
-//! free loopback port with a fresh data file. Screenshots of each main screen are saved under
-//! target/screenshots/ for a reviewer to look at.
+//! Browser tests of signing in: the owner's first sign-in and new password, a colleague invited
+//! by the owner who sees no owner screens, and what the sign-in screen says about wrong
+//! credentials, a locked account and rate limits.
 
-mod common;
-
-use common::browser::shot;
-use common::server::Server;
-use common::webdriver::{Driver, Session};
+use crate::common::browser::shot;
+use crate::common::server::Server;
+use crate::common::webdriver::{Driver, Session};
 use serde_json::json;
 
 const OWNER_PASSWORD: &str = "owner-initial-pw";

@@ -444,6 +444,9 @@ fn check_file(data: &Path, acked: &Acked, round: usize) {
 
 #[test]
 fn sigkill_mid_write_leaves_a_whole_data_file_every_time() {
+    // Each kill comes after a random delay and must find the writers at work: no other test
+    // competes with them for the machine.
+    let _machine = crate::common::alone();
     let seed = std::env::var("CRASH_SEED")
         .ok()
         .and_then(|s| s.parse().ok())

@@ -1,0 +1,16 @@
+//! Browser tests: real headless Chromium, driven over WebDriver, against the real binary on a
+//! free loopback port with a fresh data file. Screenshots of each main screen are saved under
+//! target/screenshots/ for a reviewer to look at.
+//!
+//! One test crate with a module per area. Without Chromium and chromedriver each test is skipped,
+//! except under CI (`CI` set) where that is a failure; `tests/run.sh` installs them.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod auth;
+mod clients;
+mod documents;
+mod outbound;
+mod payments;
+mod projects;
