@@ -11,8 +11,7 @@ use crate::db::settings;
 use crate::documents::pricing::{self, LineInput, Mode, Priced, PricedLine};
 use crate::documents::rules;
 use crate::documents::store::{self, Document};
-use crate::error::AppError;
-use crate::error::Warning;
+use crate::error::{AppError, Warning};
 use chrono::NaiveDate;
 use rusqlite::Connection;
 use rusqlite::types::Value;
@@ -199,15 +198,29 @@ pub fn create_in(tx: &Connection, user: &AuthUser, draft: NewDraft) -> Result<Do
     let mut fields = header_changes(&input);
     fields.extend([
         ("type", Value::Text(doc_type)),
-        ("status", Value::Text("draft".into())),
         ("client_id", Value::Text(client_id)),
+    ]);
+    write_draft(tx, user, fields, priced, intra)
+}
+
+/// Writes a new draft of `fields` (its type and client among them) with `priced` lines,
+/// audited as created by `user`, inside the caller's transaction.
+pub fn write_draft(
+    tx: &Connection,
+    user: &AuthUser,
+    mut fields: Vec<(&'static str, Value)>,
+    priced: Priced,
+    intra: bool,
+) -> Result<DocumentReply, AppError> {
+    fields.extend([
+        ("status", Value::Text("draft".into())),
         ("created_by", Value::Text(user.id.clone())),
         ("intra_state", Value::Integer(i64::from(intra))),
     ]);
     let id = store::insert(tx, fields)?;
     store::set_lines(tx, &id, &priced)?;
     let document = visible_document(tx, user, &id)?;
-    let after = serde_json::json!({ "type": document.doc_type, "client_id": document.client_id, "total": document.total });
+    let after = serde_json::json!({ "type": document.doc_type, "client_id": document.client_id, "source": document.source, "total": document.total });
     audit(
         tx,
         Audit {

@@ -2,14 +2,12 @@
 //! SMS top-up priced by the module's usage rate card.
 
 use crate::auth::session::AuthUser;
-use crate::book::{visible_document, visible_project};
+use crate::book::visible_project;
 use crate::catalog::{rules as catalog_rules, store as catalog_store};
 use crate::clients::store as client_store;
-use crate::db::audit::{Audit, audit};
 use crate::db::settings;
-use crate::documents::drafts::{DocumentReply, compose};
+use crate::documents::drafts::{DocumentReply, compose, write_draft};
 use crate::documents::pricing::{LineInput, Mode};
-use crate::documents::store;
 use crate::error::AppError;
 use rusqlite::Connection;
 use rusqlite::types::Value;
@@ -31,35 +29,12 @@ fn proforma(
         }
         e
     })?;
-    let id = store::insert(
-        tx,
-        vec![
-            ("type", Value::Text("PROFORMA".into())),
-            ("status", Value::Text("draft".into())),
-            ("client_id", Value::Text(client_id.into())),
-            ("source", Value::Text(source.into())),
-            ("created_by", Value::Text(user.id.clone())),
-            ("intra_state", Value::Integer(i64::from(intra))),
-        ],
-    )?;
-    store::set_lines(tx, &id, &priced)?;
-    let document = visible_document(tx, user, &id)?;
-    let after = serde_json::json!({ "type": "PROFORMA", "source": source, "total": document.total });
-    audit(
-        tx,
-        Audit {
-            entity: "document",
-            entity_id: Some(&id),
-            action: "create",
-            user_id: Some(&user.id),
-            before: None,
-            after: Some(after),
-        },
-    )?;
-    Ok(DocumentReply {
-        document,
-        warnings: priced.warnings,
-    })
+    let fields = vec![
+        ("type", Value::Text("PROFORMA".into())),
+        ("client_id", Value::Text(client_id.into())),
+        ("source", Value::Text(source.into())),
+    ];
+    write_draft(tx, user, fields, priced, intra)
 }
 
 /// A renewal PROFORMA draft for the subscription `id` at today's price-book rate, naming its
