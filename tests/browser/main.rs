@@ -4,6 +4,10 @@
 //!
 //! One test crate with a module per area. Without Chromium and chromedriver each test is skipped,
 //! except under CI (`CI` set) where that is a failure; `tests/run.sh` installs them.
+//!
+//! The tests share this process and run on parallel threads (one per core by default), as the two
+//! tests of the former browser.rs did: each starts its own chromedriver, Chromium profile, server
+//! and data file, on ports the OS chooses, and screenshot names are unique across the modules.
 
 #[path = "../common/mod.rs"]
 mod common;
