@@ -4,6 +4,7 @@ pub mod contacts_routes;
 pub mod contacts_store;
 pub mod interactions_routes;
 pub mod interactions_store;
+pub mod registry;
 pub mod routes;
 pub mod rules;
 pub mod store;

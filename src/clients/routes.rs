@@ -4,20 +4,15 @@
 use crate::AppState;
 use crate::auth::session::{AuthUser, Manager, Owner};
 use crate::book;
-use crate::clients::rules::{self, one_of};
-use crate::clients::store::{self, Client, ClientFilter, SameGstin};
-use crate::db::audit::{Audit, audit, record};
+use crate::clients::registry::{self, BulkChanges, ClientInput, ClientReply};
+use crate::clients::rules;
+use crate::clients::store::{self, Client, ClientFilter};
 use crate::db::page::{Page, Paginated};
-use crate::db::query::text_or_null;
-use crate::error::{AppError, ErrorBody, Warning};
-use crate::gstin::{self, Gstin};
+use crate::error::{AppError, ErrorBody};
 use crate::http::extract::{IdPath, JsonBody, QueryParams};
-use crate::staff::{rules as staff_rules, store as staff_store};
 use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
-use rusqlite::Connection;
-use rusqlite::types::Value;
 use serde::{Deserialize, Serialize};
 use std::time::Instant;
 use utoipa::{IntoParams, ToSchema};
@@ -79,214 +74,6 @@ async fn list_clients(
     Ok(Json(state.db.read(move |c| store::list(c, filter, &page)).await?))
 }
 
-/// The fields of a client a request may set. On PATCH, an absent field stays as it is and an
-/// empty string clears an optional one.
-#[derive(Deserialize, ToSchema, Default)]
-#[serde(deny_unknown_fields)]
-pub struct ClientInput {
-    pub name: Option<String>,
-    /// 15 characters, validated; its first two digits become the state code.
-    pub gstin: Option<String>,
-    /// Two-digit GST state code, for societies without a GSTIN.
-    pub state_code: Option<String>,
-    /// lead, active, lost or inactive (default active).
-    pub status: Option<String>,
-    /// At create only (managerial users; staff own what they create). Later: PATCH /api/clients/{id}/owner.
-    pub owner_id: Option<String>,
-    pub district: Option<String>,
-    pub sector: Option<String>,
-    pub remote_access_id: Option<String>,
-    pub os: Option<String>,
-    /// PACS or Store (default from the name).
-    pub client_type: Option<String>,
-    pub address: Option<String>,
-    pub phone: Option<String>,
-    pub email: Option<String>,
-    pub notes: Option<String>,
-    /// Write-only, managerial users only; empty clears it.
-    #[serde(rename = "dbPassword", alias = "db_password")]
-    pub db_password: Option<String>,
-}
-
-const FREE_TEXT: [&str; 6] = ["district", "sector", "remote_access_id", "os", "address", "notes"];
-
-/// Validates `input` against the client as it is (`None` at create) and answers the column changes.
-fn client_changes(
-    input: &ClientInput,
-    existing: Option<&Client>,
-) -> Result<Vec<(&'static str, Value)>, AppError> {
-    let mut changes: Vec<(&'static str, Value)> = vec![];
-    match input.name.as_deref().map(str::trim) {
-        Some(name) if name.is_empty() || name.chars().count() > 200 => {
-            return Err(AppError::invalid(
-                "name",
-                "invalid_name",
-                "A client's name is 1 to 200 characters.",
-            ));
-        }
-        Some(name) => {
-            changes.push(("name", Value::Text(name.to_string())));
-            changes.push(("category", Value::Text(rules::category_for(name).into())));
-            if existing.is_none() && input.client_type.is_none() {
-                changes.push(("client_type", Value::Text(rules::client_type_for(name).into())));
-            }
-        }
-        None if existing.is_none() => {
-            return Err(AppError::invalid("name", "required", "Enter the society's name."));
-        }
-        None => {}
-    }
-    let mut gstin_state = existing
-        .and_then(|c| c.gstin.as_ref())
-        .map(|g| g.state_code().to_string());
-    if let Some(raw) = input.gstin.as_deref() {
-        if raw.trim().is_empty() {
-            changes.push(("gstin", Value::Null));
-            gstin_state = None;
-        } else {
-            let gstin = Gstin::parse(raw)?;
-            gstin_state = Some(gstin.state_code().to_string());
-            changes.push(("state_code", Value::Text(gstin.state_code().to_string())));
-            changes.push(("gstin", Value::Text(gstin.into())));
-        }
-    }
-    if let Some(code) = input.state_code.as_deref().map(str::trim) {
-        match &gstin_state {
-            Some(from_gstin) if !code.is_empty() && code != from_gstin => {
-                return Err(AppError::invalid(
-                    "state_code",
-                    "state_code_mismatch",
-                    "The state code comes from the GSTIN.",
-                ));
-            }
-            Some(_) => {}
-            None if code.is_empty() => changes.push(("state_code", Value::Null)),
-            None if gstin::state_name(code).is_none() => {
-                return Err(AppError::invalid(
-                    "state_code",
-                    "invalid_state_code",
-                    "Enter a two-digit GST state code, such as 32 for Kerala.",
-                ));
-            }
-            None => changes.push(("state_code", Value::Text(code.to_string()))),
-        }
-    }
-    if let Some(status) = input.status.as_deref() {
-        one_of("status", status, rules::STATUSES)?;
-        changes.push(("status", Value::Text(status.into())));
-    }
-    if let Some(client_type) = input.client_type.as_deref() {
-        one_of("client_type", client_type, rules::CLIENT_TYPES)?;
-        changes.push(("client_type", Value::Text(client_type.into())));
-    }
-    if let Some(phone) = input.phone.as_deref() {
-        staff_rules::check_phone(phone.trim())?;
-        changes.push(("phone", text_or_null(phone)));
-    }
-    if let Some(email) = input.email.as_deref() {
-        if !email.trim().is_empty() {
-            staff_rules::check_email(email.trim())?;
-        }
-        changes.push(("email", text_or_null(email)));
-    }
-    let free = [
-        &input.district,
-        &input.sector,
-        &input.remote_access_id,
-        &input.os,
-        &input.address,
-        &input.notes,
-    ];
-    for (column, value) in FREE_TEXT.into_iter().zip(free) {
-        if let Some(v) = value {
-            if v.chars().count() > 2000 {
-                return Err(AppError::invalid(column, "too_long", "At most 2000 characters."));
-            }
-            changes.push((column, text_or_null(v)));
-        }
-    }
-    if let Some(p) = &input.db_password {
-        changes.push(("db_password", rules::credential_value("dbPassword", p)?));
-    }
-    Ok(changes)
-}
-
-/// An owner must be an active employee (spec 2.3).
-fn check_owner(conn: &Connection, owner_id: &str) -> Result<(), AppError> {
-    match staff_store::get(conn, owner_id)? {
-        None => Err(AppError::invalid(
-            "owner_id",
-            "unknown_owner",
-            "No employee has that id.",
-        )),
-        Some(e) if e.active == 0 => Err(AppError::invalid(
-            "owner_id",
-            "inactive_owner",
-            "That employee is deactivated.",
-        )),
-        Some(_) => Ok(()),
-    }
-}
-
-fn audit_client(
-    conn: &Connection,
-    user: &AuthUser,
-    id: &str,
-    action: &str,
-    before: Option<&Client>,
-    after: Option<&Client>,
-) -> Result<(), AppError> {
-    record(conn, &user.id, "client", id, action, before, after)
-}
-
-/// Refuses a DB password from a non-managerial user (the whole request writes nothing).
-fn db_password_gate(user: &AuthUser, input: &ClientInput) -> Result<(), AppError> {
-    if input.db_password.is_some() && !user.is_managerial() {
-        return Err(AppError::new(
-            StatusCode::FORBIDDEN,
-            "forbidden",
-            "Only an owner or a manager may set the DB password.",
-        )
-        .on_field("dbPassword"));
-    }
-    Ok(())
-}
-
-/// A client with the other clients under its GSTIN (those in the reader's book) and, after a
-/// write, what the writer should know (`gstin_shared`).
-#[derive(Serialize, ToSchema)]
-pub struct ClientReply {
-    #[serde(flatten)]
-    pub client: Client,
-    pub same_gstin: Vec<SameGstin>,
-    pub warnings: Vec<Warning>,
-}
-
-/// The reply for `client`; a write that set its GSTIN warns when other clients have it too.
-fn reply(
-    conn: &Connection,
-    user: &AuthUser,
-    client: Client,
-    gstin_written: bool,
-) -> Result<ClientReply, AppError> {
-    let (same_gstin, hidden) = match &client.gstin {
-        Some(gstin) => store::same_gstin(conn, &client.id, gstin.as_str(), user.book().as_deref())?,
-        None => (vec![], 0),
-    };
-    let warnings = if gstin_written {
-        rules::shared_gstin_warning(&same_gstin, hidden)
-            .into_iter()
-            .collect()
-    } else {
-        vec![]
-    };
-    Ok(ClientReply {
-        client,
-        same_gstin,
-        warnings,
-    })
-}
-
 /// Add a client. Type and category are derived from the name; staff own what they create. A
 /// GSTIN another client has is taken with a warning; the same GSTIN under the same name is not.
 #[utoipa::path(post, path = "/api/clients", tag = "clients", request_body = ClientInput,
@@ -297,20 +84,12 @@ async fn create_client(
     user: AuthUser,
     JsonBody(input): JsonBody<ClientInput>,
 ) -> Result<(StatusCode, Json<ClientReply>), AppError> {
-    db_password_gate(&user, &input)?;
-    let mut fields = client_changes(&input, None)?;
+    registry::db_password_gate(&user, &input)?;
+    let fields = registry::client_changes(&input, None)?;
     let owner = user.book().or(input.owner_id.clone().filter(|o| !o.is_empty()));
     let client = state
         .db
-        .write(move |tx| {
-            if let Some(owner) = owner {
-                check_owner(tx, &owner)?;
-                fields.push(("owner_id", Value::Text(owner)));
-            }
-            let client = store::insert(tx, fields, &user.id)?;
-            audit_client(tx, &user, &client.id, "create", None, Some(&client))?;
-            reply(tx, &user, client, true)
-        })
+        .write(move |tx| registry::create_in(tx, &user, fields, owner))
         .await?;
     Ok((StatusCode::CREATED, Json(client)))
 }
@@ -327,7 +106,7 @@ async fn get_client(
         .db
         .read(move |c| {
             let client = book::visible_client(c, &user, &id)?;
-            reply(c, &user, client, false)
+            registry::reply(c, &user, client, false)
         })
         .await?;
     Ok(Json(client))
@@ -344,7 +123,7 @@ async fn patch_client(
     IdPath(id): IdPath,
     JsonBody(input): JsonBody<ClientInput>,
 ) -> Result<Json<ClientReply>, AppError> {
-    db_password_gate(&user, &input)?;
+    registry::db_password_gate(&user, &input)?;
     if input.owner_id.is_some() {
         return Err(AppError::invalid(
             "owner_id",
@@ -354,30 +133,7 @@ async fn patch_client(
     }
     let client = state
         .db
-        .write(move |tx| {
-            let before =
-                store::get(tx, &id, user.book().as_deref())?.ok_or_else(|| AppError::not_found("client"))?;
-            let changes = client_changes(&input, Some(&before))?;
-            store::update(tx, &id, changes)?;
-            let after = store::get(tx, &id, None)?.ok_or_else(|| AppError::not_found("client"))?;
-            audit_client(tx, &user, &id, "update", Some(&before), Some(&after))?;
-            if input.db_password.is_some() {
-                let flag = |c: &Client| serde_json::json!({ "hasDbPassword": c.has_db_password });
-                audit(
-                    tx,
-                    Audit {
-                        entity: "client",
-                        entity_id: Some(&id),
-                        action: "set_db_password",
-                        user_id: Some(&user.id),
-                        before: Some(flag(&before)),
-                        after: Some(flag(&after)),
-                    },
-                )?;
-            }
-            let gstin_written = input.gstin.is_some();
-            reply(tx, &user, after, gstin_written)
-        })
+        .write(move |tx| registry::update_in(tx, &user, &id, &input))
         .await?;
     Ok(Json(client))
 }
@@ -402,32 +158,7 @@ async fn set_owner(
     let owner = change.owner_id.filter(|o| !o.trim().is_empty());
     let client = state
         .db
-        .write(move |tx| {
-            let before = store::get(tx, &id, None)?.ok_or_else(|| AppError::not_found("client"))?;
-            if let Some(owner) = &owner {
-                check_owner(tx, owner)?;
-            }
-            store::update(
-                tx,
-                &id,
-                vec![("owner_id", owner.clone().map_or(Value::Null, Value::Text))],
-            )?;
-            let after = store::get(tx, &id, None)?.ok_or_else(|| AppError::not_found("client"))?;
-            let image =
-                |c: &Client| serde_json::json!({ "owner_id": c.owner_id, "owner_name": c.owner_name });
-            audit(
-                tx,
-                Audit {
-                    entity: "client",
-                    entity_id: Some(&id),
-                    action: "set_owner",
-                    user_id: Some(&user.id),
-                    before: Some(image(&before)),
-                    after: Some(image(&after)),
-                },
-            )?;
-            Ok(after)
-        })
+        .write(move |tx| registry::set_owner_in(tx, &user, &id, owner.as_deref()))
         .await?;
     Ok(Json(client))
 }
@@ -454,33 +185,9 @@ async fn reveal_db_password(
         .map_err(AppError::rate_limited)?;
     let password = state
         .db
-        .write(move |tx| {
-            let stored = store::db_password(tx, &id)?.ok_or_else(|| AppError::not_found("client"))?;
-            audit(
-                tx,
-                Audit {
-                    entity: "client",
-                    entity_id: Some(&id),
-                    action: "reveal_db_password",
-                    user_id: Some(&user.id),
-                    before: None,
-                    after: Some(serde_json::json!({ "revealed": "dbPassword" })),
-                },
-            )?;
-            Ok(rules::readable_credential(stored).unwrap_or_default())
-        })
+        .write(move |tx| registry::reveal_db_password_in(tx, &user, &id))
         .await?;
     Ok(Json(RevealedPassword { password }))
-}
-
-#[derive(Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct BulkChanges {
-    pub district: Option<String>,
-    pub sector: Option<String>,
-    pub status: Option<String>,
-    pub client_type: Option<String>,
-    pub owner_id: Option<String>,
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -515,60 +222,10 @@ async fn bulk_edit(
             "Choose 1 to 1000 clients.",
         ));
     }
-    let c = req.changes;
-    let mut changes: Vec<(&'static str, Value)> = vec![];
-    for (column, value) in [("district", &c.district), ("sector", &c.sector)] {
-        if let Some(v) = value {
-            changes.push((column, text_or_null(v)));
-        }
-    }
-    if let Some(status) = &c.status {
-        one_of("status", status, rules::STATUSES)?;
-        changes.push(("status", Value::Text(status.clone())));
-    }
-    if let Some(client_type) = &c.client_type {
-        one_of("client_type", client_type, rules::CLIENT_TYPES)?;
-        changes.push(("client_type", Value::Text(client_type.clone())));
-    }
-    let owner = c.owner_id.map(|o| o.trim().to_string());
-    if changes.is_empty() && owner.is_none() {
-        return Err(AppError::invalid(
-            "changes",
-            "no_changes",
-            "Choose at least one field to change.",
-        ));
-    }
+    let (changes, owner) = registry::bulk_changes(req.changes)?;
     let updated = state
         .db
-        .write(move |tx| {
-            if let Some(owner) = owner.as_deref().filter(|o| !o.is_empty()) {
-                check_owner(tx, owner)?;
-            }
-            let mut all = changes;
-            if let Some(owner) = owner {
-                all.push((
-                    "owner_id",
-                    if owner.is_empty() {
-                        Value::Null
-                    } else {
-                        Value::Text(owner)
-                    },
-                ));
-            }
-            for id in &ids {
-                let before = store::get(tx, id, None)?.ok_or_else(|| {
-                    AppError::invalid(
-                        "ids",
-                        "unknown_client",
-                        format!("No client has the id {id}; nothing was changed."),
-                    )
-                })?;
-                store::update(tx, id, all.clone())?;
-                let after = store::get(tx, id, None)?.ok_or_else(|| AppError::not_found("client"))?;
-                audit_client(tx, &user, id, "bulk_update", Some(&before), Some(&after))?;
-            }
-            Ok(ids.len())
-        })
+        .write(move |tx| registry::bulk_edit_in(tx, &user, &ids, changes, owner))
         .await?;
     Ok(Json(BulkResult { updated }))
 }
