@@ -183,7 +183,8 @@ pub fn bootstrap(config: &Config) -> Result<Bootstrap, String> {
 #[cfg(test)]
 mod layering {
     //! Arrows point down: the lower layers name no area, and no file reaches into another
-    //! area's handlers (operations live in files named for them, `routes` hold handlers only).
+    //! area's handlers (operations live in files named for them, `routes` hold handlers only,
+    //! with no SQL and no audit rows of their own).
     use std::path::{Path, PathBuf};
 
     /// Folders and files below the areas: plumbing that any area may use.
@@ -263,7 +264,28 @@ mod layering {
                 }
             }
         }
+        let stem = relative.file_stem().unwrap_or_default().to_string_lossy();
+        if stem == "routes" || stem.ends_with("_routes") {
+            let sql = ["execute", "query_row", "prepare"]
+                .into_iter()
+                .filter(|m| text.contains(&format!(".{m}(")));
+            let audits = ["audit", "record"].into_iter().filter(|f| calls(text, f));
+            for call in sql.chain(audits) {
+                wrong.push(format!("{} calls {call} in a handler file", relative.display()));
+            }
+        }
         wrong
+    }
+
+    /// Whether `text` calls a function or method named exactly `name`.
+    fn calls(text: &str, name: &str) -> bool {
+        let call = format!("{name}(");
+        text.match_indices(&call).any(|(at, _)| {
+            !text[..at]
+                .chars()
+                .next_back()
+                .is_some_and(|c| c.is_alphanumeric() || c == '_')
+        })
     }
 
     #[test]
@@ -289,10 +311,28 @@ mod layering {
         );
         assert!(violations(area, "use crate::documents::drafts::create_in;", &areas).is_empty());
         assert!(violations(Path::new("lib.rs"), "crate::documents::routes::router()", &areas).is_empty());
+        // Handler files hold no SQL and no audit rows: those belong to the operations.
+        let handlers = Path::new("clients/contacts_routes.rs");
+        assert_eq!(
+            violations(handlers, "tx.execute(\"DELETE\", []); record(tx, &u)", &areas),
+            [
+                "clients/contacts_routes.rs calls execute in a handler file",
+                "clients/contacts_routes.rs calls record in a handler file"
+            ]
+        );
+        assert!(
+            violations(
+                handlers,
+                "async fn list_audit(s: State) { record_payment() }",
+                &areas
+            )
+            .is_empty()
+        );
+        assert_eq!(violations(area, "tx.execute(\"DELETE\", [])", &areas).len(), 0);
     }
 
     #[test]
-    fn lower_layers_name_no_area_and_no_area_reaches_into_another_areas_routes() {
+    fn lower_layers_name_no_area_and_handler_files_hold_handlers_only() {
         let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
         let areas = areas(&src);
         assert!(areas.contains(&"documents".to_string()) && areas.contains(&"payments".to_string()));

@@ -1,9 +1,11 @@
 //! Signing in and out, sessions, one's own profile and password, login history.
 
 pub mod limiter;
+pub mod profile;
 pub mod routes;
 pub mod rules;
 pub mod session;
+pub mod signin;
 pub mod store;
 
 use rusqlite::types::{FromSql, FromSqlError, FromSqlResult, ToSql, ToSqlOutput, ValueRef};

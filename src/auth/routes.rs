@@ -2,17 +2,17 @@
 
 use crate::AppState;
 use crate::auth::Role;
+use crate::auth::profile::{self, ProfilePatch};
 use crate::auth::rules::{self, Verdict};
 use crate::auth::session::{AuthUser, Owner, SESSION_COOKIE};
+use crate::auth::signin;
 use crate::auth::store::{self, LoginEvent, LoginEventFilter, Outcome};
 use crate::clock;
-use crate::db::audit::{Audit, audit};
 use crate::db::page::{Page, Paginated};
-use crate::db::{savepoint, settings};
+use crate::db::settings;
 use crate::error::{AppError, ErrorBody};
 use crate::http::extract::{ClientInfo, JsonBody, QueryParams};
-use crate::staff::rules as staff_rules;
-use crate::staff::store::{self as staff_store, Employee, EmployeeChanges};
+use crate::staff::store::{self as staff_store, Employee};
 use axum::Json;
 use axum::extract::State;
 use axum::http::{HeaderValue, StatusCode, header};
@@ -121,39 +121,19 @@ async fn login(
         },
     };
 
-    // One transaction holds the consequence and the login event; the event sits in a savepoint
-    // so that failing to write it never breaks sign-in (spec 2.2).
     let (ip, agent) = (client.ip.clone(), client.user_agent.clone());
     let written = state
         .db
         .write(move |tx| {
-            let session = match (&verdict, &staff_id) {
-                (Verdict::Success, Some(id)) => {
-                    let token = store::start_session(tx, id, &ip, agent.as_deref())?;
-                    let employee =
-                        staff_store::get(tx, id)?.ok_or_else(|| AppError::internal("account vanished"))?;
-                    Some((token, employee))
-                }
-                (Verdict::WrongPassword, Some(id)) => {
-                    store::record_failure(tx, id, now)?;
-                    None
-                }
-                _ => None,
-            };
-            let event = savepoint(tx, |c| {
-                store::insert_login_event(
-                    c,
-                    staff_id.as_deref(),
-                    &identifier,
-                    verdict.outcome(),
-                    &ip,
-                    agent.as_deref(),
-                )
-            });
-            if let Err(e) = event {
-                tracing::warn!(error = %e, "login event not written");
-            }
-            Ok(session)
+            signin::record_in(
+                tx,
+                &verdict,
+                staff_id.as_deref(),
+                &identifier,
+                &ip,
+                agent.as_deref(),
+                now,
+            )
         })
         .await;
 
@@ -220,17 +200,6 @@ async fn get_me(State(state): State<AppState>, user: AuthUser) -> Result<Json<Em
     me.map(Json).ok_or_else(AppError::unauthorized)
 }
 
-/// The fields a user may change on their own profile; role, email and username are not among them.
-#[derive(Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct ProfilePatch {
-    pub name: Option<String>,
-    /// Empty clears it.
-    pub phone: Option<String>,
-    /// Empty clears it.
-    pub title: Option<String>,
-}
-
 /// Change one's own name, phone or title. Role and email are refused (422).
 #[utoipa::path(patch, path = "/api/me", tag = "auth", request_body = ProfilePatch,
     responses((status = 200, body = Employee), (status = 422, description = "An invalid or read-only field", body = ErrorBody)))]
@@ -239,41 +208,10 @@ async fn patch_me(
     user: AuthUser,
     JsonBody(patch): JsonBody<ProfilePatch>,
 ) -> Result<Json<Employee>, AppError> {
-    let name = patch.name.map(|n| n.trim().to_string());
-    if let Some(n) = &name {
-        staff_rules::check_name(n)?;
-    }
-    if let Some(p) = &patch.phone {
-        staff_rules::check_phone(p.trim())?;
-    }
-    if let Some(t) = &patch.title {
-        staff_rules::check_title(t.trim())?;
-    }
-    let changes = EmployeeChanges {
-        name,
-        phone: patch.phone.map(|p| staff_rules::blank_to_none(Some(p))),
-        title: patch.title.map(|t| staff_rules::blank_to_none(Some(t))),
-        ..Default::default()
-    };
+    let changes = profile::changes(patch)?;
     let updated = state
         .db
-        .write(move |tx| {
-            let before = staff_store::get(tx, &user.id)?.ok_or_else(AppError::unauthorized)?;
-            staff_store::update(tx, &user.id, changes)?;
-            let after = staff_store::get(tx, &user.id)?.ok_or_else(AppError::unauthorized)?;
-            audit(
-                tx,
-                Audit {
-                    entity: "staff",
-                    entity_id: Some(&user.id),
-                    action: "update_profile",
-                    user_id: Some(&user.id),
-                    before: Some(serde_json::to_value(&before)?),
-                    after: Some(serde_json::to_value(&after)?),
-                },
-            )?;
-            Ok(after)
-        })
+        .write(move |tx| profile::update_in(tx, &user, changes))
         .await?;
     Ok(Json(updated))
 }
@@ -322,23 +260,7 @@ async fn change_password(
         })?;
     state
         .db
-        .write(move |tx| {
-            staff_store::set_password(tx, &user.id, &new_hash, false)?;
-            let ended = store::end_sessions(tx, &user.id, Some(&user.session_id))?;
-            audit(
-                tx,
-                Audit {
-                    entity: "staff",
-                    entity_id: Some(&user.id),
-                    action: "password_changed",
-                    user_id: Some(&user.id),
-                    before: None,
-                    after: Some(
-                        serde_json::json!({ "mustChangePassword": false, "other_sessions_ended": ended }),
-                    ),
-                },
-            )
-        })
+        .write(move |tx| profile::set_password_in(tx, &user, &new_hash))
         .await?;
     Ok(StatusCode::NO_CONTENT)
 }

@@ -217,6 +217,18 @@ pub struct Band {
     pub rate: i64,
 }
 
+/// A price is 0 to ₹100 crore, in paise.
+pub fn check_price(price: i64) -> Result<(), AppError> {
+    if !(0..=100_000_000_000).contains(&price) {
+        return Err(AppError::invalid(
+            "price",
+            "invalid_price",
+            "A price is 0 or more paise (at most ₹100 crore).",
+        ));
+    }
+    Ok(())
+}
+
 /// Checks a new card's bands: at least one, distinct min_qty, positive rates; answers them sorted.
 pub fn check_bands(mut bands: Vec<Band>) -> Result<Vec<Band>, AppError> {
     if bands.is_empty() || bands.len() > 50 {
@@ -278,6 +290,14 @@ mod tests {
 
     fn date(s: &str) -> NaiveDate {
         NaiveDate::parse_from_str(s, "%Y-%m-%d").unwrap()
+    }
+
+    #[test]
+    fn prices_run_from_zero_to_a_hundred_crore() {
+        assert!(check_price(0).is_ok());
+        assert!(check_price(100_000_000_000).is_ok());
+        assert_eq!(check_price(-1).unwrap_err().code, "invalid_price");
+        assert_eq!(check_price(100_000_000_001).unwrap_err().code, "invalid_price");
     }
 
     #[test]

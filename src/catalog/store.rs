@@ -2,7 +2,7 @@
 
 use crate::catalog::rules::{Band, FieldDef, PriceRow};
 use crate::db::page::{Page, Paginated};
-use crate::db::query::{Filter, ListQuery, fetch_page, insert_row, like_contains, update_columns};
+use crate::db::query::{Changes, Filter, ListQuery, fetch_page, insert_row, like_contains, update_columns};
 use crate::error::{AppError, OnConstraint};
 use chrono::NaiveDate;
 use rusqlite::types::Value;
@@ -101,11 +101,11 @@ pub fn list(
     fetch_page(conn, query, f, page, module)
 }
 
-pub fn insert(tx: &Connection, fields: Vec<(&'static str, Value)>) -> Result<String, AppError> {
+pub fn insert(tx: &Connection, fields: Changes) -> Result<String, AppError> {
     insert_row(tx, "module", fields).on_unique("code", "Another module has this code.")
 }
 
-pub fn update(tx: &Connection, id: &str, fields: Vec<(&'static str, Value)>) -> Result<(), AppError> {
+pub fn update(tx: &Connection, id: &str, fields: Changes) -> Result<(), AppError> {
     update_columns(tx, "module", id, fields).on_unique("code", "Another module has this code.")?;
     Ok(())
 }

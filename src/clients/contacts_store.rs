@@ -1,6 +1,6 @@
 //! The SQL of a client's contacts and branches.
 
-use crate::db::query::{insert_row, update_columns};
+use crate::db::query::{Changes, insert_row, update_columns};
 use crate::error::AppError;
 use rusqlite::types::Value;
 use rusqlite::{Connection, OptionalExtension, Row, params};
@@ -93,18 +93,13 @@ pub fn insert(
     tx: &Connection,
     table: &str,
     client_id: &str,
-    mut fields: Vec<(&'static str, Value)>,
+    mut fields: Changes,
 ) -> Result<String, AppError> {
     fields.push(("client_id", Value::Text(client_id.to_string())));
     Ok(insert_row(tx, table, fields)?)
 }
 
-pub fn update(
-    tx: &Connection,
-    table: &str,
-    id: &str,
-    fields: Vec<(&'static str, Value)>,
-) -> Result<(), AppError> {
+pub fn update(tx: &Connection, table: &str, id: &str, fields: Changes) -> Result<(), AppError> {
     update_columns(tx, table, id, fields)?;
     Ok(())
 }

@@ -1,7 +1,9 @@
 //! The client registry: co-operative societies, their contacts, branches and interactions.
 
+pub mod contacts;
 pub mod contacts_routes;
 pub mod contacts_store;
+pub mod interactions;
 pub mod interactions_routes;
 pub mod interactions_store;
 pub mod registry;

@@ -6,7 +6,7 @@ use crate::auth::session::AuthUser;
 use crate::clients::rules::{self, one_of};
 use crate::clients::store::{self, Client, SameGstin};
 use crate::db::audit::{Audit, audit, record};
-use crate::db::query::text_or_null;
+use crate::db::query::{Changes, text_or_null};
 use crate::error::{AppError, Warning};
 use crate::gstin::{self, Gstin};
 use crate::staff::{rules as staff_rules, store as staff_store};
@@ -48,11 +48,8 @@ pub struct ClientInput {
 const FREE_TEXT: [&str; 6] = ["district", "sector", "remote_access_id", "os", "address", "notes"];
 
 /// Validates `input` against the client as it is (`None` at create) and answers the column changes.
-pub fn client_changes(
-    input: &ClientInput,
-    existing: Option<&Client>,
-) -> Result<Vec<(&'static str, Value)>, AppError> {
-    let mut changes: Vec<(&'static str, Value)> = vec![];
+pub fn client_changes(input: &ClientInput, existing: Option<&Client>) -> Result<Changes, AppError> {
+    let mut changes: Changes = vec![];
     match input.name.as_deref().map(str::trim) {
         Some(name) if name.is_empty() || name.chars().count() > 200 => {
             return Err(AppError::invalid(
@@ -228,7 +225,7 @@ pub fn reply(
 pub fn create_in(
     tx: &Connection,
     user: &AuthUser,
-    mut fields: Vec<(&'static str, Value)>,
+    mut fields: Changes,
     owner: Option<String>,
 ) -> Result<ClientReply, AppError> {
     if let Some(owner) = owner {
@@ -283,7 +280,7 @@ pub fn set_owner_in(
     }
     store::update(
         tx,
-        &id,
+        id,
         vec![(
             "owner_id",
             owner.map(str::to_string).map_or(Value::Null, Value::Text),
@@ -334,8 +331,8 @@ pub struct BulkChanges {
 
 /// The column changes of a bulk edit, checked, and the new owner when one is given ("" for
 /// none); 422 when nothing is to change.
-pub fn bulk_changes(c: BulkChanges) -> Result<(Vec<(&'static str, Value)>, Option<String>), AppError> {
-    let mut changes: Vec<(&'static str, Value)> = vec![];
+pub fn bulk_changes(c: BulkChanges) -> Result<(Changes, Option<String>), AppError> {
+    let mut changes: Changes = vec![];
     for (column, value) in [("district", &c.district), ("sector", &c.sector)] {
         if let Some(v) = value {
             changes.push((column, text_or_null(v)));
@@ -365,7 +362,7 @@ pub fn bulk_edit_in(
     tx: &Connection,
     user: &AuthUser,
     ids: &[String],
-    changes: Vec<(&'static str, Value)>,
+    changes: Changes,
     owner: Option<String>,
 ) -> Result<usize, AppError> {
     if let Some(owner) = owner.as_deref().filter(|o| !o.is_empty()) {

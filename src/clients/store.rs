@@ -3,7 +3,9 @@
 
 use crate::book;
 use crate::db::page::{Page, Paginated};
-use crate::db::query::{Filter, ListQuery, Plan, fetch_page_with, insert_row, like_contains, update_columns};
+use crate::db::query::{
+    Changes, Filter, ListQuery, Plan, fetch_page_with, insert_row, like_contains, update_columns,
+};
 use crate::error::{AppError, OnConstraint};
 use crate::gstin::Gstin;
 use rusqlite::types::Value;
@@ -136,18 +138,14 @@ pub fn list(conn: &Connection, filter: ClientFilter, page: &Page) -> Result<Pagi
 }
 
 /// Inserts a client with validated fields; answers it.
-pub fn insert(
-    tx: &Connection,
-    mut fields: Vec<(&'static str, Value)>,
-    created_by: &str,
-) -> Result<Client, AppError> {
+pub fn insert(tx: &Connection, mut fields: Changes, created_by: &str) -> Result<Client, AppError> {
     fields.push(("created_by", Value::Text(created_by.to_string())));
     let id = insert_row(tx, "client", fields).on_unique("gstin", EXACT_DUPLICATE)?;
     get(tx, &id, None)?.ok_or_else(|| AppError::internal("inserted client vanished"))
 }
 
 /// Applies validated column changes to a client.
-pub fn update(tx: &Connection, id: &str, changes: Vec<(&'static str, Value)>) -> Result<(), AppError> {
+pub fn update(tx: &Connection, id: &str, changes: Changes) -> Result<(), AppError> {
     update_columns(tx, "client", id, changes).on_unique("gstin", EXACT_DUPLICATE)?;
     Ok(())
 }

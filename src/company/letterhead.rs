@@ -3,12 +3,19 @@
 //! company profile for names, address, GSTIN, bank and contact details). The logo is the newest
 //! row of `template_logo`, a PNG or JPEG recognised by its content.
 
+use crate::auth::session::AuthUser;
+use crate::clock;
 use crate::company;
+use crate::db::audit::{Audit, audit};
+use crate::db::ids::new_id;
 use crate::db::settings;
 use crate::error::AppError;
 use crate::gstin::{self, Gstin};
 use rusqlite::{Connection, OptionalExtension};
-use serde_json::{Map, Value};
+use serde::Serialize;
+use serde_json::{Map, Value, json};
+use sha2::{Digest, Sha256};
+use utoipa::ToSchema;
 
 /// The editable fields, in the order the console shows them.
 pub const FIELDS: &[&str] = &[
@@ -167,6 +174,91 @@ pub fn logo(conn: &Connection) -> Result<Option<Logo>, AppError> {
                 .filter(|m| *m == mime)
                 .map(|mime| Logo { mime, bytes })
         }))
+}
+
+/// The letterhead fields as stored (null = the default shows), the defaults, and the logo's presence.
+#[derive(Serialize, ToSchema)]
+pub struct TemplateSettings {
+    /// `template.<field>` → the stored text or null.
+    #[serde(flatten)]
+    #[schema(value_type = Object)]
+    pub fields: Map<String, Value>,
+    /// `template.<field>` → what shows when the field is not set.
+    #[schema(value_type = Object)]
+    pub defaults: Map<String, Value>,
+    pub has_logo: bool,
+    /// The logo as a data: URI, for the editor to show.
+    pub logo: Option<String>,
+}
+
+/// The letterhead settings as the editor shows them.
+pub fn settings(conn: &Connection) -> Result<TemplateSettings, AppError> {
+    let logo = logo(conn)?;
+    Ok(TemplateSettings {
+        fields: stored(conn)?,
+        defaults: defaults(conn)?,
+        has_logo: logo.is_some(),
+        logo: logo.map(|l| {
+            use base64::Engine;
+            format!(
+                "data:{};base64,{}",
+                l.mime,
+                base64::engine::general_purpose::STANDARD.encode(&l.bytes)
+            )
+        }),
+    })
+}
+
+/// Sets letterhead fields (checked by `check`), audited; answers the settings as saved.
+pub fn save_fields_in(
+    tx: &Connection,
+    user: &AuthUser,
+    changes: &[(String, Value)],
+) -> Result<TemplateSettings, AppError> {
+    let before = stored(tx)?;
+    let today = settings::office_today(tx)?;
+    for (key, value) in changes {
+        settings::set(tx, key, value, today, Some(&user.id))?;
+    }
+    let after = stored(tx)?;
+    audit(
+        tx,
+        Audit {
+            entity: "setting",
+            entity_id: Some("template"),
+            action: "update",
+            user_id: Some(&user.id),
+            before: Some(Value::Object(before)),
+            after: Some(Value::Object(after)),
+        },
+    )?;
+    self::settings(tx)
+}
+
+/// Stores a new logo (its `mime` from `logo_mime`), audited by size and digest.
+pub fn save_logo_in(
+    tx: &Connection,
+    user: &AuthUser,
+    mime: &str,
+    bytes: &[u8],
+) -> Result<TemplateSettings, AppError> {
+    let sha = hex::encode(Sha256::digest(bytes));
+    tx.execute(
+        "INSERT INTO template_logo (id, mime, bytes, sha256, uploaded_by, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        rusqlite::params![new_id(), mime, bytes, sha, user.id, clock::now_timestamp()],
+    )?;
+    audit(
+        tx,
+        Audit {
+            entity: "setting",
+            entity_id: Some("template.logo"),
+            action: "update",
+            user_id: Some(&user.id),
+            before: None,
+            after: Some(json!({ "mime": mime, "bytes": bytes.len(), "sha256": sha })),
+        },
+    )?;
+    self::settings(tx)
 }
 
 /// The letterhead with every fallback applied, as documents render it.

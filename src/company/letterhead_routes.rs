@@ -2,19 +2,13 @@
 
 use crate::AppState;
 use crate::auth::session::Owner;
-use crate::company::letterhead::{self, LOGO_MAX_BYTES};
-use crate::db::audit::{Audit, audit};
-use crate::db::settings;
+use crate::company::letterhead::{self, LOGO_MAX_BYTES, TemplateSettings};
 use crate::error::{AppError, ErrorBody};
 use crate::http::extract::JsonBody;
 use axum::Json;
 use axum::extract::multipart::MultipartRejection;
 use axum::extract::{DefaultBodyLimit, Multipart, State};
-use rusqlite::Connection;
-use serde::Serialize;
 use serde_json::{Map, Value};
-use sha2::{Digest, Sha256};
-use utoipa::ToSchema;
 use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
 use utoipa_axum::routes;
 
@@ -25,45 +19,13 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(upload_logo).layer(DefaultBodyLimit::max(LOGO_MAX_BYTES + 16 * 1024)))
 }
 
-/// The letterhead fields as stored (null = the default shows), the defaults, and the logo's presence.
-#[derive(Serialize, ToSchema)]
-pub struct TemplateSettings {
-    /// `template.<field>` → the stored text or null.
-    #[serde(flatten)]
-    #[schema(value_type = Object)]
-    pub fields: Map<String, Value>,
-    /// `template.<field>` → what shows when the field is not set.
-    #[schema(value_type = Object)]
-    pub defaults: Map<String, Value>,
-    pub has_logo: bool,
-    /// The logo as a data: URI, for the editor to show.
-    pub logo: Option<String>,
-}
-
-fn read_settings(conn: &Connection) -> Result<TemplateSettings, AppError> {
-    let logo = letterhead::logo(conn)?;
-    Ok(TemplateSettings {
-        fields: letterhead::stored(conn)?,
-        defaults: letterhead::defaults(conn)?,
-        has_logo: logo.is_some(),
-        logo: logo.map(|l| {
-            use base64::Engine;
-            format!(
-                "data:{};base64,{}",
-                l.mime,
-                base64::engine::general_purpose::STANDARD.encode(&l.bytes)
-            )
-        }),
-    })
-}
-
 /// The letterhead settings (owner).
 #[utoipa::path(get, path = "/api/settings/template", tag = "settings", responses((status = 200, body = TemplateSettings), (status = 403, body = ErrorBody)))]
 async fn get_template(
     State(state): State<AppState>,
     _owner: Owner,
 ) -> Result<Json<TemplateSettings>, AppError> {
-    Ok(Json(state.db.read(read_settings).await?))
+    Ok(Json(state.db.read(letterhead::settings).await?))
 }
 
 /// Set letterhead fields (owner, audited): any subset of `template.<field>` keys; null or "" returns a field to its default.
@@ -77,26 +39,7 @@ async fn put_template(
     let changes = letterhead::check(&body)?;
     let saved = state
         .db
-        .write(move |tx| {
-            let before = letterhead::stored(tx)?;
-            let today = settings::office_today(tx)?;
-            for (key, value) in &changes {
-                settings::set(tx, key, value, today, Some(&user.id))?;
-            }
-            let after = letterhead::stored(tx)?;
-            audit(
-                tx,
-                Audit {
-                    entity: "setting",
-                    entity_id: Some("template"),
-                    action: "update",
-                    user_id: Some(&user.id),
-                    before: Some(Value::Object(before)),
-                    after: Some(Value::Object(after)),
-                },
-            )?;
-            read_settings(tx)
-        })
+        .write(move |tx| letterhead::save_fields_in(tx, &user, &changes))
         .await?;
     Ok(Json(saved))
 }
@@ -147,28 +90,9 @@ async fn upload_logo(
     }
     let mime = letterhead::logo_mime(&bytes)
         .ok_or_else(|| AppError::invalid("logo", "not_an_image", "The logo must be a PNG or JPEG image."))?;
-    let sha = hex::encode(Sha256::digest(&bytes));
     let saved = state
         .db
-        .write(move |tx| {
-            let id = crate::db::ids::new_id();
-            tx.execute(
-                "INSERT INTO template_logo (id, mime, bytes, sha256, uploaded_by, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-                rusqlite::params![id, mime, bytes.as_ref(), sha, user.id, crate::clock::now_timestamp()],
-            )?;
-            audit(
-                tx,
-                Audit {
-                    entity: "setting",
-                    entity_id: Some("template.logo"),
-                    action: "update",
-                    user_id: Some(&user.id),
-                    before: None,
-                    after: Some(serde_json::json!({ "mime": mime, "bytes": bytes.len(), "sha256": sha })),
-                },
-            )?;
-            read_settings(tx)
-        })
+        .write(move |tx| letterhead::save_logo_in(tx, &user, mime, &bytes))
         .await?;
     Ok(Json(saved))
 }

@@ -6,8 +6,13 @@ pub mod letterhead_pdf;
 pub mod letterhead_routes;
 pub mod routes;
 
+use crate::auth::session::AuthUser;
+use crate::clock;
+use crate::db::audit::record;
 use crate::db::settings;
 use crate::error::AppError;
+use crate::gstin::{self, Gstin};
+use crate::staff::rules as staff_rules;
 use rusqlite::Connection;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -42,6 +47,95 @@ pub fn profile(conn: &Connection) -> Result<CompanyProfile, AppError> {
     profile.utc_offset =
         settings::get(conn, settings::UTC_OFFSET.name, today)?.and_then(|v| v.as_str().map(str::to_string));
     Ok(profile)
+}
+
+/// Checks a profile before it is saved: the GSTIN (which sets the state code), or else a state
+/// code, the email and the UTC offset. Answers the offset, which is kept as a setting of its own.
+pub fn check_profile(profile: &mut CompanyProfile) -> Result<Option<String>, AppError> {
+    if profile.name.trim().is_empty() {
+        return Err(AppError::invalid(
+            "name",
+            "required",
+            "Enter the company's legal name.",
+        ));
+    }
+    profile.gstin = profile
+        .gstin
+        .take()
+        .filter(|g| !g.trim().is_empty())
+        .map(|g| Gstin::parse(&g))
+        .transpose()?
+        .map(|g| {
+            profile.state_code = Some(g.state_code().to_string());
+            String::from(g)
+        });
+    match &profile.gstin {
+        Some(_) => {}
+        None => {
+            profile.state_code = profile.state_code.take().filter(|s| !s.trim().is_empty());
+            if let Some(code) = &profile.state_code
+                && gstin::state_name(code).is_none()
+            {
+                return Err(AppError::invalid(
+                    "state_code",
+                    "invalid_state_code",
+                    "Enter a two-digit GST state code.",
+                ));
+            }
+        }
+    }
+    if let Some(email) = profile.email.as_deref().filter(|e| !e.is_empty()) {
+        staff_rules::check_email(email)?;
+    }
+    let offset = profile.utc_offset.take().filter(|o| !o.trim().is_empty());
+    if let Some(o) = &offset
+        && clock::parse_offset(o).is_none()
+    {
+        return Err(AppError::invalid(
+            "utc_offset",
+            "invalid_offset",
+            "Give the offset as +05:30.",
+        ));
+    }
+    Ok(offset)
+}
+
+/// Saves the company profile and the office's UTC offset, audited.
+pub fn save_profile_in(
+    tx: &Connection,
+    user: &AuthUser,
+    profile: &CompanyProfile,
+    offset: Option<String>,
+) -> Result<CompanyProfile, AppError> {
+    let before = self::profile(tx)?;
+    let today = settings::office_today(tx)?;
+    settings::set(
+        tx,
+        PROFILE_KEY,
+        &serde_json::to_value(profile)?,
+        today,
+        Some(&user.id),
+    )?;
+    if let Some(o) = offset {
+        settings::set(
+            tx,
+            settings::UTC_OFFSET.name,
+            &serde_json::json!(o),
+            today,
+            Some(&user.id),
+        )?;
+    }
+    let after = self::profile(tx)?;
+    record(
+        tx,
+        &user.id,
+        "setting",
+        PROFILE_KEY,
+        "update",
+        Some(&before),
+        Some(&after),
+    )?;
+    Ok(after)
 }
 
 /// billing.payment_terms_days in force today.

@@ -2,14 +2,9 @@
 
 use crate::AppState;
 use crate::auth::session::{AuthUser, Owner};
-use crate::clock;
-use crate::company::{self, CompanyProfile, PROFILE_KEY};
-use crate::db::audit::{Audit, audit};
-use crate::db::settings;
+use crate::company::{self, CompanyProfile};
 use crate::error::{AppError, ErrorBody};
-use crate::gstin::{self, Gstin};
 use crate::http::extract::JsonBody;
-use crate::staff::rules as staff_rules;
 use axum::Json;
 use axum::extract::State;
 use serde::Serialize;
@@ -36,85 +31,10 @@ async fn put_company(
     Owner(user): Owner,
     JsonBody(mut profile): JsonBody<CompanyProfile>,
 ) -> Result<Json<CompanyProfile>, AppError> {
-    if profile.name.trim().is_empty() {
-        return Err(AppError::invalid(
-            "name",
-            "required",
-            "Enter the company's legal name.",
-        ));
-    }
-    profile.gstin = profile
-        .gstin
-        .filter(|g| !g.trim().is_empty())
-        .map(|g| Gstin::parse(&g))
-        .transpose()?
-        .map(|g| {
-            profile.state_code = Some(g.state_code().to_string());
-            String::from(g)
-        });
-    match &profile.gstin {
-        Some(_) => {}
-        None => {
-            profile.state_code = profile.state_code.filter(|s| !s.trim().is_empty());
-            if let Some(code) = &profile.state_code
-                && gstin::state_name(code).is_none()
-            {
-                return Err(AppError::invalid(
-                    "state_code",
-                    "invalid_state_code",
-                    "Enter a two-digit GST state code.",
-                ));
-            }
-        }
-    }
-    if let Some(email) = profile.email.as_deref().filter(|e| !e.is_empty()) {
-        staff_rules::check_email(email)?;
-    }
-    let offset = profile.utc_offset.take().filter(|o| !o.trim().is_empty());
-    if let Some(o) = &offset
-        && clock::parse_offset(o).is_none()
-    {
-        return Err(AppError::invalid(
-            "utc_offset",
-            "invalid_offset",
-            "Give the offset as +05:30.",
-        ));
-    }
+    let offset = company::check_profile(&mut profile)?;
     let saved = state
         .db
-        .write(move |tx| {
-            let before = company::profile(tx)?;
-            let today = settings::office_today(tx)?;
-            settings::set(
-                tx,
-                PROFILE_KEY,
-                &serde_json::to_value(&profile)?,
-                today,
-                Some(&user.id),
-            )?;
-            if let Some(o) = offset {
-                settings::set(
-                    tx,
-                    settings::UTC_OFFSET.name,
-                    &serde_json::json!(o),
-                    today,
-                    Some(&user.id),
-                )?;
-            }
-            let after = company::profile(tx)?;
-            audit(
-                tx,
-                Audit {
-                    entity: "setting",
-                    entity_id: Some(PROFILE_KEY),
-                    action: "update",
-                    user_id: Some(&user.id),
-                    before: Some(serde_json::to_value(&before)?),
-                    after: Some(serde_json::to_value(&after)?),
-                },
-            )?;
-            Ok(after)
-        })
+        .write(move |tx| company::save_profile_in(tx, &user, &profile, offset))
         .await?;
     Ok(Json(saved))
 }

@@ -210,14 +210,12 @@ pub fn fetch_page_with<T>(
     Ok(page.wrap(rows, total))
 }
 
+/// Column changes for an INSERT or UPDATE: column names from code, values from checked input.
+pub type Changes = Vec<(&'static str, Value)>;
+
 /// `UPDATE table SET col = ?, ... , updated_at = now WHERE id = ?` for the given changes; returns
 /// the rows changed. Column names come from code, never from input.
-pub fn update_columns(
-    conn: &Connection,
-    table: &str,
-    id: &str,
-    changes: Vec<(&'static str, Value)>,
-) -> rusqlite::Result<usize> {
+pub fn update_columns(conn: &Connection, table: &str, id: &str, changes: Changes) -> rusqlite::Result<usize> {
     if changes.is_empty() {
         return Ok(0);
     }
@@ -248,11 +246,7 @@ pub fn text_or_null(value: &str) -> Value {
 
 /// `INSERT INTO table` with a new id, `created_at` and `updated_at` plus the given validated
 /// fields; answers the new id. Column names come from code, never from input.
-pub fn insert_row(
-    conn: &Connection,
-    table: &str,
-    fields: Vec<(&'static str, Value)>,
-) -> rusqlite::Result<String> {
+pub fn insert_row(conn: &Connection, table: &str, fields: Changes) -> rusqlite::Result<String> {
     let id = crate::db::ids::new_id();
     let now = crate::clock::now_timestamp();
     let mut columns = vec!["id", "created_at", "updated_at"];

@@ -7,12 +7,15 @@ use crate::AppState;
 use crate::auth::session::AuthUser;
 use crate::book::visible_document;
 use crate::clients::store as client_store;
-use crate::documents::lifecycle::record_sent;
+use crate::config::Config;
+use crate::documents::lifecycle::{convert_in, record_sent};
+use crate::documents::numbering::issue_in;
 use crate::documents::store::Document;
-use crate::documents::{html, view};
+use crate::documents::{html, shares, view};
 use crate::email::{self, store::Attempt};
 use crate::error::AppError;
 use crate::mail::{self, Attachment, Email, MailConfig, MailError};
+use rusqlite::Connection;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -35,6 +38,81 @@ pub struct EmailOutcome {
     /// sent or failed.
     pub status: &'static str,
     pub error: Option<String>,
+}
+
+/// A send taken as far as the database goes: the document's id, the recipient and its share link.
+pub type Ready = (String, String, String);
+
+/// Readies an issued, not cancelled document of the caller's book for sending: the mail
+/// provider set up, the recipient found, and a live share link (reused, else minted).
+pub fn ready_in(
+    tx: &Connection,
+    user: &AuthUser,
+    id: &str,
+    request: &SendRequest,
+    config: &Config,
+    origin: Option<&str>,
+) -> Result<Ready, AppError> {
+    let doc = visible_document(tx, user, id)?;
+    if matches!(doc.status.as_str(), "draft" | "cancelled") {
+        return Err(AppError::conflict(
+            "not_issued",
+            "Only an issued, not cancelled, document is emailed.",
+        ));
+    }
+    email::config(tx)?;
+    let to = recipient(tx, request, &doc.client_id)?;
+    with_link(tx, user, doc.id, to, config, origin)
+}
+
+/// A live share link of the document (reused, else minted) to put in the email.
+fn with_link(
+    tx: &Connection,
+    user: &AuthUser,
+    id: String,
+    to: String,
+    config: &Config,
+    origin: Option<&str>,
+) -> Result<Ready, AppError> {
+    let share = shares::live_or_new(tx, &id, &user.id)?;
+    let link = shares::share_url(tx, config, origin, &share.token)?;
+    Ok((id, to, link))
+}
+
+/// The guards of convert-and-send, read before anything is written: a proforma of the caller's
+/// book, a mail provider and a recipient. Answers the provider's settings, to probe it.
+pub fn check_convertible(
+    conn: &Connection,
+    user: &AuthUser,
+    id: &str,
+    request: &SendRequest,
+) -> Result<MailConfig, AppError> {
+    let doc = visible_document(conn, user, id)?;
+    if doc.doc_type != "PROFORMA" {
+        return Err(AppError::conflict(
+            "not_proforma",
+            "Only a proforma invoice is converted and sent.",
+        ));
+    }
+    let config = email::config(conn)?;
+    recipient(conn, request, &doc.client_id)?;
+    Ok(config)
+}
+
+/// Converts a proforma into an invoice, issues it and readies it for sending, in one
+/// transaction. The recipient is checked again inside it: nothing is written unless it holds.
+pub fn convert_and_issue_in(
+    tx: &Connection,
+    user: &AuthUser,
+    id: &str,
+    request: &SendRequest,
+    config: &Config,
+    origin: Option<&str>,
+) -> Result<Ready, AppError> {
+    let to = recipient(tx, request, &visible_document(tx, user, id)?.client_id)?;
+    let invoice_id = convert_in(tx, user, id, "INVOICE")?;
+    let invoice = issue_in(tx, user, &invoice_id)?;
+    with_link(tx, user, invoice.id, to, config, origin)
 }
 
 /// Checks the addresses of a send request (422 naming the field).

@@ -7,10 +7,8 @@ use crate::book::visible_document;
 use crate::clients::store as client_store;
 use crate::company::letterhead;
 use crate::documents::delivery::{self, EmailOutcome, SendRequest};
-use crate::documents::lifecycle::convert_in;
-use crate::documents::numbering::issue_in;
 use crate::documents::store::Document;
-use crate::documents::{html, pdf_response, shares, view};
+use crate::documents::{html, pdf_response, view};
 use crate::email;
 use crate::error::{AppError, ErrorBody, Warning};
 use crate::http::extract::{ClientInfo, IdPath, JsonBody, QueryParams};
@@ -135,25 +133,10 @@ async fn send(
     JsonBody(request): JsonBody<SendRequest>,
 ) -> Result<Json<SentReply>, AppError> {
     delivery::check_addresses(&request)?;
-    let config = state.config.clone();
-    let who = user.clone();
-    let req = request.clone();
+    let (who, req, config) = (user.clone(), request.clone(), state.config.clone());
     let (id, to, link) = state
         .db
-        .write(move |tx| {
-            let doc = visible_document(tx, &who, &id)?;
-            if matches!(doc.status.as_str(), "draft" | "cancelled") {
-                return Err(AppError::conflict(
-                    "not_issued",
-                    "Only an issued, not cancelled, document is emailed.",
-                ));
-            }
-            email::config(tx)?;
-            let to = delivery::recipient(tx, &req, &doc.client_id)?;
-            let share = shares::live_or_new(tx, &doc.id, &who.id)?;
-            let link = shares::share_url(tx, &config, client.origin.as_deref(), &share.token)?;
-            Ok((doc.id, to, link))
-        })
+        .write(move |tx| delivery::ready_in(tx, &who, &id, &req, &config, client.origin.as_deref()))
         .await?;
     let out = delivery::prepare(&state, &user, id, to, request, link).await?;
     let (document, email) = delivery::deliver(&state, &user, out).await?;
@@ -188,41 +171,20 @@ async fn convert_and_send(
     JsonBody(request): JsonBody<SendRequest>,
 ) -> Result<Json<SentReply>, AppError> {
     delivery::check_addresses(&request)?;
-    let who = user.clone();
-    let source = id.clone();
-    let req = request.clone();
+    let (who, source, req) = (user.clone(), id.clone(), request.clone());
     let config = state
         .db
-        .read(move |c| {
-            let doc = visible_document(c, &who, &source)?;
-            if doc.doc_type != "PROFORMA" {
-                return Err(AppError::conflict(
-                    "not_proforma",
-                    "Only a proforma invoice is converted and sent.",
-                ));
-            }
-            let config = email::config(c)?;
-            delivery::recipient(c, &req, &doc.client_id)?;
-            Ok(config)
-        })
+        .read(move |c| delivery::check_convertible(c, &who, &source, &req))
         .await?;
     let allow = state.config.allow_private_targets;
     mail::probe(config, allow)
         .await?
         .map_err(|e| email::dead_provider(&e))?;
-    let settings = state.config.clone();
-    let who = user.clone();
-    let req = request.clone();
+    let (who, req, config) = (user.clone(), request.clone(), state.config.clone());
     let (invoice_id, to, link) = state
         .db
         .write(move |tx| {
-            // The recipient again, inside the transaction: nothing is written unless it holds.
-            let to = delivery::recipient(tx, &req, &visible_document(tx, &who, &id)?.client_id)?;
-            let invoice_id = convert_in(tx, &who, &id, "INVOICE")?;
-            let invoice = issue_in(tx, &who, &invoice_id)?;
-            let share = shares::live_or_new(tx, &invoice.id, &who.id)?;
-            let link = shares::share_url(tx, &settings, client.origin.as_deref(), &share.token)?;
-            Ok((invoice.id, to, link))
+            delivery::convert_and_issue_in(tx, &who, &id, &req, &config, client.origin.as_deref())
         })
         .await?;
     let out = delivery::prepare(&state, &user, invoice_id, to, request, link).await?;

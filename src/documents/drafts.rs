@@ -3,10 +3,10 @@
 
 use crate::auth::session::AuthUser;
 use crate::book::{visible_client, visible_document};
-use crate::clients::store::Client;
+use crate::clients::store::{self as client_store, Client};
 use crate::company;
 use crate::db::audit::{Audit, audit};
-use crate::db::query::text_or_null;
+use crate::db::query::{Changes, text_or_null};
 use crate::db::settings;
 use crate::documents::pricing::{self, LineInput, Mode, Priced, PricedLine};
 use crate::documents::rules;
@@ -113,7 +113,7 @@ pub fn check_dates(
     Ok(())
 }
 
-pub fn header_changes(input: &DocumentInput) -> Vec<(&'static str, Value)> {
+pub fn header_changes(input: &DocumentInput) -> Changes {
     let mut changes = vec![];
     if let Some(d) = input.doc_date {
         changes.push(("doc_date", Value::Text(d.to_string())));
@@ -208,7 +208,7 @@ pub fn create_in(tx: &Connection, user: &AuthUser, draft: NewDraft) -> Result<Do
 pub fn write_draft(
     tx: &Connection,
     user: &AuthUser,
-    mut fields: Vec<(&'static str, Value)>,
+    mut fields: Changes,
     priced: Priced,
     intra: bool,
 ) -> Result<DocumentReply, AppError> {
@@ -234,6 +234,60 @@ pub fn write_draft(
     )?;
     Ok(DocumentReply {
         document,
+        warnings: priced.warnings,
+    })
+}
+
+/// Edits a draft: its type and client are fixed, and an issued document is immutable (409).
+/// The lines are re-priced on the draft's date.
+pub fn update_in(
+    tx: &Connection,
+    user: &AuthUser,
+    id: &str,
+    input: DocumentInput,
+) -> Result<DocumentReply, AppError> {
+    if input.doc_type.is_some() || input.client_id.is_some() {
+        let field = if input.doc_type.is_some() {
+            "type"
+        } else {
+            "client_id"
+        };
+        return Err(AppError::invalid(
+            field,
+            "immutable",
+            "Start a new draft to change the type or the client.",
+        ));
+    }
+    let doc = visible_document(tx, user, id)?;
+    if doc.status != "draft" {
+        return Err(AppError::conflict(
+            "immutable",
+            "An issued document cannot change: cancel it, supersede it (proforma) or issue a credit note (invoice).",
+        ));
+    }
+    let doc_date = input.doc_date.or(doc
+        .doc_date
+        .as_deref()
+        .and_then(|d| NaiveDate::parse_from_str(d, "%Y-%m-%d").ok()));
+    let due_date = input.due_date.or(doc
+        .due_date
+        .as_deref()
+        .and_then(|d| NaiveDate::parse_from_str(d, "%Y-%m-%d").ok()));
+    check_dates(&doc.doc_type, doc_date, due_date)?;
+    let client = client_store::get(tx, &doc.client_id, None)?.ok_or_else(|| AppError::not_found("client"))?;
+    let lines = input
+        .lines
+        .clone()
+        .unwrap_or_else(|| doc.lines.iter().map(|l| as_input(&l.priced)).collect());
+    let round = input.round_to_rupee.unwrap_or(doc.round_to_rupee);
+    let on = pricing_date(tx, doc_date.map(|d| d.to_string()).as_deref())?;
+    let (priced, intra) = compose(tx, &client, &lines, on, round, Mode::Strict)?;
+    let mut fields = header_changes(&input);
+    fields.push(("intra_state", Value::Integer(i64::from(intra))));
+    store::update(tx, id, fields)?;
+    store::set_lines(tx, id, &priced)?;
+    Ok(DocumentReply {
+        document: visible_document(tx, user, id)?,
         warnings: priced.warnings,
     })
 }

@@ -183,8 +183,15 @@ pub fn convert_in(tx: &Connection, user: &AuthUser, id: &str, to: &str) -> Resul
     Ok(child)
 }
 
-/// Cancels inside the caller's transaction: the number stays consumed, the reason is recorded.
-pub fn cancel_in(tx: &Connection, user: &AuthUser, doc: &Document, reason: &str) -> Result<(), AppError> {
+/// Cancels a document of the caller's book inside the caller's transaction: the number stays
+/// consumed, the reason is recorded; answers the document after.
+pub fn cancel_in(tx: &Connection, user: &AuthUser, id: &str, reason: &str) -> Result<Document, AppError> {
+    let doc = visible_document(tx, user, id)?;
+    cancel(tx, user, &doc, reason)?;
+    visible_document(tx, user, id)
+}
+
+fn cancel(tx: &Connection, user: &AuthUser, doc: &Document, reason: &str) -> Result<(), AppError> {
     if doc.status == "cancelled" {
         return Err(AppError::conflict(
             "already_cancelled",
@@ -223,7 +230,7 @@ pub fn supersede_in(tx: &Connection, user: &AuthUser, id: &str) -> Result<Docume
             ));
         }
     }
-    cancel_in(tx, user, &doc, "Superseded & recreated")?;
+    cancel(tx, user, &doc, "Superseded & recreated")?;
     let fresh = linked_draft(tx, user, &doc, "PROFORMA", &copied(&doc), doc.intra_state)?;
     store::add_event(tx, id, "superseded", Some(&user.id), None)?;
     audit_doc(

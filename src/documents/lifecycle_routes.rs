@@ -143,11 +143,7 @@ async fn cancel(
     let reason = rules::check_reason(&req.reason)?;
     let doc = state
         .db
-        .write(move |tx| {
-            let doc = visible_document(tx, &user, &id)?;
-            lifecycle::cancel_in(tx, &user, &doc, &reason)?;
-            visible_document(tx, &user, &id)
-        })
+        .write(move |tx| lifecycle::cancel_in(tx, &user, &id, &reason))
         .await?;
     Ok(Json(doc))
 }

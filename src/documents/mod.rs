@@ -8,6 +8,7 @@ pub mod lifecycle;
 pub mod lifecycle_routes;
 pub mod numbering;
 pub mod pdf;
+pub mod preview;
 pub mod pricing;
 pub mod quote_routes;
 pub mod quotes;

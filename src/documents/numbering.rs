@@ -3,6 +3,7 @@
 //! issuing transaction so that numbers have no gaps and are never reused.
 
 use crate::auth::session::AuthUser;
+use crate::book::visible_document;
 use crate::clients::store as client_store;
 use crate::company;
 use crate::db::audit::{Audit, audit};
@@ -15,10 +16,10 @@ use chrono::Duration;
 use rusqlite::Connection;
 use rusqlite::types::Value;
 
-/// Issues a draft inside the caller's transaction: stamps the date, re-prices on it (explicit
+/// Issues a draft in the caller's book inside the caller's transaction: stamps the date, re-prices on it (explicit
 /// prices kept), sets an invoice's due date, and takes the next number of its series.
 pub fn issue_in(tx: &Connection, user: &AuthUser, id: &str) -> Result<Document, AppError> {
-    let doc = store::get(tx, id, None)?.ok_or_else(|| AppError::not_found("document"))?;
+    let doc = visible_document(tx, user, id)?;
     if doc.status != "draft" {
         return Err(AppError::conflict(
             "not_draft",

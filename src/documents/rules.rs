@@ -21,13 +21,23 @@ pub fn prefix(doc_type: &str) -> Option<&'static str> {
     })
 }
 
-/// "26-27" for any date from 1 April 2026 to 31 March 2027.
-pub fn financial_year(date: NaiveDate) -> String {
+/// The financial year holding `date`: 1 April to 31 March.
+pub fn financial_year_span(date: NaiveDate) -> (NaiveDate, NaiveDate) {
     let start = if date.month() >= 4 {
         date.year()
     } else {
         date.year() - 1
     };
+    let first = |year| NaiveDate::from_ymd_opt(year, 4, 1).expect("1 April exists");
+    (
+        first(start),
+        first(start + 1).pred_opt().expect("31 March exists"),
+    )
+}
+
+/// "26-27" for any date from 1 April 2026 to 31 March 2027.
+pub fn financial_year(date: NaiveDate) -> String {
+    let start = financial_year_span(date).0.year();
     format!("{:02}-{:02}", start % 100, (start + 1) % 100)
 }
 
@@ -188,6 +198,14 @@ mod tests {
         assert_eq!(number("INV", "26-27", 1), "INV/26-27-0001");
         assert_eq!(number("CN", "26-27", 12345), "CN/26-27-12345");
         assert!(number("INV", "26-27", 999_999).len() <= 16);
+        assert_eq!(
+            financial_year_span(d("2027-03-31")),
+            (d("2026-04-01"), d("2027-03-31"))
+        );
+        assert_eq!(
+            financial_year_span(d("2028-04-01")),
+            (d("2028-04-01"), d("2029-03-31"))
+        );
     }
 
     #[test]

@@ -4,7 +4,7 @@
 
 use crate::AppState;
 use crate::auth::session::{AuthUser, Manager, Owner};
-use crate::book::visible_document;
+use crate::documents::shares::{MintRequest, Minted};
 use crate::documents::store::{self, Share};
 use crate::documents::{html, shares, view};
 use crate::error::{AppError, ErrorBody};
@@ -32,23 +32,6 @@ pub fn public_router() -> axum::Router<AppState> {
         .route("/share/{token}/pdf", axum::routing::get(public_pdf))
 }
 
-#[derive(Debug, Default, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct MintRequest {
-    /// When the link stops working: a date (end of that office day) or an RFC 3339 timestamp.
-    pub expires_at: Option<String>,
-    /// Or: this many days from now (1 to 3650).
-    pub days: Option<i64>,
-}
-
-#[derive(Serialize, ToSchema)]
-pub struct Minted {
-    pub id: String,
-    pub token: String,
-    pub expires_at: String,
-    pub url: String,
-}
-
 /// Mint a public link to the document (managerial). The reply carries the token; the audit does not.
 #[utoipa::path(post, path = "/api/documents/{id}/share", tag = "documents", params(("id" = String, Path)), request_body = MintRequest,
     responses((status = 201, body = Minted), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 422, body = ErrorBody)))]
@@ -62,18 +45,7 @@ async fn mint(
     let config = state.config.clone();
     let minted = state
         .db
-        .write(move |tx| {
-            let doc = visible_document(tx, &user, &id)?;
-            let at = shares::expiry(tx, request.expires_at.as_deref(), request.days)?;
-            let share = shares::create(tx, &doc.id, at, &user.id)?;
-            let url = shares::share_url(tx, &config, client.origin.as_deref(), &share.token)?;
-            Ok(Minted {
-                id: share.id,
-                token: share.token,
-                expires_at: share.expires_at,
-                url,
-            })
-        })
+        .write(move |tx| shares::mint_in(tx, &user, &id, &request, &config, client.origin.as_deref()))
         .await?;
     Ok((StatusCode::CREATED, Json(minted)))
 }

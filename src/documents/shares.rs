@@ -14,6 +14,8 @@ use crate::documents::store::{self, Share};
 use crate::error::AppError;
 use chrono::{DateTime, Duration, NaiveDate, Utc};
 use rusqlite::Connection;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
 
 /// 256 random bits from the OS as 64 lowercase hex characters.
 pub fn new_token() -> Result<String, AppError> {
@@ -149,6 +151,44 @@ pub fn expiry(
         ));
     }
     Ok(at)
+}
+
+#[derive(Debug, Default, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MintRequest {
+    /// When the link stops working: a date (end of that office day) or an RFC 3339 timestamp.
+    pub expires_at: Option<String>,
+    /// Or: this many days from now (1 to 3650).
+    pub days: Option<i64>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct Minted {
+    pub id: String,
+    pub token: String,
+    pub expires_at: String,
+    pub url: String,
+}
+
+/// Mints a link to a document of the caller's book; answers its token and public address.
+pub fn mint_in(
+    tx: &Connection,
+    user: &AuthUser,
+    id: &str,
+    request: &MintRequest,
+    config: &Config,
+    origin: Option<&str>,
+) -> Result<Minted, AppError> {
+    let doc = visible_document(tx, user, id)?;
+    let at = expiry(tx, request.expires_at.as_deref(), request.days)?;
+    let share = create(tx, &doc.id, at, &user.id)?;
+    let url = share_url(tx, config, origin, &share.token)?;
+    Ok(Minted {
+        id: share.id,
+        token: share.token,
+        expires_at: share.expires_at,
+        url,
+    })
 }
 
 /// Revokes the share `share_id` of the document `id` (if not yet), audited; answers it.

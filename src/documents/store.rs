@@ -4,7 +4,7 @@ use crate::book;
 use crate::clock;
 use crate::db::page::{Page, Paginated};
 use crate::db::query::{
-    Filter, ListQuery, Plan, Tally, fetch_page_with, insert_row, starts_with, update_columns,
+    Changes, Filter, ListQuery, Plan, Tally, fetch_page_with, insert_row, starts_with, update_columns,
 };
 use crate::documents::pricing::{Priced, PricedLine, Totals};
 use crate::documents::rules;
@@ -362,16 +362,16 @@ pub fn list(
 }
 
 /// Inserts a document header; answers its id.
-pub fn insert(tx: &Connection, fields: Vec<(&'static str, Value)>) -> Result<String, AppError> {
+pub fn insert(tx: &Connection, fields: Changes) -> Result<String, AppError> {
     Ok(insert_row(tx, "document", fields)?)
 }
 
-pub fn update(tx: &Connection, id: &str, fields: Vec<(&'static str, Value)>) -> Result<(), AppError> {
+pub fn update(tx: &Connection, id: &str, fields: Changes) -> Result<(), AppError> {
     update_columns(tx, "document", id, fields)?;
     Ok(())
 }
 
-fn totals_fields(t: &Totals) -> Vec<(&'static str, Value)> {
+fn totals_fields(t: &Totals) -> Changes {
     vec![
         ("subtotal", Value::Integer(t.subtotal)),
         ("cgst", Value::Integer(t.cgst)),

@@ -5,7 +5,9 @@
 pub mod routes;
 pub mod store;
 
+use crate::auth::session::AuthUser;
 use crate::clients::rules::{credential_value, readable_credential};
+use crate::db::audit::record;
 use crate::db::settings;
 use crate::error::AppError;
 use crate::mail::{MailConfig, MailError};
@@ -74,4 +76,36 @@ pub fn dead_provider(e: &MailError) -> AppError {
         "mail_provider_dead",
         format!("Email cannot go out now: {e}. Nothing was changed."),
     )
+}
+
+/// Saves the provider's address and sender (each when given) and the token (when given; empty
+/// removes it), audited without the token.
+pub fn save_settings_in(
+    tx: &Connection,
+    user: &AuthUser,
+    api_url: Option<String>,
+    from: Option<String>,
+    token: Option<String>,
+) -> Result<MailSettings, AppError> {
+    let before = settings_view(tx)?;
+    let today = settings::office_today(tx)?;
+    for (key, value) in [(API_URL_KEY, &api_url), (FROM_KEY, &from)] {
+        if let Some(v) = value {
+            settings::set(tx, key, &serde_json::json!(v), today, Some(&user.id))?;
+        }
+    }
+    if let Some(token) = &token {
+        store_token(tx, token.trim(), &user.id)?;
+    }
+    let after = settings_view(tx)?;
+    record(
+        tx,
+        &user.id,
+        "setting",
+        "mail",
+        "update",
+        Some(&before),
+        Some(&after),
+    )?;
+    Ok(after)
 }

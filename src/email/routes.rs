@@ -3,9 +3,7 @@
 
 use crate::AppState;
 use crate::auth::session::{AuthUser, Owner};
-use crate::db::audit::{Audit, audit};
 use crate::db::page::{Page, Paginated};
-use crate::db::settings;
 use crate::email::store::{self, EmailLogFilter, EmailLogRow};
 use crate::email::{self, MailSettings};
 use crate::error::{AppError, ErrorBody};
@@ -69,31 +67,7 @@ async fn put_mail(
     }
     let saved = state
         .db
-        .write(move |tx| {
-            let before = email::settings_view(tx)?;
-            let today = settings::office_today(tx)?;
-            for (key, value) in [(email::API_URL_KEY, &api_url), (email::FROM_KEY, &from)] {
-                if let Some(v) = value {
-                    settings::set(tx, key, &serde_json::json!(v), today, Some(&user.id))?;
-                }
-            }
-            if let Some(token) = &input.token {
-                email::store_token(tx, token.trim(), &user.id)?;
-            }
-            let after = email::settings_view(tx)?;
-            audit(
-                tx,
-                Audit {
-                    entity: "setting",
-                    entity_id: Some("mail"),
-                    action: "update",
-                    user_id: Some(&user.id),
-                    before: Some(serde_json::to_value(&before)?),
-                    after: Some(serde_json::to_value(&after)?),
-                },
-            )?;
-            Ok(after)
-        })
+        .write(move |tx| email::save_settings_in(tx, &user, api_url, from, input.token))
         .await?;
     Ok(Json(saved))
 }

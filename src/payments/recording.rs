@@ -99,6 +99,31 @@ pub fn allocate_in(
     Ok(())
 }
 
+/// Applies what a payment of the caller's book still holds (an advance) to invoices of its
+/// client, audited on the payment as well as on each invoice; answers the payment after.
+pub fn allocate_advance_in(
+    tx: &Connection,
+    user: &AuthUser,
+    id: &str,
+    claims: Vec<Claim>,
+) -> Result<Payment, AppError> {
+    let before = visible_payment(tx, user, id)?;
+    allocate_in(tx, user, &before, claims)?;
+    let after = visible_payment(tx, user, id)?;
+    audit(
+        tx,
+        Audit {
+            entity: "payment",
+            entity_id: Some(id),
+            action: "allocated",
+            user_id: Some(&user.id),
+            before: Some(payment_image(&before)),
+            after: Some(payment_image(&after)),
+        },
+    )?;
+    Ok(after)
+}
+
 pub fn payment_image(p: &Payment) -> serde_json::Value {
     serde_json::json!({
         "receipt_no": p.receipt_no, "client_id": p.client_id, "received_on": p.received_on,

@@ -4,13 +4,12 @@
 use crate::AppState;
 use crate::auth::session::AuthUser;
 use crate::book::visible_payment;
-use crate::db::audit::{Audit, audit};
 use crate::db::page::{Page, Paginated};
 use crate::error::{AppError, ErrorBody};
 use crate::http::extract::{IdPath, JsonBody, QueryParams};
 use crate::payments::receipt;
 use crate::payments::recording::{
-    AllocationInput, NewPayment, PaymentInput, allocate_in, claims, payment_image, record_in,
+    AllocationInput, NewPayment, PaymentInput, allocate_advance_in, claims, record_in,
 };
 use crate::payments::rules;
 use crate::payments::store::{self, Payment, PaymentFilter};
@@ -70,23 +69,7 @@ async fn allocate(
     }
     let payment = state
         .db
-        .write(move |tx| {
-            let before = visible_payment(tx, &user, &id)?;
-            allocate_in(tx, &user, &before, claims)?;
-            let after = visible_payment(tx, &user, &id)?;
-            audit(
-                tx,
-                Audit {
-                    entity: "payment",
-                    entity_id: Some(&id),
-                    action: "allocated",
-                    user_id: Some(&user.id),
-                    before: Some(payment_image(&before)),
-                    after: Some(payment_image(&after)),
-                },
-            )?;
-            Ok(after)
-        })
+        .write(move |tx| allocate_advance_in(tx, &user, &id, claims))
         .await?;
     Ok(Json(payment))
 }

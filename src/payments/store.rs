@@ -3,7 +3,7 @@
 
 use crate::book;
 use crate::db::page::{Page, Paginated};
-use crate::db::query::{Filter, ListQuery, fetch_page, insert_row};
+use crate::db::query::{Changes, Filter, ListQuery, fetch_page, insert_row};
 use crate::error::AppError;
 use crate::payments::rules::{Claim, Target};
 use rusqlite::types::Value;
@@ -155,7 +155,7 @@ pub fn target(conn: &Connection, document_id: &str, book: Option<&str>) -> Resul
         .optional()?)
 }
 
-pub fn insert(tx: &Connection, fields: Vec<(&'static str, Value)>) -> Result<String, AppError> {
+pub fn insert(tx: &Connection, fields: Changes) -> Result<String, AppError> {
     Ok(insert_row(tx, "payment", fields)?)
 }
 

@@ -10,6 +10,7 @@ pub mod roster_routes;
 pub mod routes;
 pub mod rules;
 pub mod store;
+pub mod subscriptions;
 
 use crate::AppState;
 use utoipa_axum::router::OpenApiRouter;

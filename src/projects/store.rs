@@ -2,7 +2,9 @@
 //! secrets blob are read only by `credentials` and never selected into a `ClientModule`.
 
 use crate::db::page::{Page, Paginated};
-use crate::db::query::{Filter, ListQuery, Plan, fetch_page, fetch_page_with, insert_row, update_columns};
+use crate::db::query::{
+    Changes, Filter, ListQuery, Plan, fetch_page, fetch_page_with, insert_row, update_columns,
+};
 use crate::error::AppError;
 use crate::projects::rules::{self, Step};
 use rusqlite::types::Value;
@@ -92,11 +94,11 @@ pub fn of_client(conn: &Connection, client_id: &str) -> Result<Vec<ClientModule>
     Ok(rows)
 }
 
-pub fn insert(tx: &Connection, fields: Vec<(&'static str, Value)>) -> Result<String, AppError> {
+pub fn insert(tx: &Connection, fields: Changes) -> Result<String, AppError> {
     Ok(insert_row(tx, "client_module", fields)?)
 }
 
-pub fn update(tx: &Connection, id: &str, fields: Vec<(&'static str, Value)>) -> Result<(), AppError> {
+pub fn update(tx: &Connection, id: &str, fields: Changes) -> Result<(), AppError> {
     update_columns(tx, "client_module", id, fields)?;
     Ok(())
 }

@@ -5,15 +5,16 @@ use crate::AppState;
 use crate::auth::session::AuthUser;
 use crate::db::page::Page;
 use crate::db::settings;
+use crate::documents::rules::financial_year_span;
 use crate::error::{AppError, ErrorBody};
 use crate::http::csv;
 use crate::http::extract::QueryParams;
-use crate::reports::rules::{BUCKETS, Buckets, GstFigures};
+use crate::reports::rules::{BUCKETS, Buckets, ClientDues, GstFigures, by_client};
 use crate::reports::store::{self, DueInvoice};
 use axum::Json;
 use axum::extract::State;
 use axum::response::Response;
-use chrono::{Datelike, NaiveDate};
+use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::{router::OpenApiRouter, routes};
@@ -34,14 +35,6 @@ pub struct AsOf {
     pub as_of: Option<NaiveDate>,
 }
 
-#[derive(Serialize, ToSchema, Clone)]
-pub struct ClientDues {
-    pub client_id: String,
-    pub client_name: String,
-    #[serde(flatten)]
-    pub buckets: Buckets,
-}
-
 #[derive(Serialize, ToSchema)]
 pub struct DuesAging {
     pub as_of: String,
@@ -60,35 +53,6 @@ async fn as_of_or_today(state: &AppState, as_of: Option<NaiveDate>) -> Result<Na
         Some(d) => Ok(d),
         None => state.db.read(settings::office_today).await,
     }
-}
-
-/// Per-client sums of the due invoices, largest total first (client name breaks ties).
-fn by_client(invoices: &[DueInvoice]) -> (Vec<ClientDues>, Buckets) {
-    let mut rows: Vec<ClientDues> = vec![];
-    let mut totals = Buckets::default();
-    for inv in invoices {
-        if rows.last().is_none_or(|r| r.client_id != inv.client_id) {
-            rows.push(ClientDues {
-                client_id: inv.client_id.clone(),
-                client_name: inv.client_name.clone(),
-                buckets: Buckets::default(),
-            });
-        }
-        rows.last_mut()
-            .expect("pushed above")
-            .buckets
-            .add(inv.days_past_due, inv.outstanding);
-    }
-    for r in &rows {
-        totals.merge(&r.buckets);
-    }
-    rows.sort_by(|a, b| {
-        b.buckets
-            .total
-            .cmp(&a.buckets.total)
-            .then_with(|| a.client_name.cmp(&b.client_name))
-    });
-    (rows, totals)
 }
 
 /// What each client owes on a date, in buckets by days past due (staff: their own invoices).
@@ -237,24 +201,9 @@ pub struct GstSummary {
 
 async fn gst(state: &AppState, user: &AuthUser, period: Period) -> Result<GstSummary, AppError> {
     let today = state.db.read(settings::office_today).await?;
-    let fy_start = NaiveDate::from_ymd_opt(
-        if today.month() >= 4 {
-            today.year()
-        } else {
-            today.year() - 1
-        },
-        4,
-        1,
-    )
-    .ok_or_else(|| AppError::internal("no financial year"))?;
+    let (fy_start, fy_end) = financial_year_span(today);
     let from = period.from.unwrap_or(fy_start);
-    let to = period.to.unwrap_or_else(|| {
-        fy_start
-            .with_year(fy_start.year() + 1)
-            .unwrap_or(fy_start)
-            .pred_opt()
-            .unwrap_or(fy_start)
-    });
+    let to = period.to.unwrap_or(fy_end);
     if from > to {
         return Err(AppError::bad_request(
             "invalid_period",

@@ -4,6 +4,7 @@
 //! - the GST summary adds issued invoices and subtracts issued credit notes, month by month,
 //!   from their stored paise (never recomputed).
 
+use crate::reports::store::DueInvoice;
 use serde::Serialize;
 use utoipa::ToSchema;
 
@@ -64,6 +65,43 @@ impl Buckets {
     }
 }
 
+#[derive(Serialize, ToSchema, Clone)]
+pub struct ClientDues {
+    pub client_id: String,
+    pub client_name: String,
+    #[serde(flatten)]
+    pub buckets: Buckets,
+}
+
+/// Per-client sums of the due invoices, largest total first (client name breaks ties).
+pub fn by_client(invoices: &[DueInvoice]) -> (Vec<ClientDues>, Buckets) {
+    let mut rows: Vec<ClientDues> = vec![];
+    let mut totals = Buckets::default();
+    for inv in invoices {
+        if rows.last().is_none_or(|r| r.client_id != inv.client_id) {
+            rows.push(ClientDues {
+                client_id: inv.client_id.clone(),
+                client_name: inv.client_name.clone(),
+                buckets: Buckets::default(),
+            });
+        }
+        rows.last_mut()
+            .expect("pushed above")
+            .buckets
+            .add(inv.days_past_due, inv.outstanding);
+    }
+    for r in &rows {
+        totals.merge(&r.buckets);
+    }
+    rows.sort_by(|a, b| {
+        b.buckets
+            .total
+            .cmp(&a.buckets.total)
+            .then_with(|| a.client_name.cmp(&b.client_name))
+    });
+    (rows, totals)
+}
+
 /// Taxable value and taxes of a month (or the grand total), paise.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, ToSchema)]
 pub struct GstFigures {
@@ -109,6 +147,41 @@ mod tests {
         sums.add(30, 100);
         sums.add(31, 50);
         assert_eq!(sums.cells(), [0, 100, 50, 0, 0, 150]);
+    }
+
+    fn due(client: &str, days: i64, outstanding: i64) -> DueInvoice {
+        DueInvoice {
+            document_id: format!("{client}{days}"),
+            doc_no: None,
+            client_id: client.to_lowercase(),
+            client_name: client.into(),
+            doc_date: "2026-04-01".into(),
+            due_date: None,
+            total: outstanding,
+            taxable: outstanding,
+            outstanding,
+            days_past_due: days,
+            bucket: BUCKETS[bucket(days)],
+        }
+    }
+
+    #[test]
+    fn dues_group_by_client_largest_first() {
+        // The store answers invoices by client name; equal totals keep name order.
+        let invoices = [
+            due("Alpha", 10, 500),
+            due("Alpha", 95, 700),
+            due("Beta", 0, 1_200),
+            due("Gamma", 40, 2_000),
+        ];
+        let (rows, totals) = by_client(&invoices);
+        let order: Vec<_> = rows
+            .iter()
+            .map(|r| (r.client_name.as_str(), r.buckets.total))
+            .collect();
+        assert_eq!(order, [("Gamma", 2_000), ("Alpha", 1_200), ("Beta", 1_200)]);
+        assert_eq!(rows[1].buckets.cells(), [0, 500, 0, 0, 700, 1_200]);
+        assert_eq!(totals.cells(), [1_200, 500, 2_000, 0, 700, 4_400]);
     }
 
     #[test]

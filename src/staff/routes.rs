@@ -3,17 +3,15 @@
 
 use crate::AppState;
 use crate::auth::session::{AuthUser, Owner};
-use crate::auth::{Role, rules as auth_rules, store as auth_store};
-use crate::db::audit::record;
+use crate::auth::{Role, rules as auth_rules};
 use crate::db::page::{Page, Paginated};
 use crate::error::{AppError, ErrorBody};
 use crate::http::extract::{IdPath, JsonBody, QueryParams};
-use crate::staff::rules::{self, blank_to_none};
-use crate::staff::store::{self, Employee, EmployeeChanges, EmployeeFilter, NewEmployee};
+use crate::staff::accounts::{self, EmployeeCreate, EmployeePatch};
+use crate::staff::store::{self, Employee, EmployeeFilter};
 use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
-use rusqlite::Connection;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::{router::OpenApiRouter, routes};
@@ -54,20 +52,6 @@ async fn list_employees(
     Ok(Json(state.db.read(move |c| store::list(c, filter, &page)).await?))
 }
 
-#[derive(Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct EmployeeCreate {
-    pub email: String,
-    /// Defaults to the email.
-    pub username: Option<String>,
-    pub name: String,
-    pub role: Role,
-    pub phone: Option<String>,
-    pub title: Option<String>,
-    /// The initial password; one is generated and answered once when absent.
-    pub password: Option<String>,
-}
-
 #[derive(Serialize, ToSchema)]
 pub struct EmployeeCreated {
     #[serde(flatten)]
@@ -87,46 +71,15 @@ async fn create_employee(
     Owner(owner): Owner,
     JsonBody(req): JsonBody<EmployeeCreate>,
 ) -> Result<(StatusCode, Json<EmployeeCreated>), AppError> {
-    let email = req.email.trim().to_string();
-    rules::check_email(&email)?;
-    let username = req
-        .username
-        .map(|u| u.trim().to_string())
-        .filter(|u| !u.is_empty())
-        .unwrap_or_else(|| email.clone());
-    rules::check_username(&username)?;
-    let name = req.name.trim().to_string();
-    rules::check_name(&name)?;
-    let phone = blank_to_none(req.phone);
-    rules::check_phone(phone.as_deref().unwrap_or(""))?;
-    let title = blank_to_none(req.title);
-    rules::check_title(title.as_deref().unwrap_or(""))?;
-    let generated = req.password.is_none();
-    let password = req.password.unwrap_or_else(auth_rules::initial_password);
-    if let Some(problem) = auth_rules::password_problem(&password) {
-        return Err(AppError::invalid("password", "weak_password", problem));
-    }
-    let to_hash = password.clone();
-    let password_hash = state.hashing(move || auth_rules::hash_password(&to_hash)).await?;
-    let new = NewEmployee {
-        username,
-        email,
-        name,
-        role: req.role,
-        phone,
-        title,
-        password_hash,
-        must_change_password: true,
-    };
+    let mut invitation = accounts::invitation(req)?;
+    let to_hash = invitation.password.clone();
+    invitation.new.password_hash = state.hashing(move || auth_rules::hash_password(&to_hash)).await?;
+    let new = invitation.new;
     let employee = state
         .db
-        .write(move |tx| {
-            let employee = store::insert(tx, new)?;
-            audit_staff(tx, &owner, &employee.id, "create", None, Some(&employee))?;
-            Ok(employee)
-        })
+        .write(move |tx| accounts::create_in(tx, &owner, new))
         .await?;
-    let initial_password = generated.then_some(password);
+    let initial_password = invitation.generated.then_some(invitation.password);
     Ok((
         StatusCode::CREATED,
         Json(EmployeeCreated {
@@ -134,20 +87,6 @@ async fn create_employee(
             initial_password,
         }),
     ))
-}
-
-#[derive(Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct EmployeePatch {
-    pub username: Option<String>,
-    pub name: Option<String>,
-    pub role: Option<Role>,
-    /// Empty clears it.
-    pub phone: Option<String>,
-    /// Empty clears it.
-    pub title: Option<String>,
-    /// Immutable: accepted only when unchanged.
-    pub email: Option<String>,
 }
 
 /// Edit a staff member (owner). The email cannot change; the last active owner keeps the role.
@@ -162,47 +101,10 @@ async fn patch_employee(
     IdPath(id): IdPath,
     JsonBody(req): JsonBody<EmployeePatch>,
 ) -> Result<Json<Employee>, AppError> {
-    let username = req.username.map(|u| u.trim().to_string());
-    if let Some(u) = &username {
-        rules::check_username(u)?;
-    }
-    let name = req.name.map(|n| n.trim().to_string());
-    if let Some(n) = &name {
-        rules::check_name(n)?;
-    }
-    if let Some(p) = &req.phone {
-        rules::check_phone(p.trim())?;
-    }
-    if let Some(t) = &req.title {
-        rules::check_title(t.trim())?;
-    }
-    let changes = EmployeeChanges {
-        username,
-        name,
-        role: req.role,
-        phone: req.phone.map(|p| blank_to_none(Some(p))),
-        title: req.title.map(|t| blank_to_none(Some(t))),
-    };
-    let email = req.email;
+    let (changes, email) = accounts::patch_changes(req)?;
     let updated = state
         .db
-        .write(move |tx| {
-            let before = existing(tx, &id)?;
-            if email.is_some_and(|e| !e.trim().eq_ignore_ascii_case(&before.email)) {
-                return Err(AppError::invalid(
-                    "email",
-                    "immutable",
-                    "An employee's email cannot be changed.",
-                ));
-            }
-            if changes.role.is_some_and(|r| r != Role::Owner) {
-                keep_an_owner(tx, &before)?;
-            }
-            store::update(tx, &id, changes)?;
-            let after = existing(tx, &id)?;
-            audit_staff(tx, &owner, &id, "update", Some(&before), Some(&after))?;
-            Ok(after)
-        })
+        .write(move |tx| accounts::update_in(tx, &owner, &id, changes, email))
         .await?;
     Ok(Json(updated))
 }
@@ -219,21 +121,7 @@ async fn deactivate(
 ) -> Result<Json<Employee>, AppError> {
     let updated = state
         .db
-        .write(move |tx| {
-            let before = existing(tx, &id)?;
-            if before.id == owner.id {
-                return Err(AppError::conflict(
-                    "self",
-                    "You cannot deactivate your own account.",
-                ));
-            }
-            keep_an_owner(tx, &before)?;
-            store::set_active(tx, &id, false)?;
-            auth_store::end_sessions(tx, &id, None)?;
-            let after = existing(tx, &id)?;
-            audit_staff(tx, &owner, &id, "deactivate", Some(&before), Some(&after))?;
-            Ok(after)
-        })
+        .write(move |tx| accounts::deactivate_in(tx, &owner, &id))
         .await?;
     Ok(Json(updated))
 }
@@ -249,13 +137,7 @@ async fn reactivate(
 ) -> Result<Json<Employee>, AppError> {
     let updated = state
         .db
-        .write(move |tx| {
-            let before = existing(tx, &id)?;
-            store::set_active(tx, &id, true)?;
-            let after = existing(tx, &id)?;
-            audit_staff(tx, &owner, &id, "reactivate", Some(&before), Some(&after))?;
-            Ok(after)
-        })
+        .write(move |tx| accounts::reactivate_in(tx, &owner, &id))
         .await?;
     Ok(Json(updated))
 }
@@ -280,40 +162,7 @@ async fn reset_password(
     let hash = state.hashing(move || auth_rules::hash_password(&to_hash)).await?;
     state
         .db
-        .write(move |tx| {
-            let before = existing(tx, &id)?;
-            store::set_password(tx, &id, &hash, true)?;
-            let keep = (id == owner.id).then_some(owner.session_id.as_str());
-            auth_store::end_sessions(tx, &id, keep)?;
-            let after = existing(tx, &id)?;
-            audit_staff(tx, &owner, &id, "reset_password", Some(&before), Some(&after))
-        })
+        .write(move |tx| accounts::reset_password_in(tx, &owner, &id, &hash))
         .await?;
     Ok(Json(NewPassword { password }))
-}
-
-fn existing(conn: &Connection, id: &str) -> Result<Employee, AppError> {
-    store::get(conn, id)?.ok_or_else(|| AppError::not_found("employee"))
-}
-
-/// Refuses a change that would leave no active owner.
-fn keep_an_owner(conn: &Connection, target: &Employee) -> Result<(), AppError> {
-    if target.role == Role::Owner && target.active == 1 && store::active_owner_count(conn)? <= 1 {
-        return Err(AppError::conflict(
-            "last_owner",
-            "The back office needs at least one active owner.",
-        ));
-    }
-    Ok(())
-}
-
-fn audit_staff(
-    conn: &Connection,
-    actor: &AuthUser,
-    id: &str,
-    action: &str,
-    before: Option<&Employee>,
-    after: Option<&Employee>,
-) -> Result<(), AppError> {
-    record(conn, &actor.id, "staff", id, action, before, after)
 }

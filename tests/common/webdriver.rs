@@ -192,7 +192,8 @@ impl Session {
         self.wait(&format!("main[data-page='{name}']"));
     }
 
-    /// Waits for a visible button whose text is `text`, and clicks it.
+    /// Clicks the button reading `text` once it shows and is enabled (a button disabled while a
+    /// save is under way would swallow the click).
     pub fn click_button(&self, text: &str) {
         let xpath = format!("//button[normalize-space()='{text}']");
         let deadline = Instant::now() + Duration::from_secs(10);
@@ -200,7 +201,7 @@ impl Session {
             if let Some(button) = self
                 .find_with("xpath", &xpath)
                 .into_iter()
-                .find(Element::displayed)
+                .find(|b| b.displayed() && b.enabled())
             {
                 button.click();
                 return;
@@ -310,6 +311,9 @@ impl Element<'_> {
     }
     pub fn displayed(&self) -> bool {
         get(&self.url("displayed")).as_bool().unwrap_or(false)
+    }
+    pub fn enabled(&self) -> bool {
+        get(&self.url("enabled")).as_bool().unwrap_or(false)
     }
     pub fn attribute(&self, name: &str) -> Option<String> {
         get(&self.url(&format!("attribute/{name}")))
