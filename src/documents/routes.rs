@@ -7,6 +7,7 @@ use crate::db::page::{Page, Paginated};
 use crate::documents::drafts::{self, DocumentInput, DocumentReply, NewDraft, create_in};
 use crate::documents::numbering::issue_in;
 use crate::documents::preview::{self, Preview};
+use crate::documents::rules::PAYMENT_STATES;
 use crate::documents::store::{self, Document, DocumentFilter, DocumentRow};
 use crate::error::{AppError, ErrorBody};
 use crate::http::extract::{IdPath, JsonBody, QueryParams};
@@ -40,6 +41,8 @@ pub struct DocumentQuery {
     pub from: Option<NaiveDate>,
     /// Last document date, inclusive.
     pub to: Option<NaiveDate>,
+    /// Issued invoices that are unpaid, part_paid, paid or overdue.
+    pub payment_state: Option<String>,
 }
 
 /// Documents, newest first (staff: the ones they created).
@@ -51,6 +54,14 @@ async fn list_documents(
     page: Page,
     QueryParams(q): QueryParams<DocumentQuery>,
 ) -> Result<Json<Paginated<DocumentRow>>, AppError> {
+    if let Some(state) = &q.payment_state
+        && !PAYMENT_STATES.contains(&state.as_str())
+    {
+        return Err(AppError::bad_request(
+            "invalid_payment_state",
+            format!("payment_state is one of {}.", PAYMENT_STATES.join(", ")),
+        ));
+    }
     let filter = DocumentFilter {
         q: q.q,
         doc_type: q.doc_type,
@@ -59,6 +70,7 @@ async fn list_documents(
         book: user.book(),
         from: q.from.map(|d| d.to_string()),
         to: q.to.map(|d| d.to_string()),
+        payment_state: q.payment_state,
     };
     Ok(Json(state.db.read(move |c| store::list(c, filter, &page)).await?))
 }

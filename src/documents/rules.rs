@@ -41,6 +41,36 @@ pub fn financial_year(date: NaiveDate) -> String {
     format!("{:02}-{:02}", start % 100, (start + 1) % 100)
 }
 
+/// The payment states of an issued invoice (decisions 10).
+pub const PAYMENT_STATES: &[&str] = &["unpaid", "part_paid", "paid", "overdue"];
+
+/// An issued invoice's payment state, from what it owes and the day it fell due
+/// (`COALESCE(due_date, doc_date)`): paid when it owes nothing, overdue when it owes something
+/// after that day, else part paid or unpaid. None for anything but an issued invoice.
+pub fn payment_state(
+    doc_type: &str,
+    status: &str,
+    total: i64,
+    outstanding: Option<i64>,
+    falls_due: Option<&str>,
+    today: NaiveDate,
+) -> Option<&'static str> {
+    if doc_type != "INVOICE" || matches!(status, "draft" | "cancelled") {
+        return None;
+    }
+    let outstanding = outstanding?;
+    let due = falls_due.and_then(|d| NaiveDate::parse_from_str(d, "%Y-%m-%d").ok());
+    Some(if outstanding <= 0 {
+        "paid"
+    } else if due.is_some_and(|d| today > d) {
+        "overdue"
+    } else if outstanding < total {
+        "part_paid"
+    } else {
+        "unpaid"
+    })
+}
+
 /// `INV/26-27-0001`.
 pub fn number(prefix: &str, fy: &str, seq: i64) -> String {
     format!("{prefix}/{fy}-{seq:04}")
@@ -206,6 +236,23 @@ mod tests {
             financial_year_span(d("2028-04-01")),
             (d("2028-04-01"), d("2029-03-31"))
         );
+    }
+
+    #[test]
+    fn an_invoice_is_paid_part_paid_unpaid_or_overdue() {
+        let today = d("2026-11-24");
+        let state = |status, total, outstanding, due| {
+            payment_state("INVOICE", status, total, Some(outstanding), due, today)
+        };
+        assert_eq!(state("issued", 100, 100, Some("2026-11-24")), Some("unpaid"));
+        assert_eq!(state("sent", 100, 40, Some("2026-11-30")), Some("part_paid"));
+        assert_eq!(state("issued", 100, 0, Some("2026-01-01")), Some("paid"));
+        assert_eq!(state("issued", 100, -5, None), Some("paid"));
+        assert_eq!(state("issued", 100, 40, Some("2026-11-23")), Some("overdue"));
+        assert_eq!(state("issued", 100, 100, Some("2026-11-23")), Some("overdue"));
+        assert_eq!(state("draft", 100, 100, None), None);
+        assert_eq!(state("cancelled", 100, 100, Some("2026-01-01")), None);
+        assert_eq!(payment_state("PROFORMA", "issued", 100, None, None, today), None);
     }
 
     #[test]

@@ -6,6 +6,7 @@ use crate::db::page::{Page, Paginated};
 use crate::db::query::{
     Changes, Filter, ListQuery, Plan, Tally, fetch_page_with, insert_row, starts_with, update_columns,
 };
+use crate::db::settings;
 use crate::documents::pricing::{Priced, PricedLine, Totals};
 use crate::documents::rules;
 use crate::error::AppError;
@@ -69,6 +70,8 @@ pub struct Document {
     #[serde(with = "crate::flag::option")]
     #[schema(value_type = Option<u8>)]
     pub paid: Option<bool>,
+    /// An issued invoice's unpaid, part_paid, paid or overdue (decisions 10); null otherwise.
+    pub payment_state: Option<String>,
     pub created_at: String,
     pub updated_at: String,
     pub lines: Vec<Line>,
@@ -93,6 +96,8 @@ pub struct DocumentRow {
     pub total: i64,
     /// INVOICE only.
     pub outstanding: Option<i64>,
+    /// An issued invoice's unpaid, part_paid, paid or overdue; null otherwise.
+    pub payment_state: Option<String>,
     pub created_at: String,
 }
 
@@ -132,6 +137,7 @@ fn head(r: &Row<'_>) -> rusqlite::Result<Document> {
         total: r.get(21)?,
         outstanding: r.get(22)?,
         paid: None,
+        payment_state: None,
         created_at: r.get(23)?,
         updated_at: r.get(24)?,
         lines: vec![],
@@ -156,6 +162,15 @@ pub fn get(conn: &Connection, id: &str, book: Option<&str>) -> Result<Option<Doc
         .query_row(params![id, book], head)
         .optional()?;
     let Some(mut doc) = doc else { return Ok(None) };
+    doc.payment_state = rules::payment_state(
+        &doc.doc_type,
+        &doc.status,
+        doc.total,
+        doc.outstanding,
+        doc.due_date.as_deref().or(doc.doc_date.as_deref()),
+        settings::office_today(conn)?,
+    )
+    .map(str::to_string);
     let mut stmt = conn.prepare_cached(
         "SELECT id, position, module_id, description, sac, qty, unit_price, explicit_price, gst_rate, price_source, taxable, cgst, sgst, igst, total
          FROM document_line WHERE document_id = ?1 ORDER BY position",
@@ -290,6 +305,26 @@ pub struct DocumentFilter {
     /// doc_date bounds, inclusive (YYYY-MM-DD).
     pub from: Option<String>,
     pub to: Option<String>,
+    /// An issued invoice's payment state (`rules::PAYMENT_STATES`), checked by the caller.
+    pub payment_state: Option<String>,
+}
+
+/// The issued invoices in a payment state, as of `?` (the office's today) where it matters;
+/// the SQL twin of `rules::payment_state`.
+fn payment_state_clause(state: &str) -> Option<(&'static str, bool)> {
+    Some(match state {
+        "paid" => ("d.outstanding <= 0", false),
+        "overdue" => ("d.outstanding > 0 AND COALESCE(d.due_date, d.doc_date) < ?", true),
+        "part_paid" => (
+            "d.outstanding > 0 AND d.outstanding < d.total AND COALESCE(d.due_date, d.doc_date) >= ?",
+            true,
+        ),
+        "unpaid" => (
+            "d.outstanding > 0 AND d.outstanding >= d.total AND COALESCE(d.due_date, d.doc_date) >= ?",
+            true,
+        ),
+        _ => return None,
+    })
 }
 
 /// The document tally's columns (migrations/V7), by the names the list filters use.
@@ -333,6 +368,13 @@ pub fn list(
     if let Some(to) = filter.to {
         f.and("d.doc_date <= ?", [Value::Text(to)]);
     }
+    let today = settings::office_today(conn)?;
+    if let Some((clause, dated)) = filter.payment_state.as_deref().and_then(payment_state_clause) {
+        f.and(
+            &format!("d.type = 'INVOICE' AND d.status NOT IN ('draft', 'cancelled') AND {clause}"),
+            dated.then(|| Value::Text(today.to_string())),
+        );
+    }
     let query = ListQuery {
         columns: LIST_COLUMNS,
         from: FROM,
@@ -357,6 +399,20 @@ pub fn list(
             total: r.get(8)?,
             created_at: r.get(9)?,
             outstanding: r.get(10)?,
+            payment_state: None,
+        })
+        .map(|mut row: DocumentRow| {
+            let falls_due = row.due_date.as_deref().or(row.doc_date.as_deref());
+            row.payment_state = rules::payment_state(
+                &row.doc_type,
+                &row.status,
+                row.total,
+                row.outstanding,
+                falls_due,
+                today,
+            )
+            .map(str::to_string);
+            row
         })
     })
 }

@@ -1,5 +1,6 @@
 //! Payments from societies: money and TDS allocated to invoices, advances, and receipts.
 
+pub mod corrections;
 pub mod receipt;
 pub mod receipt_pdf;
 pub mod recording;

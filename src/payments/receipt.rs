@@ -35,7 +35,11 @@ pub struct ReceiptView {
     pub tds: Option<String>,
     /// What is held as an advance, when any.
     pub advance: Option<String>,
+    /// What was refunded from the advance, when any.
+    pub refunded: Option<String>,
     pub notes: Option<String>,
+    /// "Cancelled on 24 Nov 2026: entered twice." once the payment is cancelled.
+    pub cancelled: Option<String>,
 }
 
 pub fn mode_label(mode: &str) -> &'static str {
@@ -76,6 +80,14 @@ pub fn build(conn: &Connection, p: &Payment) -> Result<ReceiptView, AppError> {
         settled,
         tds: (p.tds > 0).then(|| money::rupees(p.tds)),
         advance: (p.unallocated > 0).then(|| money::rupees(p.unallocated)),
+        refunded: (p.refunded > 0).then(|| money::rupees(p.refunded)),
         notes: p.notes.clone(),
+        cancelled: (p.status == "cancelled").then(|| {
+            let on = p.cancelled_on.as_deref().map(view::long_date).unwrap_or_default();
+            format!(
+                "Cancelled on {on}: {}",
+                p.cancel_reason.as_deref().unwrap_or_default()
+            )
+        }),
     })
 }

@@ -15,7 +15,12 @@ pub fn receipt_pdf(v: &ReceiptView) -> Result<Vec<u8>, AppError> {
     w.set_title(&format!("Receipt {}", v.receipt_no));
     let page = w.new_page();
     let y = letterhead_pdf::letterhead(page, lh, TOP) + 8.0 * MM;
-    page.text_center(PAGE_W / 2.0, y, Style::bold(15.0).color(accent), "RECEIPT");
+    let title = if v.cancelled.is_some() {
+        "RECEIPT (CANCELLED)"
+    } else {
+        "RECEIPT"
+    };
+    page.text_center(PAGE_W / 2.0, y, Style::bold(15.0).color(accent), title);
     let numbers = [("Receipt No.", v.receipt_no.clone()), ("Date", v.date.clone())];
     let right = layout::label_values(
         page,
@@ -76,6 +81,11 @@ pub fn receipt_pdf(v: &ReceiptView) -> Result<Vec<u8>, AppError> {
         layout::table(&mut flow, &columns, rows, accent);
     }
     let mut notes = vec![];
+    if let Some(c) = &v.cancelled {
+        notes.push(format!(
+            "{c}. This receipt acknowledges no payment and settles no invoice."
+        ));
+    }
     if let Some(t) = &v.tds {
         notes.push(format!(
             "TDS of {t} deducted by the payer is noted against the invoices above; it settles them once deposited with the government."
@@ -85,6 +95,9 @@ pub fn receipt_pdf(v: &ReceiptView) -> Result<Vec<u8>, AppError> {
         notes.push(format!(
             "{a} is held as an advance and will be adjusted against future invoices."
         ));
+    }
+    if let Some(r) = &v.refunded {
+        notes.push(format!("{r} of the advance was refunded to the payer."));
     }
     if let Some(n) = &v.notes {
         notes.push(n.clone());
@@ -111,7 +124,11 @@ mod tests {
     use crate::payments::receipt::SettledRow;
 
     fn receipt(lh: &Letterhead) -> Result<Vec<u8>, AppError> {
-        receipt_pdf(&ReceiptView {
+        receipt_pdf(&view(lh))
+    }
+
+    fn view(lh: &Letterhead) -> ReceiptView {
+        ReceiptView {
             letterhead: lh.clone(),
             receipt_no: "RCT/26-27-0007".into(),
             date: "25 Nov 2026".into(),
@@ -131,8 +148,10 @@ mod tests {
             }],
             tds: Some("₹10,000.00".into()),
             advance: None,
+            refunded: None,
             notes: None,
-        })
+            cancelled: None,
+        }
     }
 
     #[test]
@@ -149,6 +168,26 @@ mod tests {
             "Authorised Signatory",
         ] {
             assert!(text.contains(expected), "{expected:?} missing from {text:?}");
+        }
+    }
+
+    #[test]
+    fn a_cancelled_receipt_says_so_with_its_reason() {
+        let mut v = view(&crate::documents::pdf::tests::sample(1).letterhead);
+        v.settled.clear();
+        v.tds = None;
+        v.cancelled = Some("Cancelled on 24 Nov 2026: entered twice".into());
+        let (_, text) = pages_and_text(&receipt_pdf(&v).unwrap());
+        let text = squash(&text);
+        for expected in [
+            "RECEIPT (CANCELLED)",
+            "RCT/26-27-0007",
+            "Cancelled on 24 Nov 2026: entered twice",
+        ] {
+            assert!(
+                text.contains(&squash(expected)),
+                "{expected:?} missing from {text:?}"
+            );
         }
     }
 }

@@ -2,11 +2,12 @@
 //! the receipt PDF (decisions 5).
 
 use crate::AppState;
-use crate::auth::session::AuthUser;
+use crate::auth::session::{AuthUser, Manager};
 use crate::book::visible_payment;
 use crate::db::page::{Page, Paginated};
 use crate::error::{AppError, ErrorBody};
 use crate::http::extract::{IdPath, JsonBody, QueryParams};
+use crate::payments::corrections::{self, CancelPayment, RefundInput};
 use crate::payments::receipt;
 use crate::payments::recording::{
     AllocationInput, NewPayment, PaymentInput, allocate_advance_in, claims, record_in,
@@ -27,6 +28,8 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(list_payments, record_payment))
         .routes(routes!(get_payment))
         .routes(routes!(allocate))
+        .routes(routes!(cancel))
+        .routes(routes!(refund))
         .routes(routes!(receipt_pdf))
 }
 
@@ -86,6 +89,8 @@ pub struct PaymentQuery {
     pub to: Option<NaiveDate>,
     /// Part of the receipt number, reference or client name.
     pub q: Option<String>,
+    /// recorded or cancelled.
+    pub status: Option<String>,
 }
 
 /// Payments, newest first (staff: the ones they recorded).
@@ -104,6 +109,12 @@ async fn list_payments(
             e
         })?;
     }
+    if let Some(status) = &q.status {
+        crate::clients::rules::one_of("status", status, &["recorded", "cancelled"]).map_err(|mut e| {
+            e.status = StatusCode::BAD_REQUEST;
+            e
+        })?;
+    }
     let filter = PaymentFilter {
         client_id: q.client_id,
         mode: q.mode,
@@ -111,6 +122,7 @@ async fn list_payments(
         to: q.to.map(|d| d.to_string()),
         book: user.book(),
         q: q.q,
+        status: q.status,
     };
     Ok(Json(state.db.read(move |c| store::list(c, filter, &page)).await?))
 }
@@ -126,6 +138,43 @@ async fn get_payment(
     Ok(Json(
         state.db.read(move |c| visible_payment(c, &user, &id)).await?,
     ))
+}
+
+/// Cancel a payment recorded in error (owner or manager), with a reason: its receipt keeps its
+/// number and shows as cancelled, its allocations are reversed and the invoices owe again.
+#[utoipa::path(post, path = "/api/payments/{id}/cancel", tag = "payments", params(("id" = String, Path)), request_body = CancelPayment,
+    responses((status = 200, body = Payment), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
+              (status = 409, description = "Already cancelled, or partly refunded", body = ErrorBody),
+              (status = 422, description = "No reason", body = ErrorBody)))]
+async fn cancel(
+    State(state): State<AppState>,
+    Manager(user): Manager,
+    IdPath(id): IdPath,
+    JsonBody(req): JsonBody<CancelPayment>,
+) -> Result<Json<Payment>, AppError> {
+    let payment = state
+        .db
+        .write(move |tx| corrections::cancel_in(tx, &user, &id, &req.reason))
+        .await?;
+    Ok(Json(payment))
+}
+
+/// Refund part or all of what a payment holds as an advance (owner or manager), with a reason.
+#[utoipa::path(post, path = "/api/payments/{id}/refund", tag = "payments", params(("id" = String, Path)), request_body = RefundInput,
+    responses((status = 200, body = Payment), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
+              (status = 409, description = "The payment is cancelled", body = ErrorBody),
+              (status = 422, description = "More than the advance, a date out of range, or no reason", body = ErrorBody)))]
+async fn refund(
+    State(state): State<AppState>,
+    Manager(user): Manager,
+    IdPath(id): IdPath,
+    JsonBody(req): JsonBody<RefundInput>,
+) -> Result<Json<Payment>, AppError> {
+    let payment = state
+        .db
+        .write(move |tx| corrections::refund_in(tx, &user, &id, req))
+        .await?;
+    Ok(Json(payment))
 }
 
 /// The receipt as an A4 PDF: a zero-GST acknowledgment of the payment.

@@ -128,9 +128,69 @@ pub fn check_received_on(received_on: NaiveDate, today: NaiveDate) -> Result<(),
     Ok(())
 }
 
+/// A refund gives back part of what a payment still holds, on a day from its receipt to today.
+pub fn check_refund(
+    amount: i64,
+    refunded_on: NaiveDate,
+    received_on: NaiveDate,
+    unallocated: i64,
+    today: NaiveDate,
+) -> Result<(), AppError> {
+    if amount <= 0 {
+        return Err(AppError::invalid(
+            "amount",
+            "invalid_amount",
+            "Refund an amount above zero.",
+        ));
+    }
+    if amount > unallocated {
+        return Err(AppError::invalid(
+            "amount",
+            "exceeds_unallocated",
+            format!(
+                "The payment holds {} as an advance; no more can be refunded.",
+                crate::money::rupees(unallocated)
+            ),
+        ));
+    }
+    if refunded_on > today || refunded_on < received_on {
+        return Err(AppError::invalid(
+            "refunded_on",
+            "out_of_range",
+            "A refund is dated from the day the payment was received to today.",
+        ));
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_refund_gives_back_at_most_the_advance_between_receipt_and_today() {
+        let d = |s: &str| NaiveDate::parse_from_str(s, "%Y-%m-%d").unwrap();
+        let (received, today) = (d("2026-11-01"), d("2026-11-24"));
+        assert!(check_refund(5_000, d("2026-11-01"), received, 5_000, today).is_ok());
+        assert!(check_refund(1, today, received, 5_000, today).is_ok());
+        let code = |r: Result<(), AppError>| r.unwrap_err().code;
+        assert_eq!(
+            code(check_refund(0, today, received, 5_000, today)),
+            "invalid_amount"
+        );
+        assert_eq!(
+            code(check_refund(5_001, today, received, 5_000, today)),
+            "exceeds_unallocated"
+        );
+        assert_eq!(
+            code(check_refund(100, d("2026-10-31"), received, 5_000, today)),
+            "out_of_range"
+        );
+        assert_eq!(
+            code(check_refund(100, d("2026-11-25"), received, 5_000, today)),
+            "out_of_range"
+        );
+    }
 
     fn claim(doc: &str, amount: i64, tds: i64) -> Claim {
         Claim {

@@ -22,6 +22,17 @@ pub struct Allocation {
     pub created_at: String,
 }
 
+/// Money given back from what a payment held as an advance.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct Refund {
+    pub id: String,
+    pub amount: i64,
+    pub refunded_on: String,
+    pub reason: String,
+    pub created_by: Option<String>,
+    pub created_at: String,
+}
+
 /// A payment as the API shows it.
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct Payment {
@@ -34,18 +45,31 @@ pub struct Payment {
     pub reference: Option<String>,
     pub notes: Option<String>,
     pub receipt_no: String,
-    /// Money not yet allocated: an advance held for the client.
+    /// recorded or cancelled.
+    pub status: String,
+    /// Why it was cancelled, and when (office day) and by whom.
+    pub cancel_reason: Option<String>,
+    pub cancelled_on: Option<String>,
+    pub cancelled_by: Option<String>,
+    /// Money neither allocated nor refunded: an advance held for the client (0 once cancelled).
     pub unallocated: i64,
+    /// Money given back from the advance.
+    pub refunded: i64,
     /// TDS noted on the allocations.
     pub tds: i64,
     pub created_by: Option<String>,
     pub created_at: String,
     pub allocations: Vec<Allocation>,
+    pub refunds: Vec<Refund>,
 }
 
 const COLUMNS: &str = "p.id, p.client_id, c.name, p.received_on, p.amount, p.mode, p.reference, p.notes, p.receipt_no, \
-    p.amount - (SELECT COALESCE(SUM(a.amount), 0) FROM payment_allocation a WHERE a.payment_id = p.id), \
-    (SELECT COALESCE(SUM(a.tds), 0) FROM payment_allocation a WHERE a.payment_id = p.id), p.created_by, p.created_at";
+    CASE WHEN p.status = 'cancelled' THEN 0 ELSE p.amount \
+      - (SELECT COALESCE(SUM(a.amount), 0) FROM payment_allocation a WHERE a.payment_id = p.id) \
+      - (SELECT COALESCE(SUM(r.amount), 0) FROM payment_refund r WHERE r.payment_id = p.id) END, \
+    (SELECT COALESCE(SUM(a.tds), 0) FROM payment_allocation a WHERE a.payment_id = p.id), p.created_by, p.created_at, \
+    p.status, p.cancel_reason, p.cancelled_on, p.cancelled_by, \
+    (SELECT COALESCE(SUM(r.amount), 0) FROM payment_refund r WHERE r.payment_id = p.id)";
 const FROM: &str = "payment p JOIN client c ON c.id = p.client_id";
 
 fn payment(r: &Row<'_>) -> rusqlite::Result<Payment> {
@@ -63,7 +87,13 @@ fn payment(r: &Row<'_>) -> rusqlite::Result<Payment> {
         tds: r.get(10)?,
         created_by: r.get(11)?,
         created_at: r.get(12)?,
+        status: r.get(13)?,
+        cancel_reason: r.get(14)?,
+        cancelled_on: r.get(15)?,
+        cancelled_by: r.get(16)?,
+        refunded: r.get(17)?,
         allocations: vec![],
+        refunds: vec![],
     })
 }
 
@@ -93,6 +123,22 @@ pub fn get(conn: &Connection, id: &str, book: Option<&str>) -> Result<Option<Pay
             })
         })?
         .collect::<Result<Vec<_>, _>>()?;
+    p.refunds = conn
+        .prepare_cached(
+            "SELECT id, amount, refunded_on, reason, created_by, created_at FROM payment_refund
+             WHERE payment_id = ?1 ORDER BY id",
+        )?
+        .query_map([id], |r| {
+            Ok(Refund {
+                id: r.get(0)?,
+                amount: r.get(1)?,
+                refunded_on: r.get(2)?,
+                reason: r.get(3)?,
+                created_by: r.get(4)?,
+                created_at: r.get(5)?,
+            })
+        })?
+        .collect::<Result<Vec<_>, _>>()?;
     Ok(Some(p))
 }
 
@@ -106,12 +152,16 @@ pub struct PaymentFilter {
     pub book: Option<String>,
     /// Part of the receipt number, reference or client name.
     pub q: Option<String>,
+    /// recorded or cancelled.
+    pub status: Option<String>,
 }
 
 /// Payments, newest first, with an honest total.
 pub fn list(conn: &Connection, filter: PaymentFilter, page: &Page) -> Result<Paginated<Payment>, AppError> {
     let mut f = Filter::default();
-    f.eq("p.client_id", filter.client_id).eq("p.mode", filter.mode);
+    f.eq("p.client_id", filter.client_id)
+        .eq("p.mode", filter.mode)
+        .eq("p.status", filter.status);
     book::narrow(&mut f, "p.client_id", filter.book);
     if let Some(from) = filter.from {
         f.and("p.received_on >= ?", [Value::Text(from)]);
@@ -168,6 +218,40 @@ pub fn allocate(tx: &Connection, payment_id: &str, claim: &Claim, user_id: &str)
             ("document_id", Value::Text(claim.document_id.clone())),
             ("amount", Value::Integer(claim.amount)),
             ("tds", Value::Integer(claim.tds)),
+            ("created_by", Value::Text(user_id.into())),
+        ],
+    )?)
+}
+
+/// Marks the payment cancelled and removes its allocations (the settlement triggers give the
+/// invoices their outstanding back).
+pub fn cancel(tx: &Connection, id: &str, reason: &str, on: &str, user_id: &str) -> Result<(), AppError> {
+    tx.prepare_cached(
+        "UPDATE payment SET status = 'cancelled', cancel_reason = ?2, cancelled_on = ?3, cancelled_by = ?4,
+                updated_at = ?5 WHERE id = ?1",
+    )?
+    .execute(params![id, reason, on, user_id, crate::clock::now_timestamp()])?;
+    tx.prepare_cached("DELETE FROM payment_allocation WHERE payment_id = ?1")?
+        .execute([id])?;
+    Ok(())
+}
+
+pub fn refund(
+    tx: &Connection,
+    payment_id: &str,
+    amount: i64,
+    on: &str,
+    reason: &str,
+    user_id: &str,
+) -> Result<String, AppError> {
+    Ok(insert_row(
+        tx,
+        "payment_refund",
+        vec![
+            ("payment_id", Value::Text(payment_id.into())),
+            ("amount", Value::Integer(amount)),
+            ("refunded_on", Value::Text(on.into())),
+            ("reason", Value::Text(reason.into())),
             ("created_by", Value::Text(user_id.into())),
         ],
     )?)

@@ -729,3 +729,276 @@ async fn staff_see_the_payments_of_their_clients_and_milestones_take_a_payment_o
         (Some("2026-09-15"), theirs.body["id"].as_str())
     );
 }
+
+#[tokio::test]
+async fn a_cancelled_payment_gives_the_invoices_their_outstanding_back_and_keeps_its_number() {
+    let b = books().await;
+    let invoice = issued(&b, "INVOICE", &b.society, None, None).await;
+    let no_date = pay(
+        &b,
+        json!({ "client_id": b.society, "amount": 5_000_000, "mode": "cheque" }),
+    )
+    .await;
+    assert_eq!(
+        no_date.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "received_on is required: {}",
+        no_date.text
+    );
+    let paid = pay(
+        &b,
+        json!({ "client_id": b.society, "received_on": "2026-10-01", "amount": 5_000_000, "mode": "cheque",
+                "allocations": [ { "document_id": id(&invoice), "amount": 5_000_000, "tds": 1_000_000 } ] }),
+    )
+    .await;
+    assert_eq!(paid.status, StatusCode::CREATED, "{}", paid.text);
+    assert_eq!(doc(&b, &invoice).await["outstanding"], 5_800_000);
+    let path = format!("/api/payments/{}/cancel", id(&paid.body));
+    let audits = || b.app.count("SELECT COUNT(*) FROM audit");
+    let audited = audits();
+
+    // Refused: staff, and a missing reason. Nothing changes.
+    let by_staff = b
+        .app
+        .post(&path, &b.staff, json!({ "reason": "Entered twice" }))
+        .await;
+    assert_eq!(by_staff.status, StatusCode::FORBIDDEN);
+    let no_reason = b.app.post(&path, &b.owner, json!({ "reason": "  " })).await;
+    assert_eq!(
+        (no_reason.status, no_reason.code()),
+        (StatusCode::UNPROCESSABLE_ENTITY, "reason_required")
+    );
+    assert_eq!(
+        (audits(), doc(&b, &invoice).await["outstanding"].as_i64()),
+        (audited, Some(5_800_000))
+    );
+
+    let cancelled = b
+        .app
+        .post(&path, &b.owner, json!({ "reason": "Entered twice" }))
+        .await;
+    assert_eq!(cancelled.status, StatusCode::OK, "{}", cancelled.text);
+    let p = &cancelled.body;
+    assert_eq!(
+        (
+            p["status"].as_str(),
+            p["cancel_reason"].as_str(),
+            p["receipt_no"].as_str(),
+            p["unallocated"].as_i64()
+        ),
+        (
+            Some("cancelled"),
+            Some("Entered twice"),
+            Some("RCT/26-27-0001"),
+            Some(0)
+        )
+    );
+    assert_eq!(p["allocations"], json!([]));
+    let owed = doc(&b, &invoice).await;
+    assert_eq!(
+        (owed["outstanding"].as_i64(), owed["payment_state"].as_str()),
+        (Some(11_800_000), Some("unpaid"))
+    );
+    assert_eq!(aging(&b, "2026-12-31").await.body["totals"]["total"], 11_800_000);
+    // The trail: the payment with its reason, and the invoice owing again.
+    let (after,): (String,) = b
+        .app
+        .sql()
+        .query_row(
+            "SELECT after FROM audit WHERE entity = 'payment' AND action = 'cancelled'",
+            [],
+            |r| Ok((r.get(0)?,)),
+        )
+        .unwrap();
+    assert!(after.contains("Entered twice"), "{after}");
+    let (before, after): (String, String) = b
+        .app
+        .sql()
+        .query_row(
+            "SELECT before, after FROM audit WHERE entity = 'document' AND action = 'payment_reversed'",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .unwrap();
+    assert!(
+        before.contains("5800000") && after.contains("11800000"),
+        "{before} {after}"
+    );
+    let text = pdf_text(
+        &b.app
+            .get(&format!("/api/payments/{}/receipt.pdf", id(p)), &b.owner)
+            .await
+            .bytes,
+    );
+    assert!(
+        text.contains("RECEIPT (CANCELLED)") && text.contains("Entered twice"),
+        "{text}"
+    );
+
+    // A cancelled payment is not cancelled again, nor allocated.
+    let again = b.app.post(&path, &b.owner, json!({ "reason": "Again" })).await;
+    assert_eq!(
+        (again.status, again.code()),
+        (StatusCode::CONFLICT, "payment_cancelled")
+    );
+    let allocate = b
+        .app
+        .post(
+            &format!("/api/payments/{}/allocate", id(p)),
+            &b.owner,
+            json!({ "allocations": [ { "document_id": id(&invoice), "amount": 100 } ] }),
+        )
+        .await;
+    assert_eq!(
+        (allocate.status, allocate.code()),
+        (StatusCode::CONFLICT, "payment_cancelled")
+    );
+    let listed = b.app.get("/api/payments?status=cancelled", &b.owner).await;
+    assert_eq!(
+        (
+            listed.body["total"].as_i64(),
+            listed.body["rows"][0]["status"].as_str()
+        ),
+        (Some(1), Some("cancelled"))
+    );
+    assert_eq!(
+        b.app.get("/api/payments?status=void", &b.owner).await.status,
+        StatusCode::BAD_REQUEST
+    );
+
+    // The correct payment is recorded anew, with the next number.
+    let anew = pay(
+        &b,
+        json!({ "client_id": b.society, "received_on": "2026-10-01", "amount": 5_000_000, "mode": "cheque",
+                "allocations": [ { "document_id": id(&invoice), "amount": 5_000_000 } ] }),
+    )
+    .await;
+    assert_eq!(anew.body["receipt_no"], "RCT/26-27-0002");
+}
+
+#[tokio::test]
+async fn an_advance_is_refunded_back_to_zero_with_a_reason() {
+    let b = books().await;
+    let advance = pay(
+        &b,
+        json!({ "client_id": b.society, "received_on": "2026-09-01", "amount": 2_000_000, "mode": "upi" }),
+    )
+    .await;
+    let path = format!("/api/payments/{}/refund", id(&advance.body));
+    let refund =
+        |amount: i64, on: &str| json!({ "amount": amount, "refunded_on": on, "reason": "Project dropped" });
+    for (body, who, status, code) in [
+        (
+            refund(2_000_001, "2026-09-10"),
+            &b.owner,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "exceeds_unallocated",
+        ),
+        (
+            refund(100, "2026-08-31"),
+            &b.owner,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "out_of_range",
+        ),
+        (
+            refund(100, "2099-01-01"),
+            &b.owner,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "out_of_range",
+        ),
+        (
+            json!({ "amount": 100, "refunded_on": "2026-09-10", "reason": "" }),
+            &b.owner,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "reason_required",
+        ),
+        (
+            refund(100, "2026-09-10"),
+            &b.staff,
+            StatusCode::FORBIDDEN,
+            "forbidden",
+        ),
+    ] {
+        let reply = b.app.post(&path, who, body).await;
+        assert_eq!((reply.status, reply.code()), (status, code), "{}", reply.text);
+    }
+    assert_eq!(b.app.count("SELECT COUNT(*) FROM payment_refund"), 0);
+    let part = b.app.post(&path, &b.owner, refund(500_000, "2026-09-10")).await;
+    assert_eq!(
+        (part.status, part.body["unallocated"].as_i64()),
+        (StatusCode::OK, Some(1_500_000)),
+        "{}",
+        part.text
+    );
+    let rest = b.app.post(&path, &b.owner, refund(1_500_000, "2026-09-12")).await;
+    assert_eq!(
+        (
+            rest.body["unallocated"].as_i64(),
+            rest.body["refunded"].as_i64(),
+            rest.body["refunds"].as_array().map(Vec::len)
+        ),
+        (Some(0), Some(2_000_000), Some(2))
+    );
+    assert_eq!(rest.body["refunds"][1]["reason"], "Project dropped");
+    assert_eq!(
+        b.app
+            .count("SELECT COUNT(*) FROM audit WHERE entity = 'payment' AND action = 'refunded'"),
+        2
+    );
+    let cancel = b
+        .app
+        .post(
+            &format!("/api/payments/{}/cancel", id(&advance.body)),
+            &b.owner,
+            json!({ "reason": "Wrong" }),
+        )
+        .await;
+    assert_eq!((cancel.status, cancel.code()), (StatusCode::CONFLICT, "refunded"));
+}
+
+#[tokio::test]
+async fn invoices_say_whether_they_are_paid_and_the_list_filters_on_it() {
+    let b = books().await;
+    let paid = issued(&b, "INVOICE", &b.society, None, None).await;
+    let part = issued(&b, "INVOICE", &b.society, None, None).await;
+    let unpaid = issued(&b, "INVOICE", &b.society, None, None).await;
+    let overdue = issued(&b, "INVOICE", &b.society, Some("2026-09-01"), Some("2026-09-16")).await;
+    let quote = issued(&b, "QUOTATION", &b.society, None, None).await;
+    let reply = pay(
+        &b,
+        json!({ "client_id": b.society, "received_on": "2026-10-01", "amount": 12_800_000, "mode": "neft_rtgs",
+                "allocations": [ { "document_id": id(&paid), "amount": 11_800_000 }, { "document_id": id(&part), "amount": 1_000_000 } ] }),
+    )
+    .await;
+    assert_eq!(reply.status, StatusCode::CREATED, "{}", reply.text);
+    for (d, state) in [
+        (&paid, "paid"),
+        (&part, "part_paid"),
+        (&unpaid, "unpaid"),
+        (&overdue, "overdue"),
+    ] {
+        assert_eq!(doc(&b, d).await["payment_state"], state, "{}", d["docNo"]);
+        let listed = b
+            .app
+            .get(&format!("/api/documents?payment_state={state}"), &b.owner)
+            .await;
+        let ids: Vec<&str> = listed.body["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["id"].as_str().unwrap())
+            .collect();
+        assert_eq!(
+            (ids, listed.body["total"].as_i64()),
+            (vec![d["id"].as_str().unwrap()], Some(1)),
+            "{state}"
+        );
+        assert_eq!(listed.body["rows"][0]["payment_state"], state);
+    }
+    assert_eq!(doc(&b, &quote).await["payment_state"], Value::Null);
+    let bad = b.app.get("/api/documents?payment_state=settled", &b.owner).await;
+    assert_eq!(
+        (bad.status, bad.code()),
+        (StatusCode::BAD_REQUEST, "invalid_payment_state")
+    );
+}

@@ -141,7 +141,7 @@ fn from_quotation_to_issued_invoice_and_a_cancel_with_a_reason() {
     s.wait_page("document");
     s.click_button("Cancel document");
     s.fill("reason", "Raised against the wrong society");
-    s.click_button("Cancel this document");
+    s.click_button("Cancel document");
     s.wait_text("[data-testid='status']", "ancelled");
     s.wait_text("[data-testid='timeline']", "Raised against the wrong society");
     assert_eq!(s.wait("[data-testid='doc-no']").text().trim(), invoice_no);

@@ -15,6 +15,7 @@ mod common;
 mod auth;
 mod clients;
 mod documents;
+mod forms;
 mod outbound;
 mod payments;
 mod projects;

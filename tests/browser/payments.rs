@@ -54,7 +54,7 @@ fn a_part_payment_with_tds_lowers_the_outstanding_and_prints_a_receipt() {
     s.goto(&server.url(&format!("/documents/{invoice_id}")));
     s.wait_page("document");
     s.wait_text("[data-testid='outstanding']", "₹1,18,000.00");
-    s.wait_text("[data-testid='paid-badge']", "Outstanding");
+    s.wait_text("[data-testid='paid-badge']", "Unpaid");
     s.click_button("Record payment");
     s.wait_page("payment-new");
     s.wait(&format!(
@@ -163,4 +163,128 @@ fn a_part_payment_with_tds_lowers_the_outstanding_and_prints_a_receipt() {
 
 fn select_mode(s: &crate::common::webdriver::Session, mode: &str) {
     crate::common::browser::select(s, "select[name='mode']", mode);
+}
+
+#[test]
+fn a_manager_cancels_a_payment_and_refunds_an_advance_and_invoices_show_what_they_owe() {
+    let Some(driver) = Driver::start() else { return };
+    let dir = tempfile::TempDir::new().unwrap();
+    let server = Server::start(
+        &dir.path().join("office.db"),
+        &dir.path().join("server.log"),
+        Some(OWNER_PASSWORD),
+    );
+    let owner = owner_session(&server, OWNER_PASSWORD, OWNER_OWN);
+    let (_, _, client) = server.call(
+        "POST",
+        "/api/clients",
+        Some(&owner),
+        Some(json!({ "name": "ANCHAL SERVICE CO-OPERATIVE BANK", "state_code": "32" })),
+    );
+    let (_, _, draft) = server.call(
+        "POST",
+        "/api/documents",
+        Some(&owner),
+        Some(json!({ "type": "INVOICE", "client_id": client["id"],
+                     "lines": [ { "description": "Deposit module", "qty": 1, "unit_price": 1_000_000 } ] })),
+    );
+    let invoice_id = draft["id"].as_str().unwrap().to_string();
+    server.call(
+        "POST",
+        &format!("/api/documents/{invoice_id}/issue"),
+        Some(&owner),
+        Some(json!({})),
+    );
+    // A quotation beside it: the list narrows from two documents to the one unpaid invoice.
+    server.call(
+        "POST",
+        "/api/documents",
+        Some(&owner),
+        Some(json!({ "type": "QUOTATION", "client_id": client["id"],
+                     "lines": [ { "description": "Loan module", "qty": 1, "unit_price": 900_000 } ] })),
+    );
+    let (status, _, paid) = server.call(
+        "POST",
+        "/api/payments",
+        Some(&owner),
+        Some(json!({ "client_id": client["id"], "received_on": "2026-11-02", "amount": 1_180_000, "mode": "upi",
+                     "allocations": [ { "document_id": invoice_id, "amount": 1_180_000 } ] })),
+    );
+    assert_eq!(status, 201, "{paid}");
+    let (_, _, advance) = server.call(
+        "POST",
+        "/api/payments",
+        Some(&owner),
+        Some(json!({ "client_id": client["id"], "received_on": "2026-11-03", "amount": 500_000, "mode": "cash" })),
+    );
+
+    let s = driver.session(1366, 900);
+    sign_in_home(&s, &server, "owner@localhost", OWNER_OWN);
+    s.goto(&server.url(&format!("/documents/{invoice_id}")));
+    s.wait_page("document");
+    s.wait_text("[data-testid='paid-badge']", "Paid");
+
+    // The payment was recorded against the wrong invoice: cancel it with a reason.
+    s.goto(&server.url(&format!("/payments/{}", paid["id"].as_str().unwrap())));
+    s.wait_page("payment");
+    s.click_button("Cancel payment");
+    s.click_button("Cancel payment");
+    s.wait_text(".field-error", "Give the reason");
+    s.fill("reason", "Recorded against the wrong invoice");
+    s.click_button("Cancel payment");
+    s.wait_text(
+        "[data-testid='cancelled-notice']",
+        "Recorded against the wrong invoice",
+    );
+    s.wait_text("[data-testid='payment-status']", "Cancelled");
+    shot(&s, "53-cancelled-payment");
+    let (_, _, payment) = server.call(
+        "GET",
+        &format!("/api/payments/{}", paid["id"].as_str().unwrap()),
+        Some(&owner),
+        None,
+    );
+    assert_eq!(
+        (payment["status"].as_str(), payment["receipt_no"].as_str()),
+        (Some("cancelled"), paid["receipt_no"].as_str())
+    );
+
+    // The invoice owes again, and "unpaid invoices" is one choice on the list.
+    s.goto(&server.url("/documents"));
+    s.wait_page("documents");
+    s.wait_text("main table tbody", "Quotation");
+    crate::common::browser::select(&s, "select[name='payment_state']", "unpaid");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while s.find_all("main table tbody tr").len() != 1 {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the list did not narrow: {}",
+            s.page_text()
+        );
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    assert!(s.url().contains("payment_state=unpaid"), "{}", s.url());
+    let row = s.wait("main table tbody tr").text();
+    assert!(row.contains("Tax invoice") && row.contains("Unpaid"), "{row}");
+    shot(&s, "54-unpaid-invoices");
+
+    // The advance goes back to the society.
+    s.goto(&server.url(&format!("/payments/{}", advance["id"].as_str().unwrap())));
+    s.wait_page("payment");
+    s.click_button("Refund advance");
+    s.fill("reason", "The society dropped the project");
+    s.click_button("Refund");
+    s.wait_text("[data-testid='refunds']", "The society dropped the project");
+    s.wait_text("[data-testid='unallocated']", "₹0.00");
+    s.wait_text("[data-testid='refunded']", "₹5,000.00");
+    let (_, _, after) = server.call(
+        "GET",
+        &format!("/api/payments/{}", advance["id"].as_str().unwrap()),
+        Some(&owner),
+        None,
+    );
+    assert_eq!(
+        (after["unallocated"].as_i64(), after["refunded"].as_i64()),
+        (Some(0), Some(500_000))
+    );
 }

@@ -3,7 +3,7 @@
 import { html, useState } from "/vendor/preact-htm.js";
 import { post, patch } from "../api.js";
 import { humanize } from "../format.js";
-import { Dialog, useForm, Form, Field, StaticField, SubmitButton, DateField, fieldError } from "../components.js";
+import { Dialog, useForm, Form, Field, StaticField, DateField, fieldError, DialogActions } from "../components.js";
 import { clientValues, ClientFields, CLIENT_FIELDS, choices } from "./client-shared.js";
 
 const trimmed = (v) => (typeof v === "string" ? v.trim() : v);
@@ -17,13 +17,6 @@ function bodyOf(values, keys, start) {
     if (start ? v !== (start[k] ?? "") : v !== "") body[k] = v;
   }
   return body;
-}
-
-function Actions({ onClose, saving, label }) {
-  return html`<div class="dialog-actions">
-    <button type="button" class="btn" onClick=${onClose} disabled=${saving}>Cancel</button>
-    <${SubmitButton} saving=${saving}>${label}</${SubmitButton}>
-  </div>`;
 }
 
 /** Edit the client's profile; sends only what changed (an emptied field is cleared). */
@@ -41,7 +34,7 @@ export function EditClientDialog({ client, options, onClose, onSaved }) {
       <${ClientFields} form=${form} options=${options} autofocus=${true}
         categoryField=${html`<${StaticField} label="Category" value=${client.category} />`} />
       <p class="hint">The category follows the name: change the name and it is worked out again.</p>
-      <${Actions} onClose=${onClose} saving=${form.saving} label="Save changes" />
+      <${DialogActions} onClose=${onClose} saving=${form.saving} label="Save changes" />
     </${Form}>
   </${Dialog}>`;
 }
@@ -67,7 +60,7 @@ export function ContactDialog({ clientId, contact, roles, onClose, onSaved }) {
         <${Field} label="Phone" type="tel" ...${form.field("phone")} optional autocomplete="off" />
         <${Field} label="Email" type="email" ...${form.field("email")} optional autocomplete="off" spellcheck=${false} />
       </div>
-      <${Actions} onClose=${onClose} saving=${form.saving} label="Save contact" />
+      <${DialogActions} onClose=${onClose} saving=${form.saving} label="Save contact" />
     </${Form}>
   </${Dialog}>`;
 }
@@ -92,7 +85,7 @@ export function BranchDialog({ clientId, branch, districts, onClose, onSaved }) 
         <${Field} label="Phone" type="tel" ...${form.field("phone")} optional autocomplete="off" />
         <${Field} label="Address" as="textarea" ...${form.field("address")} optional wide rows="2" />
       </div>
-      <${Actions} onClose=${onClose} saving=${form.saving} label="Save branch" />
+      <${DialogActions} onClose=${onClose} saving=${form.saving} label="Save branch" />
     </${Form}>
   </${Dialog}>`;
 }
@@ -120,7 +113,7 @@ export function InteractionDialog({ clientId, entry, types, onClose, onSaved }) 
           error=${form.errors.follow_up_on} onChange=${(d) => form.set("follow_up_on", d)} hint="Leave empty when nothing is due." />
         <${Field} label="Notes" as="textarea" ...${form.field("notes")} wide rows="4" placeholder="What was discussed or done" />
       </div>
-      <${Actions} onClose=${onClose} saving=${form.saving} label="Save interaction" />
+      <${DialogActions} onClose=${onClose} saving=${form.saving} label="Save interaction" />
     </${Form}>
   </${Dialog}>`;
 }
@@ -138,7 +131,7 @@ export function SetPasswordDialog({ client, onClose, onSaved }) {
       <p class="dialog-intro">${client.hasDbPassword ? "The new password replaces the stored one." : "No password is stored yet."}</p>
       <${Field} label="DB password" type=${show ? "text" : "password"} ...${form.field("dbPassword")} autocomplete="new-password" spellcheck=${false} autofocus />
       <label class="check"><input type="checkbox" checked=${show} onChange=${(e) => setShow(e.currentTarget.checked)} /> Show password</label>
-      <${Actions} onClose=${onClose} saving=${form.saving} label="Set password" />
+      <${DialogActions} onClose=${onClose} saving=${form.saving} label="Set password" />
     </${Form}>
   </${Dialog}>`;
 }

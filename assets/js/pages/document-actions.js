@@ -5,19 +5,12 @@ import { html, useState, useRef } from "/vendor/preact-htm.js";
 import { post } from "../api.js";
 import { rupees, rupeesInput, paiseFromRupees } from "../format.js";
 import {
-  Dialog, Form, Field, SubmitButton, useForm, fieldError, toast, navigate, RowsEditor, keyed, listFieldError, focusRowControl,
+  Dialog, Form, Field, useForm, fieldError, toast, navigate, RowsEditor, keyed, listFieldError, focusRowControl, DialogActions,
 } from "../components.js";
 import { docUrl, docNumber, typeLabel, isManagerial } from "./document-shared.js";
 
 const enc = encodeURIComponent;
 const action = (doc, name, body = {}) => post(`/api/documents/${enc(doc.id)}/${name}`, body);
-
-function Actions({ onClose, saving, label, tone = "primary" }) {
-  return html`<div class="dialog-actions">
-    <button type="button" class="btn" onClick=${onClose} disabled=${saving}>Cancel</button>
-    <${SubmitButton} saving=${saving} tone=${tone}>${label}</${SubmitButton}>
-  </div>`;
-}
 
 /** Cancel with a required reason; the number stays used. onDone(the cancelled document). */
 export function CancelDialog({ doc, onClose, onDone }) {
@@ -33,7 +26,7 @@ export function CancelDialog({ doc, onClose, onDone }) {
       <p class="dialog-intro">${doc.docNo ? "The number stays used and the document stays on record, marked cancelled." : "The draft stays on record, marked cancelled."}</p>
       <${Field} label="Reason" as="textarea" rows="3" maxLength="500" ...${form.field("reason")} autofocus
         hint="Kept on the document's timeline and in the audit trail." />
-      <${Actions} onClose=${onClose} saving=${form.saving} label="Cancel this document" tone="danger" />
+      <${DialogActions} onClose=${onClose} saving=${form.saving} label="Cancel document" tone="danger" closeLabel="Keep it" />
     </${Form}>
   </${Dialog}>`;
 }
@@ -126,7 +119,7 @@ export function CreditNoteDialog({ doc, onClose, onDone }) {
             <${Field} label="GST %" name="gst_rate" value=${r.gst_rate} error=${err.gst_rate} inputMode="numeric" autocomplete="off"
               onInput=${(e) => set("gst_rate", e.currentTarget.value)} />`} />
       </div>`}
-      <${Actions} onClose=${onClose} saving=${form.saving} label="Issue credit note" />
+      <${DialogActions} onClose=${onClose} saving=${form.saving} label="Issue credit note" />
     </${Form}>
   </${Dialog}>`;
 }

@@ -6,7 +6,7 @@ import { html, useState, useEffect, useRef } from "/vendor/preact-htm.js";
 import { post, patch } from "../api.js";
 import { integer } from "../format.js";
 import {
-  Card, Notice, Loading, ConfirmDialog, Form, Field, StaticField, DateField, SubmitButton, useForm, fieldError, toast, useFetch, useSession,
+  Card, Notice, Loading, ConfirmDialog, Form, Field, StaticField, DateField, SubmitButton, useForm, fieldError, toast, useFetch, useSession, blockUnreadable,
   useTitle, useQuery, PageHeader, Link, navigate, keyed, unkeyed, listFieldError, focusRowControl,
 } from "../components.js";
 import {
@@ -264,7 +264,7 @@ export function DraftEditor({ doc, onSaved }) {
         </${Card}>
         <div class="form-actions doc-actions">
           <${SubmitButton} saving=${form.saving} tone="secondary">Save draft</${SubmitButton}>
-          <button type="button" class="btn btn-primary" disabled=${form.saving} onClick=${() => setDialog("issue")}>Issue</button>
+          <button type="button" class="btn btn-primary" disabled=${form.saving} onClick=${(e) => blockUnreadable(e.currentTarget.form) || setDialog("issue")}>Issue</button>
           ${doc && isManagerial(me) && html`<button type="button" class="btn btn-danger-outline" onClick=${() => setDialog("cancel")}>Cancel document</button>`}
           <span class="hint">${dirty ? (doc ? "Unsaved changes." : "Not saved yet.") : "All changes saved."}</span>
         </div>

@@ -23,6 +23,20 @@ export function DocStatusBadge({ status, testid }) {
   return html`<span data-testid=${testid}><${Badge} tone=${STATUS_TONE[status] || "neutral"}>${humanize(status)}</${Badge}></span>`;
 }
 
+/** An issued invoice's payment state (the server's `payment_state`), as the office says it. */
+export const PAYMENT_STATES = [
+  { value: "unpaid", label: "Unpaid", tone: "warning" },
+  { value: "part_paid", label: "Part paid", tone: "warning" },
+  { value: "paid", label: "Paid", tone: "success" },
+  { value: "overdue", label: "Overdue", tone: "danger" },
+];
+
+/** The payment state's badge; nothing for a document without one. */
+export function PaymentStateBadge({ state, testid }) {
+  const s = PAYMENT_STATES.find((p) => p.value === state);
+  return s ? html`<span data-testid=${testid}><${Badge} tone=${s.tone}>${s.label}</${Badge}></span>` : null;
+}
+
 /** The number, or "Draft" while it has none. */
 export const docNumber = (d) => (d && d.docNo) || "Draft";
 

@@ -4,10 +4,10 @@
 // badge and "Record payment"), the timeline, the actions its state and the user's role allow, and
 // what goes out: PDF, public links, email (document-outbound.js).
 import { html, useState, useEffect } from "/vendor/preact-htm.js";
-import { date, dateTime, integer, rupees, humanize, isoDate } from "../format.js";
-import { Card, Badge, Notice, Loading, DataTable, useFetch, useSession, useTitle, PageHeader, Link, navigate } from "../components.js";
+import { date, dateTime, integer, rupees, humanize } from "../format.js";
+import { Card, Notice, Loading, DataTable, useFetch, useSession, useTitle, PageHeader, Link, navigate } from "../components.js";
 import { NotFoundPage } from "./errors.js";
-import { docUrl, docNumber, typeLabel, TYPE_TITLE, DocStatusBadge, TotalsBox, placeOfSupply, sourceLabel } from "./document-shared.js";
+import { docUrl, docNumber, typeLabel, TYPE_TITLE, DocStatusBadge, PaymentStateBadge, TotalsBox, placeOfSupply, sourceLabel } from "./document-shared.js";
 import { DraftEditor } from "./document-editor.js";
 import { useDocumentActions } from "./document-actions.js";
 import { useOutbound, PdfLinks } from "./document-outbound.js";
@@ -16,13 +16,6 @@ const enc = encodeURIComponent;
 
 /** An issued (not cancelled) invoice that carries what is still owed on it. */
 const owingInvoice = (doc) => doc.type === "INVOICE" && doc.status !== "draft" && doc.status !== "cancelled" && doc.outstanding !== null && doc.outstanding !== undefined;
-
-/** "Paid", "Part paid" (something settled) or "Outstanding" (nothing yet) for an issued invoice; red once past due. */
-function PaidBadge({ doc }) {
-  const late = !doc.paid && doc.due_date && doc.due_date < isoDate();
-  const [tone, label] = doc.paid ? ["success", "Paid"] : [late ? "danger" : "warning", doc.outstanding < doc.total ? "Part paid" : "Outstanding"];
-  return html`<span data-testid="paid-badge"><${Badge} tone=${tone} title=${late ? `Past the due date, ${date(doc.due_date)}` : undefined}>${label}</${Badge}></span>`;
-}
 
 function Detail({ label, value, wide }) {
   const empty = value === null || value === undefined || value === "";
@@ -94,7 +87,7 @@ function DocumentView({ doc, me, onChanged }) {
   const out = useOutbound(doc, me, changed);
   const title = html`${TYPE_TITLE[doc.type] || doc.type} <span class="doc-no" data-testid="doc-no">${docNumber(doc)}</span>`;
   const owing = owingInvoice(doc);
-  const subtitle = html`<span class="badges header-badges"><${DocStatusBadge} status=${doc.status} testid="status" />${owing && html`<${PaidBadge} doc=${doc} />`}</span>
+  const subtitle = html`<span class="badges header-badges"><${DocStatusBadge} status=${doc.status} testid="status" /><${PaymentStateBadge} state=${doc.payment_state} testid="paid-badge" /></span>
     <span class="header-meta">Client: <${Link} class="header-client" href=${`/clients/${enc(doc.client_id)}`}>${doc.client_name}</${Link}></span>`;
   const cancelled = doc.events.find((e) => e.kind === "cancelled");
   const outstanding = owing

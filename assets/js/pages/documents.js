@@ -7,12 +7,13 @@ import {
   DataTable, useUrlList, SearchBox, FilterBar, FilterSelect, DateField, Notice, useFetch, useSession, useTitle, PageHeader,
   Link, navigate,
 } from "../components.js";
-import { docUrl, TYPES, typeLabel, STATUSES, DocStatusBadge } from "./document-shared.js";
+import { docUrl, TYPES, typeLabel, STATUSES, DocStatusBadge, PAYMENT_STATES, PaymentStateBadge } from "./document-shared.js";
 
 const enc = encodeURIComponent;
-const FILTER_KEYS = ["q", "type", "status", "client_id", "from", "to"];
+const FILTER_KEYS = ["q", "type", "status", "payment_state", "client_id", "from", "to"];
 const TYPE_FILTER = [{ value: "", label: "All types" }, ...TYPES.map((t) => ({ value: t, label: typeLabel(t) }))];
 const STATUS_FILTER = [{ value: "", label: "All statuses" }, ...STATUSES.map((s) => ({ value: s, label: humanize(s) }))];
+const PAYMENT_FILTER = [{ value: "", label: "Any (invoices)" }, ...PAYMENT_STATES];
 
 const columns = [
   {
@@ -23,7 +24,7 @@ const columns = [
   { key: "client_name", label: "Client", wrap: true, render: (r) => html`<${Link} href=${`/clients/${enc(r.client_id)}`}>${r.client_name}</${Link}>` },
   { key: "doc_date", label: "Date", render: (r) => (r.doc_date ? date(r.doc_date) : html`<span class="muted">—</span>`) },
   { key: "due_date", label: "Due", render: (r) => (r.due_date ? date(r.due_date) : html`<span class="muted">—</span>`) },
-  { key: "status", label: "Status", render: (r) => html`<${DocStatusBadge} status=${r.status} />` },
+  { key: "status", label: "Status", render: (r) => html`<span class="badges"><${DocStatusBadge} status=${r.status} /><${PaymentStateBadge} state=${r.payment_state} /></span>` },
   { key: "total", label: "Total", class: "num", render: (r) => rupees(r.total) },
   {
     key: "outstanding", label: "Outstanding", class: "num",
@@ -58,6 +59,7 @@ export function DocumentsPage() {
       <${SearchBox} value=${query.q || ""} label="Search" placeholder="Number or client…" onSearch=${(q) => setQuery({ q }, { replace: true })} />
       <${FilterSelect} label="Type" name="type" value=${query.type} options=${TYPE_FILTER} onChange=${(type) => setQuery({ type })} />
       <${FilterSelect} label="Status" name="status" value=${query.status} options=${STATUS_FILTER} onChange=${(status) => setQuery({ status })} />
+      <${FilterSelect} label="Payment" name="payment_state" value=${query.payment_state} options=${PAYMENT_FILTER} onChange=${(payment_state) => setQuery({ payment_state })} />
       <${DateField} label="From" name="from" value=${query.from || ""} onChange=${(from) => setQuery({ from })} />
       <${DateField} label="To" name="to" value=${query.to || ""} onChange=${(to) => setQuery({ to })} />
       ${filtered && html`<div class="filter-clear"><button type="button" class="btn btn-sm"

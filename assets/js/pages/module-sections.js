@@ -5,19 +5,12 @@ import { html, useState, useRef } from "/vendor/preact-htm.js";
 import { post } from "../api.js";
 import { rupees, date, dateTime, integer, isoDate, paiseFromRupees } from "../format.js";
 import {
-  Card, Badge, Notice, DataTable, Dialog, DateField, MoneyField, Field, Form, SubmitButton, useForm, fieldError, toast,
-  useFetch, useUrlList, Link, RowsEditor, keyed, listFieldError, focusRowControl, EmptyState, Loading,
+  Card, Badge, Notice, DataTable, Dialog, DateField, MoneyField, Field, Form, useForm, fieldError, toast,
+  useFetch, useUrlList, Link, RowsEditor, keyed, listFieldError, focusRowControl, EmptyState, Loading, DialogActions,
 } from "../components.js";
 import { NotifyDialog, NotifyResult } from "./module-notify.js";
 
 const enc = encodeURIComponent;
-
-function Actions({ onClose, saving, label }) {
-  return html`<div class="dialog-actions">
-    <button type="button" class="btn" onClick=${onClose} disabled=${saving}>Cancel</button>
-    <${SubmitButton} saving=${saving}>${label}</${SubmitButton}>
-  </div>`;
-}
 
 function AddPriceDialog({ module, onClose, onSaved }) {
   const form = useForm({ effective_from: isoDate(), price: "" });
@@ -35,7 +28,7 @@ function AddPriceDialog({ module, onClose, onSaved }) {
           onChange=${(d) => form.set("effective_from", d)} />
         <${MoneyField} label="Price (₹)" ...${form.field("price")} autofocus />
       </div>
-      <${Actions} onClose=${onClose} saving=${form.saving} label="Add price" />
+      <${DialogActions} onClose=${onClose} saving=${form.saving} label="Add price" />
     </${Form}>
   </${Dialog}>`;
 }
@@ -130,7 +123,7 @@ function NewRateCardDialog({ module, onClose, onSaved }) {
             <${MoneyField} label="Rate per unit (₹)" name="band_rate" value=${b.rate} error=${err.rate} placeholder="e.g. 0.20"
               onInput=${(e) => set("rate", e.currentTarget.value)} />`} />
       </div>
-      <${Actions} onClose=${onClose} saving=${form.saving} label="Save rate card" />
+      <${DialogActions} onClose=${onClose} saving=${form.saving} label="Save rate card" />
     </${Form}>
   </${Dialog}>`;
 }

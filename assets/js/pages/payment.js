@@ -1,12 +1,16 @@
 // One payment (/payments/{id}): its receipt number, client, date, amount, mode and reference, the
 // TDS noted, the advance it still holds, the invoices it settled, "Print receipt" (the PDF in a
 // new tab) and, while it holds an advance, "Allocate advance" (a dialog of the client's open invoices).
+// Owners and managers correct mistakes: "Cancel payment" (with a reason: the receipt keeps its
+// number, the invoices owe again) and "Refund advance" (part or all of what it holds).
 import { html, useState, useEffect, useRef } from "/vendor/preact-htm.js";
 import { post } from "../api.js";
-import { date, dateTime, rupees } from "../format.js";
+import { date, dateTime, rupees, isoDate, paiseFromRupees, rupeesInput } from "../format.js";
 import {
-  Card, Badge, Notice, Loading, Dialog, DataTable, Form, SubmitButton, useForm, toast, useFetch, useSession, useTitle, PageHeader, Link,
+  Card, Badge, Notice, Loading, Dialog, DataTable, Form, Field, MoneyField, DateField, SubmitButton, DialogActions, useForm, fieldError, toast,
+  useFetch, useSession, useTitle, PageHeader, Link,
 } from "../components.js";
+import { isManagerial } from "./client-shared.js";
 import { NotFoundPage } from "./errors.js";
 import { docUrl } from "./document-shared.js";
 import { modeLabel, useOpenInvoices, readAllocations, allocationError, focusAllocation, AllocationPanel } from "./payment-allocations.js";
@@ -73,6 +77,64 @@ function AllocateDialog({ payment, onClose, onDone }) {
   </${Dialog}>`;
 }
 
+/** Cancel with a required reason. onDone(the cancelled payment). */
+function CancelPaymentDialog({ payment, onClose, onDone }) {
+  const form = useForm({ reason: "" });
+  const onSubmit = form.submit(async (v) => {
+    if (!v.reason.trim()) throw fieldError("reason", "Give the reason for cancelling.");
+    const cancelled = await post(`/api/payments/${enc(payment.id)}/cancel`, { reason: v.reason.trim() });
+    toast.success(`Receipt ${payment.receipt_no} is cancelled.`);
+    onDone(cancelled);
+  });
+  const settles = (payment.allocations || []).length;
+  return html`<${Dialog} title=${`Cancel receipt ${payment.receipt_no}?`} onClose=${onClose} closable=${!form.saving}>
+    <${Form} onSubmit=${onSubmit} error=${form.formError} label="Cancel payment">
+      <p class="dialog-intro">The receipt keeps its number and stays on record, marked cancelled.
+        ${settles ? ` The ${settles === 1 ? "invoice it settled owes" : `${settles} invoices it settled owe`} again.` : ""}
+        Record the correct payment afresh afterwards.</p>
+      <${Field} label="Reason" as="textarea" rows="3" maxLength="500" ...${form.field("reason")} autofocus
+        hint="Kept on the payment and in the audit trail." />
+      <${DialogActions} onClose=${onClose} saving=${form.saving} label="Cancel payment" tone="danger" closeLabel="Keep it" />
+    </${Form}>
+  </${Dialog}>`;
+}
+
+/** Give back part or all of the advance. onDone(the updated payment). */
+function RefundDialog({ payment, onClose, onDone }) {
+  const form = useForm({ amount: rupeesInput(payment.unallocated), refunded_on: isoDate(), reason: "" });
+  const onSubmit = form.submit(async (v) => {
+    const amount = paiseFromRupees(v.amount);
+    if (amount === null || amount <= 0) throw fieldError("amount", "Rupees above zero, e.g. 5,000.");
+    if (amount > payment.unallocated) throw fieldError("amount", `At most the advance held, ${rupees(payment.unallocated)}.`);
+    if (!v.refunded_on) throw fieldError("refunded_on", "Give the date the money went back.");
+    if (!v.reason.trim()) throw fieldError("reason", "Give the reason for the refund.");
+    const updated = await post(`/api/payments/${enc(payment.id)}/refund`, { amount, refunded_on: v.refunded_on, reason: v.reason.trim() });
+    toast.success(`${rupees(amount)} refunded. ${updated.unallocated > 0 ? `${rupees(updated.unallocated)} is still held.` : "No advance is held now."}`);
+    onDone(updated);
+  });
+  return html`<${Dialog} title="Refund the advance" onClose=${onClose} closable=${!form.saving}>
+    <${Form} onSubmit=${onSubmit} error=${form.formError} label="Refund advance">
+      <p class="dialog-intro">${payment.receipt_no} holds <strong>${rupees(payment.unallocated)}</strong> for ${payment.client_name}.</p>
+      <div class="form-grid">
+        <${MoneyField} label="Amount refunded (₹)" ...${form.field("amount")} autofocus />
+        <${DateField} label="Refunded on" name="refunded_on" value=${form.values.refunded_on} error=${form.errors.refunded_on}
+          onChange=${(d) => form.set("refunded_on", d)} />
+        <${Field} label="Reason" as="textarea" rows="2" maxLength="500" ...${form.field("reason")} wide />
+      </div>
+      <${DialogActions} onClose=${onClose} saving=${form.saving} label="Refund" />
+    </${Form}>
+  </${Dialog}>`;
+}
+
+function RefundsTable({ payment }) {
+  const columns = [
+    { key: "refunded_on", label: "Refunded on", render: (r) => date(r.refunded_on) },
+    { key: "amount", label: "Amount", class: "num", render: (r) => html`<strong>${rupees(r.amount)}</strong>` },
+    { key: "reason", label: "Reason", render: (r) => r.reason },
+  ];
+  return html`<div data-testid="refunds"><${DataTable} caption="Money given back from the advance" columns=${columns} rows=${payment.refunds} /></div>`;
+}
+
 function AllocationsTable({ payment }) {
   const columns = [
     { key: "docNo", label: "Invoice", render: (a) => html`<${Link} class="cell-main" href=${docUrl(a.document_id)}>${a.docNo || "Invoice"}</${Link}>` },
@@ -91,7 +153,7 @@ export function PaymentPage({ id }) {
   const { me } = useSession();
   const { data, error } = useFetch(`/api/payments/${enc(id)}`);
   const [payment, setPayment] = useState(null);
-  const [allocating, setAllocating] = useState(false);
+  const [dialog, setDialog] = useState(null);
   useEffect(() => setPayment(data), [data]);
   const p = payment || data;
   useTitle(p ? `Receipt ${p.receipt_no}` : "Payment");
@@ -103,19 +165,34 @@ export function PaymentPage({ id }) {
   if (error) return html`<main data-page="payment">${crumbs}<${PageHeader} title="Payment" /><${Notice} tone="danger" alert=${true}>${error.message}</${Notice}></main>`;
   if (!p) return html`<main data-page="payment">${null}${crumbs}<${PageHeader} title="Payment" /><${Loading} label="Loading the payment…" /></main>`;
 
+  const cancelled = p.status === "cancelled";
   const held = p.unallocated > 0;
+  const managerial = isManagerial(me);
   const title = html`Receipt <span class="doc-no" data-testid="receipt-no">${p.receipt_no}</span>`;
-  const subtitle = html`<span class="badges header-badges">${held
+  const badge = cancelled
+    ? html`<${Badge} tone="danger">Cancelled</${Badge}>`
+    : held
       ? html`<${Badge} tone="warning">Advance held</${Badge}>`
-      : html`<${Badge} tone="success">Fully allocated</${Badge}>`}</span>
+      : html`<${Badge} tone="success">Fully allocated</${Badge}>`;
+  const subtitle = html`<span class="badges header-badges" data-testid="payment-status">${badge}</span>
     <span class="header-meta">Client: <${Link} class="header-client" href=${`/clients/${enc(p.client_id)}`}>${p.client_name}</${Link}></span>`;
   const actions = html`<a class="btn" href=${`/api/payments/${enc(p.id)}/receipt.pdf`} target="_blank" rel="noopener">Print receipt</a>
-    ${held && html`<button type="button" class="btn btn-primary" onClick=${() => setAllocating(true)}>Allocate advance</button>`}`;
+    ${held && html`<button type="button" class="btn btn-primary" onClick=${() => setDialog("allocate")}>Allocate advance</button>`}
+    ${held && managerial && html`<button type="button" class="btn" onClick=${() => setDialog("refund")}>Refund advance</button>`}
+    ${!cancelled && managerial && !p.refunded && html`<button type="button" class="btn btn-danger" onClick=${() => setDialog("cancel")}>Cancel payment</button>`}`;
+  const close = () => setDialog(null);
+  const done = (updated) => {
+    setDialog(null);
+    setPayment(updated);
+  };
   return html`<main data-page="payment" class="payment-page">
-    ${allocating && html`<${AllocateDialog} payment=${p} onClose=${() => setAllocating(false)}
-      onDone=${(updated) => { setAllocating(false); setPayment(updated); }} />`}
+    ${dialog === "allocate" && html`<${AllocateDialog} payment=${p} onClose=${close} onDone=${done} />`}
+    ${dialog === "refund" && html`<${RefundDialog} payment=${p} onClose=${close} onDone=${done} />`}
+    ${dialog === "cancel" && html`<${CancelPaymentDialog} payment=${p} onClose=${close} onDone=${done} />`}
     ${crumbs}
     <${PageHeader} title=${title} subtitle=${subtitle} actions=${actions} />
+    ${cancelled && html`<${Notice} tone="danger" title="This payment is cancelled" testid="cancelled-notice">
+      Cancelled on ${date(p.cancelled_on)}: ${p.cancel_reason}. It settles nothing; the receipt keeps its number.</${Notice}>`}
     ${held && html`<${Notice} tone="warning">${rupees(p.unallocated)} of this payment is not allocated to any invoice: it is held as an advance for the client.</${Notice}>`}
     <div class="stack">
       <${Card} title="Details" class="section-card">
@@ -128,6 +205,7 @@ export function PaymentPage({ id }) {
           <${Detail} label="Cheque no. / UTR" value=${p.reference} testid="reference" />
           <${Detail} label="TDS" value=${rupees(p.tds)} testid="tds" />
           <${Detail} label="Advance held" value=${rupees(p.unallocated)} testid="unallocated" />
+          ${p.refunded > 0 && html`<${Detail} label="Refunded" value=${rupees(p.refunded)} testid="refunded" />`}
           <${Detail} label="Notes" value=${p.notes} wide />
         </dl>
         <p class="hint">Recorded ${dateTime(p.created_at)}${p.created_by === me.id ? " by you" : ""}.</p>
@@ -135,6 +213,7 @@ export function PaymentPage({ id }) {
       <${Card} title="Invoices settled" class="section-card">
         <${AllocationsTable} payment=${p} />
       </${Card}>
+      ${p.refunds && p.refunds.length > 0 && html`<${Card} title="Refunds" class="section-card"><${RefundsTable} payment=${p} /></${Card}>`}
     </div>
   </main>`;
 }

@@ -3,17 +3,21 @@
 import { html } from "/vendor/preact-htm.js";
 import { date, rupees } from "../format.js";
 import {
-  DataTable, useUrlList, SearchBox, FilterBar, FilterSelect, DateField, Notice, useSession, useTitle, PageHeader, Link, navigate,
+  DataTable, useUrlList, SearchBox, FilterBar, FilterSelect, DateField, Notice, Badge, useSession, useTitle, PageHeader, Link, navigate,
 } from "../components.js";
 import { ClientFilter } from "./documents.js";
 import { MODES, modeLabel, paymentUrl, advanceCell } from "./payment-allocations.js";
 
 const enc = encodeURIComponent;
-const FILTER_KEYS = ["q", "client_id", "mode", "from", "to"];
+const FILTER_KEYS = ["q", "client_id", "mode", "status", "from", "to"];
 const MODE_FILTER = [{ value: "", label: "All modes" }, ...MODES];
+const STATUS_FILTER = [{ value: "", label: "Recorded and cancelled" }, { value: "recorded", label: "Recorded" }, { value: "cancelled", label: "Cancelled" }];
 
 const columns = [
-  { key: "receipt_no", label: "Receipt no.", render: (r) => html`<${Link} class="cell-main" href=${paymentUrl(r.id)}>${r.receipt_no}</${Link}>` },
+  {
+    key: "receipt_no", label: "Receipt no.",
+    render: (r) => html`<${Link} class="cell-main" href=${paymentUrl(r.id)}>${r.receipt_no}</${Link}>${r.status === "cancelled" && html` <${Badge} tone="danger">Cancelled</${Badge}>`}`,
+  },
   { key: "received_on", label: "Date", render: (r) => date(r.received_on) },
   { key: "client_name", label: "Client", wrap: true, render: (r) => html`<${Link} href=${`/clients/${enc(r.client_id)}`}>${r.client_name}</${Link}>` },
   { key: "mode", label: "Mode", render: (r) => modeLabel(r.mode) },
@@ -37,6 +41,7 @@ export function PaymentsPage() {
     <${FilterBar} label="Filter payments">
       <${SearchBox} value=${query.q || ""} label="Search" placeholder="Receipt no., reference or client…" onSearch=${(q) => setQuery({ q }, { replace: true })} />
       <${FilterSelect} label="Mode" name="mode" value=${query.mode} options=${MODE_FILTER} onChange=${(mode) => setQuery({ mode })} />
+      <${FilterSelect} label="Status" name="status" value=${query.status} options=${STATUS_FILTER} onChange=${(status) => setQuery({ status })} />
       <${DateField} label="From" name="from" value=${query.from || ""} onChange=${(from) => setQuery({ from })} />
       <${DateField} label="To" name="to" value=${query.to || ""} onChange=${(to) => setQuery({ to })} />
       ${filtered && html`<div class="filter-clear"><button type="button" class="btn btn-sm"

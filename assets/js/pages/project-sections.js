@@ -5,19 +5,12 @@ import { html, useState, useEffect } from "/vendor/preact-htm.js";
 import { post, patch } from "../api.js";
 import { date, isoDate, integer, rupees } from "../format.js";
 import {
-  Card, Badge, Notice, Loading, Progress, Dialog, ConfirmDialog, TimedSecret, Form, Field, DateField, SubmitButton,
-  useForm, fieldError, toast, useFetch, EmptyState, navigate,
+  Card, Badge, Notice, Loading, Progress, Dialog, ConfirmDialog, TimedSecret, Form, Field, DateField,
+  useForm, fieldError, toast, useFetch, EmptyState, navigate, DialogActions,
 } from "../components.js";
 import { revealFailure } from "./project-shared.js";
 
 const enc = encodeURIComponent;
-
-function Actions({ onClose, saving, label }) {
-  return html`<div class="dialog-actions">
-    <button type="button" class="btn" onClick=${onClose} disabled=${saving}>Cancel</button>
-    <${SubmitButton} saving=${saving}>${label}</${SubmitButton}>
-  </div>`;
-}
 
 // ---- Checklist ---------------------------------------------------------------------------
 
@@ -55,7 +48,7 @@ function TickDialog({ project, step, onClose, onDone }) {
           error=${form.errors.paymentId} options=${options} disabled=${!rows.length}
           hint="Link the payment that settled this step; its date becomes the step's date." />
       </div>
-      <${Actions} onClose=${onClose} saving=${form.saving} label="Save" />
+      <${DialogActions} onClose=${onClose} saving=${form.saving} label="Save" />
     </${Form}>
   </${Dialog}>`;
 }
@@ -128,7 +121,7 @@ function SetPasswordDialog({ project, onClose, onSaved }) {
       <p class="dialog-intro">${project.hasPassword ? "The new password replaces the stored one." : "No password is stored yet."}</p>
       <${Field} label="Portal password" type=${show ? "text" : "password"} ...${form.field("password")} autocomplete="new-password" spellcheck=${false} autofocus />
       <label class="check"><input type="checkbox" checked=${show} onChange=${(e) => setShow(e.currentTarget.checked)} /> Show password</label>
-      <${Actions} onClose=${onClose} saving=${form.saving} label="Set password" />
+      <${DialogActions} onClose=${onClose} saving=${form.saving} label="Set password" />
     </${Form}>
   </${Dialog}>`;
 }
@@ -158,7 +151,7 @@ function AddSecretDialog({ project, onClose, onSaved }) {
         <${Field} label="Value" type=${show ? "text" : "password"} ...${form.field("value")} autocomplete="new-password" spellcheck=${false} />
       </div>
       <label class="check"><input type="checkbox" checked=${show} onChange=${(e) => setShow(e.currentTarget.checked)} /> Show value</label>
-      <${Actions} onClose=${onClose} saving=${form.saving} label="Add secret" />
+      <${DialogActions} onClose=${onClose} saving=${form.saving} label="Add secret" />
     </${Form}>
   </${Dialog}>`;
 }
@@ -257,7 +250,7 @@ function SmsQuoteDialog({ project, minimum, onClose, onDone }) {
       <p class="dialog-intro">A proforma draft priced by the rate card band the count reaches.</p>
       <${Field} label="Number of SMS" ...${form.field("count")} inputMode="numeric" autocomplete="off" autofocus
         hint=${minimum ? `The minimum order is ${integer(minimum)}.` : "The rate card's minimum order applies."} />
-      <${Actions} onClose=${onClose} saving=${form.saving} label="SMS top-up quote" />
+      <${DialogActions} onClose=${onClose} saving=${form.saving} label="SMS top-up quote" />
     </${Form}>
   </${Dialog}>`;
 }

@@ -80,6 +80,40 @@ export function useForm(initial) {
   return { values, setValues, set, errors, setErrors, formError, setFormError, saving, field, submit, reset, fail };
 }
 
+/**
+ * The formats a field can check as it is typed. A field with `format` carries
+ * `data-format`; text it cannot read shows the format's message once the user leaves the field,
+ * and its form refuses to submit (see `blockUnreadable`). Empty text is always readable: whether
+ * a field is required is the server's to say.
+ */
+export const FORMATS = {
+  date: {
+    read: (t) => parseDate(t) || (/^\d{4}-\d{2}-\d{2}$/.test(t) && parseDate(formatDate(t))) || null,
+    message: "Write the date as DD-MM-YYYY, e.g. 22-11-2026.",
+  },
+  money: { read: (t) => paiseFromRupees(t), message: "Write an amount in rupees, e.g. 2,500.50." },
+};
+
+/** Whether `text` reads in `format` (empty text does). */
+export function readable(format, text) {
+  const t = String(text ?? "").trim();
+  return t === "" || (FORMATS[format] && FORMATS[format].read(t) !== null);
+}
+
+/**
+ * Refuses a submit while a field of `root` holds text it cannot read: every such field shows
+ * its message and the first gets the cursor. Answers true when it refused. `<Form>` calls it on
+ * every submit; call it before any other action that saves the form (e.g. Issue).
+ */
+export function blockUnreadable(root) {
+  if (!root) return false;
+  const bad = [...root.querySelectorAll("[data-format]")].filter((el) => !readable(el.dataset.format, el.value));
+  // A blur makes each field show its message, as if the user had left it.
+  bad.forEach((el) => el.dispatchEvent(new FocusEvent("blur")));
+  if (bad.length) bad[0].focus();
+  return bad.length > 0;
+}
+
 /** An error for one field, raised by client-side checks inside `form.submit(fn)`. */
 export function fieldError(field, message) {
   const e = new Error(message);
@@ -89,7 +123,14 @@ export function fieldError(field, message) {
 
 /** <form> that submits on Enter, with the form-level error in a role="alert" box. */
 export function Form({ onSubmit, error, children, class: cls, id, label }) {
-  return html`<form class=${`form ${cls || ""}`} id=${id} onSubmit=${onSubmit} novalidate aria-label=${label}>
+  const guarded = (e) => {
+    if (blockUnreadable(e.currentTarget)) {
+      e.preventDefault();
+      return;
+    }
+    onSubmit(e);
+  };
+  return html`<form class=${`form ${cls || ""}`} id=${id} onSubmit=${guarded} novalidate aria-label=${label}>
     ${error && html`<div class="form-error" role="alert">${error}</div>`}
     ${children}
   </form>`;
@@ -101,11 +142,14 @@ export function Form({ onSubmit, error, children, class: cls, id, label }) {
  * "textarea"), options ([{value, label}] for a select), optional (adds "(optional)" to the
  * label), readOnly, required, autocomplete, inputMode, placeholder, autofocus, wide,
  * suggestions ([text]: offered as you type, through a <datalist>; any text is still accepted),
- * after (markup shown under the control, e.g. a live preview).
- * Any other prop goes to the control.
+ * after (markup shown under the control, e.g. a live preview), format (a key of FORMATS: the
+ * text is checked when the user leaves the field, and the form will not submit while it is
+ * unreadable). Any other prop goes to the control.
  */
-export function Field({ label, name, value, onInput, error, hint, type = "text", as = "input", options, optional, wide, suggestions, after, children, class: cls, ...rest }) {
+export function Field({ label, name, value, onInput, error: outerError, hint, type = "text", as = "input", options, optional, wide, suggestions, after, format, children, class: cls, ...rest }) {
   const id = useId("f-");
+  const [left, setLeft] = useState(false);
+  const error = outerError || (format && left && !readable(format, value) ? FORMATS[format].message : null);
   const listId = suggestions ? `${id}-list` : undefined;
   const hintId = hint ? `${id}-hint` : null;
   const errorId = error ? `${id}-error` : null;
@@ -121,7 +165,14 @@ export function Field({ label, name, value, onInput, error, hint, type = "text",
     "aria-invalid": error ? "true" : undefined,
     "aria-describedby": describedBy,
     class: `control${rest.readOnly ? " readonly" : ""}`,
+    "data-format": format,
     ...rest,
+    onBlur: (e) => {
+      // A moment later: the message moves what is below it, and a click on Save that took
+      // the focus from here must land before the button moves.
+      if (format) setTimeout(() => setLeft(true), 250);
+      if (rest.onBlur) rest.onBlur(e);
+    },
   };
   let control;
   if (as === "select") {
@@ -161,35 +212,38 @@ export function SubmitButton({ saving, children, tone = "primary", disabled }) {
 }
 
 /**
+ * A dialog form's buttons: the one that closes it (`closeLabel`, "Cancel" unless that would read
+ * as the action itself, e.g. "Keep it" beside "Cancel document") and the submit, named for the action.
+ */
+export function DialogActions({ onClose, saving, label, tone = "primary", closeLabel = "Cancel" }) {
+  return html`<div class="dialog-actions">
+    <button type="button" class="btn" onClick=${onClose} disabled=${saving}>${closeLabel}</button>
+    <${SubmitButton} saving=${saving} tone=${tone}>${label}</${SubmitButton}>
+  </div>`;
+}
+
+/**
  * A date typed as DD-MM-YYYY (the office's way of writing dates), whatever the browser's
  * locale. `value` and `onChange` use ISO "YYYY-MM-DD" ("" when cleared); `onChange` fires
  * when the user leaves the field or presses Enter with a valid date ("2026-11-22" is taken too).
- * `error` shows a server's complaint about the field (the field's own format check comes first);
- * `autofocus` puts the cursor there first (e.g. in a dialog).
+ * Text that is not a date shows "Write the date as DD-MM-YYYY" and keeps its form from
+ * submitting. `error` shows a server's complaint about the field; `autofocus` puts the cursor there first (e.g. in a dialog).
  */
-export function DateField({ label, name, value, onChange, hint, optional, error: outerError, autofocus }) {
+export function DateField({ label, name, value, onChange, hint, optional, error, autofocus }) {
   const [text, setText] = useState(formatDate(value));
-  const [error, setError] = useState(null);
-  useEffect(() => {
-    setText(formatDate(value));
-    setError(null);
-  }, [value]);
-  // Reads the control itself: its value may have been set without an input event.
+  useEffect(() => setText(formatDate(value)), [value]);
+  // Reads the control itself: its value may have been set without an input event. Unreadable
+  // text stays on screen with the format's message (from Field) and is never committed.
   const commit = (e) => {
     const raw = e && e.currentTarget ? e.currentTarget.value : text;
     if (raw !== text) setText(raw);
     const t = raw.trim();
     if (t === "") {
-      setError(null);
       if (value) onChange("");
       return;
     }
-    const iso = parseDate(t) || (/^\d{4}-\d{2}-\d{2}$/.test(t) && parseDate(formatDate(t)));
-    if (!iso) {
-      setError("Write the date as DD-MM-YYYY, e.g. 22-11-2026.");
-      return;
-    }
-    setError(null);
+    const iso = FORMATS.date.read(t);
+    if (!iso) return;
     setText(formatDate(iso));
     if (iso !== value) onChange(iso);
   };
@@ -206,7 +260,8 @@ export function DateField({ label, name, value, onChange, hint, optional, error:
     onInput=${(e) => setText(e.currentTarget.value)}
     onChange=${commit}
     onKeyDown=${onKeyDown}
-    error=${error || outerError}
+    error=${error}
+    format="date"
     hint=${hint}
     optional=${optional}
     placeholder="DD-MM-YYYY"
@@ -226,6 +281,6 @@ export function DateField({ label, name, value, onChange, hint, optional, error:
 export function MoneyField({ value, placeholder = "e.g. 2,500.50", ...rest }) {
   const paise = paiseFromRupees(value);
   const after = paise !== null && String(value).trim() !== "" ? html`<p class="money-preview">= ${rupees(paise)}</p>` : null;
-  return html`<${Field} ...${rest} value=${value} inputMode="decimal" autocomplete="off" spellcheck=${false}
+  return html`<${Field} ...${rest} value=${value} format="money" inputMode="decimal" autocomplete="off" spellcheck=${false}
     placeholder=${placeholder} after=${after} class="money-field" />`;
 }

@@ -1,0 +1,150 @@
+//! Correcting payments (decisions 10): a payment recorded in error is cancelled with a reason,
+//! never deleted; its receipt keeps its number, its allocations are reversed in the same
+//! transaction and the invoices owe again. What a payment holds as an advance can be refunded.
+//! Both are for owners and managers, and both are audited with their reason.
+
+use crate::auth::session::AuthUser;
+use crate::book::visible_payment;
+use crate::db::audit::{Audit, audit};
+use crate::db::settings;
+use crate::documents::rules::check_reason;
+use crate::error::AppError;
+use crate::payments::recording::payment_image;
+use crate::payments::rules;
+use crate::payments::store::{self, Payment};
+use chrono::NaiveDate;
+use rusqlite::Connection;
+use serde::Deserialize;
+use serde_json::json;
+use utoipa::ToSchema;
+
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CancelPayment {
+    /// Why the payment is cancelled (required, at most 500 characters).
+    pub reason: String,
+}
+
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RefundInput {
+    /// Paise, at most what the payment still holds.
+    pub amount: i64,
+    pub reason: String,
+    /// YYYY-MM-DD, from the day the payment was received to today.
+    pub refunded_on: NaiveDate,
+}
+
+fn not_cancelled(p: &Payment) -> Result<(), AppError> {
+    if p.status == "cancelled" {
+        return Err(AppError::conflict(
+            "payment_cancelled",
+            format!("Receipt {} is cancelled.", p.receipt_no),
+        ));
+    }
+    Ok(())
+}
+
+/// Refuses an allocation from a cancelled payment.
+pub fn check_allocatable(p: &Payment) -> Result<(), AppError> {
+    not_cancelled(p)
+}
+
+/// Cancels a payment of the caller's book: its allocations are reversed (each invoice audited
+/// with what it owes again) and the payment keeps its receipt number, marked cancelled.
+pub fn cancel_in(tx: &Connection, user: &AuthUser, id: &str, reason: &str) -> Result<Payment, AppError> {
+    let reason = check_reason(reason)?;
+    let before = visible_payment(tx, user, id)?;
+    not_cancelled(&before)?;
+    if before.refunded > 0 {
+        return Err(AppError::conflict(
+            "refunded",
+            "Part of this payment was refunded: it can no longer be cancelled.",
+        ));
+    }
+    let today = settings::office_today(tx)?;
+    let owed: Vec<i64> = before
+        .allocations
+        .iter()
+        .map(|a| Ok(store::target(tx, &a.document_id, None)?.map_or(0, |t| t.outstanding)))
+        .collect::<Result<_, AppError>>()?;
+    store::cancel(tx, id, &reason, &today.to_string(), &user.id)?;
+    for (a, outstanding) in before.allocations.iter().zip(owed) {
+        audit(
+            tx,
+            Audit {
+                entity: "document",
+                entity_id: Some(&a.document_id),
+                action: "payment_reversed",
+                user_id: Some(&user.id),
+                before: Some(json!({ "outstanding": outstanding })),
+                after: Some(json!({
+                    "outstanding": outstanding + a.amount + a.tds,
+                    "payment_id": id, "receipt_no": before.receipt_no,
+                    "amount": a.amount, "tds": a.tds, "reason": reason,
+                })),
+            },
+        )?;
+    }
+    let after = visible_payment(tx, user, id)?;
+    let mut image = payment_image(&after);
+    image["status"] = json!("cancelled");
+    image["reason"] = json!(reason);
+    audit(
+        tx,
+        Audit {
+            entity: "payment",
+            entity_id: Some(id),
+            action: "cancelled",
+            user_id: Some(&user.id),
+            before: Some(payment_image(&before)),
+            after: Some(image),
+        },
+    )?;
+    Ok(after)
+}
+
+/// Gives back part or all of what a payment of the caller's book holds as an advance.
+pub fn refund_in(
+    tx: &Connection,
+    user: &AuthUser,
+    id: &str,
+    input: RefundInput,
+) -> Result<Payment, AppError> {
+    let reason = check_reason(&input.reason)?;
+    let before = visible_payment(tx, user, id)?;
+    not_cancelled(&before)?;
+    let received_on = NaiveDate::parse_from_str(&before.received_on, "%Y-%m-%d")
+        .map_err(|_| AppError::internal("a payment's date is not a date"))?;
+    rules::check_refund(
+        input.amount,
+        input.refunded_on,
+        received_on,
+        before.unallocated,
+        settings::office_today(tx)?,
+    )?;
+    let refund_id = store::refund(
+        tx,
+        id,
+        input.amount,
+        &input.refunded_on.to_string(),
+        &reason,
+        &user.id,
+    )?;
+    let after = visible_payment(tx, user, id)?;
+    audit(
+        tx,
+        Audit {
+            entity: "payment",
+            entity_id: Some(id),
+            action: "refunded",
+            user_id: Some(&user.id),
+            before: Some(json!({ "unallocated": before.unallocated })),
+            after: Some(json!({
+                "unallocated": after.unallocated, "refund_id": refund_id, "amount": input.amount,
+                "refunded_on": input.refunded_on, "reason": reason,
+            })),
+        },
+    )?;
+    Ok(after)
+}

@@ -1,0 +1,142 @@
+//! Browser test of the forms' guard: a date the console cannot read is never replaced by the
+//! field's previous value. On the payment, document and interaction forms, a mistyped date shows
+//! "Write the date as DD-MM-YYYY", takes the cursor, and nothing is written.
+
+use crate::common::browser::{owner_session, shot, sign_in_home};
+use crate::common::server::Server;
+use crate::common::webdriver::{Driver, Session};
+use serde_json::json;
+
+const OWNER_PASSWORD: &str = "owner-initial-pw";
+const OWNER_OWN: &str = "the owner's chosen passphrase";
+const DATE_ERROR: &str = "Write the date as DD-MM-YYYY";
+
+/// The name of the control that has the cursor.
+fn focused(s: &Session) -> String {
+    s.script(
+        "const e = document.activeElement; return e && (e.name || e.outerHTML.slice(0, 80))",
+        json!([]),
+    )
+    .as_str()
+    .unwrap_or_default()
+    .to_string()
+}
+
+/// The error shown beside the control `name`.
+fn error_beside(s: &Session, name: &str) -> String {
+    s.wait(&format!(".field.has-error [name='{name}'][aria-invalid='true']"));
+    s.script(
+        "return document.querySelector(`[name='${arguments[0]}']`).closest('.field').querySelector('.field-error').textContent",
+        json!([name]),
+    )
+    .as_str()
+    .unwrap_or_default()
+    .to_string()
+}
+
+#[test]
+fn a_date_that_cannot_be_read_stops_the_save_and_nothing_is_written() {
+    let Some(driver) = Driver::start() else { return };
+    let dir = tempfile::TempDir::new().unwrap();
+    let server = Server::start(
+        &dir.path().join("office.db"),
+        &dir.path().join("server.log"),
+        Some(OWNER_PASSWORD),
+    );
+    let owner = owner_session(&server, OWNER_PASSWORD, OWNER_OWN);
+    let (_, _, client) = server.call(
+        "POST",
+        "/api/clients",
+        Some(&owner),
+        Some(json!({ "name": "CHADAYAMANGALAM SERVICE CO-OPERATIVE BANK", "state_code": "32" })),
+    );
+    let client_id = client["id"].as_str().unwrap().to_string();
+    let (status, _, draft) = server.call(
+        "POST",
+        "/api/documents",
+        Some(&owner),
+        Some(json!({ "type": "QUOTATION", "client_id": client_id,
+                     "lines": [ { "description": "Loan module", "qty": 1, "unit_price": 2_500_000 } ] })),
+    );
+    assert_eq!(status, 201, "{draft}");
+    let draft_id = draft["id"].as_str().unwrap().to_string();
+
+    let s = driver.session(1366, 900);
+    sign_in_home(&s, &server, "owner@localhost", OWNER_OWN);
+
+    // A payment dated 15/11/26 is not recorded dated today.
+    s.goto(&server.url(&format!("/payments/new?client_id={client_id}")));
+    s.wait_page("payment-new");
+    s.fill("amount", "5000");
+    s.fill("received_on", "15/11/26");
+    s.click_button("Record payment");
+    assert!(error_beside(&s, "received_on").contains(DATE_ERROR));
+    assert_eq!(focused(&s), "received_on");
+    shot(&s, "15-unreadable-payment-date");
+    assert!(
+        s.url().ends_with(&format!("/payments/new?client_id={client_id}")),
+        "{}",
+        s.url()
+    );
+    let (_, _, payments) = server.call("GET", "/api/payments", Some(&owner), None);
+    assert_eq!(payments["total"], 0, "{payments}");
+
+    // A quotation dated 31-11-2026 is neither saved nor issued dated today.
+    s.goto(&server.url(&format!("/documents/{draft_id}")));
+    s.wait_page("document");
+    s.fill("doc_date", "31-11-2026");
+    s.click_button("Issue");
+    assert!(error_beside(&s, "doc_date").contains(DATE_ERROR));
+    assert_eq!(focused(&s), "doc_date");
+    assert!(
+        s.find_all("button").iter().all(|b| b.text() != "Confirm"),
+        "no confirmation opens while the date is unreadable"
+    );
+    s.click_button("Save draft");
+    assert!(error_beside(&s, "doc_date").contains(DATE_ERROR));
+    let (_, _, doc) = server.call("GET", &format!("/api/documents/{draft_id}"), Some(&owner), None);
+    assert_eq!(
+        (doc["status"].as_str(), doc["doc_date"].as_str()),
+        (Some("draft"), None),
+        "{doc}"
+    );
+    let (_, _, audit) = server.call(
+        "GET",
+        &format!("/api/audit?entity_id={draft_id}"),
+        Some(&owner),
+        None,
+    );
+    assert_eq!(audit["total"], 1, "only the create is audited: {audit}");
+
+    // An interaction's follow-up is not dropped: the entry is not logged without it.
+    s.goto(&server.url(&format!("/clients/{client_id}")));
+    s.wait_page("client");
+    s.click_button("Log interaction");
+    s.fill("notes", "Asked for the loan module demo.");
+    s.fill("follow_up_on", "15/11/26");
+    s.click_button("Save interaction");
+    assert!(error_beside(&s, "follow_up_on").contains(DATE_ERROR));
+    assert_eq!(focused(&s), "follow_up_on");
+    let (_, _, interactions) = server.call(
+        "GET",
+        &format!("/api/interactions?client_id={client_id}"),
+        Some(&owner),
+        None,
+    );
+    assert_eq!(interactions["total"], 0, "{interactions}");
+
+    // Corrected, it goes through with the date typed.
+    s.fill("follow_up_on", "15-12-2026");
+    s.click_button("Save interaction");
+    s.wait_text("[data-page='client']", "Asked for the loan module demo.");
+    let (_, _, interactions) = server.call(
+        "GET",
+        &format!("/api/interactions?client_id={client_id}"),
+        Some(&owner),
+        None,
+    );
+    assert_eq!(
+        interactions["rows"][0]["follow_up_on"], "2026-12-15",
+        "{interactions}"
+    );
+}
