@@ -43,6 +43,14 @@ pub fn amount(paise: i64) -> String {
     rupees(paise).replacen('₹', "", 1)
 }
 
+/// "123456.00" from paise: rupees with two decimals and no grouping, as a spreadsheet reads them
+/// (the CSV exports).
+pub fn decimal(paise: i64) -> String {
+    let sign = if paise < 0 { "-" } else { "" };
+    let paise = paise.unsigned_abs();
+    format!("{sign}{}.{:02}", paise / 100, paise % 100)
+}
+
 const ONES: [&str; 20] = [
     "",
     "One",
@@ -115,6 +123,14 @@ pub fn amount_in_words(paise: i64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn decimals_for_spreadsheets() {
+        assert_eq!(decimal(11_800_000), "118000.00");
+        assert_eq!(decimal(5), "0.05");
+        assert_eq!(decimal(-250_050), "-2500.50");
+        assert_eq!(decimal(0), "0.00");
+    }
 
     #[test]
     fn rounding_table() {

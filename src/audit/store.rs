@@ -1,9 +1,8 @@
 //! The SQL of the audit viewer: filtered, newest first, with an honest total. Reading writes nothing.
 
-use crate::db::page::{Page, Paginated};
-use crate::db::query::{Filter, ListQuery, Plan, Tally, fetch_page_with};
+use crate::db::query::{Filter, ListQuery, Listing, Plan, Tally};
 use crate::error::AppError;
-use rusqlite::Connection;
+use rusqlite::{Connection, Row};
 use serde::Serialize;
 use serde_json::Value;
 use utoipa::ToSchema;
@@ -44,7 +43,20 @@ static TALLY: Tally = Tally {
     ],
 };
 
-pub fn list(conn: &Connection, filter: AuditFilter, page: &Page) -> Result<Paginated<AuditRow>, AppError> {
+/// What the audit list may be sorted by (decisions 10).
+const SORTS: &[(&str, &str)] = &[
+    ("at", "a.at"),
+    (
+        "user_name",
+        "(SELECT name FROM staff WHERE id = a.user_id) COLLATE NOCASE",
+    ),
+    ("entity", "a.entity"),
+    ("action", "a.action"),
+    ("entity_id", "a.entity_id"),
+];
+
+/// The audit trail, newest first: a page, or every row for the CSV twin.
+pub fn list(filter: AuditFilter) -> Listing<AuditRow> {
     let mut f = Filter::default();
     f.eq("a.entity", filter.entity)
         .eq("a.action", filter.action)
@@ -57,10 +69,11 @@ pub fn list(conn: &Connection, filter: AuditFilter, page: &Page) -> Result<Pagin
         f.and("a.at < ?", [to.into()]);
     }
     let query = ListQuery {
-        columns: "a.id, a.at, a.user_id, s.name, a.entity, a.entity_id, a.action, a.before, a.after",
+        columns: "a.id, a.at, a.user_id, s.name, a.entity, a.entity_id, a.action, a.before, a.after".into(),
         from: "audit a LEFT JOIN staff s ON s.id = a.user_id",
         order_by: "a.id DESC",
         id_column: "a.id",
+        sorts: SORTS,
     };
     let plan = Plan {
         find_in: Some("audit a"),
@@ -68,7 +81,7 @@ pub fn list(conn: &Connection, filter: AuditFilter, page: &Page) -> Result<Pagin
         count_in: None,
     };
     let image = |text: Option<String>| text.and_then(|t| serde_json::from_str(&t).ok());
-    fetch_page_with(conn, query, plan, f, page, |r| {
+    let row = move |r: &Row<'_>| {
         Ok(AuditRow {
             id: r.get(0)?,
             at: r.get(1)?,
@@ -80,7 +93,8 @@ pub fn list(conn: &Connection, filter: AuditFilter, page: &Page) -> Result<Pagin
             before: image(r.get(7)?),
             after: image(r.get(8)?),
         })
-    })
+    };
+    Listing::new(query, f, row).with_plan(plan)
 }
 
 #[derive(Debug, Serialize, ToSchema)]

@@ -11,6 +11,7 @@ use crate::clock;
 use crate::db::page::{Page, Paginated};
 use crate::db::settings;
 use crate::error::{AppError, ErrorBody};
+use crate::http::csv;
 use crate::http::extract::{ClientInfo, JsonBody, QueryParams};
 use crate::staff::store::{self as staff_store, Employee};
 use axum::Json;
@@ -30,6 +31,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(get_me, patch_me))
         .routes(routes!(change_password))
         .routes(routes!(login_events))
+        .routes(routes!(login_events_csv))
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -286,19 +288,56 @@ async fn login_events(
     page: Page,
     QueryParams(q): QueryParams<LoginEventQuery>,
 ) -> Result<Json<Paginated<LoginEvent>>, AppError> {
-    // The dates are office days; the stored times are UTC.
     let events = state
         .db
-        .read(move |c| {
-            let (from, to) = clock::office_days(q.from, q.to, settings::office_offset(c)?);
-            let filter = LoginEventFilter {
-                staff_id: q.staff_id,
-                outcome: q.outcome,
-                from,
-                to,
-            };
-            store::list_login_events(c, filter, &page)
-        })
+        .read(move |c| q.filter(c).map(store::list_login_events)?.page(c, &page))
         .await?;
     Ok(Json(events))
+}
+
+impl LoginEventQuery {
+    /// The dates are office days; the stored times are UTC.
+    fn filter(self, c: &rusqlite::Connection) -> Result<LoginEventFilter, AppError> {
+        let (from, to) = clock::office_days(self.from, self.to, settings::office_offset(c)?);
+        Ok(LoginEventFilter {
+            staff_id: self.staff_id,
+            outcome: self.outcome,
+            from,
+            to,
+        })
+    }
+}
+
+const LOGIN_CSV: &[&str] = &["Time", "User", "Outcome", "IP address", "Device"];
+
+fn login_cells(e: &LoginEvent) -> Vec<String> {
+    vec![
+        e.at.clone(),
+        e.username.clone(),
+        e.outcome.clone(),
+        e.ip.clone().unwrap_or_default(),
+        e.device.clone(),
+    ]
+}
+
+/// The whole filtered login history as CSV (owner).
+#[utoipa::path(get, path = "/api/login-events.csv", tag = "auth", params(Page, LoginEventQuery),
+    responses((status = 200, content_type = "text/csv", body = String, description = "The whole filtered history"),
+              (status = 403, body = ErrorBody)))]
+async fn login_events_csv(
+    State(state): State<AppState>,
+    _owner: Owner,
+    page: Page,
+    QueryParams(q): QueryParams<LoginEventQuery>,
+) -> Result<Response, AppError> {
+    let list = move |c: &rusqlite::Connection| q.filter(c).map(store::list_login_events);
+    csv::stream(
+        &state.db,
+        "login-history.csv".into(),
+        LOGIN_CSV,
+        page.sort,
+        list,
+        login_cells,
+    )
+    .await
 }

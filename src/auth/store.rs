@@ -3,8 +3,7 @@
 use crate::auth::{Role, rules};
 use crate::clock;
 use crate::db::ids::new_id;
-use crate::db::page::{Page, Paginated};
-use crate::db::query::{Filter, ListQuery, fetch_page};
+use crate::db::query::{Filter, ListQuery, Listing};
 use crate::error::AppError;
 use chrono::{DateTime, Duration, Utc};
 use rusqlite::{Connection, OptionalExtension, params};
@@ -203,11 +202,16 @@ pub struct LoginEventFilter {
     pub to: Option<String>,
 }
 
-pub fn list_login_events(
-    conn: &Connection,
-    filter: LoginEventFilter,
-    page: &Page,
-) -> Result<Paginated<LoginEvent>, AppError> {
+/// What the login history may be sorted by (decisions 10).
+const LOGIN_EVENT_SORTS: &[(&str, &str)] = &[
+    ("at", "at"),
+    ("username", "username COLLATE NOCASE"),
+    ("outcome", "outcome"),
+    ("ip", "ip"),
+];
+
+/// The login history, newest first: a page, or every row for the CSV twin.
+pub fn list_login_events(filter: LoginEventFilter) -> Listing<LoginEvent> {
     let mut f = Filter::default();
     f.eq("staff_id", filter.staff_id).eq("outcome", filter.outcome);
     if let Some(from) = filter.from {
@@ -217,12 +221,13 @@ pub fn list_login_events(
         f.and("at < ?", [to.into()]);
     }
     let query = ListQuery {
-        columns: "id, at, staff_id, username, outcome, ip, user_agent",
+        columns: "id, at, staff_id, username, outcome, ip, user_agent".into(),
         from: "login_event",
         order_by: "id DESC",
         id_column: "id",
+        sorts: LOGIN_EVENT_SORTS,
     };
-    fetch_page(conn, query, f, page, |r| {
+    Listing::new(query, f, |r| {
         let user_agent: Option<String> = r.get(6)?;
         Ok(LoginEvent {
             id: r.get(0)?,

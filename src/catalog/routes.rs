@@ -8,10 +8,13 @@ use crate::catalog::store::{self, Module};
 use crate::db::page::{Page, Paginated};
 use crate::db::settings;
 use crate::error::{AppError, ErrorBody};
+use crate::http::csv;
 use crate::http::extract::{IdPath, JsonBody, QueryParams};
+use crate::money;
 use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
+use axum::response::Response;
 use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
@@ -20,6 +23,7 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(list_modules, create_module))
+        .routes(routes!(modules_csv))
         .routes(routes!(get_module, patch_module))
         .routes(routes!(list_prices, add_price))
         .routes(routes!(get_rate_card, add_rate_card))
@@ -43,12 +47,56 @@ async fn list_modules(
     page: Page,
     QueryParams(q): QueryParams<ModuleQuery>,
 ) -> Result<Json<Paginated<Module>>, AppError> {
-    Ok(Json(
-        state
-            .db
-            .read(move |c| store::list(c, q.q, q.active, settings::office_today(c)?, &page))
-            .await?,
-    ))
+    let modules = state
+        .db
+        .read(move |c| store::list(q.q, q.active, settings::office_today(c)?).page(c, &page))
+        .await?;
+    Ok(Json(modules))
+}
+
+const MODULE_CSV: &[&str] = &[
+    "Code",
+    "Name",
+    "Kind",
+    "SAC",
+    "GST %",
+    "Renewal (months)",
+    "Price today",
+    "Active",
+];
+
+fn module_cells(m: &Module) -> Vec<String> {
+    vec![
+        m.code.clone(),
+        m.name.clone(),
+        m.kind.clone().unwrap_or_default(),
+        m.sac.clone().unwrap_or_default(),
+        m.gst_rate.to_string(),
+        m.renewal_months.map(|n| n.to_string()).unwrap_or_default(),
+        m.price_today.map(money::decimal).unwrap_or_default(),
+        m.active.to_string(),
+    ]
+}
+
+/// The whole filtered catalog as CSV (prices in rupees).
+#[utoipa::path(get, path = "/api/modules.csv", tag = "catalog", params(Page, ModuleQuery),
+    responses((status = 200, content_type = "text/csv", body = String, description = "The whole filtered catalog")))]
+async fn modules_csv(
+    State(state): State<AppState>,
+    _user: AuthUser,
+    page: Page,
+    QueryParams(q): QueryParams<ModuleQuery>,
+) -> Result<Response, AppError> {
+    let list = move |c: &rusqlite::Connection| Ok(store::list(q.q, q.active, settings::office_today(c)?));
+    csv::stream(
+        &state.db,
+        "modules.csv".into(),
+        MODULE_CSV,
+        page.sort,
+        list,
+        module_cells,
+    )
+    .await
 }
 
 /// Add a module to the catalog (owner).

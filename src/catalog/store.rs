@@ -1,8 +1,7 @@
 //! The SQL of the catalog.
 
 use crate::catalog::rules::{Band, FieldDef, PriceRow};
-use crate::db::page::{Page, Paginated};
-use crate::db::query::{Changes, Filter, ListQuery, fetch_page, insert_row, like_contains, update_columns};
+use crate::db::query::{Changes, Filter, ListQuery, Listing, insert_row, like_contains, update_columns};
 use crate::error::{AppError, OnConstraint};
 use chrono::NaiveDate;
 use rusqlite::types::Value;
@@ -75,13 +74,18 @@ pub fn get(conn: &Connection, id: &str, today: NaiveDate) -> Result<Option<Modul
         .optional()?)
 }
 
-pub fn list(
-    conn: &Connection,
-    q: Option<String>,
-    active: Option<i64>,
-    today: NaiveDate,
-    page: &Page,
-) -> Result<Paginated<Module>, AppError> {
+/// What the catalog may be sorted by (decisions 10).
+const SORTS: &[(&str, &str)] = &[
+    ("code", "m.code"),
+    ("name", "m.name COLLATE NOCASE"),
+    ("kind", "m.kind"),
+    ("gst_rate", "m.gst_rate"),
+    ("renewal_months", "m.renewal_months"),
+    ("active", "m.active"),
+];
+
+/// The catalog by name, with each module's price on `today`: a page, or every row for the CSV twin.
+pub fn list(q: Option<String>, active: Option<i64>, today: NaiveDate) -> Listing<Module> {
     let mut f = Filter::default();
     if let Some(q) = q.as_deref().map(str::trim).filter(|q| !q.is_empty()) {
         let p = like_contains(q);
@@ -91,14 +95,14 @@ pub fn list(
         );
     }
     f.eq("m.active", active);
-    let columns = columns(today);
     let query = ListQuery {
-        columns: &columns,
+        columns: columns(today).into(),
         from: "module m",
         order_by: "m.name COLLATE NOCASE, m.id",
         id_column: "m.id",
+        sorts: SORTS,
     };
-    fetch_page(conn, query, f, page, module)
+    Listing::new(query, f, module)
 }
 
 pub fn insert(tx: &Connection, fields: Changes) -> Result<String, AppError> {

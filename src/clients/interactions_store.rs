@@ -51,10 +51,16 @@ pub fn list(
     let mut f = Filter::default();
     f.eq("i.client_id", client_id).eq("k.owner_id", book);
     let query = ListQuery {
-        columns: COLUMNS,
+        columns: COLUMNS.into(),
         from: FROM,
         order_by: "i.id DESC",
         id_column: "i.id",
+        sorts: &[
+            ("created_at", "i.created_at"),
+            ("type", "i.type"),
+            ("follow_up_on", "i.follow_up_on"),
+            ("client_name", "k.name COLLATE NOCASE"),
+        ],
     };
     fetch_page(conn, query, f, page, interaction)
 }

@@ -9,10 +9,12 @@ use crate::clients::rules;
 use crate::clients::store::{self, Client, ClientFilter};
 use crate::db::page::{Page, Paginated};
 use crate::error::{AppError, ErrorBody};
+use crate::http::csv;
 use crate::http::extract::{IdPath, JsonBody, QueryParams};
 use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
+use axum::response::Response;
 use serde::{Deserialize, Serialize};
 use std::time::Instant;
 use utoipa::{IntoParams, ToSchema};
@@ -21,6 +23,7 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(list_clients, create_client))
+        .routes(routes!(clients_csv))
         .routes(routes!(client_options))
         .routes(routes!(classify))
         .routes(routes!(get_client, patch_client))
@@ -47,7 +50,28 @@ pub struct ClientQuery {
     pub mine: Option<u8>,
 }
 
-/// The client book, by name. Staff see only the clients they own.
+impl ClientQuery {
+    /// Staff are held to their own book whatever they ask for; others may narrow to theirs.
+    fn filter(self, user: &AuthUser) -> ClientFilter {
+        let owner_id = user.book().or(if self.mine == Some(1) {
+            Some(user.id.clone())
+        } else {
+            self.owner_id
+        });
+        ClientFilter {
+            q: self.q,
+            district: self.district,
+            sector: self.sector,
+            client_type: self.client_type,
+            category: self.category,
+            status: self.status,
+            owner_id,
+        }
+    }
+}
+
+/// The client book, by name. Staff see only the clients they own. Sort by name, category,
+/// client_type, district, status, owner_name, phone or created_at.
 #[utoipa::path(get, path = "/api/clients", tag = "clients", params(Page, ClientQuery),
     responses((status = 200, body = Paginated<Client>), (status = 400, body = ErrorBody)))]
 async fn list_clients(
@@ -56,22 +80,63 @@ async fn list_clients(
     page: Page,
     QueryParams(q): QueryParams<ClientQuery>,
 ) -> Result<Json<Paginated<Client>>, AppError> {
-    // Staff are held to their own book whatever they ask for; others may narrow to theirs.
-    let owner_id = user.book().or(if q.mine == Some(1) {
-        Some(user.id.clone())
-    } else {
-        q.owner_id
-    });
-    let filter = ClientFilter {
-        q: q.q,
-        district: q.district,
-        sector: q.sector,
-        client_type: q.client_type,
-        category: q.category,
-        status: q.status,
-        owner_id,
-    };
-    Ok(Json(state.db.read(move |c| store::list(c, filter, &page)).await?))
+    let filter = q.filter(&user);
+    Ok(Json(
+        state.db.read(move |c| store::list(filter).page(c, &page)).await?,
+    ))
+}
+
+const CLIENT_CSV: &[&str] = &[
+    "Name",
+    "GSTIN",
+    "Category",
+    "Type",
+    "District",
+    "Status",
+    "Owner",
+    "Phone",
+    "Email",
+    "State code",
+];
+
+fn client_cells(c: &Client) -> Vec<String> {
+    let text = |v: &Option<String>| v.clone().unwrap_or_default();
+    vec![
+        c.name.clone(),
+        c.gstin
+            .as_ref()
+            .map(|g| g.as_str().to_string())
+            .unwrap_or_default(),
+        c.category.clone(),
+        c.client_type.clone(),
+        text(&c.district),
+        c.status.clone(),
+        text(&c.owner_name),
+        text(&c.phone),
+        text(&c.email),
+        text(&c.state_code),
+    ]
+}
+
+/// Every client the list's filters and sort select, as CSV.
+#[utoipa::path(get, path = "/api/clients.csv", tag = "clients", params(Page, ClientQuery),
+    responses((status = 200, content_type = "text/csv", body = String, description = "The whole filtered list")))]
+async fn clients_csv(
+    State(state): State<AppState>,
+    user: AuthUser,
+    page: Page,
+    QueryParams(q): QueryParams<ClientQuery>,
+) -> Result<Response, AppError> {
+    let filter = q.filter(&user);
+    csv::stream(
+        &state.db,
+        "clients.csv".into(),
+        CLIENT_CSV,
+        page.sort,
+        move |_| Ok(store::list(filter)),
+        client_cells,
+    )
+    .await
 }
 
 /// Add a client. Type and category are derived from the name; staff own what they create. A

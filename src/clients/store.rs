@@ -2,9 +2,8 @@
 //! never selected into a `Client`.
 
 use crate::book;
-use crate::db::page::{Page, Paginated};
 use crate::db::query::{
-    Changes, Filter, ListQuery, Plan, fetch_page_with, insert_row, like_contains, update_columns,
+    Changes, Filter, ListQuery, Listing, Plan, insert_row, like_contains, update_columns,
 };
 use crate::error::{AppError, OnConstraint};
 use crate::gstin::Gstin;
@@ -98,7 +97,23 @@ pub struct ClientFilter {
     pub owner_id: Option<String>,
 }
 
-pub fn list(conn: &Connection, filter: ClientFilter, page: &Page) -> Result<Paginated<Client>, AppError> {
+/// What the client list may be sorted by (decisions 10).
+const SORTS: &[(&str, &str)] = &[
+    ("name", "c.name COLLATE NOCASE"),
+    ("category", "c.category"),
+    ("client_type", "c.client_type"),
+    ("district", "c.district COLLATE NOCASE"),
+    ("status", "c.status"),
+    (
+        "owner_name",
+        "(SELECT name FROM staff WHERE id = c.owner_id) COLLATE NOCASE",
+    ),
+    ("phone", "c.phone"),
+    ("created_at", "c.created_at"),
+];
+
+/// The client book, by name: a page, or every row for the CSV twin.
+pub fn list(filter: ClientFilter) -> Listing<Client> {
     let mut f = Filter::default();
     if let Some(q) = filter.q.as_deref().map(str::trim).filter(|q| !q.is_empty()) {
         let p = like_contains(q);
@@ -124,17 +139,18 @@ pub fn list(conn: &Connection, filter: ClientFilter, page: &Page) -> Result<Pagi
         }
     }
     let query = ListQuery {
-        columns: COLUMNS,
+        columns: COLUMNS.into(),
         from: FROM,
         order_by: "c.name COLLATE NOCASE, c.id",
         id_column: "c.id",
+        sorts: SORTS,
     };
     // Filters name only the client, so the page is found without the owner join.
     let plan = Plan {
         find_in: Some("client c"),
         ..Plan::default()
     };
-    fetch_page_with(conn, query, plan, f, page, client)
+    Listing::new(query, f, client).with_plan(plan)
 }
 
 /// Inserts a client with validated fields; answers it.

@@ -1,5 +1,5 @@
-//! A page of a list (decisions 2): `page` (1-based, default 1), `per_page` (default 50, at most
-//! 200) and the sync cursor `after={id}`; the envelope `{ rows, total, page, per_page }` with an
+//! A page of a list (decisions 2, 10): `page` (1-based, default 1), `per_page` (default 50, at
+//! most 200), the sync cursor `after={id}` and `sort`; the envelope `{ rows, total, page, per_page }` with an
 //! honest total. Plain data of the query layer; `http::pagination` reads it from a request.
 
 use serde::{Deserialize, Serialize};
@@ -20,6 +20,9 @@ pub struct Page {
     pub per_page: u32,
     /// Sync cursor: only rows with an id greater than this, in id order.
     pub after: Option<String>,
+    /// `column` ascending or `-column` descending, from the list's own columns (decisions 10);
+    /// ties break on the id. Without it, the list's usual order.
+    pub sort: Option<String>,
 }
 
 fn first_page() -> u32 {

@@ -126,13 +126,99 @@ pub fn nocase_cmp(a: &str, b: &str) -> std::cmp::Ordering {
 /// What a paged list selects.
 pub struct ListQuery<'a> {
     /// The columns, e.g. `s.id, s.name`.
-    pub columns: &'a str,
+    pub columns: std::borrow::Cow<'a, str>,
     /// `FROM` and joins, e.g. `staff s`.
     pub from: &'a str,
     /// Ordering without a cursor, e.g. `s.id DESC`.
     pub order_by: &'a str,
     /// The id column the sync cursor compares, e.g. `s.id`.
     pub id_column: &'a str,
+    /// What `sort` may name: the column's name in the API and its SQL expression.
+    pub sorts: &'a [(&'a str, &'a str)],
+}
+
+/// The ORDER BY of a list: `sort` (`name` or `-name`, one of `query.sorts`) with ties broken on
+/// the id in the same direction, else the list's own order. An unknown name is 400.
+fn order_by(query: &ListQuery<'_>, sort: Option<&str>) -> Result<String, AppError> {
+    let Some(sort) = sort.map(str::trim).filter(|s| !s.is_empty()) else {
+        return Ok(query.order_by.to_string());
+    };
+    let (name, direction) = match sort.strip_prefix('-') {
+        Some(name) => (name, "DESC"),
+        None => (sort, "ASC"),
+    };
+    let (_, expression) = query.sorts.iter().find(|(n, _)| *n == name).ok_or_else(|| {
+        let names: Vec<&str> = query.sorts.iter().map(|(n, _)| *n).collect();
+        AppError::bad_request(
+            "invalid_sort",
+            format!("sort is one of {} (with - for descending).", names.join(", ")),
+        )
+        .on_field("sort")
+    })?;
+    Ok(format!(
+        "{expression} {direction}, {} {direction}",
+        query.id_column
+    ))
+}
+
+/// How a row of a list reads.
+pub type RowMap<T> = Box<dyn Fn(&Row<'_>) -> rusqlite::Result<T> + Send>;
+
+/// A list as a store describes it: what to select, how to find it, the filters and how a row
+/// reads. Answer one page of it ([`Listing::page`]) or every row in turn ([`Listing::each`],
+/// for a CSV twin), with the same filters, sort and scoping.
+pub struct Listing<T> {
+    pub query: ListQuery<'static>,
+    pub plan: Plan<'static>,
+    pub filter: Filter,
+    pub map: RowMap<T>,
+}
+
+impl<T> Listing<T> {
+    pub fn new(
+        query: ListQuery<'static>,
+        filter: Filter,
+        map: impl Fn(&Row<'_>) -> rusqlite::Result<T> + Send + 'static,
+    ) -> Self {
+        Listing {
+            query,
+            plan: Plan::default(),
+            filter,
+            map: Box::new(map),
+        }
+    }
+
+    pub fn with_plan(mut self, plan: Plan<'static>) -> Self {
+        self.plan = plan;
+        self
+    }
+
+    /// One page with the honest total.
+    pub fn page(self, conn: &Connection, page: &Page) -> Result<Paginated<T>, AppError> {
+        fetch_page_with(conn, self.query, self.plan, self.filter, page, self.map)
+    }
+
+    /// Every matching row in `sort` order (no page, no cap), handed to `each` as it is read.
+    pub fn each(
+        self,
+        conn: &Connection,
+        sort: Option<&str>,
+        mut each: impl FnMut(T) -> Result<(), AppError>,
+    ) -> Result<(), AppError> {
+        let order_by = order_by(&self.query, sort)?;
+        let sql = format!(
+            "SELECT {} FROM {}{} ORDER BY {order_by}",
+            self.query.columns,
+            self.query.from,
+            self.filter.sql()
+        );
+        let mut statement = conn.prepare(&sql)?;
+        let mut rows = statement.query(params_from_iter(self.filter.values.iter()))?;
+        while let Some(row) = rows.next()? {
+            each((self.map)(row)?)?;
+        }
+        Ok(())
+    }
 }
 
 /// How a list is found and counted, beyond its [`ListQuery`].
@@ -175,7 +261,7 @@ pub fn fetch_page_with<T>(
             filter.and(&format!("{} > ?", query.id_column), [Value::Text(after.clone())]);
             format!("{} ASC", query.id_column)
         }
-        None => query.order_by.to_string(),
+        None => order_by(&query, page.sort.as_deref())?,
     };
     let where_sql = filter.sql();
     let counted_in = plan.count_in.or(plan.find_in).unwrap_or(query.from);

@@ -2,9 +2,8 @@
 
 use crate::book;
 use crate::clock;
-use crate::db::page::{Page, Paginated};
 use crate::db::query::{
-    Changes, Filter, ListQuery, Plan, Tally, fetch_page_with, insert_row, starts_with, update_columns,
+    Changes, Filter, ListQuery, Listing, Plan, Tally, insert_row, starts_with, update_columns,
 };
 use crate::db::settings;
 use crate::documents::pricing::{Priced, PricedLine, Totals};
@@ -337,11 +336,24 @@ static TALLY: Tally = Tally {
     ],
 };
 
-pub fn list(
-    conn: &Connection,
-    filter: DocumentFilter,
-    page: &Page,
-) -> Result<Paginated<DocumentRow>, AppError> {
+/// What the document list may be sorted by (decisions 10).
+const SORTS: &[(&str, &str)] = &[
+    ("docNo", "d.doc_no"),
+    ("type", "d.type"),
+    (
+        "client_name",
+        "(SELECT name FROM client WHERE id = d.client_id) COLLATE NOCASE",
+    ),
+    ("doc_date", "d.doc_date"),
+    ("due_date", "d.due_date"),
+    ("status", "d.status"),
+    ("total", "d.total"),
+    ("outstanding", "d.outstanding"),
+    ("created_at", "d.created_at"),
+];
+
+/// The document list: a page of it, or every row for the CSV twin.
+pub fn list(conn: &Connection, filter: DocumentFilter) -> Result<Listing<DocumentRow>, AppError> {
     let mut f = Filter::default();
     let q = filter.q.as_deref().map(str::trim).filter(|q| !q.is_empty());
     if let Some(q) = q {
@@ -376,17 +388,18 @@ pub fn list(
         );
     }
     let query = ListQuery {
-        columns: LIST_COLUMNS,
+        columns: LIST_COLUMNS.into(),
         from: FROM,
         order_by: "d.id DESC",
         id_column: "d.id",
+        sorts: SORTS,
     };
     let plan = Plan {
         find_in: Some("document d"),
         tally: Some(&TALLY),
         count_in: None,
     };
-    fetch_page_with(conn, query, plan, f, page, |r| {
+    let row = move |r: &Row<'_>| {
         Ok(DocumentRow {
             id: r.get(0)?,
             doc_type: r.get(1)?,
@@ -414,7 +427,8 @@ pub fn list(
             .map(str::to_string);
             row
         })
-    })
+    };
+    Ok(Listing::new(query, f, row).with_plan(plan))
 }
 
 /// Inserts a document header; answers its id.

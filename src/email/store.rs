@@ -92,10 +92,11 @@ pub fn list_log(
         .eq("status", filter.status);
     book::narrow(&mut f, "client_id", filter.book);
     let query = ListQuery {
-        columns: "id, purpose, document_id, client_id, module_id, to_address, cc, subject, status, provider_message_id, error, sent_by, at",
+        columns: "id, purpose, document_id, client_id, module_id, to_address, cc, subject, status, provider_message_id, error, sent_by, at".into(),
         from: "email_log",
         order_by: "id DESC",
         id_column: "id",
+        sorts: &[("at", "at"), ("to", "to_address"), ("subject", "subject"), ("status", "status")],
     };
     fetch_page(conn, query, f, page, |r| {
         Ok(EmailLogRow {

@@ -1,6 +1,14 @@
 //! CSV output: RFC 4180 quoting, and a leading apostrophe on cells a spreadsheet would run as a
 //! formula (=, +, -, @), so an exported client name cannot become a command in Excel.
 
+use crate::db::Db;
+use crate::db::query::Listing;
+use crate::error::AppError;
+use axum::body::Body;
+use axum::http::header;
+use axum::response::{IntoResponse, Response};
+use rusqlite::Connection;
+
 /// One cell.
 pub fn cell(value: &str) -> String {
     let guarded = if value.starts_with(['=', '+', '-', '@']) {
@@ -23,22 +31,77 @@ pub fn line(cells: &[&str]) -> String {
 }
 
 /// A CSV built in memory (reports of a few thousand rows) as a download named `file_name`.
-pub fn attachment(file_name: &str, body: String) -> axum::response::Response {
-    use axum::response::IntoResponse;
+pub fn attachment(file_name: &str, body: String) -> Response {
     (
         [
+            (header::CONTENT_TYPE, "text/csv; charset=utf-8".to_string()),
             (
-                axum::http::header::CONTENT_TYPE,
-                "text/csv; charset=utf-8".to_string(),
-            ),
-            (
-                axum::http::header::CONTENT_DISPOSITION,
+                header::CONTENT_DISPOSITION,
                 format!("attachment; filename=\"{file_name}\""),
             ),
         ],
         body,
     )
         .into_response()
+}
+
+/// Streams every row of a list as a CSV download named `file_name` (decisions 10: the CSV twin
+/// of a paged list, no page and no cap). `listing` builds the list on a reader connection and
+/// `cells` turns a row into its cells, in the order of `header`. An error before the first
+/// bytes (an unknown sort) is answered as an error; rows go out in chunks as they are read.
+pub async fn stream<T: 'static>(
+    db: &Db,
+    file_name: String,
+    header: &'static [&'static str],
+    sort: Option<String>,
+    listing: impl FnOnce(&Connection) -> Result<Listing<T>, AppError> + Send + 'static,
+    cells: fn(&T) -> Vec<String>,
+) -> Result<Response, AppError> {
+    const CHUNK: usize = 64 * 1024;
+    let (tx, mut rx) = tokio::sync::mpsc::channel::<Result<Vec<u8>, AppError>>(4);
+    let db = db.clone();
+    let sender = tx.clone();
+    tokio::spawn(async move {
+        let read = db.read(move |c| {
+            let listing = listing(c)?;
+            let gone = || AppError::internal("the download was abandoned");
+            let mut chunk = line(header).into_bytes();
+            listing.each(c, sort.as_deref(), |row| {
+                let row = cells(&row);
+                chunk.extend(line(&row.iter().map(String::as_str).collect::<Vec<_>>()).into_bytes());
+                if chunk.len() >= CHUNK {
+                    sender
+                        .blocking_send(Ok(std::mem::take(&mut chunk)))
+                        .map_err(|_| gone())?;
+                }
+                Ok(())
+            })?;
+            sender.blocking_send(Ok(chunk)).map_err(|_| gone())
+        });
+        if let Err(e) = read.await {
+            let _ = tx.send(Err(e)).await;
+        }
+    });
+    let first = rx
+        .recv()
+        .await
+        .ok_or_else(|| AppError::internal("the export ended before it began"))??;
+    let rest = futures_util::stream::unfold(rx, |mut rx| async move {
+        let next = rx.recv().await?;
+        Some((next.map_err(|e| std::io::Error::other(e.message.clone())), rx))
+    });
+    let body = futures_util::StreamExt::chain(futures_util::stream::once(async move { Ok(first) }), rest);
+    Ok((
+        [
+            (header::CONTENT_TYPE, "text/csv; charset=utf-8".to_string()),
+            (
+                header::CONTENT_DISPOSITION,
+                format!("attachment; filename=\"{file_name}\""),
+            ),
+        ],
+        Body::from_stream(body),
+    )
+        .into_response())
 }
 
 #[cfg(test)]

@@ -6,7 +6,9 @@ use crate::auth::session::{AuthUser, Manager};
 use crate::book::visible_payment;
 use crate::db::page::{Page, Paginated};
 use crate::error::{AppError, ErrorBody};
+use crate::http::csv;
 use crate::http::extract::{IdPath, JsonBody, QueryParams};
+use crate::money;
 use crate::payments::corrections::{self, CancelPayment, RefundInput};
 use crate::payments::receipt;
 use crate::payments::recording::{
@@ -26,6 +28,7 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(list_payments, record_payment))
+        .routes(routes!(payments_csv))
         .routes(routes!(get_payment))
         .routes(routes!(allocate))
         .routes(routes!(cancel))
@@ -93,7 +96,32 @@ pub struct PaymentQuery {
     pub status: Option<String>,
 }
 
-/// Payments, newest first (staff: the ones they recorded).
+impl PaymentQuery {
+    fn filter(self, user: &AuthUser) -> Result<PaymentFilter, AppError> {
+        // A query value out of range is a 400 (decisions 3), not a body's 422.
+        let choice = |field, value: &Option<String>, choices: &[&str]| match value {
+            Some(v) => crate::clients::rules::one_of(field, v, choices).map_err(|mut e| {
+                e.status = StatusCode::BAD_REQUEST;
+                e
+            }),
+            None => Ok(()),
+        };
+        choice("mode", &self.mode, rules::MODES)?;
+        choice("status", &self.status, &["recorded", "cancelled"])?;
+        Ok(PaymentFilter {
+            client_id: self.client_id,
+            mode: self.mode,
+            from: self.from.map(|d| d.to_string()),
+            to: self.to.map(|d| d.to_string()),
+            book: user.book(),
+            q: self.q,
+            status: self.status,
+        })
+    }
+}
+
+/// Payments, newest first (staff: those of their clients). Sort by receipt_no, received_on,
+/// client_name, mode, reference, amount or status.
 #[utoipa::path(get, path = "/api/payments", tag = "payments", params(Page, PaymentQuery),
     responses((status = 200, body = Paginated<Payment>)))]
 async fn list_payments(
@@ -102,29 +130,57 @@ async fn list_payments(
     page: Page,
     QueryParams(q): QueryParams<PaymentQuery>,
 ) -> Result<Json<Paginated<Payment>>, AppError> {
-    if let Some(mode) = &q.mode {
-        // A query value out of range is a 400 (decisions 3), not a body's 422.
-        crate::clients::rules::one_of("mode", mode, rules::MODES).map_err(|mut e| {
-            e.status = StatusCode::BAD_REQUEST;
-            e
-        })?;
-    }
-    if let Some(status) = &q.status {
-        crate::clients::rules::one_of("status", status, &["recorded", "cancelled"]).map_err(|mut e| {
-            e.status = StatusCode::BAD_REQUEST;
-            e
-        })?;
-    }
-    let filter = PaymentFilter {
-        client_id: q.client_id,
-        mode: q.mode,
-        from: q.from.map(|d| d.to_string()),
-        to: q.to.map(|d| d.to_string()),
-        book: user.book(),
-        q: q.q,
-        status: q.status,
-    };
-    Ok(Json(state.db.read(move |c| store::list(c, filter, &page)).await?))
+    let filter = q.filter(&user)?;
+    Ok(Json(
+        state.db.read(move |c| store::list(filter).page(c, &page)).await?,
+    ))
+}
+
+const PAYMENT_CSV: &[&str] = &[
+    "Receipt no.",
+    "Status",
+    "Date",
+    "Client",
+    "Mode",
+    "Cheque no. / UTR",
+    "Amount",
+    "Advance held",
+    "TDS",
+];
+
+fn payment_cells(p: &Payment) -> Vec<String> {
+    vec![
+        p.receipt_no.clone(),
+        p.status.clone(),
+        p.received_on.clone(),
+        p.client_name.clone(),
+        p.mode.clone(),
+        p.reference.clone().unwrap_or_default(),
+        money::decimal(p.amount),
+        money::decimal(p.unallocated),
+        money::decimal(p.tds),
+    ]
+}
+
+/// Every payment the list's filters and sort select, as CSV (rupees, dates YYYY-MM-DD).
+#[utoipa::path(get, path = "/api/payments.csv", tag = "payments", params(Page, PaymentQuery),
+    responses((status = 200, content_type = "text/csv", body = String, description = "The whole filtered list")))]
+async fn payments_csv(
+    State(state): State<AppState>,
+    user: AuthUser,
+    page: Page,
+    QueryParams(q): QueryParams<PaymentQuery>,
+) -> Result<Response, AppError> {
+    let filter = q.filter(&user)?;
+    csv::stream(
+        &state.db,
+        "payments.csv".into(),
+        PAYMENT_CSV,
+        page.sort,
+        move |_| Ok(store::list(filter)),
+        payment_cells,
+    )
+    .await
 }
 
 /// One payment with its allocations.

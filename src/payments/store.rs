@@ -2,8 +2,7 @@
 //! may settle.
 
 use crate::book;
-use crate::db::page::{Page, Paginated};
-use crate::db::query::{Changes, Filter, ListQuery, fetch_page, insert_row};
+use crate::db::query::{Changes, Filter, ListQuery, Listing, insert_row};
 use crate::error::AppError;
 use crate::payments::rules::{Claim, Target};
 use rusqlite::types::Value;
@@ -156,8 +155,19 @@ pub struct PaymentFilter {
     pub status: Option<String>,
 }
 
-/// Payments, newest first, with an honest total.
-pub fn list(conn: &Connection, filter: PaymentFilter, page: &Page) -> Result<Paginated<Payment>, AppError> {
+/// What the payment list may be sorted by (decisions 10).
+const SORTS: &[(&str, &str)] = &[
+    ("receipt_no", "p.receipt_no"),
+    ("received_on", "p.received_on"),
+    ("client_name", "c.name COLLATE NOCASE"),
+    ("mode", "p.mode"),
+    ("reference", "p.reference"),
+    ("amount", "p.amount"),
+    ("status", "p.status"),
+];
+
+/// Payments, newest first: a page with an honest total, or every row for the CSV twin.
+pub fn list(filter: PaymentFilter) -> Listing<Payment> {
     let mut f = Filter::default();
     f.eq("p.client_id", filter.client_id)
         .eq("p.mode", filter.mode)
@@ -177,12 +187,13 @@ pub fn list(conn: &Connection, filter: PaymentFilter, page: &Page) -> Result<Pag
         );
     }
     let query = ListQuery {
-        columns: COLUMNS,
+        columns: COLUMNS.into(),
         from: FROM,
         order_by: "p.id DESC",
         id_column: "p.id",
+        sorts: SORTS,
     };
-    fetch_page(conn, query, f, page, payment)
+    Listing::new(query, f, payment)
 }
 
 /// What a claim names, as the rules need it; None when the document is missing or outside `book`.

@@ -322,10 +322,16 @@ pub fn pending(
     )
     .eq("c.owner_id", book);
     let query = ListQuery {
-        columns: "cm.id, cm.client_id, c.name, m.code, m.name, cm.status, cm.created_at",
+        columns: "cm.id, cm.client_id, c.name, m.code, m.name, cm.status, cm.created_at".into(),
         from: "project_milestone pm JOIN client_module cm ON cm.id = pm.client_module_id JOIN client c ON c.id = cm.client_id JOIN module m ON m.id = cm.module_id",
         order_by: "c.name COLLATE NOCASE, cm.id",
         id_column: "cm.id",
+        sorts: &[
+            ("client_name", "c.name COLLATE NOCASE"),
+            ("module_name", "m.name COLLATE NOCASE"),
+            ("status", "cm.status"),
+            ("created_at", "cm.created_at"),
+        ],
     };
     fetch_page(conn, query, f, page, project_row)
 }
@@ -414,10 +420,14 @@ pub fn roster(
     )
     .eq("c.owner_id", book);
     let query = ListQuery {
-        columns: "cm.client_id, c.name, cm.id, cm.next_renewal",
+        columns: "cm.client_id, c.name, cm.id, cm.next_renewal".into(),
         from: ROSTER_FROM,
         order_by: "c.name COLLATE NOCASE, cm.id",
         id_column: "cm.id",
+        sorts: &[
+            ("client_name", "c.name COLLATE NOCASE"),
+            ("next_renewal", "cm.next_renewal"),
+        ],
     };
     // Every link has its client, so without a book the links alone give the count.
     let plan = Plan {

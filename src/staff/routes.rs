@@ -6,12 +6,14 @@ use crate::auth::session::{AuthUser, Owner};
 use crate::auth::{Role, rules as auth_rules};
 use crate::db::page::{Page, Paginated};
 use crate::error::{AppError, ErrorBody};
+use crate::http::csv;
 use crate::http::extract::{IdPath, JsonBody, QueryParams};
 use crate::staff::accounts::{self, EmployeeCreate, EmployeePatch};
 use crate::staff::store::{self, Employee, EmployeeFilter};
 use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
+use axum::response::Response;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::{router::OpenApiRouter, routes};
@@ -19,6 +21,7 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(list_employees, create_employee))
+        .routes(routes!(employees_csv))
         .routes(routes!(patch_employee))
         .routes(routes!(deactivate))
         .routes(routes!(reactivate))
@@ -44,12 +47,55 @@ async fn list_employees(
     page: Page,
     QueryParams(q): QueryParams<EmployeeQuery>,
 ) -> Result<Json<Paginated<Employee>>, AppError> {
-    let filter = EmployeeFilter {
-        q: q.q,
-        role: q.role,
-        active: q.active,
-    };
-    Ok(Json(state.db.read(move |c| store::list(c, filter, &page)).await?))
+    let filter = q.filter();
+    Ok(Json(
+        state.db.read(move |c| store::list(filter).page(c, &page)).await?,
+    ))
+}
+
+impl EmployeeQuery {
+    fn filter(self) -> EmployeeFilter {
+        EmployeeFilter {
+            q: self.q,
+            role: self.role,
+            active: self.active,
+        }
+    }
+}
+
+const EMPLOYEE_CSV: &[&str] = &["Name", "Username", "Email", "Role", "Status", "Phone", "Title"];
+
+fn employee_cells(e: &Employee) -> Vec<String> {
+    vec![
+        e.name.clone(),
+        e.username.clone(),
+        e.email.clone(),
+        e.role.as_str().into(),
+        if e.active == 1 { "active" } else { "deactivated" }.into(),
+        e.phone.clone().unwrap_or_default(),
+        e.title.clone().unwrap_or_default(),
+    ]
+}
+
+/// The whole filtered staff list as CSV (no password, hash or lock detail).
+#[utoipa::path(get, path = "/api/employees.csv", tag = "staff", params(Page, EmployeeQuery),
+    responses((status = 200, content_type = "text/csv", body = String, description = "The whole filtered list")))]
+async fn employees_csv(
+    State(state): State<AppState>,
+    _user: AuthUser,
+    page: Page,
+    QueryParams(q): QueryParams<EmployeeQuery>,
+) -> Result<Response, AppError> {
+    let filter = q.filter();
+    csv::stream(
+        &state.db,
+        "employees.csv".into(),
+        EMPLOYEE_CSV,
+        page.sort,
+        move |_| Ok(store::list(filter)),
+        employee_cells,
+    )
+    .await
 }
 
 #[derive(Serialize, ToSchema)]

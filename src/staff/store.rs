@@ -3,8 +3,7 @@
 use crate::auth::Role;
 use crate::clock;
 use crate::db::ids::new_id;
-use crate::db::page::{Page, Paginated};
-use crate::db::query::{Filter, ListQuery, fetch_page, like_contains};
+use crate::db::query::{Filter, ListQuery, Listing, like_contains};
 use crate::error::{AppError, OnConstraint};
 use rusqlite::{Connection, OptionalExtension, Row, params};
 use serde::Serialize;
@@ -68,7 +67,18 @@ pub struct EmployeeFilter {
     pub active: Option<i64>,
 }
 
-pub fn list(conn: &Connection, filter: EmployeeFilter, page: &Page) -> Result<Paginated<Employee>, AppError> {
+/// What the employee list may be sorted by (decisions 10).
+const SORTS: &[(&str, &str)] = &[
+    ("name", "name COLLATE NOCASE"),
+    ("username", "username COLLATE NOCASE"),
+    ("email", "email COLLATE NOCASE"),
+    ("role", "role"),
+    ("status", "active"),
+    ("created_at", "created_at"),
+];
+
+/// Staff accounts by name: a page, or every row for the CSV twin.
+pub fn list(filter: EmployeeFilter) -> Listing<Employee> {
     let mut f = Filter::default();
     if let Some(q) = filter.q.filter(|q| !q.trim().is_empty()) {
         let pattern = like_contains(q.trim());
@@ -80,12 +90,13 @@ pub fn list(conn: &Connection, filter: EmployeeFilter, page: &Page) -> Result<Pa
     f.eq("role", filter.role.map(|r| r.as_str().to_string()))
         .eq("active", filter.active);
     let query = ListQuery {
-        columns: COLUMNS,
+        columns: COLUMNS.into(),
         from: "staff",
         order_by: "name COLLATE NOCASE, id",
         id_column: "id",
+        sorts: SORTS,
     };
-    fetch_page(conn, query, f, page, employee)
+    Listing::new(query, f, employee)
 }
 
 /// What creating an account needs.

@@ -24,6 +24,7 @@ fn page(n: u32) -> Page {
         page: n,
         per_page: 50,
         after: None,
+        sort: None,
     }
 }
 
@@ -287,8 +288,9 @@ fn check_reads(conn: &Connection) {
                     q: Some(q.clone()),
                     ..Default::default()
                 },
-                &page(n),
             )
+            .unwrap()
+            .page(conn, &page(n))
             .unwrap();
             let pattern = backoffice::db::query::like_contains(q);
             let mut stmt = conn
@@ -320,8 +322,9 @@ fn check_reads(conn: &Connection) {
             q: Some("inv".into()),
             ..Default::default()
         },
-        &page(3),
     )
+    .unwrap()
+    .page(conn, &page(3))
     .unwrap();
     let want = strings(
         conn,
@@ -334,12 +337,10 @@ fn check_reads(conn: &Connection) {
     let count: i64 = conn
         .query_row("SELECT COUNT(*) FROM document", [], |r| r.get(0))
         .unwrap();
-    let last = documents::store::list(
-        conn,
-        DocumentFilter::default(),
-        &page((count as u32).div_ceil(50)),
-    )
-    .unwrap();
+    let last = documents::store::list(conn, DocumentFilter::default())
+        .unwrap()
+        .page(conn, &page((count as u32).div_ceil(50)))
+        .unwrap();
     assert_eq!(last.total, count);
     assert_eq!(
         last.rows.last().map(|r| r.id.clone()),

@@ -15,6 +15,7 @@ mod clients;
 mod console;
 mod documents;
 mod large_office;
+mod lists;
 mod outbound;
 mod payments;
 mod projects;

@@ -268,6 +268,41 @@ fn a_manager_cancels_a_payment_and_refunds_an_advance_and_invoices_show_what_the
     assert!(row.contains("Tax invoice") && row.contains("Unpaid"), "{row}");
     shot(&s, "54-unpaid-invoices");
 
+    // Sorted by total on the server, and the CSV link takes the same filters and sort.
+    s.find_all("th .sort-btn")
+        .into_iter()
+        .find(|b| b.text().starts_with("Total"))
+        .expect("a sortable Total column")
+        .click();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while !s.url().contains("sort=total") {
+        assert!(std::time::Instant::now() < deadline, "{}", s.url());
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    let href = s.wait("[data-testid='csv-link']").attribute("href").unwrap();
+    assert!(
+        href.contains("/api/documents.csv?")
+            && href.contains("payment_state=unpaid")
+            && href.contains("sort=total"),
+        "{href}"
+    );
+    assert!(!href.contains("page="), "the CSV is the whole list: {href}");
+    let csv = minreq::get(if href.starts_with("http") {
+        href.clone()
+    } else {
+        server.url(&href)
+    })
+    .with_header("Cookie", owner.as_str())
+    .with_timeout(30)
+    .send()
+    .unwrap();
+    let text = csv.as_str().unwrap();
+    assert_eq!(text.lines().count(), 2, "{text}");
+    assert!(
+        text.contains("ANCHAL SERVICE CO-OPERATIVE BANK") && text.contains(",unpaid,11800.00,11800.00"),
+        "{text}"
+    );
+
     // The advance goes back to the society.
     s.goto(&server.url(&format!("/payments/{}", advance["id"].as_str().unwrap())));
     s.wait_page("payment");

@@ -28,7 +28,7 @@ function EntityId({ row }) {
 
 export function AuditPage() {
   useTitle("Audit trail");
-  const list = useUrlList("/api/audit", FILTERS);
+  const list = useUrlList("/api/audit", FILTERS, { csv: true });
   const { query, setQuery } = list;
   const facets = useFetch("/api/audit/facets");
   const [open, setOpen] = useState(() => new Set());
@@ -52,11 +52,11 @@ export function AuditPage() {
   });
 
   const columns = [
-    { key: "at", label: "Time", render: (r) => html`<time datetime=${r.at}>${dateTime(r.at)}</time>` },
-    { key: "user_name", label: "User", render: (r) => r.user_name || html`<span class="muted">System</span>` },
-    { key: "entity", label: "Entity", render: (r) => humanize(r.entity) },
-    { key: "action", label: "Action", render: (r) => html`<${Badge} tone=${ACTION_TONE[r.action] || "neutral"}>${humanize(r.action)}</${Badge}>` },
-    { key: "entity_id", label: "Entity id", render: (r) => html`<${EntityId} row=${r} />` },
+    { key: "at", sortable: true, label: "Time", render: (r) => html`<time datetime=${r.at}>${dateTime(r.at)}</time>` },
+    { key: "user_name", sortable: true, label: "User", render: (r) => r.user_name || html`<span class="muted">System</span>` },
+    { key: "entity", sortable: true, label: "Entity", render: (r) => humanize(r.entity) },
+    { key: "action", sortable: true, label: "Action", render: (r) => html`<${Badge} tone=${ACTION_TONE[r.action] || "neutral"}>${humanize(r.action)}</${Badge}>` },
+    { key: "entity_id", sortable: true, label: "Entity id", render: (r) => html`<${EntityId} row=${r} />` },
     {
       key: "changes",
       label: "Changes",

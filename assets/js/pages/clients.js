@@ -78,7 +78,7 @@ export function ClientsPage() {
   useTitle("Clients");
   const managerial = isManagerial(me);
   const isOwner = me.role === "owner";
-  const list = useUrlList("/api/clients", managerial ? [...FILTER_KEYS, "owner_id", "mine"] : FILTER_KEYS);
+  const list = useUrlList("/api/clients", managerial ? [...FILTER_KEYS, "owner_id", "mine"] : FILTER_KEYS, { csv: true });
   const { query, setQuery } = list;
   const options = useClientOptions();
   const employees = useActiveEmployees(managerial);
@@ -92,17 +92,18 @@ export function ClientsPage() {
     ...(isOwner ? [selectColumn(sel, list.rows, (r) => r.name)] : []),
     {
       key: "name",
+      sortable: true,
       label: "Name",
       wrap: true,
       render: (r) => html`<${Link} class="cell-main" href=${`/clients/${encodeURIComponent(r.id)}`}>${r.name}</${Link}>
         ${r.gstin && html`<div class="cell-sub mono-ish">${r.gstin}</div>`}`,
     },
-    { key: "category", label: "Category", render: (r) => html`<${CategoryBadge} category=${r.category} />` },
-    { key: "client_type", label: "Type" },
-    { key: "district", label: "District" },
-    { key: "status", label: "Status", render: (r) => html`<${StatusBadge} status=${r.status} />` },
-    { key: "owner_name", label: "Owner", render: (r) => r.owner_name || html`<span class="muted">No owner</span>` },
-    { key: "phone", label: "Phone", render: (r) => r.phone && html`<a href=${`tel:${r.phone.replace(/[^\d+]/g, "")}`}>${r.phone}</a>` },
+    { key: "category", sortable: true, label: "Category", render: (r) => html`<${CategoryBadge} category=${r.category} />` },
+    { key: "client_type", sortable: true, label: "Type" },
+    { key: "district", sortable: true, label: "District" },
+    { key: "status", sortable: true, label: "Status", render: (r) => html`<${StatusBadge} status=${r.status} />` },
+    { key: "owner_name", sortable: true, label: "Owner", render: (r) => r.owner_name || html`<span class="muted">No owner</span>` },
+    { key: "phone", sortable: true, label: "Phone", render: (r) => r.phone && html`<a href=${`tel:${r.phone.replace(/[^\d+]/g, "")}`}>${r.phone}</a>` },
   ];
 
   const allKeys = [...FILTER_KEYS, "owner_id", "mine"];

@@ -17,17 +17,17 @@ const PAYMENT_FILTER = [{ value: "", label: "Any (invoices)" }, ...PAYMENT_STATE
 
 const columns = [
   {
-    key: "docNo", label: "Number",
+    key: "docNo", sortable: true, label: "Number",
     render: (r) => html`<${Link} class="cell-main" href=${docUrl(r.id)}>${r.docNo || html`<span class="draft-no">Draft</span>`}</${Link}>`,
   },
-  { key: "type", label: "Type", render: (r) => typeLabel(r.type) },
-  { key: "client_name", label: "Client", wrap: true, render: (r) => html`<${Link} href=${`/clients/${enc(r.client_id)}`}>${r.client_name}</${Link}>` },
-  { key: "doc_date", label: "Date", render: (r) => (r.doc_date ? date(r.doc_date) : html`<span class="muted">—</span>`) },
-  { key: "due_date", label: "Due", render: (r) => (r.due_date ? date(r.due_date) : html`<span class="muted">—</span>`) },
-  { key: "status", label: "Status", render: (r) => html`<span class="badges"><${DocStatusBadge} status=${r.status} /><${PaymentStateBadge} state=${r.payment_state} /></span>` },
-  { key: "total", label: "Total", class: "num", render: (r) => rupees(r.total) },
+  { key: "type", sortable: true, label: "Type", render: (r) => typeLabel(r.type) },
+  { key: "client_name", sortable: true, label: "Client", wrap: true, render: (r) => html`<${Link} href=${`/clients/${enc(r.client_id)}`}>${r.client_name}</${Link}>` },
+  { key: "doc_date", sortable: true, label: "Date", render: (r) => (r.doc_date ? date(r.doc_date) : html`<span class="muted">—</span>`) },
+  { key: "due_date", sortable: true, label: "Due", render: (r) => (r.due_date ? date(r.due_date) : html`<span class="muted">—</span>`) },
+  { key: "status", sortable: true, label: "Status", render: (r) => html`<span class="badges"><${DocStatusBadge} status=${r.status} /><${PaymentStateBadge} state=${r.payment_state} /></span>` },
+  { key: "total", sortable: true, label: "Total", class: "num", render: (r) => rupees(r.total) },
   {
-    key: "outstanding", label: "Outstanding", class: "num",
+    key: "outstanding", sortable: true, label: "Outstanding", class: "num",
     render: (r) => (r.outstanding === null || r.outstanding === undefined ? "" : r.outstanding > 0 ? rupees(r.outstanding) : html`<span class="muted">${rupees(0)}</span>`),
   },
 ];
@@ -44,7 +44,7 @@ export function ClientFilter({ id, onClear }) {
 export function DocumentsPage() {
   const { me } = useSession();
   useTitle("Documents");
-  const list = useUrlList("/api/documents", FILTER_KEYS);
+  const list = useUrlList("/api/documents", FILTER_KEYS, { csv: true });
   const { query, setQuery } = list;
   const backwards = query.from && query.to && query.from > query.to;
   const filtered = FILTER_KEYS.some((k) => query[k]);

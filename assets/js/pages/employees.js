@@ -44,7 +44,7 @@ const ACTIONS = {
 export function EmployeesPage() {
   const { me, refreshMe } = useSession();
   useTitle("Employees");
-  const list = useUrlList("/api/employees", ["q", "role", "active"]);
+  const list = useUrlList("/api/employees", ["q", "role", "active"], { csv: true });
   const { query, setQuery } = list;
   // One dialog at a time: { kind: "invite" | "edit" | "confirm" | "secret", ... }.
   const [dialog, setDialog] = useState(null);
@@ -67,14 +67,15 @@ export function EmployeesPage() {
   const columns = [
     {
       key: "name",
+      sortable: true,
       label: "Name",
       render: (r) => html`<div class="cell-main">${r.name}${r.id === me.id && html` <span class="muted">(you)</span>`}</div>
         ${r.title && html`<div class="cell-sub">${r.title}</div>`}`,
     },
-    { key: "username", label: "Username", class: "mono-ish" },
-    { key: "email", label: "Email" },
-    { key: "role", label: "Role", render: (r) => roleLabel(r.role) },
-    { key: "status", label: "Status", render: (r) => html`<${StatusBadges} row=${r} />` },
+    { key: "username", sortable: true, label: "Username", class: "mono-ish" },
+    { key: "email", sortable: true, label: "Email" },
+    { key: "role", sortable: true, label: "Role", render: (r) => roleLabel(r.role) },
+    { key: "status", sortable: true, label: "Status", render: (r) => html`<${StatusBadges} row=${r} />` },
     {
       key: "actions",
       label: "Actions",

@@ -16,16 +16,16 @@ const OUTCOME_FILTER = [
 const OUTCOME_TONE = { success: "success", failed: "danger", locked: "warning" };
 
 const columns = [
-  { key: "at", label: "Time", render: (r) => html`<time datetime=${r.at}>${dateTime(r.at)}</time>` },
-  { key: "username", label: "User", render: (r) => r.username || html`<span class="muted">unknown</span>` },
-  { key: "outcome", label: "Outcome", render: (r) => html`<${Badge} tone=${OUTCOME_TONE[r.outcome] || "neutral"}>${humanize(r.outcome)}</${Badge}>` },
-  { key: "ip", label: "IP address", class: "mono-ish" },
+  { key: "at", sortable: true, label: "Time", render: (r) => html`<time datetime=${r.at}>${dateTime(r.at)}</time>` },
+  { key: "username", sortable: true, label: "User", render: (r) => r.username || html`<span class="muted">unknown</span>` },
+  { key: "outcome", sortable: true, label: "Outcome", render: (r) => html`<${Badge} tone=${OUTCOME_TONE[r.outcome] || "neutral"}>${humanize(r.outcome)}</${Badge}>` },
+  { key: "ip", sortable: true, label: "IP address", class: "mono-ish" },
   { key: "device", label: "Device", render: (r) => html`<span title=${r.user_agent || ""}>${r.device || r.user_agent || ""}</span>` },
 ];
 
 export function LoginHistoryPage() {
   useTitle("Login history");
-  const list = useUrlList("/api/login-events", ["staff_id", "outcome", "from", "to"]);
+  const list = useUrlList("/api/login-events", ["staff_id", "outcome", "from", "to"], { csv: true });
   const { query, setQuery } = list;
   // The person picker: the first 200 employees by name is every office this is built for.
   const people = useFetch("/api/employees", { per_page: 200 });

@@ -22,18 +22,18 @@ export function ModulesPage() {
   const { me } = useSession();
   useTitle("Catalog");
   const isOwner = me.role === "owner";
-  const list = useUrlList("/api/modules", ["q", "active"]);
+  const list = useUrlList("/api/modules", ["q", "active"], { csv: true });
   const { query, setQuery } = list;
   const filtered = !!(query.q || query.active);
 
   const columns = [
-    { key: "code", label: "Code", render: (m) => html`<span class="mono-ish code-cell">${m.code}</span>` },
-    { key: "name", label: "Name", wrap: true, render: (m) => html`<${Link} class="cell-main" href=${moduleUrl(m.id)}>${m.name}</${Link}>
+    { key: "code", sortable: true, label: "Code", render: (m) => html`<span class="mono-ish code-cell">${m.code}</span>` },
+    { key: "name", sortable: true, label: "Name", wrap: true, render: (m) => html`<${Link} class="cell-main" href=${moduleUrl(m.id)}>${m.name}</${Link}>
       ${m.kind && html`<div class="cell-sub">${m.kind}</div>`}` },
-    { key: "gst_rate", label: "GST %", class: "num", render: (m) => `${m.gst_rate}%` },
-    { key: "renewal_months", label: "Renewal (months)", class: "num", render: (m) => m.renewal_months ?? html`<span class="muted">—</span>` },
+    { key: "gst_rate", sortable: true, label: "GST %", class: "num", render: (m) => `${m.gst_rate}%` },
+    { key: "renewal_months", sortable: true, label: "Renewal (months)", class: "num", render: (m) => m.renewal_months ?? html`<span class="muted">—</span>` },
     { key: "price_today", label: "Price today", class: "num", render: (m) => (m.price_today === null ? html`<span class="muted">No price</span>` : rupees(m.price_today)) },
-    { key: "active", label: "Status", render: (m) => html`<${ActiveBadge} active=${m.active} />` },
+    { key: "active", sortable: true, label: "Status", render: (m) => html`<${ActiveBadge} active=${m.active} />` },
   ];
 
   const empty = filtered

@@ -15,21 +15,21 @@ const STATUS_FILTER = [{ value: "", label: "Recorded and cancelled" }, { value: 
 
 const columns = [
   {
-    key: "receipt_no", label: "Receipt no.",
+    key: "receipt_no", sortable: true, label: "Receipt no.",
     render: (r) => html`<${Link} class="cell-main" href=${paymentUrl(r.id)}>${r.receipt_no}</${Link}>${r.status === "cancelled" && html` <${Badge} tone="danger">Cancelled</${Badge}>`}`,
   },
-  { key: "received_on", label: "Date", render: (r) => date(r.received_on) },
-  { key: "client_name", label: "Client", wrap: true, render: (r) => html`<${Link} href=${`/clients/${enc(r.client_id)}`}>${r.client_name}</${Link}>` },
-  { key: "mode", label: "Mode", render: (r) => modeLabel(r.mode) },
-  { key: "reference", label: "Cheque no. / UTR", render: (r) => r.reference || html`<span class="muted">—</span>` },
-  { key: "amount", label: "Amount", class: "num", render: (r) => html`<strong>${rupees(r.amount)}</strong>` },
+  { key: "received_on", sortable: true, label: "Date", render: (r) => date(r.received_on) },
+  { key: "client_name", sortable: true, label: "Client", wrap: true, render: (r) => html`<${Link} href=${`/clients/${enc(r.client_id)}`}>${r.client_name}</${Link}>` },
+  { key: "mode", sortable: true, label: "Mode", render: (r) => modeLabel(r.mode) },
+  { key: "reference", sortable: true, label: "Cheque no. / UTR", render: (r) => r.reference || html`<span class="muted">—</span>` },
+  { key: "amount", sortable: true, label: "Amount", class: "num", render: (r) => html`<strong>${rupees(r.amount)}</strong>` },
   { key: "unallocated", label: "Advance held", class: "num", render: (r) => advanceCell(r.unallocated) },
 ];
 
 export function PaymentsPage() {
   const { me } = useSession();
   useTitle("Payments");
-  const list = useUrlList("/api/payments", FILTER_KEYS);
+  const list = useUrlList("/api/payments", FILTER_KEYS, { csv: true });
   const { query, setQuery } = list;
   const backwards = query.from && query.to && query.from > query.to;
   const filtered = FILTER_KEYS.some((k) => query[k]);

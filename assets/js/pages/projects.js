@@ -36,10 +36,10 @@ function PendingList({ step, label, isOwner, onTicked }) {
   const rows = list.rows.map((r) => ({ ...r, id: r.client_module_id }));
   const columns = [
     ...(isOwner ? [selectColumn(sel, rows, (r) => `${r.client_name}, ${r.module_name}`)] : []),
-    { key: "client_name", label: "Client", wrap: true, render: (r) => html`<${Link} class="cell-main" href=${`/clients/${enc(r.client_id)}`}>${r.client_name}</${Link}>` },
-    { key: "module_name", label: "Module", render: (r) => html`${r.module_name} <span class="cell-sub mono-ish">${r.module_code}</span>` },
-    { key: "status", label: "Status", render: (r) => html`<${ProjectStatusBadge} status=${r.status} />` },
-    { key: "created_at", label: "Linked", render: (r) => (r.created_at ? date(r.created_at) : html`<span class="muted">—</span>`) },
+    { key: "client_name", sortable: true, label: "Client", wrap: true, render: (r) => html`<${Link} class="cell-main" href=${`/clients/${enc(r.client_id)}`}>${r.client_name}</${Link}>` },
+    { key: "module_name", sortable: true, label: "Module", render: (r) => html`${r.module_name} <span class="cell-sub mono-ish">${r.module_code}</span>` },
+    { key: "status", sortable: true, label: "Status", render: (r) => html`<${ProjectStatusBadge} status=${r.status} />` },
+    { key: "created_at", sortable: true, label: "Linked", render: (r) => (r.created_at ? date(r.created_at) : html`<span class="muted">—</span>`) },
     { key: "open", label: "Project", class: "actions-col", render: (r) => html`<${Link} class="btn btn-sm" href=${projectUrl(r.id)}
         aria-label=${`Open ${r.module_name} for ${r.client_name}`}>Open</${Link}>` },
   ];

@@ -1,7 +1,7 @@
 // Lists: a data table with server-side pagination, honest totals and optional sorting, plus
 // the hook that keeps a list's filters, page and sort in the URL and fetches the page.
 import { html, useState, useEffect, useRef } from "/vendor/preact-htm.js";
-import { get, isAbort } from "../api.js";
+import { get, isAbort, qs } from "../api.js";
 import { pageRange } from "../format.js";
 import { useQuery } from "../router.js";
 import { Spinner, EmptyState, Notice } from "./feedback.js";
@@ -20,9 +20,10 @@ function positiveInt(v, fallback) {
  *   <${DataTable} columns=${cols} ...${list.tableProps} />
  * Returns { query, setQuery, data (the whole last answer, e.g. for a footer), rows, total, page,
  * perPage, sort, loading, error, reload, tableProps }. Only the named filter keys (and page, per_page, sort) go to the API.
- * Options: perPage (default 50), extra (fixed API params), enabled (false skips fetching).
+ * Options: perPage (default 50), extra (fixed API params), enabled (false skips fetching), csv
+ * (true: the list has a CSV twin at `${path}.csv`; the table offers it with the same filters and sort).
  */
-export function useUrlList(path, filterKeys = [], { perPage: defaultPerPage = 50, extra = {}, enabled = true } = {}) {
+export function useUrlList(path, filterKeys = [], { perPage: defaultPerPage = 50, extra = {}, enabled = true, csv = false } = {}) {
   const [query, setQuery] = useQuery();
   const page = positiveInt(query.page, 1);
   const perPage = Math.min(positiveInt(query.per_page, defaultPerPage), 200);
@@ -63,18 +64,20 @@ export function useUrlList(path, filterKeys = [], { perPage: defaultPerPage = 50
     onPage: (p) => setQuery({ page: p > 1 ? p : "" }),
     onPerPage: (n) => setQuery({ per_page: n === defaultPerPage ? "" : n }),
     onSort: (s) => setQuery({ sort: s }),
+    csvHref: csv ? `${path}.csv${qs({ ...params, page: "", per_page: "" })}` : undefined,
   };
   return { query, setQuery, data, rows, total, page, perPage, sort, loading: state.loading, error: state.error, reload, tableProps };
 }
 
-/** "1–50 of 132" with Previous / Next and a rows-per-page choice. */
-export function Pagination({ page, perPage, total, onPage, onPerPage, loading }) {
+/** "1–50 of 132" with Previous / Next, a rows-per-page choice and the CSV of the whole list. */
+export function Pagination({ page, perPage, total, onPage, onPerPage, loading, csvHref }) {
   const id = useId("pp-");
   const lastPage = Math.max(1, Math.ceil(total / perPage));
   return html`<div class="pagination">
     <span class="range" aria-live="polite">${pageRange(page, perPage, total)}</span>
     ${loading && html`<${Spinner} small=${true} label="Loading page" />`}
     <span class="spacer"></span>
+    ${csvHref && html`<a class="btn btn-sm" href=${csvHref} download data-testid="csv-link">Download CSV</a>`}
     ${onPerPage &&
     html`<label class="per-page" for=${id}>Rows per page</label>
       <select id=${id} class="control control-sm" value=${perPage} onChange=${(e) => onPerPage(Number(e.currentTarget.value))}>
@@ -105,13 +108,21 @@ function SortHeader({ col, sort, onSort }) {
  *   error (an ApiError or text), onRetry, empty (text or markup when there are no rows)
  *   sort ("key" or "-key"), onSort(next): only columns marked sortable get a header button;
  *     use them only where the API accepts `sort`.
- *   page, perPage, total, onPage, onPerPage: shows the pagination bar when onPage is given.
+ *   page, perPage, total, onPage, onPerPage: shows the pagination bar when onPage is given;
+ *     moving to another page brings the top of the list into view.
+ *   csvHref: a "Download CSV" link in that bar (useUrlList's, with the list's filters and sort).
  *   expanded?(row) → content or null: when it gives content, a full-width detail row
  *     (<tr class="detail-row">) follows that row (e.g. "Show changes").
  *   footer?: <tr> markup for a <tfoot> (e.g. a totals row), shown while there are rows.
  */
-export function DataTable({ columns, rows, rowKey = "id", rowAttrs, caption, loading, loaded = true, error, onRetry, empty = "Nothing matches.", sort, onSort, page, perPage, total, onPage, onPerPage, expanded, footer }) {
+export function DataTable({ columns, rows, rowKey = "id", rowAttrs, caption, loading, loaded = true, error, onRetry, empty = "Nothing matches.", sort, onSort, page, perPage, total, onPage: goToPage, onPerPage, expanded, footer, csvHref }) {
   const boxRef = useRef(null);
+  // Another page starts at the top of the list, not where the last one was scrolled to.
+  const onPage = goToPage && ((p) => {
+    goToPage(p);
+    const card = boxRef.current && boxRef.current.closest(".table-card");
+    if (card && card.getBoundingClientRect().top < 0) card.scrollIntoView({ block: "start" });
+  });
   const showPager = !!onPage && (loaded || total > 0);
   const firstLoad = loading && !loaded;
   let body;
@@ -162,7 +173,7 @@ export function DataTable({ columns, rows, rowKey = "id", rowAttrs, caption, loa
         ${footer && rows.length > 0 && !firstLoad && html`<tfoot>${footer}</tfoot>`}
       </table>
     </div>
-    ${showPager && html`<${Pagination} page=${page} perPage=${perPage} total=${total} onPage=${onPage} onPerPage=${onPerPage} loading=${loading && loaded} />`}
+    ${showPager && html`<${Pagination} page=${page} perPage=${perPage} total=${total} onPage=${onPage} onPerPage=${onPerPage} loading=${loading && loaded} csvHref=${csvHref} />`}
   </div>`;
 }
 

@@ -1,0 +1,183 @@
+//! Lists sort server-side on their whitelisted columns with ties on the id, and every list has
+//! a CSV twin: the whole filtered, sorted list, in the book of the caller, amounts in rupees,
+//! with no secret in it.
+
+use crate::common::TestApp;
+use axum::http::{StatusCode, header};
+use serde_json::json;
+
+/// The data lines of a CSV answer, each split into cells (no cell here holds a comma).
+fn csv_rows(text: &str) -> Vec<Vec<String>> {
+    text.lines()
+        .skip(1)
+        .map(|l| l.split(',').map(str::to_string).collect())
+        .collect()
+}
+
+#[tokio::test]
+async fn lists_sort_on_their_columns_and_their_csv_twins_carry_every_row_in_the_callers_book() {
+    let app = TestApp::new();
+    let owner = app.owner().await;
+    let (staff_id, pw) = app.invite(&owner, "staff@coop.in", "staff").await;
+    let staff = app.login("staff@coop.in", &pw).await;
+    app.set_company(&owner, json!({})).await;
+    let mut clients = vec![];
+    for (name, owner_id) in [
+        ("Anchal SCB", Some(&staff_id)),
+        ("Kadakkal SCB", None),
+        ("Chadayamangalam SCB", None),
+    ] {
+        let mut body = json!({ "name": name, "state_code": "32" });
+        if let Some(o) = owner_id {
+            body["owner_id"] = json!(o);
+        }
+        clients.push(
+            app.post("/api/clients", &owner, body).await.body["id"]
+                .as_str()
+                .unwrap()
+                .to_string(),
+        );
+    }
+    // Three quotations with totals 2,000, 1,000 and 2,000 (one line each, no GST).
+    let mut ids = vec![];
+    for (client, price) in [
+        (&clients[0], 200_000),
+        (&clients[1], 100_000),
+        (&clients[2], 200_000),
+    ] {
+        let reply = app
+            .post(
+                "/api/documents",
+                &owner,
+                json!({ "type": "QUOTATION", "client_id": client,
+                        "lines": [ { "description": "Loan module", "qty": 1, "unit_price": price, "gst_rate": 0 } ] }),
+            )
+            .await;
+        assert_eq!(reply.status, StatusCode::CREATED, "{}", reply.text);
+        ids.push(reply.body["id"].as_str().unwrap().to_string());
+    }
+
+    // Largest total first; the two equal totals break on the id, in the same direction.
+    let sorted = app.get("/api/documents?sort=-total", &owner).await;
+    let order: Vec<(&str, i64)> = sorted.body["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| (r["id"].as_str().unwrap(), r["total"].as_i64().unwrap()))
+        .collect();
+    assert_eq!(
+        order,
+        [
+            (ids[2].as_str(), 200_000),
+            (ids[0].as_str(), 200_000),
+            (ids[1].as_str(), 100_000)
+        ]
+    );
+    let by_client = app.get("/api/documents?sort=client_name", &owner).await;
+    let names: Vec<&str> = by_client.body["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["client_name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["Anchal SCB", "Chadayamangalam SCB", "Kadakkal SCB"]);
+    let unknown = app.get("/api/documents?sort=password", &owner).await;
+    assert_eq!(
+        (
+            unknown.status,
+            unknown.code(),
+            unknown.body["error"]["field"].as_str()
+        ),
+        (StatusCode::BAD_REQUEST, "invalid_sort", Some("sort"))
+    );
+    let clients_by_name = app.get("/api/clients?sort=-name", &owner).await;
+    assert_eq!(clients_by_name.body["rows"][0]["name"], "Kadakkal SCB");
+
+    // The CSV twin: the same filters and sort, every row, rupees with two decimals.
+    let csv = app
+        .get("/api/documents.csv?sort=-total&type=QUOTATION", &owner)
+        .await;
+    assert_eq!(csv.status, StatusCode::OK, "{}", csv.text);
+    assert_eq!(csv.headers[header::CONTENT_TYPE], "text/csv; charset=utf-8");
+    assert!(
+        csv.headers[header::CONTENT_DISPOSITION]
+            .to_str()
+            .unwrap()
+            .contains("documents.csv")
+    );
+    assert!(
+        csv.text
+            .starts_with("Number,Type,Client,Date,Due,Status,Payment,Total,Outstanding\r\n"),
+        "{}",
+        csv.text
+    );
+    let rows = csv_rows(&csv.text);
+    let totals: Vec<(&str, &str)> = rows.iter().map(|r| (r[2].as_str(), r[7].as_str())).collect();
+    assert_eq!(
+        totals,
+        [
+            ("Chadayamangalam SCB", "2000.00"),
+            ("Anchal SCB", "2000.00"),
+            ("Kadakkal SCB", "1000.00")
+        ]
+    );
+    let bad = app.get("/api/documents.csv?sort=nope", &owner).await;
+    assert_eq!(
+        (bad.status, bad.code()),
+        (StatusCode::BAD_REQUEST, "invalid_sort")
+    );
+
+    // Staff get their book only, in the CSV as in the list.
+    let theirs = app.get("/api/documents.csv", &staff).await;
+    assert_eq!(csv_rows(&theirs.text).len(), 1, "{}", theirs.text);
+    assert!(theirs.text.contains("Anchal SCB"));
+    let their_clients = app.get("/api/clients.csv", &staff).await;
+    assert_eq!(csv_rows(&their_clients.text).len(), 1, "{}", their_clients.text);
+
+    // Every list has its twin, with a header row and one line per row of the list.
+    for (path, cookie) in [
+        ("/api/clients", &owner),
+        ("/api/payments", &owner),
+        ("/api/employees", &owner),
+        ("/api/modules", &owner),
+        ("/api/audit", &owner),
+        ("/api/login-events", &owner),
+        ("/api/documents", &owner),
+    ] {
+        let list = app.get(&format!("{path}?per_page=200"), cookie).await;
+        let csv = app.get(&format!("{path}.csv"), cookie).await;
+        assert_eq!(csv.status, StatusCode::OK, "{path}: {}", csv.text);
+        assert_eq!(
+            csv.text.lines().count() as i64,
+            list.body["total"].as_i64().unwrap() + 1,
+            "{path}: {}",
+            csv.text
+        );
+    }
+    for path in ["/api/audit.csv", "/api/login-events.csv"] {
+        assert_eq!(
+            app.get(path, &staff).await.status,
+            StatusCode::FORBIDDEN,
+            "{path}"
+        );
+    }
+
+    // No secret leaves in an export: no password hash, no session, no DB password.
+    app.patch(
+        &format!("/api/clients/{}", clients[1]),
+        &owner,
+        json!({ "dbPassword": "kadakkal-db-secret" }),
+    )
+    .await;
+    for path in [
+        "/api/employees.csv",
+        "/api/clients.csv",
+        "/api/audit.csv",
+        "/api/login-events.csv",
+    ] {
+        let text = app.get(path, &owner).await.text;
+        for secret in ["$argon2", "kadakkal-db-secret", &pw, "bo_session"] {
+            assert!(!text.contains(secret), "{path} carries {secret}");
+        }
+    }
+}
