@@ -26,6 +26,9 @@ pub struct ErrorParts {
     pub outcome: Option<&'static str>,
     /// Locked sign-ins also carry when the lock ends.
     pub locked_until: Option<String>,
+    /// Every invalid field of the body, when more than one is (decisions 10); the first is
+    /// also `field`.
+    pub errors: Vec<FieldError>,
     /// The cause of a 500, for the log only.
     internal: Option<String>,
 }
@@ -38,6 +41,14 @@ pub struct Warning {
     pub message: String,
 }
 
+/// One invalid field of a body.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct FieldError {
+    pub field: String,
+    pub code: &'static str,
+    pub message: String,
+}
+
 /// The JSON body of every error answer.
 #[derive(Serialize, ToSchema)]
 pub struct ErrorBody {
@@ -46,6 +57,53 @@ pub struct ErrorBody {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub locked_until: Option<String>,
     pub error: ErrorDetail,
+    /// Every invalid field, when a 422 found more than one; `error` names the first.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub errors: Vec<FieldError>,
+}
+
+/// Collects what is wrong with a body, so that one 422 names every invalid field at once.
+///   let mut checks = Checks::default();
+///   let email = checks.check(check_email(&raw));
+///   checks.done()?;
+#[derive(Default)]
+pub struct Checks(Vec<AppError>);
+
+impl Checks {
+    /// Keeps `result`'s error, if any, and answers its value.
+    pub fn check<T>(&mut self, result: Result<T, AppError>) -> Option<T> {
+        match result {
+            Ok(v) => Some(v),
+            Err(e) => {
+                self.0.push(e);
+                None
+            }
+        }
+    }
+
+    pub fn fail(&mut self, error: AppError) {
+        self.0.push(error);
+    }
+
+    /// The first error, carrying every field error found beside it; Ok when there was none.
+    pub fn done(self) -> Result<(), AppError> {
+        let mut all = self.0.into_iter();
+        let Some(mut first) = all.next() else { return Ok(()) };
+        let rest: Vec<AppError> = all.collect();
+        if !rest.is_empty() {
+            first.errors = std::iter::once(&first)
+                .chain(&rest)
+                .filter_map(|e| {
+                    Some(FieldError {
+                        field: e.field.clone()?,
+                        code: e.code,
+                        message: e.message.clone(),
+                    })
+                })
+                .collect();
+        }
+        Err(first)
+    }
 }
 
 #[derive(Serialize, ToSchema)]
@@ -69,6 +127,7 @@ impl AppError {
             retry_after: None,
             outcome: None,
             locked_until: None,
+            errors: vec![],
             internal: None,
         }))
     }
@@ -193,6 +252,7 @@ impl IntoResponse for AppError {
                 message: this.message,
                 field: this.field,
             },
+            errors: this.errors,
         };
         let mut response = (this.status, axum::Json(body)).into_response();
         if let Some(secs) = this.retry_after {
@@ -220,5 +280,26 @@ impl<T> OnConstraint<T> for Result<T, rusqlite::Error> {
             }
             _ => AppError::from(e),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn checks_name_every_invalid_field_and_the_first_leads() {
+        assert!(Checks::default().done().is_ok());
+        let mut checks = Checks::default();
+        assert_eq!(checks.check(Ok::<_, AppError>(7)), Some(7));
+        checks.check::<()>(Err(AppError::invalid("name", "required", "Enter the name.")));
+        checks.fail(AppError::invalid("email", "invalid_email", "Not an email."));
+        let e = checks.done().unwrap_err();
+        assert_eq!((e.status, e.code, e.field.as_deref()), (StatusCode::UNPROCESSABLE_ENTITY, "required", Some("name")));
+        let fields: Vec<(&str, &str)> = e.errors.iter().map(|f| (f.field.as_str(), f.code)).collect();
+        assert_eq!(fields, [("name", "required"), ("email", "invalid_email")]);
+        let mut one = Checks::default();
+        one.fail(AppError::invalid("name", "required", "Enter the name."));
+        assert!(one.done().unwrap_err().errors.is_empty(), "one field: `error` alone");
     }
 }

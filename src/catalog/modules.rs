@@ -7,7 +7,7 @@ use crate::catalog::store::{self, Module};
 use crate::db::audit::record;
 use crate::db::query::{Changes, text_or_null};
 use crate::db::settings;
-use crate::error::AppError;
+use crate::error::{AppError, Checks};
 use chrono::NaiveDate;
 use rusqlite::Connection;
 use rusqlite::types::Value;
@@ -36,20 +36,22 @@ pub struct ModuleInput {
 
 pub fn module_changes(input: &ModuleInput, creating: bool) -> Result<Changes, AppError> {
     let mut changes: Changes = vec![];
+    let mut checks = Checks::default();
     match (&input.code, creating) {
         (Some(code), true) => {
-            rules::check_code(code)?;
-            changes.push(("code", Value::Text(code.clone())));
+            if checks.check(rules::check_code(code)).is_some() {
+                changes.push(("code", Value::Text(code.clone())));
+            }
         }
         (None, true) => {
-            return Err(AppError::invalid(
+            checks.fail(AppError::invalid(
                 "code",
                 "required",
                 "Give the module a code, such as SMS.",
             ));
         }
         (Some(_), false) => {
-            return Err(AppError::invalid(
+            checks.fail(AppError::invalid(
                 "code",
                 "immutable",
                 "A module's code cannot change: settings keys use it.",
@@ -59,14 +61,14 @@ pub fn module_changes(input: &ModuleInput, creating: bool) -> Result<Changes, Ap
     }
     match input.name.as_deref().map(str::trim) {
         Some(n) if n.is_empty() || n.chars().count() > 200 => {
-            return Err(AppError::invalid(
+            checks.fail(AppError::invalid(
                 "name",
                 "invalid_name",
                 "A module's name is 1 to 200 characters.",
             ));
         }
         Some(n) => changes.push(("name", Value::Text(n.into()))),
-        None if creating => return Err(AppError::invalid("name", "required", "Give the module a name.")),
+        None if creating => checks.fail(AppError::invalid("name", "required", "Give the module a name.")),
         None => {}
     }
     for (column, value) in [
@@ -80,7 +82,7 @@ pub fn module_changes(input: &ModuleInput, creating: bool) -> Result<Changes, Ap
     }
     if let Some(rate) = input.gst_rate {
         if !(0..=28).contains(&rate) {
-            return Err(AppError::invalid(
+            checks.fail(AppError::invalid(
                 "gst_rate",
                 "invalid_rate",
                 "The GST rate is a percent from 0 to 28.",
@@ -90,7 +92,7 @@ pub fn module_changes(input: &ModuleInput, creating: bool) -> Result<Changes, Ap
     }
     if let Some(months) = input.renewal_months {
         if !(1..=120).contains(&months) {
-            return Err(AppError::invalid(
+            checks.fail(AppError::invalid(
                 "renewal_months",
                 "invalid_months",
                 "Renewal is every 1 to 120 months.",
@@ -106,7 +108,7 @@ pub fn module_changes(input: &ModuleInput, creating: bool) -> Result<Changes, Ap
             })
         });
         if !ok {
-            return Err(AppError::invalid(
+            checks.fail(AppError::invalid(
                 "packs",
                 "invalid_packs",
                 "Packs are a list of { name, qty } with a positive qty.",
@@ -115,15 +117,17 @@ pub fn module_changes(input: &ModuleInput, creating: bool) -> Result<Changes, Ap
         changes.push(("packs", Value::Text(packs.to_string())));
     }
     if let Some(spec) = &input.field_spec {
-        rules::check_field_spec(spec)?;
-        changes.push(("field_spec", Value::Text(serde_json::to_string(spec)?)));
+        if checks.check(rules::check_field_spec(spec)).is_some() {
+            changes.push(("field_spec", Value::Text(serde_json::to_string(spec)?)));
+        }
     }
     if let Some(active) = input.active {
         if !(0..=1).contains(&active) {
-            return Err(AppError::invalid("active", "invalid_flag", "active is 1 or 0."));
+            checks.fail(AppError::invalid("active", "invalid_flag", "active is 1 or 0."));
         }
         changes.push(("active", Value::Integer(active)));
     }
+    checks.done()?;
     Ok(changes)
 }
 

@@ -7,7 +7,7 @@ use crate::clients::rules::{self, one_of};
 use crate::clients::store::{self, Client, SameGstin};
 use crate::db::audit::{Audit, audit, record};
 use crate::db::query::{Changes, text_or_null};
-use crate::error::{AppError, Warning};
+use crate::error::{AppError, Checks, Warning};
 use crate::gstin::{self, Gstin};
 use crate::staff::{rules as staff_rules, store as staff_store};
 use axum::http::StatusCode;
@@ -50,9 +50,10 @@ const FREE_TEXT: [&str; 6] = ["district", "sector", "remote_access_id", "os", "a
 /// Validates `input` against the client as it is (`None` at create) and answers the column changes.
 pub fn client_changes(input: &ClientInput, existing: Option<&Client>) -> Result<Changes, AppError> {
     let mut changes: Changes = vec![];
+    let mut checks = Checks::default();
     match input.name.as_deref().map(str::trim) {
         Some(name) if name.is_empty() || name.chars().count() > 200 => {
-            return Err(AppError::invalid(
+            checks.fail(AppError::invalid(
                 "name",
                 "invalid_name",
                 "A client's name is 1 to 200 characters.",
@@ -66,7 +67,7 @@ pub fn client_changes(input: &ClientInput, existing: Option<&Client>) -> Result<
             }
         }
         None if existing.is_none() => {
-            return Err(AppError::invalid("name", "required", "Enter the society's name."));
+            checks.fail(AppError::invalid("name", "required", "Enter the society's name."));
         }
         None => {}
     }
@@ -77,8 +78,7 @@ pub fn client_changes(input: &ClientInput, existing: Option<&Client>) -> Result<
         if raw.trim().is_empty() {
             changes.push(("gstin", Value::Null));
             gstin_state = None;
-        } else {
-            let gstin = Gstin::parse(raw)?;
+        } else if let Some(gstin) = checks.check(Gstin::parse(raw)) {
             gstin_state = Some(gstin.state_code().to_string());
             changes.push(("state_code", Value::Text(gstin.state_code().to_string())));
             changes.push(("gstin", Value::Text(gstin.into())));
@@ -87,7 +87,7 @@ pub fn client_changes(input: &ClientInput, existing: Option<&Client>) -> Result<
     if let Some(code) = input.state_code.as_deref().map(str::trim) {
         match &gstin_state {
             Some(from_gstin) if !code.is_empty() && code != from_gstin => {
-                return Err(AppError::invalid(
+                checks.fail(AppError::invalid(
                     "state_code",
                     "state_code_mismatch",
                     "The state code comes from the GSTIN.",
@@ -96,7 +96,7 @@ pub fn client_changes(input: &ClientInput, existing: Option<&Client>) -> Result<
             Some(_) => {}
             None if code.is_empty() => changes.push(("state_code", Value::Null)),
             None if gstin::state_name(code).is_none() => {
-                return Err(AppError::invalid(
+                checks.fail(AppError::invalid(
                     "state_code",
                     "invalid_state_code",
                     "Enter a two-digit GST state code, such as 32 for Kerala.",
@@ -106,20 +106,22 @@ pub fn client_changes(input: &ClientInput, existing: Option<&Client>) -> Result<
         }
     }
     if let Some(status) = input.status.as_deref() {
-        one_of("status", status, rules::STATUSES)?;
-        changes.push(("status", Value::Text(status.into())));
+        if checks.check(one_of("status", status, rules::STATUSES)).is_some() {
+            changes.push(("status", Value::Text(status.into())));
+        }
     }
     if let Some(client_type) = input.client_type.as_deref() {
-        one_of("client_type", client_type, rules::CLIENT_TYPES)?;
-        changes.push(("client_type", Value::Text(client_type.into())));
+        if checks.check(one_of("client_type", client_type, rules::CLIENT_TYPES)).is_some() {
+            changes.push(("client_type", Value::Text(client_type.into())));
+        }
     }
     if let Some(phone) = input.phone.as_deref() {
-        staff_rules::check_phone(phone.trim())?;
+        checks.check(staff_rules::check_phone(phone.trim()));
         changes.push(("phone", text_or_null(phone)));
     }
     if let Some(email) = input.email.as_deref() {
         if !email.trim().is_empty() {
-            staff_rules::check_email(email.trim())?;
+            checks.check(staff_rules::check_email(email.trim()));
         }
         changes.push(("email", text_or_null(email)));
     }
@@ -134,14 +136,17 @@ pub fn client_changes(input: &ClientInput, existing: Option<&Client>) -> Result<
     for (column, value) in FREE_TEXT.into_iter().zip(free) {
         if let Some(v) = value {
             if v.chars().count() > 2000 {
-                return Err(AppError::invalid(column, "too_long", "At most 2000 characters."));
+                checks.fail(AppError::invalid(column, "too_long", "At most 2000 characters."));
             }
             changes.push((column, text_or_null(v)));
         }
     }
     if let Some(p) = &input.db_password {
-        changes.push(("db_password", rules::credential_value("dbPassword", p)?));
+        if let Some(value) = checks.check(rules::credential_value("dbPassword", p)) {
+            changes.push(("db_password", value));
+        }
     }
+    checks.done()?;
     Ok(changes)
 }
 

@@ -5,7 +5,7 @@
 use crate::auth::session::AuthUser;
 use crate::auth::{Role, rules as auth_rules, store as auth_store};
 use crate::db::audit::record;
-use crate::error::AppError;
+use crate::error::{AppError, Checks};
 use crate::staff::rules::{self, blank_to_none};
 use crate::staff::store::{self, Employee, EmployeeChanges, NewEmployee};
 use rusqlite::Connection;
@@ -35,25 +35,27 @@ pub struct Invitation {
 }
 
 pub fn invitation(req: EmployeeCreate) -> Result<Invitation, AppError> {
+    let mut checks = Checks::default();
     let email = req.email.trim().to_string();
-    rules::check_email(&email)?;
+    checks.check(rules::check_email(&email));
     let username = req
         .username
         .map(|u| u.trim().to_string())
         .filter(|u| !u.is_empty())
         .unwrap_or_else(|| email.clone());
-    rules::check_username(&username)?;
+    checks.check(rules::check_username(&username));
     let name = req.name.trim().to_string();
-    rules::check_name(&name)?;
+    checks.check(rules::check_name(&name));
     let phone = blank_to_none(req.phone);
-    rules::check_phone(phone.as_deref().unwrap_or(""))?;
+    checks.check(rules::check_phone(phone.as_deref().unwrap_or("")));
     let title = blank_to_none(req.title);
-    rules::check_title(title.as_deref().unwrap_or(""))?;
+    checks.check(rules::check_title(title.as_deref().unwrap_or("")));
     let generated = req.password.is_none();
     let password = req.password.unwrap_or_else(auth_rules::initial_password);
     if let Some(problem) = auth_rules::password_problem(&password) {
-        return Err(AppError::invalid("password", "weak_password", problem));
+        checks.fail(AppError::invalid("password", "weak_password", problem));
     }
+    checks.done()?;
     let new = NewEmployee {
         username,
         email,

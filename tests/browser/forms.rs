@@ -139,4 +139,16 @@ fn a_date_that_cannot_be_read_stops_the_save_and_nothing_is_written() {
         interactions["rows"][0]["follow_up_on"], "2026-12-15",
         "{interactions}"
     );
+
+    // Several invalid fields come back at once, each beside its field.
+    s.goto(&server.url("/clients/new"));
+    s.wait_page("client-new");
+    s.fill("name", "ANCHAL SERVICE CO-OPERATIVE BANK");
+    s.fill("phone", "12");
+    s.fill("email", "not-an-email");
+    s.click_button("Create client");
+    assert!(error_beside(&s, "phone").contains("6 to 15 digits"));
+    assert!(error_beside(&s, "email").contains("email"));
+    assert_eq!(focused(&s), "phone");
+    shot(&s, "16-several-field-errors");
 }

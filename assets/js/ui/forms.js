@@ -37,11 +37,17 @@ export function useForm(initial) {
 
   const fail = (err) => {
     if (isAbort(err)) return;
-    const fieldName = err && err.field;
-    if (fieldName && Object.prototype.hasOwnProperty.call(values, fieldName)) {
-      setErrors({ [fieldName]: err.message });
-      // Put the cursor where the problem is.
-      setTimeout(() => document.querySelector(`[aria-invalid="true"][name="${fieldName}"]`)?.focus(), 0);
+    const has = (name) => name && Object.prototype.hasOwnProperty.call(values, name);
+    // A 422 may name every invalid field (`errors`); show each beside its field at once.
+    const listed = err && err.body && Array.isArray(err.body.errors) ? err.body.errors : [];
+    const all = listed.length ? listed : err && err.field ? [{ field: err.field, message: err.message }] : [];
+    const mine = all.filter((e) => has(e.field));
+    const others = all.filter((e) => !has(e.field));
+    if (mine.length) {
+      setErrors(Object.fromEntries(mine.map((e) => [e.field, e.message])));
+      if (others.length) setFormError(others.map((e) => e.message).join(" "));
+      // Put the cursor where the first problem is.
+      setTimeout(() => document.querySelector(`[aria-invalid="true"][name="${mine[0].field}"]`)?.focus(), 0);
     } else {
       setFormError((err && err.message) || "Something went wrong. Try again.");
     }
