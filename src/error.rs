@@ -88,7 +88,9 @@ impl Checks {
     /// The first error, carrying every field error found beside it; Ok when there was none.
     pub fn done(self) -> Result<(), AppError> {
         let mut all = self.0.into_iter();
-        let Some(mut first) = all.next() else { return Ok(()) };
+        let Some(mut first) = all.next() else {
+            return Ok(());
+        };
         let rest: Vec<AppError> = all.collect();
         if !rest.is_empty() {
             first.errors = std::iter::once(&first)
@@ -295,11 +297,17 @@ mod tests {
         checks.check::<()>(Err(AppError::invalid("name", "required", "Enter the name.")));
         checks.fail(AppError::invalid("email", "invalid_email", "Not an email."));
         let e = checks.done().unwrap_err();
-        assert_eq!((e.status, e.code, e.field.as_deref()), (StatusCode::UNPROCESSABLE_ENTITY, "required", Some("name")));
+        assert_eq!(
+            (e.status, e.code, e.field.as_deref()),
+            (StatusCode::UNPROCESSABLE_ENTITY, "required", Some("name"))
+        );
         let fields: Vec<(&str, &str)> = e.errors.iter().map(|f| (f.field.as_str(), f.code)).collect();
         assert_eq!(fields, [("name", "required"), ("email", "invalid_email")]);
         let mut one = Checks::default();
         one.fail(AppError::invalid("name", "required", "Enter the name."));
-        assert!(one.done().unwrap_err().errors.is_empty(), "one field: `error` alone");
+        assert!(
+            one.done().unwrap_err().errors.is_empty(),
+            "one field: `error` alone"
+        );
     }
 }

@@ -116,10 +116,10 @@ pub fn module_changes(input: &ModuleInput, creating: bool) -> Result<Changes, Ap
         }
         changes.push(("packs", Value::Text(packs.to_string())));
     }
-    if let Some(spec) = &input.field_spec {
-        if checks.check(rules::check_field_spec(spec)).is_some() {
-            changes.push(("field_spec", Value::Text(serde_json::to_string(spec)?)));
-        }
+    if let Some(spec) = &input.field_spec
+        && checks.check(rules::check_field_spec(spec)).is_some()
+    {
+        changes.push(("field_spec", Value::Text(serde_json::to_string(spec)?)));
     }
     if let Some(active) = input.active {
         if !(0..=1).contains(&active) {

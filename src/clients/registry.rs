@@ -105,15 +105,17 @@ pub fn client_changes(input: &ClientInput, existing: Option<&Client>) -> Result<
             None => changes.push(("state_code", Value::Text(code.to_string()))),
         }
     }
-    if let Some(status) = input.status.as_deref() {
-        if checks.check(one_of("status", status, rules::STATUSES)).is_some() {
-            changes.push(("status", Value::Text(status.into())));
-        }
+    if let Some(status) = input.status.as_deref()
+        && checks.check(one_of("status", status, rules::STATUSES)).is_some()
+    {
+        changes.push(("status", Value::Text(status.into())));
     }
-    if let Some(client_type) = input.client_type.as_deref() {
-        if checks.check(one_of("client_type", client_type, rules::CLIENT_TYPES)).is_some() {
-            changes.push(("client_type", Value::Text(client_type.into())));
-        }
+    if let Some(client_type) = input.client_type.as_deref()
+        && checks
+            .check(one_of("client_type", client_type, rules::CLIENT_TYPES))
+            .is_some()
+    {
+        changes.push(("client_type", Value::Text(client_type.into())));
     }
     if let Some(phone) = input.phone.as_deref() {
         checks.check(staff_rules::check_phone(phone.trim()));
@@ -141,10 +143,10 @@ pub fn client_changes(input: &ClientInput, existing: Option<&Client>) -> Result<
             changes.push((column, text_or_null(v)));
         }
     }
-    if let Some(p) = &input.db_password {
-        if let Some(value) = checks.check(rules::credential_value("dbPassword", p)) {
-            changes.push(("db_password", value));
-        }
+    if let Some(p) = &input.db_password
+        && let Some(value) = checks.check(rules::credential_value("dbPassword", p))
+    {
+        changes.push(("db_password", value));
     }
     checks.done()?;
     Ok(changes)

@@ -966,11 +966,31 @@ async fn a_body_with_several_invalid_fields_names_them_all_at_once() {
         .await;
     assert_eq!(reply.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", reply.text);
     assert_eq!(reply.body["error"]["field"], "gstin", "the first names the field");
-    let fields: Vec<&str> = reply.body["errors"].as_array().unwrap().iter().map(|e| e["field"].as_str().unwrap()).collect();
+    let fields: Vec<&str> = reply.body["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["field"].as_str().unwrap())
+        .collect();
     assert_eq!(fields, ["gstin", "phone", "email"]);
-    assert!(reply.body["errors"].as_array().unwrap().iter().all(|e| e["code"].is_string() && e["message"].is_string()));
+    assert!(
+        reply.body["errors"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|e| e["code"].is_string() && e["message"].is_string())
+    );
     assert_eq!(app.count("SELECT COUNT(*) FROM client"), 0);
     // One invalid field: the error alone, as before.
-    let one = app.post("/api/clients", &owner, json!({ "name": "Anchal SCB", "phone": "12" })).await;
-    assert_eq!((one.body["error"]["field"].as_str(), one.body.get("errors")), (Some("phone"), None));
+    let one = app
+        .post(
+            "/api/clients",
+            &owner,
+            json!({ "name": "Anchal SCB", "phone": "12" }),
+        )
+        .await;
+    assert_eq!(
+        (one.body["error"]["field"].as_str(), one.body.get("errors")),
+        (Some("phone"), None)
+    );
 }

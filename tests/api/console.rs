@@ -57,7 +57,14 @@ async fn assets_are_served_with_types_etags_and_the_route_fallback() {
     // Browsers ask for /favicon.ico whatever the page links to.
     let icon = app.send(Call::new(Method::GET, "/favicon.ico")).await;
     assert_eq!(icon.status, StatusCode::OK);
-    assert!(icon.headers[header::CONTENT_TYPE].to_str().unwrap().contains("icon"), "{:?}", icon.headers);
+    assert!(
+        icon.headers[header::CONTENT_TYPE]
+            .to_str()
+            .unwrap()
+            .contains("icon"),
+        "{:?}",
+        icon.headers
+    );
     assert!(icon.bytes.starts_with(&[0, 0, 1, 0]), "an ICO file");
     let missing = app.send(Call::new(Method::GET, "/missing.js")).await;
     assert_eq!(
