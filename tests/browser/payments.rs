@@ -323,3 +323,53 @@ fn a_manager_cancels_a_payment_and_refunds_an_advance_and_invoices_show_what_the
         (Some(0), Some(500_000))
     );
 }
+
+#[test]
+fn a_society_pays_net_of_tds_and_the_form_splits_it_without_retyping() {
+    let Some(driver) = Driver::start() else { return };
+    let dir = tempfile::TempDir::new().unwrap();
+    let server = Server::start(
+        &dir.path().join("office.db"),
+        &dir.path().join("server.log"),
+        Some(OWNER_PASSWORD),
+    );
+    let owner = owner_session(&server, OWNER_PASSWORD, OWNER_OWN);
+    let (_, _, client) = server.call(
+        "POST",
+        "/api/clients",
+        Some(&owner),
+        Some(json!({ "name": "PUNALUR SERVICE CO-OPERATIVE BANK", "state_code": "32" })),
+    );
+    // Taxable ₹10,000 + 18% GST = ₹11,800; the society keeps 10% of the taxable value as TDS.
+    let (_, _, draft) = server.call(
+        "POST",
+        "/api/documents",
+        Some(&owner),
+        Some(json!({ "type": "INVOICE", "client_id": client["id"],
+                     "lines": [ { "description": "SMS module", "qty": 1, "unit_price": 1_000_000, "gst_rate": 18 } ] })),
+    );
+    let invoice_id = draft["id"].as_str().unwrap().to_string();
+    let (_, _, invoice) = server.call("POST", &format!("/api/documents/{invoice_id}/issue"), Some(&owner), Some(json!({})));
+    let no = invoice["docNo"].as_str().unwrap().to_string();
+
+    let s = driver.session(1366, 900);
+    sign_in_home(&s, &server, "owner@localhost", OWNER_OWN);
+    s.goto(&server.url(&format!("/payments/new?client_id={}", client["id"].as_str().unwrap())));
+    s.wait_page("payment-new");
+    s.wait(&format!("[data-testid='alloc-row'][data-document-id='{invoice_id}']"));
+    s.fill("amount", "10,800");
+    s.wait("input[name='alloc_pick']").click();
+    s.wait("input[name='tds_deducted']").click();
+    s.wait_text(
+        "[data-testid='alloc-settles']",
+        &format!("Settles {no}: ₹10,800.00 received + ₹1,000.00 TDS"),
+    );
+    s.wait_text("[data-testid='alloc-summary']", "Advance held: ₹0.00");
+    shot(&s, "55-payment-net-of-tds");
+    s.click_button("Record payment");
+    s.wait_page("payment");
+    let (_, _, after) = server.call("GET", &format!("/api/documents/{invoice_id}"), Some(&owner), None);
+    assert_eq!((after["outstanding"].as_i64(), after["payment_state"].as_str()), (Some(0), Some("paid")), "{after}");
+    let (_, _, payments) = server.call("GET", "/api/payments", Some(&owner), None);
+    assert_eq!((payments["rows"][0]["amount"].as_i64(), payments["rows"][0]["tds"].as_i64()), (Some(1_080_000), Some(100_000)));
+}

@@ -22,10 +22,52 @@ export const modeLabel = (m) => (MODES.find((x) => x.value === m) || { label: m 
 /** Advance held in a list cell: the sum, or a muted dash when nothing is held. */
 export const advanceCell = (paise) => (paise > 0 ? rupees(paise) : html`<span class="muted">—</span>`);
 
-/** TDS at `percent` of a taxable value (never of the GST), rounded half-up to the paisa. */
+/** TDS at `percent` of a taxable value (never of the GST), rounded half-up to the rupee. */
 export function tdsAt(taxable, percent) {
   const base = BigInt(Math.max(0, taxable || 0));
-  return Number((base * BigInt(percent) + 50n) / 100n);
+  return Number(((base * BigInt(percent) + 5000n) / 10000n) * 100n);
+}
+
+/** The TDS choices of a payment: a rate of the taxable value, or the amounts typed per invoice. */
+export const TDS_RATES = [
+  { value: "10", label: "10% of the taxable value" },
+  { value: "2", label: "2% of the taxable value" },
+  { value: "typed", label: "The amount typed per invoice" },
+];
+
+/**
+ * Splits what a society paid over the invoices it picked (`picked`: document ids), in the order
+ * of `invoices` (oldest first): each invoice's TDS (`tdsRate` "10" or "2" percent of its taxable
+ * value, rounded to the rupee; "typed": the row's own TDS; "" or null: none) and the money that,
+ * with it, settles the invoice, until `received` (paise) runs out; an invoice the money only
+ * partly covers takes TDS in proportion. Money and TDS of each add up to what it settles.
+ * Answers the rows' values ({ [document_id]: { amount, tds } } as rupee text); rows not picked
+ * keep theirs.
+ */
+export function splitReceived(invoices, picked, received, tdsRate, values = {}) {
+  const next = { ...values };
+  let left = Math.max(0, received || 0);
+  for (const inv of invoices) {
+    if (!picked.includes(inv.document_id)) continue;
+    const typed = paiseOf((values[inv.document_id] || {}).tds) || 0;
+    const fullTds = tdsRate === "typed" ? typed : tdsRate ? tdsAt(inv.taxable, Number(tdsRate)) : 0;
+    const tdsCap = Math.min(fullTds, inv.outstanding);
+    const need = inv.outstanding - tdsCap;
+    let money;
+    let tds;
+    if (left >= need) {
+      money = need;
+      tds = tdsCap;
+    } else {
+      money = left;
+      // In proportion to the money, rounded to the rupee.
+      const share = need > 0 ? Number((BigInt(money) * BigInt(tdsCap) + BigInt(need) * 50n) / (BigInt(need) * 100n)) * 100 : 0;
+      tds = Math.min(inv.outstanding - money, share);
+    }
+    left -= money;
+    next[inv.document_id] = { amount: money ? rupeesInput(money) : "", tds: tds ? rupeesInput(tds) : "" };
+  }
+  return next;
 }
 
 /**
@@ -114,7 +156,7 @@ function MoneyInput({ name, value, label, error, onInput, disabled }) {
   </div>`;
 }
 
-function AllocRow({ inv, value, error, onSet, disabled }) {
+function AllocRow({ inv, value, error, onSet, disabled, picked, onPick }) {
   const v = value || { amount: "", tds: "" };
   const e = error || {};
   const no = inv.docNo || "this invoice";
@@ -126,12 +168,17 @@ function AllocRow({ inv, value, error, onSet, disabled }) {
     return html`<button type="button" class="btn btn-sm tds-btn" disabled=${disabled} onClick=${() => onSet("tds", rupeesInput(paise))}
       title=${`${pct}% of the taxable value ${rupees(inv.taxable)} = ${rupees(paise)}`}>TDS ${pct}%</button>`;
   };
+  const settles = !e.amount && !e.tds && amount + tds > 0;
   return html`<tr data-testid="alloc-row" data-document-id=${inv.document_id} class=${error ? "has-error" : ""}>
     <td class="wrap">
-      <span class="cell-main">${inv.docNo}</span>
+      ${onPick
+        ? html`<label class="alloc-pick"><input type="checkbox" name="alloc_pick" checked=${picked} disabled=${disabled}
+            onChange=${(ev) => onPick(ev.currentTarget.checked)} /> <span class="cell-main">${inv.docNo}</span></label>`
+        : html`<span class="cell-main">${inv.docNo}</span>`}
       <div class="cell-sub">Dated ${date(inv.doc_date)}</div>
       ${inv.taxable !== undefined && inv.taxable !== null && html`<div class="cell-sub">Taxable ${rupees(inv.taxable)}</div>`}
       ${e.document_id && html`<p class="field-error" role="alert">${e.document_id}</p>`}
+      ${settles && html`<p class="alloc-settles" data-testid="alloc-settles">Settles ${no}: ${rupees(amount)} received${tds > 0 ? ` + ${rupees(tds)} TDS` : ""}</p>`}
     </td>
     <td data-label="Due">${inv.due_date ? date(inv.due_date) : html`<span class="muted">—</span>`}
       ${inv.days_past_due > 0 && html`<div class="cell-sub overdue">${integer(inv.days_past_due)} days late</div>`}</td>
@@ -164,9 +211,10 @@ export function AllocSummary({ available, money, tds }) {
  * The open invoices of a client as rows with money and TDS inputs, then the summary.
  * Props: open (useOpenInvoices), values, onChange(nextValues), errors ({document_id: {key: message}}),
  * listError, available (paise the payment holds), read (readAllocations of these values),
- * empty (text when nothing is owed), disabled.
+ * empty (text when nothing is owed), disabled; picked and onPick(id, checked): a "settle" box per
+ * invoice (the record-payment form splits the money over the invoices ticked).
  */
-export function AllocationPanel({ open, values, onChange, errors = {}, listError, available, read, empty, disabled }) {
+export function AllocationPanel({ open, values, onChange, errors = {}, listError, available, read, empty, disabled, picked = [], onPick }) {
   const set = (id) => (key, text) => onChange({ ...values, [id]: { ...(values[id] || { amount: "", tds: "" }), [key]: text } });
   let body;
   if (open.error) {
@@ -186,7 +234,8 @@ export function AllocationPanel({ open, values, onChange, errors = {}, listError
         </tr></thead>
         <tbody>
           ${open.rows.map((inv) => html`<${AllocRow} key=${inv.document_id} inv=${inv} value=${values[inv.document_id]}
-            error=${errors[inv.document_id]} onSet=${set(inv.document_id)} disabled=${disabled} />`)}
+            error=${errors[inv.document_id]} onSet=${set(inv.document_id)} disabled=${disabled}
+            picked=${picked.includes(inv.document_id)} onPick=${onPick && ((checked) => onPick(inv.document_id, checked))} />`)}
         </tbody>
       </table>
     </div></div>`;

@@ -12,7 +12,7 @@ import {
 import { ClientPicker } from "./document-editor.js";
 import { docUrl } from "./document-shared.js";
 import {
-  MODES, paymentUrl, useOpenInvoices, readAllocations, allocationError, focusAllocation, AllocationPanel,
+  MODES, TDS_RATES, paymentUrl, useOpenInvoices, readAllocations, allocationError, focusAllocation, AllocationPanel, splitReceived,
 } from "./payment-allocations.js";
 
 const enc = encodeURIComponent;
@@ -29,6 +29,9 @@ function PaymentForm({ givenClient, documentId }) {
   const form = useForm({ client_id: documentId ? "" : givenClient, received_on: isoDate(), amount: "", mode: "cash", reference: "", notes: "" });
   const v = form.values;
   const [values, setValues] = useState({});
+  // The invoices ticked to settle, and the TDS the society deducted ("" none, a rate, or typed).
+  const [picked, setPicked] = useState([]);
+  const [tdsRate, setTdsRate] = useState("");
   const [rowErrors, setRowErrors] = useState({});
   const [listError, setListError] = useState(null);
   const open = useOpenInvoices(v.client_id);
@@ -46,8 +49,27 @@ function PaymentForm({ givenClient, documentId }) {
     if (docRow) setValues((old) => (old[docRow.document_id] ? old : { ...old, [docRow.document_id]: { amount: rupeesInput(docRow.outstanding), tds: "" } }));
   }, [docRow && docRow.document_id]);
 
+  // The money received is split over the ticked invoices whenever they, the amount or the TDS change.
+  const split = (nextPicked, rate) => {
+    setPicked(nextPicked);
+    setTdsRate(rate);
+    const received = paiseFromRupees(form.values.amount);
+    setValues((old) => splitReceived(open.rows, nextPicked, received, rate, old));
+    setRowErrors({});
+    setListError(null);
+  };
+  useEffect(() => {
+    if (picked.length) split(picked, tdsRate);
+  }, [v.amount]);
+  const pick = (id, checked) => {
+    const next = checked ? [...picked, id] : picked.filter((p) => p !== id);
+    if (!checked) setValues((old) => ({ ...old, [id]: { amount: "", tds: "" } }));
+    split(next, tdsRate);
+  };
+
   const chooseClient = (id) => {
     form.set("client_id", id);
+    setPicked([]);
     setValues({});
     setRowErrors({});
     setListError(null);
@@ -127,11 +149,19 @@ function PaymentForm({ givenClient, documentId }) {
     <${Card} title="Invoices it settles" class="section-card alloc-card">
       ${!v.client_id
         ? html`<p class="hint">Choose the client to see their open invoices.</p>`
-        : html`<p class="card-lead hint">Give the money from this payment for each invoice it settles, and the TDS the society deducted
-            (the buttons work it out on the taxable value). What is not allocated is held as an advance for the client.</p>
+        : html`<p class="card-lead hint">Tick the invoices this payment settles: the amount received is split over them, oldest
+            first, with the TDS the society deducted. Each row can still be changed by hand. What is not allocated is held as an
+            advance for the client.</p>
+          <div class="tds-choice">
+            <label class="check"><input type="checkbox" name="tds_deducted" checked=${!!tdsRate} disabled=${form.saving}
+              onChange=${(e) => split(picked, e.currentTarget.checked ? "10" : "")} /> TDS deducted</label>
+            ${tdsRate && html`<select class="control control-sm" name="tds_rate" aria-label="TDS deducted" value=${tdsRate}
+              onChange=${(e) => split(picked, e.currentTarget.value)}>
+              ${TDS_RATES.map((r) => html`<option value=${r.value}>${r.label}</option>`)}</select>`}
+          </div>
           <div ref=${listRef}>
             <${AllocationPanel} open=${open} values=${values} onChange=${changeRows} errors=${rowErrors} listError=${listError}
-              available=${available} read=${read} disabled=${form.saving}
+              available=${available} read=${read} disabled=${form.saving} picked=${picked} onPick=${pick}
               empty="Nothing is outstanding on this client's invoices: the whole payment is held as an advance." />
           </div>`}
     </${Card}>
