@@ -7,7 +7,7 @@ export { useForm, fieldError, Form, Field, StaticField, SubmitButton, DialogActi
 export { Dialog, ConfirmDialog } from "./ui/dialogs.js";
 export { DataTable, Pagination, useUrlList, SearchBox, FilterBar, FilterSelect, PER_PAGE_CHOICES, useSelection, selectColumn } from "./ui/table.js";
 export { ChangeDiff, diffEntries } from "./ui/diff.js";
-export { Link, navigate, useLocation, useQuery, safeNext } from "./router.js";
+export { Link, navigate, useLocation, useQuery, safeNext, useLeaveGuard } from "./router.js";
 export { useFetch, useTitle, useSession, SessionContext } from "./hooks.js";
 export { PageHeader, Card } from "./ui/layout.js";
 export { RowsEditor, keyed, unkeyed, listFieldError, focusRowControl } from "./ui/rows.js";

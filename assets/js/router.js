@@ -14,6 +14,36 @@ function emit() {
 
 window.addEventListener("popstate", emit);
 
+const leaveGuards = new Set();
+
+/**
+ * While `dirty`, leaving the screen asks first: an in-app link (a confirmation the user may
+ * decline, staying with their changes), and a reload or closing the tab (the browser's own
+ * question). Saving and then moving on (a programmatic `navigate`) does not ask.
+ */
+export function useLeaveGuard(dirty, message = "You have changes that are not saved. Leave this page and lose them?") {
+  useEffect(() => {
+    if (!dirty) return undefined;
+    const guard = () => message;
+    const beforeUnload = (e) => {
+      e.preventDefault();
+      e.returnValue = "";
+    };
+    leaveGuards.add(guard);
+    window.addEventListener("beforeunload", beforeUnload);
+    return () => {
+      leaveGuards.delete(guard);
+      window.removeEventListener("beforeunload", beforeUnload);
+    };
+  }, [dirty, message]);
+}
+
+/** Whether the user lets the current screen go (true when nothing is unsaved). */
+function mayLeave(to) {
+  if (leaveGuards.size === 0 || new URL(to, location.origin).pathname === location.pathname) return true;
+  return window.confirm([...leaveGuards][0]());
+}
+
 /** Go to an in-app URL ("/employees?page=2"). `replace` rewrites the current history entry. */
 export function navigate(to, { replace = false } = {}) {
   const here = location.pathname + location.search;
@@ -63,7 +93,7 @@ export function Link({ href, children, onClick, ...rest }) {
     if (onClick) onClick(e);
     if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
     e.preventDefault();
-    navigate(href);
+    if (mayLeave(href)) navigate(href);
   };
   return html`<a href=${href} onClick=${click} ...${rest}>${children}</a>`;
 }

@@ -11,7 +11,7 @@ const OWNER_PASSWORD: &str = "owner-initial-pw";
 
 fn issue(s: &Session) -> String {
     s.click_button("Issue");
-    s.click_button("Confirm");
+    s.click_button("Issue now");
     s.wait_text("[data-testid='status']", "ssued");
     s.wait("[data-testid='doc-no']").text().trim().to_string()
 }

@@ -89,7 +89,7 @@ fn a_date_that_cannot_be_read_stops_the_save_and_nothing_is_written() {
     assert!(error_beside(&s, "doc_date").contains(DATE_ERROR));
     assert_eq!(focused(&s), "doc_date");
     assert!(
-        s.find_all("button").iter().all(|b| b.text() != "Confirm"),
+        s.find_all("button").iter().all(|b| b.text() != "Issue now"),
         "no confirmation opens while the date is unreadable"
     );
     s.click_button("Save draft");
@@ -151,4 +151,22 @@ fn a_date_that_cannot_be_read_stops_the_save_and_nothing_is_written() {
     assert!(error_beside(&s, "email").contains("email"));
     assert_eq!(focused(&s), "phone");
     shot(&s, "16-several-field-errors");
+
+    // Leaving with the changes unsaved asks first; declined, the form keeps what was typed.
+    let nav_link = |label: &str| {
+        s.find_all("nav a")
+            .into_iter()
+            .find(|a| a.text().trim() == label)
+            .unwrap_or_else(|| panic!("a {label} link in the navigation"))
+    };
+    nav_link("Documents").click();
+    let asked = s.alert_text().expect("a question before leaving");
+    assert!(asked.contains("not saved"), "{asked}");
+    s.answer_alert(false);
+    assert!(s.url().ends_with("/clients/new"), "{}", s.url());
+    let kept = s.script("return document.querySelector(\"[name='name']\").value", json!([]));
+    assert_eq!(kept, "ANCHAL SERVICE CO-OPERATIVE BANK");
+    nav_link("Documents").click();
+    s.answer_alert(true);
+    s.wait_page("documents");
 }

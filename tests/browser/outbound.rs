@@ -86,7 +86,7 @@ fn preview_issue_share_and_email_an_invoice() {
     shot(&s, "40-draft-with-live-preview");
     s.click_button("Save draft");
     s.click_button("Issue");
-    s.click_button("Confirm");
+    s.click_button("Issue now");
     s.wait_text("[data-testid='status']", "ssued");
     let doc_no = s.wait("[data-testid='doc-no']").text().trim().to_string();
     assert!(doc_no.starts_with("INV/"), "{doc_no}");

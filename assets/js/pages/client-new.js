@@ -3,7 +3,7 @@
 import { html, useState, useEffect, useRef } from "/vendor/preact-htm.js";
 import { get, post, isAbort } from "../api.js";
 import {
-  useForm, Form, Field, SubmitButton, fieldError, toast, toastWarnings, useSession, useTitle, PageHeader, Card, Link, navigate,
+  useForm, Form, Field, SubmitButton, fieldError, toast, toastWarnings, useSession, useTitle, PageHeader, Card, Link, navigate, useLeaveGuard,
 } from "../components.js";
 import { isManagerial, useClientOptions, useActiveEmployees, ownerChoices, clientValues, ClientFields, CLIENT_FIELDS, listUrl } from "./client-shared.js";
 
@@ -49,6 +49,7 @@ export function ClientNewPage() {
   const options = useClientOptions();
   const employees = useActiveEmployees(managerial);
   const form = useForm({ ...clientValues(null), owner_id: managerial ? me.id : "", dbPassword: "" });
+  useLeaveGuard(form.dirty && !form.saving);
   const [typeTouched, setTypeTouched] = useState(false);
   const [showPassword, setShowPassword] = useState(false);
   const derived = useClassification(form.values.name);

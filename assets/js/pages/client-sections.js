@@ -41,7 +41,7 @@ export function ContactsSection({ client }) {
   let dialogEl = null;
   if (dialog && dialog.kind === "delete") {
     const c = dialog.contact;
-    dialogEl = html`<${ConfirmDialog} title=${`Delete ${c.name}?`} message=${`${c.name} is removed from this client's contacts.`}
+    dialogEl = html`<${ConfirmDialog} title=${`Delete ${c.name}?`} message=${`${c.name} is removed from this client's contacts.`} confirmLabel="Delete contact"
       onCancel=${close} onConfirm=${async () => {
         await del(`/api/contacts/${enc(c.id)}`);
         close();

@@ -106,7 +106,7 @@ function DbPasswordCard({ client, onSaved }) {
       toast.success("DB password saved.");
     }} />`;
   } else if (dialog === "remove") {
-    dialogEl = html`<${ConfirmDialog} title="Remove the DB password?" message="The stored password is deleted; set a new one any time."
+    dialogEl = html`<${ConfirmDialog} title="Remove the DB password?" message="The stored password is deleted; set a new one any time." confirmLabel="Remove password"
       onCancel=${close} onConfirm=${async () => {
         const updated = await patch(`/api/clients/${enc(client.id)}`, { dbPassword: "" });
         close();

@@ -46,7 +46,7 @@ function BulkEditDialog({ ids, options, employees, onClose, onDone }) {
     const message = html`<p>These changes are made to ${clients} at once:</p>
       <ul class="change-list">${lines.map(([k, label, show]) => html`<li><strong>${label}</strong>: ${show(changes[k])}</li>`)}</ul>
       <p class="hint">Each client's audit trail records the change.</p>`;
-    return html`<${ConfirmDialog} title=${`Change ${clients}?`} message=${message} tone="primary"
+    return html`<${ConfirmDialog} title=${`Change ${clients}?`} message=${message} tone="primary" confirmLabel=${`Change ${clients}`}
       onCancel=${() => setChanges(null)}
       onConfirm=${async () => {
         const answer = await post("/api/clients/bulk", { ids, changes });

@@ -3,7 +3,7 @@
 import { html, useState } from "/vendor/preact-htm.js";
 import { put } from "../api.js";
 import {
-  Card, Notice, Loading, Form, Field, SubmitButton, useForm, fieldError, toast, useFetch, useTitle, PageHeader, Link,
+  Card, Notice, Loading, Form, Field, SubmitButton, useForm, fieldError, toast, useFetch, useTitle, PageHeader, Link, useLeaveGuard,
 } from "../components.js";
 import { stateLabel, stateName } from "./client-shared.js";
 
@@ -26,6 +26,7 @@ function gstinHint(gstin) {
 
 function CompanyForm({ profile, onSaved }) {
   const form = useForm(start(profile));
+  useLeaveGuard(form.dirty && !form.saving);
   const v = form.values;
   const hasGstin = !!v.gstin.trim();
   const onSubmit = form.submit(async (values) => {

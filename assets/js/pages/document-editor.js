@@ -7,7 +7,7 @@ import { post, patch } from "../api.js";
 import { integer } from "../format.js";
 import {
   Card, Notice, Loading, ConfirmDialog, Form, Field, StaticField, DateField, SubmitButton, useForm, fieldError, toast, useFetch, useSession, blockUnreadable,
-  useTitle, useQuery, PageHeader, Link, navigate, keyed, unkeyed, listFieldError, focusRowControl,
+  useTitle, useQuery, PageHeader, Link, navigate, keyed, unkeyed, listFieldError, focusRowControl, useLeaveGuard,
 } from "../components.js";
 import {
   docUrl, typeLabel, TYPE_LABEL, TotalsBox, DocSheet, placeOfSupply, blankLine, lineRow, linesBody, renumber, useModules, isManagerial,
@@ -115,6 +115,8 @@ export function DraftEditor({ doc, onSaved }) {
   const stateKey = JSON.stringify({ h: headerBody(v), rows: rows.map(unkeyed) });
   const [savedKey, setSavedKey] = useState(() => (doc ? stateKey : null));
   const dirty = stateKey !== savedKey;
+  const [startKey] = useState(stateKey);
+  useLeaveGuard(doc ? dirty : stateKey !== startKey);
 
   // Live totals: every line that can be sent, priced as the server would price it.
   const live = linesBody(rows, { forPreview: true });
@@ -217,7 +219,7 @@ export function DraftEditor({ doc, onSaved }) {
   const warnings = answer ? answer.warnings : [];
   const left = Object.keys(live.errors).length;
   return html`
-    ${dialog === "issue" && html`<${ConfirmDialog} title=${`Issue this ${(TYPE_LABEL[type] || "document").toLowerCase()}?`} tone="primary"
+    ${dialog === "issue" && html`<${ConfirmDialog} title=${`Issue this ${(TYPE_LABEL[type] || "document").toLowerCase()}?`} tone="primary" confirmLabel="Issue now"
       message=${html`<p>The number, date and prices are fixed once issued.</p>${dirty ? html`<p class="hint">Your unsaved changes are saved first.</p>` : null}`}
       onCancel=${() => setDialog(null)} onConfirm=${issue} />`}
     ${dialog === "cancel" && html`<${CancelDialog} doc=${doc} onClose=${() => setDialog(null)} onDone=${(d) => { setDialog(null); onSaved(d); }} />`}

@@ -26,18 +26,21 @@ const ACTIONS = {
     title: (e) => `Deactivate ${e.name}?`,
     message: (e) => `${e.name} is signed out at once and cannot sign in until reactivated. Their records stay as they are.`,
     tone: "danger",
+    confirm: "Deactivate",
     done: (e) => `${e.name} is deactivated.`,
   },
   reactivate: {
     title: (e) => `Reactivate ${e.name}?`,
     message: (e) => `${e.name} can sign in again with their current password.`,
     tone: "primary",
+    confirm: "Reactivate",
     done: (e) => `${e.name} is active again.`,
   },
   "reset-password": {
     title: (e) => `Reset the password of ${e.name}?`,
     message: (e) => `A new one-time password is made and shown to you once. ${e.name} is signed out everywhere and must choose their own password at the next sign-in.`,
     tone: "danger",
+    confirm: "Reset password",
   },
 };
 
@@ -120,7 +123,7 @@ export function EmployeesPage() {
   } else if (dialog && dialog.kind === "confirm") {
     const a = ACTIONS[dialog.action];
     const e = dialog.employee;
-    dialogEl = html`<${ConfirmDialog} title=${a.title(e)} message=${a.message(e)} tone=${a.tone}
+    dialogEl = html`<${ConfirmDialog} title=${a.title(e)} message=${a.message(e)} tone=${a.tone} confirmLabel=${a.confirm}
       onConfirm=${() => runAction(dialog.action, e)} onCancel=${close} />`;
   } else if (dialog && dialog.kind === "secret") {
     dialogEl = html`<${SecretDialog} title=${dialog.title} intro=${dialog.intro} secret=${dialog.secret} who=${dialog.who} onClose=${close} />`;

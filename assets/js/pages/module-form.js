@@ -6,7 +6,7 @@ import { post, patch } from "../api.js";
 import { integer } from "../format.js";
 import {
   useForm, Form, Field, SubmitButton, fieldError, RowsEditor, keyed, unkeyed, listFieldError, focusRowControl,
-  Badge, EmptyState, useFetch,
+  Badge, EmptyState, useFetch, useLeaveGuard,
 } from "../components.js";
 
 export const FIELD_TYPES = [
@@ -75,6 +75,8 @@ export function ModuleForm({ module, onSaved, onCancel }) {
   const form = useForm(startValues(module));
   const [packs, setPacks] = useState(() => packRows(module));
   const [spec, setSpec] = useState(() => specRows(module));
+  const [startRows] = useState(() => JSON.stringify([packs, spec]));
+  useLeaveGuard((form.dirty || JSON.stringify([packs, spec]) !== startRows) && !form.saving);
   const [rowErrors, setRowErrors] = useState({ packs: {}, field_spec: {} });
   const [packsError, setPacksError] = useState(null);
   const packsRef = useRef(null);

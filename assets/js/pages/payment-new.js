@@ -7,7 +7,7 @@ import { post } from "../api.js";
 import { isoDate, rupeesInput, paiseFromRupees, rupees } from "../format.js";
 import {
   Card, Notice, Loading, Form, Field, MoneyField, DateField, SubmitButton, useForm, fieldError, toast, useFetch, useTitle, useQuery,
-  PageHeader, Link, navigate,
+  PageHeader, Link, navigate, useLeaveGuard,
 } from "../components.js";
 import { ClientPicker } from "./document-editor.js";
 import { docUrl } from "./document-shared.js";
@@ -32,6 +32,7 @@ function PaymentForm({ givenClient, documentId }) {
   // The invoices ticked to settle, and the TDS the society deducted ("" none, a rate, or typed).
   const [picked, setPicked] = useState([]);
   const [tdsRate, setTdsRate] = useState("");
+  useLeaveGuard((form.dirty || picked.length > 0) && !form.saving);
   const [rowErrors, setRowErrors] = useState({});
   const [listError, setListError] = useState(null);
   const open = useOpenInvoices(v.client_id);

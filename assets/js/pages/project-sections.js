@@ -77,7 +77,7 @@ export function ChecklistCard({ project, onChanged }) {
       onDone=${(answer) => applied(answer, `${dialog.step.label} ticked.`)} />`;
   } else if (dialog) {
     const s = dialog.step;
-    dialogEl = html`<${ConfirmDialog} title=${`Untick “${s.label}”?`} tone="primary" onCancel=${close}
+    dialogEl = html`<${ConfirmDialog} title=${`Untick “${s.label}”?`} tone="primary" confirmLabel="Untick step" onCancel=${close}
       message=${html`<p>The step goes back to pending and its date (${date(s.done_on)}) is cleared. The project's status and dates stay as they are.</p>`}
       onConfirm=${async () => applied(await post(`/api/client-modules/${enc(project.id)}/milestones`, { key: s.key, done: false }), `${s.label} unticked.`)} />`;
   }
@@ -189,11 +189,11 @@ export function CredentialsCard({ project, onSaved }) {
   } else if (dialog && dialog.kind === "secret") {
     dialogEl = html`<${AddSecretDialog} project=${project} onClose=${close} onSaved=${(updated, k) => saved(`Secret ${k} saved.`)(updated)} />`;
   } else if (dialog && dialog.kind === "remove-password") {
-    dialogEl = html`<${ConfirmDialog} title="Remove the portal password?" message="The stored password is deleted; set a new one any time."
+    dialogEl = html`<${ConfirmDialog} title="Remove the portal password?" message="The stored password is deleted; set a new one any time." confirmLabel="Remove password"
       onCancel=${close} onConfirm=${async () => saved("Portal password removed.")(await patch(`/api/client-modules/${enc(project.id)}`, { password: "" }))} />`;
   } else if (dialog && dialog.kind === "remove-secret") {
     const k = dialog.key;
-    dialogEl = html`<${ConfirmDialog} title=${`Remove the secret ${k}?`} message="Its value is deleted and cannot be revealed again."
+    dialogEl = html`<${ConfirmDialog} title=${`Remove the secret ${k}?`} message="Its value is deleted and cannot be revealed again." confirmLabel="Remove secret"
       onCancel=${close} onConfirm=${async () => saved(`Secret ${k} removed.`)(await post(`/api/client-modules/${enc(project.id)}/secrets`, { [k]: "" }))} />`;
   }
   const keys = project.secret_keys || [];

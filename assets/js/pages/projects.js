@@ -45,7 +45,7 @@ function PendingList({ step, label, isOwner, onTicked }) {
   ];
   const n = sel.count;
   const projects = n === 1 ? "1 project" : `${integer(n)} projects`;
-  return html`${confirming && html`<${ConfirmDialog} title=${`Tick “${label}” for ${projects}?`} tone="primary"
+  return html`${confirming && html`<${ConfirmDialog} title=${`Tick “${label}” for ${projects}?`} tone="primary" confirmLabel=${`Tick ${projects}`}
       message=${html`<p>“${label}” is marked done on <strong>${date(doneOn)}</strong> for ${projects}. Each project's audit trail records it.</p>`}
       onCancel=${() => setConfirming(false)}
       onConfirm=${async () => {

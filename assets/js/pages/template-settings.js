@@ -6,7 +6,7 @@
 import { html, useState } from "/vendor/preact-htm.js";
 import { put, upload } from "../api.js";
 import { integer } from "../format.js";
-import { Card, Notice, Loading, Form, Field, SubmitButton, useForm, fieldError, toast, useFetch, useTitle, PageHeader, Link } from "../components.js";
+import { Card, Notice, Loading, Form, Field, SubmitButton, useForm, fieldError, toast, useFetch, useTitle, PageHeader, Link, useLeaveGuard } from "../components.js";
 import { DocSheet } from "./document-shared.js";
 import { usePreview } from "./document-lines.js";
 
@@ -161,6 +161,7 @@ function ShareExpiryCard() {
 function TemplateEditor({ settings: first }) {
   const [settings, setSettings] = useState(first);
   const form = useForm(start(first));
+  useLeaveGuard(form.dirty && !form.saving);
   const [logoTick, setLogoTick] = useState(0);
   const sample = usePreview({ template: sampleValues(form.values, settings.defaults) }, { path: "/api/previews/sample", refresh: logoTick });
   const sampleField = sample.error && sample.error.field;

@@ -48,7 +48,8 @@ export function Dialog({ title, onClose, children, footer, size = "normal", clos
  * Props: title, message (text or markup), confirmLabel ("Confirm"), tone ("danger" |
  * "primary"), onConfirm (may be async: the dialog shows it is busy, and shows the error
  * message if it throws; it stays open on error), onCancel.
- * Focus starts on Cancel, so a stray Enter does not destroy anything.
+ * Focus starts on Cancel, so a stray Enter does not destroy anything. Name the action on the
+ * confirm button ("Delete contact", "Revoke link"), never a bare "Confirm" or "OK".
  */
 export function ConfirmDialog({ title, message, confirmLabel = "Confirm", tone = "danger", onConfirm, onCancel }) {
   const [busy, setBusy] = useState(false);

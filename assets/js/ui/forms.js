@@ -23,6 +23,8 @@ export function useId(prefix = "f") {
  */
 export function useForm(initial) {
   const [values, setValues] = useState(initial);
+  // What the form held when it was last set up (initial or reset): it is dirty once it differs.
+  const [clean, setClean] = useState(() => JSON.stringify(initial));
   const [errors, setErrors] = useState({});
   const [formError, setFormError] = useState(null);
   const [saving, setSaving] = useState(false);
@@ -79,11 +81,13 @@ export function useForm(initial) {
 
   const reset = (next = initial) => {
     setValues(next);
+    setClean(JSON.stringify(next));
     setErrors({});
     setFormError(null);
   };
 
-  return { values, setValues, set, errors, setErrors, formError, setFormError, saving, field, submit, reset, fail };
+  const dirty = JSON.stringify(values) !== clean;
+  return { values, setValues, set, errors, setErrors, formError, setFormError, saving, field, submit, reset, fail, dirty };
 }
 
 /**
