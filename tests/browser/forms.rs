@@ -2,13 +2,10 @@
 //! field's previous value. On the payment, document and interaction forms, a mistyped date shows
 //! "Write the date as DD-MM-YYYY", takes the cursor, and nothing is written.
 
-use crate::common::browser::{owner_session, shot, sign_in_home};
-use crate::common::server::Server;
-use crate::common::webdriver::{Driver, Session};
+use crate::common::browser::{Office, shot};
+use crate::common::webdriver::Session;
 use serde_json::json;
 
-const OWNER_PASSWORD: &str = "owner-initial-pw";
-const OWNER_OWN: &str = "the owner's chosen passphrase";
 const DATE_ERROR: &str = "Write the date as DD-MM-YYYY";
 
 /// The name of the control that has the cursor.
@@ -36,33 +33,20 @@ fn error_beside(s: &Session, name: &str) -> String {
 
 #[test]
 fn a_date_that_cannot_be_read_stops_the_save_and_nothing_is_written() {
-    let Some(driver) = Driver::start() else { return };
-    let dir = tempfile::TempDir::new().unwrap();
-    let server = Server::start(
-        &dir.path().join("office.db"),
-        &dir.path().join("server.log"),
-        Some(OWNER_PASSWORD),
-    );
-    let owner = owner_session(&server, OWNER_PASSWORD, OWNER_OWN);
-    let (_, _, client) = server.call(
-        "POST",
-        "/api/clients",
-        Some(&owner),
-        Some(json!({ "name": "CHADAYAMANGALAM SERVICE CO-OPERATIVE BANK", "state_code": "32" })),
-    );
-    let client_id = client["id"].as_str().unwrap().to_string();
+    let Some(office) = Office::start() else { return };
+    let (server, owner) = (&office.server, &office.owner);
+    let client_id = office.client("CHADAYAMANGALAM SERVICE CO-OPERATIVE BANK");
     let (status, _, draft) = server.call(
         "POST",
         "/api/documents",
-        Some(&owner),
+        Some(owner),
         Some(json!({ "type": "QUOTATION", "client_id": client_id,
                      "lines": [ { "description": "Loan module", "qty": 1, "unit_price": 2_500_000 } ] })),
     );
     assert_eq!(status, 201, "{draft}");
     let draft_id = draft["id"].as_str().unwrap().to_string();
 
-    let s = driver.session(1366, 900);
-    sign_in_home(&s, &server, "owner@localhost", OWNER_OWN);
+    let s = office.owner_window();
 
     // A payment dated 15/11/26 is not recorded dated today.
     s.goto(&server.url(&format!("/payments/new?client_id={client_id}")));
@@ -78,7 +62,7 @@ fn a_date_that_cannot_be_read_stops_the_save_and_nothing_is_written() {
         "{}",
         s.url()
     );
-    let (_, _, payments) = server.call("GET", "/api/payments", Some(&owner), None);
+    let (_, _, payments) = server.call("GET", "/api/payments", Some(owner), None);
     assert_eq!(payments["total"], 0, "{payments}");
 
     // A quotation dated 31-11-2026 is neither saved nor issued dated today.
@@ -94,7 +78,7 @@ fn a_date_that_cannot_be_read_stops_the_save_and_nothing_is_written() {
     );
     s.click_button("Save draft");
     assert!(error_beside(&s, "doc_date").contains(DATE_ERROR));
-    let (_, _, doc) = server.call("GET", &format!("/api/documents/{draft_id}"), Some(&owner), None);
+    let (_, _, doc) = server.call("GET", &format!("/api/documents/{draft_id}"), Some(owner), None);
     assert_eq!(
         (doc["status"].as_str(), doc["doc_date"].as_str()),
         (Some("draft"), None),
@@ -103,7 +87,7 @@ fn a_date_that_cannot_be_read_stops_the_save_and_nothing_is_written() {
     let (_, _, audit) = server.call(
         "GET",
         &format!("/api/audit?entity_id={draft_id}"),
-        Some(&owner),
+        Some(owner),
         None,
     );
     assert_eq!(audit["total"], 1, "only the create is audited: {audit}");
@@ -120,7 +104,7 @@ fn a_date_that_cannot_be_read_stops_the_save_and_nothing_is_written() {
     let (_, _, interactions) = server.call(
         "GET",
         &format!("/api/interactions?client_id={client_id}"),
-        Some(&owner),
+        Some(owner),
         None,
     );
     assert_eq!(interactions["total"], 0, "{interactions}");
@@ -132,7 +116,7 @@ fn a_date_that_cannot_be_read_stops_the_save_and_nothing_is_written() {
     let (_, _, interactions) = server.call(
         "GET",
         &format!("/api/interactions?client_id={client_id}"),
-        Some(&owner),
+        Some(owner),
         None,
     );
     assert_eq!(
@@ -164,7 +148,10 @@ fn a_date_that_cannot_be_read_stops_the_save_and_nothing_is_written() {
     assert!(asked.contains("not saved"), "{asked}");
     s.answer_alert(false);
     assert!(s.url().ends_with("/clients/new"), "{}", s.url());
-    let kept = s.script("return document.querySelector(\"[name='name']\").value", json!([]));
+    let kept = s.script(
+        "return document.querySelector(\"[name='name']\").value",
+        json!([]),
+    );
     assert_eq!(kept, "ANCHAL SERVICE CO-OPERATIVE BANK");
     nav_link("Documents").click();
     s.answer_alert(true);

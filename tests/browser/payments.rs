@@ -2,7 +2,7 @@
 //! 10% of the taxable value, sees the receipt and its PDF, and the invoice's outstanding falls;
 //! the dues aging report shows what is left.
 
-use crate::common::browser::{owner_session, shot, sign_in_home};
+use crate::common::browser::{Office, owner_session, shot, sign_in_home};
 use crate::common::server::Server;
 use crate::common::webdriver::Driver;
 use serde_json::json;
@@ -167,59 +167,38 @@ fn select_mode(s: &crate::common::webdriver::Session, mode: &str) {
 
 #[test]
 fn a_manager_cancels_a_payment_and_refunds_an_advance_and_invoices_show_what_they_owe() {
-    let Some(driver) = Driver::start() else { return };
-    let dir = tempfile::TempDir::new().unwrap();
-    let server = Server::start(
-        &dir.path().join("office.db"),
-        &dir.path().join("server.log"),
-        Some(OWNER_PASSWORD),
-    );
-    let owner = owner_session(&server, OWNER_PASSWORD, OWNER_OWN);
-    let (_, _, client) = server.call(
-        "POST",
-        "/api/clients",
-        Some(&owner),
-        Some(json!({ "name": "ANCHAL SERVICE CO-OPERATIVE BANK", "state_code": "32" })),
-    );
-    let (_, _, draft) = server.call(
-        "POST",
-        "/api/documents",
-        Some(&owner),
-        Some(json!({ "type": "INVOICE", "client_id": client["id"],
-                     "lines": [ { "description": "Deposit module", "qty": 1, "unit_price": 1_000_000 } ] })),
-    );
-    let invoice_id = draft["id"].as_str().unwrap().to_string();
-    server.call(
-        "POST",
-        &format!("/api/documents/{invoice_id}/issue"),
-        Some(&owner),
-        Some(json!({})),
-    );
+    let Some(office) = Office::start() else { return };
+    let (server, owner) = (&office.server, &office.owner);
+    let client_id = office.client("ANCHAL SERVICE CO-OPERATIVE BANK");
+    let (invoice_id, _) = office.issued_invoice(&client_id, "Deposit module", 1_000_000);
     // A quotation beside it: the list narrows from two documents to the one unpaid invoice.
     server.call(
         "POST",
         "/api/documents",
-        Some(&owner),
-        Some(json!({ "type": "QUOTATION", "client_id": client["id"],
+        Some(owner),
+        Some(json!({ "type": "QUOTATION", "client_id": client_id,
                      "lines": [ { "description": "Loan module", "qty": 1, "unit_price": 900_000 } ] })),
     );
     let (status, _, paid) = server.call(
         "POST",
         "/api/payments",
-        Some(&owner),
-        Some(json!({ "client_id": client["id"], "received_on": "2026-11-02", "amount": 1_180_000, "mode": "upi",
-                     "allocations": [ { "document_id": invoice_id, "amount": 1_180_000 } ] })),
+        Some(owner),
+        Some(
+            json!({ "client_id": client_id, "received_on": "2026-11-02", "amount": 1_180_000, "mode": "upi",
+                     "allocations": [ { "document_id": invoice_id, "amount": 1_180_000 } ] }),
+        ),
     );
     assert_eq!(status, 201, "{paid}");
     let (_, _, advance) = server.call(
         "POST",
         "/api/payments",
-        Some(&owner),
-        Some(json!({ "client_id": client["id"], "received_on": "2026-11-03", "amount": 500_000, "mode": "cash" })),
+        Some(owner),
+        Some(
+            json!({ "client_id": client_id, "received_on": "2026-11-03", "amount": 500_000, "mode": "cash" }),
+        ),
     );
 
-    let s = driver.session(1366, 900);
-    sign_in_home(&s, &server, "owner@localhost", OWNER_OWN);
+    let s = office.owner_window();
     s.goto(&server.url(&format!("/documents/{invoice_id}")));
     s.wait_page("document");
     s.wait_text("[data-testid='paid-badge']", "Paid");
@@ -241,7 +220,7 @@ fn a_manager_cancels_a_payment_and_refunds_an_advance_and_invoices_show_what_the
     let (_, _, payment) = server.call(
         "GET",
         &format!("/api/payments/{}", paid["id"].as_str().unwrap()),
-        Some(&owner),
+        Some(owner),
         None,
     );
     assert_eq!(
@@ -315,7 +294,7 @@ fn a_manager_cancels_a_payment_and_refunds_an_advance_and_invoices_show_what_the
     let (_, _, after) = server.call(
         "GET",
         &format!("/api/payments/{}", advance["id"].as_str().unwrap()),
-        Some(&owner),
+        Some(owner),
         None,
     );
     assert_eq!(
@@ -326,37 +305,18 @@ fn a_manager_cancels_a_payment_and_refunds_an_advance_and_invoices_show_what_the
 
 #[test]
 fn a_society_pays_net_of_tds_and_the_form_splits_it_without_retyping() {
-    let Some(driver) = Driver::start() else { return };
-    let dir = tempfile::TempDir::new().unwrap();
-    let server = Server::start(
-        &dir.path().join("office.db"),
-        &dir.path().join("server.log"),
-        Some(OWNER_PASSWORD),
-    );
-    let owner = owner_session(&server, OWNER_PASSWORD, OWNER_OWN);
-    let (_, _, client) = server.call(
-        "POST",
-        "/api/clients",
-        Some(&owner),
-        Some(json!({ "name": "PUNALUR SERVICE CO-OPERATIVE BANK", "state_code": "32" })),
-    );
+    let Some(office) = Office::start() else { return };
+    let (server, owner) = (&office.server, &office.owner);
+    let client_id = office.client("PUNALUR SERVICE CO-OPERATIVE BANK");
     // Taxable ₹10,000 + 18% GST = ₹11,800; the society keeps 10% of the taxable value as TDS.
-    let (_, _, draft) = server.call(
-        "POST",
-        "/api/documents",
-        Some(&owner),
-        Some(json!({ "type": "INVOICE", "client_id": client["id"],
-                     "lines": [ { "description": "SMS module", "qty": 1, "unit_price": 1_000_000, "gst_rate": 18 } ] })),
-    );
-    let invoice_id = draft["id"].as_str().unwrap().to_string();
-    let (_, _, invoice) = server.call("POST", &format!("/api/documents/{invoice_id}/issue"), Some(&owner), Some(json!({})));
-    let no = invoice["docNo"].as_str().unwrap().to_string();
+    let (invoice_id, no) = office.issued_invoice(&client_id, "SMS module", 1_000_000);
 
-    let s = driver.session(1366, 900);
-    sign_in_home(&s, &server, "owner@localhost", OWNER_OWN);
-    s.goto(&server.url(&format!("/payments/new?client_id={}", client["id"].as_str().unwrap())));
+    let s = office.owner_window();
+    s.goto(&server.url(&format!("/payments/new?client_id={client_id}")));
     s.wait_page("payment-new");
-    s.wait(&format!("[data-testid='alloc-row'][data-document-id='{invoice_id}']"));
+    s.wait(&format!(
+        "[data-testid='alloc-row'][data-document-id='{invoice_id}']"
+    ));
     s.fill("amount", "10,800");
     s.wait("input[name='alloc_pick']").click();
     s.wait("input[name='tds_deducted']").click();
@@ -368,8 +328,18 @@ fn a_society_pays_net_of_tds_and_the_form_splits_it_without_retyping() {
     shot(&s, "55-payment-net-of-tds");
     s.click_button("Record payment");
     s.wait_page("payment");
-    let (_, _, after) = server.call("GET", &format!("/api/documents/{invoice_id}"), Some(&owner), None);
-    assert_eq!((after["outstanding"].as_i64(), after["payment_state"].as_str()), (Some(0), Some("paid")), "{after}");
-    let (_, _, payments) = server.call("GET", "/api/payments", Some(&owner), None);
-    assert_eq!((payments["rows"][0]["amount"].as_i64(), payments["rows"][0]["tds"].as_i64()), (Some(1_080_000), Some(100_000)));
+    let (_, _, after) = server.call("GET", &format!("/api/documents/{invoice_id}"), Some(owner), None);
+    assert_eq!(
+        (after["outstanding"].as_i64(), after["payment_state"].as_str()),
+        (Some(0), Some("paid")),
+        "{after}"
+    );
+    let (_, _, payments) = server.call("GET", "/api/payments", Some(owner), None);
+    assert_eq!(
+        (
+            payments["rows"][0]["amount"].as_i64(),
+            payments["rows"][0]["tds"].as_i64()
+        ),
+        (Some(1_080_000), Some(100_000))
+    );
 }

@@ -78,3 +78,74 @@ pub fn sign_in_home(s: &Session, server: &Server, username: &str, password: &str
     s.click_button("Sign in");
     s.wait_page("home");
 }
+
+/// A browser test's office: Chromium, the real server on a fresh data file, and its owner past
+/// the first sign-in (`owner`: the session cookie). None when Chromium is not installed (a
+/// failure under CI, see `Driver::start`).
+pub struct Office {
+    pub driver: crate::common::webdriver::Driver,
+    pub server: Server,
+    pub owner: String,
+    _dir: tempfile::TempDir,
+}
+
+pub const OFFICE_OWNER_PASSWORD: &str = "the owner's chosen passphrase";
+
+impl Office {
+    pub fn start() -> Option<Office> {
+        let driver = crate::common::webdriver::Driver::start()?;
+        let dir = tempfile::TempDir::new().unwrap();
+        let server = Server::start(
+            &dir.path().join("office.db"),
+            &dir.path().join("server.log"),
+            Some("owner-initial-pw"),
+        );
+        let owner = owner_session(&server, "owner-initial-pw", OFFICE_OWNER_PASSWORD);
+        Some(Office {
+            driver,
+            server,
+            owner,
+            _dir: dir,
+        })
+    }
+
+    /// A society in Kerala; answers its id.
+    pub fn client(&self, name: &str) -> String {
+        let (status, _, client) = self.server.call(
+            "POST",
+            "/api/clients",
+            Some(&self.owner),
+            Some(json!({ "name": name, "state_code": "32" })),
+        );
+        assert_eq!(status, 201, "{client}");
+        client["id"].as_str().unwrap().to_string()
+    }
+
+    /// An issued tax invoice of one line at 18% GST; answers its id and number.
+    pub fn issued_invoice(&self, client_id: &str, description: &str, unit_price: i64) -> (String, String) {
+        let (status, _, draft) = self.server.call(
+            "POST",
+            "/api/documents",
+            Some(&self.owner),
+            Some(json!({ "type": "INVOICE", "client_id": client_id,
+                         "lines": [ { "description": description, "qty": 1, "unit_price": unit_price, "gst_rate": 18 } ] })),
+        );
+        assert_eq!(status, 201, "{draft}");
+        let id = draft["id"].as_str().unwrap().to_string();
+        let (status, _, issued) = self.server.call(
+            "POST",
+            &format!("/api/documents/{id}/issue"),
+            Some(&self.owner),
+            Some(json!({})),
+        );
+        assert_eq!(status, 200, "{issued}");
+        (id, issued["docNo"].as_str().unwrap().to_string())
+    }
+
+    /// A browser window signed in as the owner, on the home page.
+    pub fn owner_window(&self) -> Session {
+        let s = self.driver.session(1366, 900);
+        sign_in_home(&s, &self.server, "owner@localhost", OFFICE_OWNER_PASSWORD);
+        s
+    }
+}

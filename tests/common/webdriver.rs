@@ -240,9 +240,16 @@ impl Session {
 
     /// The text of the open alert or confirm box, if one is open.
     pub fn alert_text(&self) -> Option<String> {
-        let reply = minreq::get(format!("{}/alert/text", self.base)).with_timeout(60).send().unwrap();
+        let reply = minreq::get(format!("{}/alert/text", self.base))
+            .with_timeout(60)
+            .send()
+            .unwrap();
         (reply.status_code == 200)
-            .then(|| serde_json::from_slice::<Value>(reply.as_bytes()).unwrap()["value"].as_str().map(str::to_string))
+            .then(|| {
+                serde_json::from_slice::<Value>(reply.as_bytes()).unwrap()["value"]
+                    .as_str()
+                    .map(str::to_string)
+            })
             .flatten()
     }
 
