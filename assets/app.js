@@ -27,6 +27,7 @@ import { DocumentPage } from "/js/pages/document.js";
 import { CompanyPage } from "/js/pages/company.js";
 import { TemplateSettingsPage } from "/js/pages/template-settings.js";
 import { MailSettingsPage } from "/js/pages/mail-settings.js";
+import { SettingsPage } from "/js/pages/settings.js";
 import { PaymentsPage } from "/js/pages/payments.js";
 import { PaymentNewPage } from "/js/pages/payment-new.js";
 import { PaymentPage } from "/js/pages/payment.js";
@@ -56,6 +57,7 @@ const ROUTES = {
   "/reports": { page: ReportsPage },
   "/reports/dues-aging": { page: DuesAgingPage },
   "/reports/gst-summary": { page: GstSummaryPage },
+  "/settings": { page: SettingsPage, roles: ["owner"] },
   "/settings/company": { page: CompanyPage, roles: ["owner"] },
   "/settings/template": { page: TemplateSettingsPage, roles: ["owner"] },
   "/settings/mail": { page: MailSettingsPage, roles: ["owner"] },
@@ -85,20 +87,20 @@ function findRoute(path) {
   return null;
 }
 
+// Grouped so that it reads at a glance as screens are added (reminders, tickets, SMS, import).
 export const NAV = [
-  { href: "/", label: "Home" },
-  { href: "/clients", label: "Clients" },
-  { href: "/projects", label: "Projects" },
-  { href: "/documents", label: "Documents" },
-  { href: "/payments", label: "Payments" },
-  { href: "/reports", label: "Reports" },
-  { href: "/modules", label: "Catalog", roles: ["owner"] },
-  { href: "/employees", label: "Employees", roles: ["owner"] },
-  { href: "/login-history", label: "Login history", roles: ["owner"] },
-  { href: "/audit", label: "Audit", roles: ["owner"] },
-  { href: "/settings/template", label: "Letterhead", roles: ["owner"] },
-  { href: "/settings/mail", label: "Mail", roles: ["owner"] },
-  { href: "/profile", label: "Profile" },
+  { href: "/", label: "Home", group: "Work" },
+  { href: "/projects", label: "Projects", group: "Work" },
+  { href: "/clients", label: "Clients", group: "Sales" },
+  { href: "/documents", label: "Documents", group: "Sales" },
+  { href: "/payments", label: "Payments", group: "Sales" },
+  { href: "/reports", label: "Reports", group: "Reports" },
+  { href: "/audit", label: "Audit", roles: ["owner"], group: "Reports" },
+  { href: "/login-history", label: "Login history", roles: ["owner"], group: "Reports" },
+  { href: "/settings", label: "Settings", roles: ["owner"], group: "Settings" },
+  { href: "/modules", label: "Catalog", roles: ["owner"], group: "Settings" },
+  { href: "/employees", label: "Employees", roles: ["owner"], group: "Settings" },
+  { href: "/profile", label: "Profile", group: "You" },
 ];
 
 export const canUse = (me, roles) => !roles || (!!me && roles.includes(me.role));
@@ -114,6 +116,7 @@ function Shell({ me, path, forced, onSignOut, children }) {
   useEffect(() => setMenuOpen(false), [path]);
   const links = NAV.filter((n) => canUse(me, n.roles));
   const isCurrent = (href) => (href === "/" ? path === "/" : path === href || path.startsWith(`${href}/`));
+  const groups = [...new Set(links.map((n) => n.group))].map((g) => [g, links.filter((n) => n.group === g)]);
   return html`<div class="shell">
     <a class="skip-link" href="#content">Skip to content</a>
     <aside class="sidebar">
@@ -125,13 +128,16 @@ function Shell({ me, path, forced, onSignOut, children }) {
         </button>
       </div>
       <nav id="main-nav" class=${`main-nav${menuOpen ? " open" : ""}`} aria-label="Main">
-        <ul class="nav-list">
-          ${links.map((n) =>
-            forced
-              ? html`<li><a class="nav-link disabled" aria-disabled="true" title="Choose your own password first">${n.label}</a></li>`
-              : html`<li><${Link} class="nav-link" href=${n.href} aria-current=${isCurrent(n.href) ? "page" : undefined}>${n.label}</${Link}></li>`,
-          )}
-        </ul>
+        ${groups.map(([group, items]) => html`<div class="nav-group" key=${group}>
+          <p class="nav-group-title">${group}</p>
+          <ul class="nav-list">
+            ${items.map((n) =>
+              forced
+                ? html`<li><a class="nav-link disabled" aria-disabled="true" title="Choose your own password first">${n.label}</a></li>`
+                : html`<li><${Link} class="nav-link" href=${n.href} aria-current=${isCurrent(n.href) ? "page" : undefined}>${n.label}</${Link}></li>`,
+            )}
+          </ul>
+        </div>`)}
         <div class="nav-user">
           <div class="nav-user-name">${me.name}</div>
           <div class="nav-user-role">${roleLabel(me.role)}</div>

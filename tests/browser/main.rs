@@ -19,3 +19,4 @@ mod forms;
 mod outbound;
 mod payments;
 mod projects;
+mod settings;

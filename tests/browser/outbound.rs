@@ -128,3 +128,79 @@ fn preview_issue_share_and_email_an_invoice() {
         "no session in the fresh browser"
     );
 }
+
+#[test]
+fn the_public_share_page_shows_the_whole_invoice_on_a_phone() {
+    let Some(office) = crate::common::browser::Office::start() else {
+        return;
+    };
+    let client_id = office.client("VADAKARA SERVICE CO-OPERATIVE BANK LTD");
+    let (invoice_id, no) = office.issued_invoice(
+        &client_id,
+        "Core banking licence with deposits, loans and SMS alerts",
+        12_345_600,
+    );
+    let (status, _, minted) = office.server.call(
+        "POST",
+        &format!("/api/documents/{invoice_id}/share"),
+        Some(&office.owner),
+        Some(json!({ "days": 7 })),
+    );
+    assert_eq!(status, 201, "{minted}");
+
+    let phone = office.driver.phone_session(390, 844);
+    phone.goto(minted["url"].as_str().unwrap());
+    phone.wait_text(".doc-sheet", &no);
+    let width = |css: &str| {
+        phone
+            .script(
+                &format!("return document.querySelector(\"{css}\").getBoundingClientRect().right"),
+                json!([]),
+            )
+            .as_f64()
+            .unwrap()
+    };
+    let viewport = phone
+        .script("return window.innerWidth", json!([]))
+        .as_f64()
+        .unwrap();
+    assert_eq!(viewport, 390.0, "Chromium emulates a 390 px phone");
+    // The page does not scroll sideways; the sheet and its totals fit the screen.
+    let page_width = phone
+        .script("return document.documentElement.scrollWidth", json!([]))
+        .as_f64()
+        .unwrap();
+    assert!(
+        page_width <= viewport,
+        "the page is {page_width} px wide on a {viewport} px screen"
+    );
+    assert!(
+        width(".doc-sheet") <= viewport && width(".doc-total") <= viewport,
+        "the total is on screen"
+    );
+    // Every column of the lines is there: in their own box, which scrolls when they need more room.
+    let columns = phone.script(
+        "return document.querySelectorAll('.doc-lines thead th').length",
+        json!([]),
+    );
+    assert_eq!(columns, 10);
+    let lines_box = phone
+        .script(
+            "const b = document.querySelector('.doc-lines-box'); return [b.clientWidth, b.scrollWidth, getComputedStyle(b).overflowX];",
+            json!([]),
+        );
+    assert_eq!(lines_box[2], "auto", "{lines_box}");
+    assert!(lines_box[0].as_f64().unwrap() <= viewport, "{lines_box}");
+    phone.script(
+        "document.querySelector('.doc-lines-box').scrollLeft = 10000",
+        json!([]),
+    );
+    let last = phone.script(
+        "const b = document.querySelector('.doc-lines-box').getBoundingClientRect(); \
+             const c = document.querySelector('.doc-lines tbody tr td:last-child').getBoundingClientRect(); \
+             return c.right <= b.right + 1 && c.left >= b.left - 1;",
+        json!([]),
+    );
+    assert_eq!(last, true, "the Total column scrolls into view");
+    shot(&phone, "43-share-page-on-a-phone");
+}

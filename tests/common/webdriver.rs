@@ -70,6 +70,21 @@ impl Driver {
 
     /// A new browser session with an empty profile (no cookies) at the given window size.
     pub fn session(&self, width: u32, height: u32) -> Session {
+        self.session_with(width, height, json!({}))
+    }
+
+    /// A session that Chromium's mobile emulation makes a phone `width` CSS pixels wide (touch,
+    /// a device pixel ratio of 3, a phone's user agent).
+    pub fn phone_session(&self, width: u32, height: u32) -> Session {
+        self.session_with(
+            width,
+            height,
+            json!({ "mobileEmulation": { "deviceMetrics": { "width": width, "height": height, "pixelRatio": 3.0, "touch": true },
+                    "userAgent": "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Mobile Safari/537.36" } }),
+        )
+    }
+
+    fn session_with(&self, width: u32, height: u32, chrome_options: Value) -> Session {
         let profile = tempfile::TempDir::new().unwrap();
         let args = vec![
             "--headless=new".to_string(),
@@ -84,9 +99,13 @@ impl Driver {
             format!("--window-size={width},{height}"),
             format!("--user-data-dir={}", profile.path().display()),
         ];
+        let mut options = json!({ "binary": self.chromium, "args": args });
+        if let (Some(all), Some(more)) = (options.as_object_mut(), chrome_options.as_object()) {
+            all.extend(more.clone());
+        }
         let caps = json!({ "capabilities": { "alwaysMatch": {
             "browserName": "chrome",
-            "goog:chromeOptions": { "binary": self.chromium, "args": args },
+            "goog:chromeOptions": options,
         }}});
         let reply = post(&format!("{}/session", self.base), &caps);
         let id = reply["sessionId"]
@@ -121,6 +140,10 @@ fn get(url: &str) -> Value {
     let reply = minreq::get(url).with_timeout(60).send().unwrap();
     serde_json::from_slice::<Value>(reply.as_bytes()).unwrap()["value"].clone()
 }
+
+/// How long a step waits for the page: generous, since a 2-core CI machine runs the browser
+/// tests side by side; a passing step waits only as long as the page takes.
+const WAIT: Duration = Duration::from_secs(20);
 
 /// One browser window.
 pub struct Session {
@@ -161,18 +184,18 @@ impl Session {
             .unwrap_or_default()
     }
 
-    /// Waits up to 10 s for an element matching `css`.
+    /// Waits up to `WAIT` for an element matching `css`.
     pub fn wait(&self, css: &str) -> Element<'_> {
         self.wait_until(css, |_| true)
     }
 
-    /// Waits up to 10 s for an element matching `css` whose text contains `text`.
+    /// Waits up to `WAIT` for an element matching `css` whose text contains `text`.
     pub fn wait_text(&self, css: &str, text: &str) -> Element<'_> {
         self.wait_until(css, |e| e.text().contains(text))
     }
 
     fn wait_until(&self, css: &str, ok: impl Fn(&Element<'_>) -> bool) -> Element<'_> {
-        let deadline = Instant::now() + Duration::from_secs(10);
+        let deadline = Instant::now() + WAIT;
         loop {
             if let Some(found) = self.find_all(css).into_iter().find(|e| ok(e)) {
                 return found;
@@ -196,7 +219,7 @@ impl Session {
     /// save is under way would swallow the click).
     pub fn click_button(&self, text: &str) {
         let xpath = format!("//button[normalize-space()='{text}']");
-        let deadline = Instant::now() + Duration::from_secs(10);
+        let deadline = Instant::now() + WAIT;
         loop {
             if let Some(button) = self
                 .find_with("xpath", &xpath)

@@ -87,7 +87,7 @@ export function CompanyPage() {
   else if (!p) body = html`<${Loading} label="Loading the company profile…" />`;
   else body = html`<${CompanyForm} profile=${p} onSaved=${setSaved} />`;
   return html`<main data-page="company">
-    <p class="crumbs"><${Link} href="/documents">← Documents</${Link}></p>
+    <p class="crumbs"><${Link} href="/settings">← Settings</${Link}></p>
     <${PageHeader} title="Company" subtitle="Printed on every quotation, invoice and credit note; the GSTIN's state decides CGST + SGST or IGST." />
     ${p && !p.state_code && html`<${Notice} tone="warning">The company has no state yet: until a GSTIN or state code is saved, every document is
       treated as within the state (CGST + SGST) and carries a warning.</${Notice}>`}

@@ -11,7 +11,7 @@ const DESTINATIONS = [
   { href: "/payments", title: "Payments", text: "Money received: record a payment with its receipt, settle invoices (TDS too) and apply advances." },
   { href: "/reports", title: "Reports", text: "Dues aging by client and days past due, and the GST summary by month; both as CSV." },
   { href: "/settings/company", title: "Company", text: "The company profile printed on documents: GSTIN and state, address, bank details.", roles: ["owner"] },
-  { href: "/settings/template", title: "Letterhead", text: "How documents look: trade name, logo, bank details, terms, footer and colour, with a live sample; how long public links last.", roles: ["owner"] },
+  { href: "/settings/template", title: "Letterhead", text: "How documents look: trade name, logo, terms, footer and colour, with a live sample; how long public links last.", roles: ["owner"] },
   { href: "/settings/mail", title: "Mail", text: "The mail provider that sends documents and module notices: address, sender, token, and a connection test.", roles: ["owner"] },
   { href: "/modules", title: "Catalog", text: "The modules the office sells: prices, rate cards, custom fields and who subscribes.", roles: ["owner"] },
   { href: "/employees", title: "Employees", text: "Invite staff, change roles, deactivate accounts and reset passwords.", roles: ["owner"] },

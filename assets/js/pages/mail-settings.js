@@ -81,7 +81,7 @@ export function MailSettingsPage() {
     </div>`;
   }
   return html`<main data-page="mail-settings">
-    <p class="crumbs"><${Link} href="/documents">← Documents</${Link}></p>
+    <p class="crumbs"><${Link} href="/settings">← Settings</${Link}></p>
     <${PageHeader} title="Mail" subtitle="How documents and module notices are emailed: a Postmark-style provider reached over HTTPS." />
     ${body}
   </main>`;

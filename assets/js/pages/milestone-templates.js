@@ -96,7 +96,7 @@ export function MilestoneTemplatesPage() {
   const [query, setQuery] = useQuery();
   const t = saved || data;
   const code = query.module || "";
-  const crumbs = html`<p class="crumbs"><${Link} href="/projects">← Projects</${Link}> · <${Link} href="/modules">Catalog</${Link}></p>`;
+  const crumbs = html`<p class="crumbs"><${Link} href="/settings">← Settings</${Link}></p>`;
   const header = html`<${PageHeader} title="Milestone templates"
     subtitle="A new project's checklist: the front list, then its module's tail (or the default tail)." />`;
   if (error) return html`<main data-page="milestone-templates">${crumbs}${header}<${Notice} tone="danger" alert=${true}>${error.message}</${Notice}></main>`;

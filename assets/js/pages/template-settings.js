@@ -14,26 +14,22 @@ const ACCENT = "template.accent_color";
 const HEX = /^#[0-9a-fA-F]{6}$/;
 const LOGO_MAX = 512 * 1024;
 
-// The letterhead's fields in the server's order, grouped as the form shows them.
+// The letterhead's own fields, grouped as the form shows them. What is printed of the company
+// (address, GSTIN, phone, email, bank and UPI details) is entered once, on the Company page.
 const GROUPS = [
-  { legend: "Name and contact", fields: [
-    { key: "template.trade_name", label: "Trade name", hint: "The name at the head of every document." },
-    { key: "template.address", label: "Address", as: "textarea", rows: 3, wide: true, hint: "One line per line printed." },
-    { key: "template.gstin", label: "GSTIN", mono: true, hint: "15 letters and digits; its first two digits give the state shown." },
-    { key: "template.phone", label: "Phone", type: "tel" },
-    { key: "template.email", label: "Email", type: "email" },
-  ] },
-  { legend: "Payment details", fields: [
-    { key: "template.bank_name", label: "Bank" },
-    { key: "template.bank_account", label: "Account number", mono: true },
-    { key: "template.bank_ifsc", label: "IFSC", mono: true },
-    { key: "template.upi_id", label: "UPI ID" },
+  { legend: "Name", fields: [
+    { key: "template.trade_name", label: "Trade name", hint: "The name at the head of every document; empty: the company's legal name." },
   ] },
   { legend: "Terms and footer", fields: [
     { key: "template.terms", label: "Terms", as: "textarea", rows: 3, wide: true, hint: "Printed under the payment details." },
     { key: "template.footer", label: "Footer", as: "textarea", rows: 2, wide: true, hint: "The small line at the very bottom." },
   ] },
 ];
+// Older versions let these be set here too; a value still stored is printed instead of the
+// company profile's, so the page says so and offers to drop it.
+const COMPANY_KEYS = ["address", "gstin", "phone", "email", "bank_name", "bank_account", "bank_ifsc", "upi_id"].map((k) => `template.${k}`);
+const COMPANY_LABEL = { "template.address": "Address", "template.gstin": "GSTIN", "template.phone": "Phone", "template.email": "Email",
+  "template.bank_name": "Bank", "template.bank_account": "Account number", "template.bank_ifsc": "IFSC", "template.upi_id": "UPI ID" };
 const FIELDS = GROUPS.flatMap((g) => g.fields);
 const KEYS = [...FIELDS.map((f) => f.key), ACCENT];
 const LABEL = Object.fromEntries([...FIELDS.map((f) => [f.key, f.label]), [ACCENT, "Accent colour"]]);
@@ -62,8 +58,6 @@ function LetterheadForm({ form, defaults, onSaved }) {
     if (accent && !HEX.test(accent)) throw fieldError(ACCENT, "Give the colour as #RRGGBB, e.g. #1f4e79.");
     const body = {};
     for (const k of KEYS) body[k] = values[k].trim() || null;
-    if (body["template.gstin"]) body["template.gstin"] = body["template.gstin"].toUpperCase();
-    if (body["template.bank_ifsc"]) body["template.bank_ifsc"] = body["template.bank_ifsc"].toUpperCase();
     onSaved(await put("/api/settings/template", body));
     toast.success("Letterhead saved.");
   });
@@ -73,8 +67,8 @@ function LetterheadForm({ form, defaults, onSaved }) {
     spellcheck=${f.as === "textarea"} maxLength=${f.as === "textarea" ? "2000" : "200"} hint=${f.hint} />`;
   const picker = HEX.test(v[ACCENT].trim()) ? v[ACCENT].trim().toLowerCase() : placeholder(ACCENT) || "#1f4e79";
   return html`<${Form} onSubmit=${onSubmit} error=${form.formError} label="Letterhead">
-    <p class="form-section-intro hint">A field left empty uses the default shown in grey: the company profile for names, address, GSTIN,
-      contact and bank details.</p>
+    <p class="form-section-intro hint">A field left empty uses the default shown in grey. The address, GSTIN, phone, email and
+      bank details printed are the <${Link} href="/settings/company">company profile's</${Link}>: change them there.</p>
     ${GROUPS.map((g) => html`<fieldset class="form-section" key=${g.legend}>
       <legend>${g.legend}</legend>
       <div class="form-grid">${g.fields.map(control)}
@@ -169,8 +163,17 @@ function TemplateEditor({ settings: first }) {
     setSettings(fresh);
     form.reset(start(fresh));
   };
+  const overriding = COMPANY_KEYS.filter((k) => settings[k] !== null && settings[k] !== undefined && settings[k] !== "");
+  const useCompany = async () => {
+    const fresh = await put("/api/settings/template", Object.fromEntries(overriding.map((k) => [k, null])));
+    saved(fresh);
+    toast.success("Documents now print the company profile's details.");
+  };
   return html`<div class="page-grid even template-grid">
     <div class="page-col">
+      ${overriding.length > 0 && html`<${Notice} tone="warning" testid="letterhead-overrides" title="Printed instead of the company profile">
+        ${overriding.map((k) => `${COMPANY_LABEL[k]}: ${settings[k]}`).join(" · ")}
+        <p><button type="button" class="btn btn-sm" onClick=${useCompany}>Use the company profile</button></p></${Notice}>`}
       <${Card} title="Text and colour" class="section-card">
         <${LetterheadForm} form=${form} defaults=${settings.defaults || {}} onSaved=${saved} />
       </${Card}>
@@ -196,7 +199,7 @@ export function TemplateSettingsPage() {
   else if (!data) body = html`<${Loading} label="Loading the letterhead…" />`;
   else body = html`<${TemplateEditor} settings=${data} />`;
   return html`<main data-page="template-settings" class="template-settings-page">
-    <p class="crumbs"><${Link} href="/documents">← Documents</${Link}></p>
+    <p class="crumbs"><${Link} href="/settings">← Settings</${Link}></p>
     <${PageHeader} title="Letterhead" subtitle="The head and foot of every quotation, invoice and credit note, on screen, in the PDF and in emails."
       actions=${html`<${Link} class="btn" href="/settings/company">Company settings</${Link}>`} />
     ${body}

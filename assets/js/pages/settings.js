@@ -1,0 +1,24 @@
+// Settings (owner, /settings): one place for everything that shapes the office's documents and
+// work. Each settings page links back here.
+import { html } from "/vendor/preact-htm.js";
+import { Card, useTitle, PageHeader, Link } from "../components.js";
+
+const SECTIONS = [
+  { href: "/settings/company", title: "Company profile", text: "The legal name, address, GSTIN, state, bank and UPI details printed on every document, and the office's time zone." },
+  { href: "/settings/template", title: "Letterhead", text: "The trade name, logo, colour, terms and footer of quotations, invoices, receipts and emails; how long a public link lasts." },
+  { href: "/settings/mail", title: "Mail", text: "The mail provider that sends documents, and a test of the connection." },
+  { href: "/settings/milestones", title: "Checklist templates", text: "The onboarding steps a new subscription starts with, per module." },
+  { href: "/modules", title: "Catalog", text: "Modules, their dated prices and volume rate cards." },
+  { href: "/employees", title: "Employees", text: "Staff accounts, roles, and password resets." },
+];
+
+export function SettingsPage() {
+  useTitle("Settings");
+  return html`<main data-page="settings">
+    <${PageHeader} title="Settings" subtitle="What the office prints, sends and starts from." />
+    <div class="settings-grid" data-testid="settings-sections">
+      ${SECTIONS.map((s) => html`<${Card} key=${s.href} title=${html`<${Link} href=${s.href}>${s.title}</${Link}>`} class="section-card">
+        <p class="hint">${s.text}</p></${Card}>`)}
+    </div>
+  </main>`;
+}

@@ -1,0 +1,84 @@
+//! Browser test of the console's frame: the navigation in groups, scrolling so that Sign out is
+//! reachable in a short window; the settings in one section with back links; and what the
+//! documents print of the company entered in one place.
+
+use crate::common::browser::{Office, shot};
+use serde_json::json;
+
+#[test]
+fn settings_sit_in_one_section_and_a_short_window_still_reaches_sign_out() {
+    let Some(office) = Office::start() else { return };
+    let (server, owner) = (&office.server, &office.owner);
+    // A GSTIN stored on the letterhead by an earlier version overrides the company's.
+    let (status, _, _) = server.call(
+        "PUT",
+        "/api/settings/template",
+        Some(owner),
+        Some(json!({ "template.gstin": "32AABCK1234L1ZV" })),
+    );
+    assert_eq!(status, 200);
+
+    let s = office.owner_window();
+    let groups: Vec<String> = s.find_all(".nav-group-title").iter().map(|g| g.text()).collect();
+    assert_eq!(groups, ["WORK", "SALES", "REPORTS", "SETTINGS", "YOU"]);
+
+    // Settings → Letterhead → back to Settings.
+    s.find_all("nav a")
+        .into_iter()
+        .find(|a| a.text().trim() == "Settings")
+        .unwrap()
+        .click();
+    s.wait_page("settings");
+    for section in [
+        "Company profile",
+        "Letterhead",
+        "Mail",
+        "Checklist templates",
+        "Catalog",
+        "Employees",
+    ] {
+        s.wait_text("[data-testid='settings-sections']", section);
+    }
+    shot(&s, "60-settings");
+    s.find_all("[data-testid='settings-sections'] a")
+        .into_iter()
+        .find(|a| a.text() == "Letterhead")
+        .unwrap()
+        .click();
+    s.wait_page("template-settings");
+    assert!(
+        s.find_all("[name='template.gstin'], [name='template.bank_account']")
+            .is_empty(),
+        "entered on the Company page only"
+    );
+    s.wait_text("[data-testid='letterhead-overrides']", "GSTIN: 32AABCK1234L1ZV");
+    s.click_button("Use the company profile");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while !s.find_all("[data-testid='letterhead-overrides']").is_empty() {
+        assert!(std::time::Instant::now() < deadline, "the override stays");
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    let (_, _, template) = server.call("GET", "/api/settings/template", Some(owner), None);
+    assert_eq!(template["template.gstin"], serde_json::Value::Null);
+    s.find_all(".crumbs a")
+        .into_iter()
+        .find(|a| a.text().contains("Settings"))
+        .unwrap()
+        .click();
+    s.wait_page("settings");
+
+    // A short window: the navigation scrolls and Sign out is still there to click.
+    s.set_window(1366, 420);
+    let scrolls = s.script(
+        "const n = document.querySelector('.main-nav'); return n.scrollHeight > n.clientHeight;",
+        json!([]),
+    );
+    assert_eq!(scrolls, true, "the navigation is taller than a 420 px window");
+    s.script(
+        "[...document.querySelectorAll('.nav-user button')].find(b => b.textContent.trim() === 'Sign out').scrollIntoView();",
+        json!([]),
+    );
+    shot(&s, "61-short-window-nav");
+    s.click_button("Sign out");
+    s.wait_page("login");
+}
