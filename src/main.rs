@@ -355,7 +355,7 @@ fn fill_demo(db: &db::Db, options: demo::Options) -> Result<demo::Summary, Strin
 fn summary_text(data: &std::path::Path, s: &demo::Summary) -> String {
     format!(
         "Demo office written to {}: {} clients, {} subscriptions ({} milestones), {} documents ({} lines), \
-         {} payments ({} allocations), {} audit rows.\nEmployees: manager@demo.office and staff1..{}@demo.office, password {}",
+         {} payments ({} allocations; {} cancelled, {} advances refunded), {} audit rows.\nEmployees: manager@demo.office and staff1..{}@demo.office, password {}",
         data.display(),
         s.clients,
         s.subscriptions,
@@ -364,6 +364,8 @@ fn summary_text(data: &std::path::Path, s: &demo::Summary) -> String {
         s.lines,
         s.payments,
         s.allocations,
+        s.cancelled_payments,
+        s.refunds,
         s.audit,
         s.staff - 1,
         demo::STAFF_PASSWORD

@@ -71,6 +71,10 @@ pub struct Payment {
     pub reference: Option<String>,
     /// (document index, money, tds).
     pub allocations: Vec<(usize, i64, i64)>,
+    /// Entered by mistake and cancelled the same day, with this reason (it then settles nothing).
+    pub cancelled: Option<&'static str>,
+    /// Part of the advance given back: (amount, day, reason).
+    pub refund: Option<(i64, NaiveDate, &'static str)>,
 }
 
 pub struct Plan {
@@ -301,6 +305,23 @@ impl Planner<'_> {
                 owed - tds + advance,
                 vec![(invoice, owed - tds, tds)],
             );
+            // Now and then a society asks for its advance back.
+            let back = first_day + Duration::days(self.rng.range(10, 60));
+            if advance > 0
+                && self.rng.chance(20)
+                && back <= self.today
+                && let Some(p) = self
+                    .plan
+                    .payments
+                    .last_mut()
+                    .filter(|p| p.received_on == first_day)
+            {
+                p.refund = Some((
+                    advance,
+                    back,
+                    "Advance returned: the society deferred the project",
+                ));
+            }
         } else if roll < 90 {
             let part = (owed - tds) * self.rng.range(50, 80) / 100;
             self.pay(client, first_day, part, vec![(invoice, part, tds)]);
@@ -331,14 +352,31 @@ impl Planner<'_> {
             _ => None,
         };
         let allocations = allocations.into_iter().filter(|(_, m, t)| m + t > 0).collect();
+        // About one payment in a hundred is entered twice; the second is cancelled, and its
+        // allocations with it, so it settles nothing.
+        let twice = self.rng.chance(1);
         self.plan.payments.push(Payment {
             client,
             received_on: on,
             amount,
             mode,
-            reference,
+            reference: reference.clone(),
             allocations,
+            cancelled: None,
+            refund: None,
         });
+        if twice {
+            self.plan.payments.push(Payment {
+                client,
+                received_on: on,
+                amount,
+                mode,
+                reference,
+                allocations: vec![],
+                cancelled: Some("Entered twice"),
+                refund: None,
+            });
+        }
     }
 
     fn client(&mut self, n: usize, start: NaiveDate, staff: usize) {

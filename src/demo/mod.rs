@@ -36,6 +36,9 @@ pub struct Summary {
     pub lines: usize,
     pub payments: usize,
     pub allocations: usize,
+    /// Payments cancelled with a reason, and refunds of advances.
+    pub cancelled_payments: usize,
+    pub refunds: usize,
     pub audit: usize,
 }
 

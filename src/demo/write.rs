@@ -362,6 +362,34 @@ pub fn write(
                 after: Some(json!({ "receipt_no": receipt_no, "amount": p.amount, "mode": p.mode })),
             },
         )?;
+        if let Some(reason) = p.cancelled {
+            conn.prepare_cached(
+                "UPDATE payment SET status = 'cancelled', cancel_reason = ?2, cancelled_on = ?3, cancelled_by = ?4 WHERE id = ?1",
+            )?
+            .execute(params![id, reason, p.received_on.to_string(), user])?;
+            w.audit(
+                at,
+                Audit {
+                    user_id: Some(user),
+                    entity: "payment",
+                    entity_id: Some(id),
+                    action: "cancelled",
+                    before: Some(json!({ "receipt_no": receipt_no, "status": "recorded" })),
+                    after: Some(json!({ "receipt_no": receipt_no, "status": "cancelled", "reason": reason })),
+                },
+            )?;
+            summary.cancelled_payments += 1;
+        }
+        if let Some((amount, on, reason)) = p.refund {
+            let refund_at = w.rng.office_time(on);
+            let refund_id = w.rng.id(refund_at);
+            conn.prepare_cached(
+                "INSERT INTO payment_refund (id, payment_id, amount, refunded_on, reason, created_by, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?7)",
+            )?
+            .execute(params![refund_id, id, amount, on.to_string(), reason, user, clock::timestamp(refund_at)])?;
+            w.audit(refund_at, Audit { user_id: Some(user), entity: "payment", entity_id: Some(id), action: "refunded", before: None, after: Some(json!({ "refund_id": refund_id, "amount": amount, "refunded_on": on, "reason": reason })) })?;
+            summary.refunds += 1;
+        }
         for (doc, amount, tds) in &p.allocations {
             let alloc_id = w.rng.id(at);
             conn.prepare_cached(

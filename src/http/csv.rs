@@ -32,17 +32,18 @@ pub fn line(cells: &[&str]) -> String {
 
 /// A CSV built in memory (reports of a few thousand rows) as a download named `file_name`.
 pub fn attachment(file_name: &str, body: String) -> Response {
-    (
-        [
-            (header::CONTENT_TYPE, "text/csv; charset=utf-8".to_string()),
-            (
-                header::CONTENT_DISPOSITION,
-                format!("attachment; filename=\"{file_name}\""),
-            ),
-        ],
-        body,
-    )
-        .into_response()
+    (download(file_name), body).into_response()
+}
+
+/// The headers of a CSV download named `file_name`.
+fn download(file_name: &str) -> [(header::HeaderName, String); 2] {
+    [
+        (header::CONTENT_TYPE, "text/csv; charset=utf-8".to_string()),
+        (
+            header::CONTENT_DISPOSITION,
+            format!("attachment; filename=\"{file_name}\""),
+        ),
+    ]
 }
 
 /// Streams every row of a list as a CSV download named `file_name` (decisions 10: the CSV twin
@@ -91,17 +92,7 @@ pub async fn stream<T: 'static>(
         Some((next.map_err(|e| std::io::Error::other(e.message.clone())), rx))
     });
     let body = futures_util::StreamExt::chain(futures_util::stream::once(async move { Ok(first) }), rest);
-    Ok((
-        [
-            (header::CONTENT_TYPE, "text/csv; charset=utf-8".to_string()),
-            (
-                header::CONTENT_DISPOSITION,
-                format!("attachment; filename=\"{file_name}\""),
-            ),
-        ],
-        Body::from_stream(body),
-    )
-        .into_response())
+    Ok((download(&file_name), Body::from_stream(body)).into_response())
 }
 
 #[cfg(test)]

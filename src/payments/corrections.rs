@@ -35,7 +35,8 @@ pub struct RefundInput {
     pub refunded_on: NaiveDate,
 }
 
-fn not_cancelled(p: &Payment) -> Result<(), AppError> {
+/// Refuses to change a cancelled payment (a second cancel, an allocation, a refund): 409.
+pub fn not_cancelled(p: &Payment) -> Result<(), AppError> {
     if p.status == "cancelled" {
         return Err(AppError::conflict(
             "payment_cancelled",
@@ -43,11 +44,6 @@ fn not_cancelled(p: &Payment) -> Result<(), AppError> {
         ));
     }
     Ok(())
-}
-
-/// Refuses an allocation from a cancelled payment.
-pub fn check_allocatable(p: &Payment) -> Result<(), AppError> {
-    not_cancelled(p)
 }
 
 /// Cancels a payment of the caller's book: its allocations are reversed (each invoice audited

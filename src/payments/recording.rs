@@ -108,7 +108,7 @@ pub fn allocate_advance_in(
     claims: Vec<Claim>,
 ) -> Result<Payment, AppError> {
     let before = visible_payment(tx, user, id)?;
-    crate::payments::corrections::check_allocatable(&before)?;
+    crate::payments::corrections::not_cancelled(&before)?;
     allocate_in(tx, user, &before, claims)?;
     let after = visible_payment(tx, user, id)?;
     audit(

@@ -111,9 +111,10 @@ pub fn check_claims(
     Ok(())
 }
 
-/// TDS at `percent` of a taxable value (never of the GST), rounded half-up to the paisa.
+/// TDS at `percent` of a taxable value (never of the GST), rounded half-up to the rupee (the
+/// console's `tdsAt` works it out the same way).
 pub fn tds_at(taxable: i64, percent: i64) -> i64 {
-    crate::money::div_round_half_up(taxable.max(0) * percent, 100)
+    crate::money::div_round_half_up(taxable.max(0) * percent, 100 * 100) * 100
 }
 
 /// A payment is received today or before (the office's today): never in the future.
@@ -291,8 +292,10 @@ mod tests {
     fn tds_is_a_share_of_the_taxable_value_rounded_half_up() {
         assert_eq!(tds_at(10_000_000, 10), 1_000_000);
         assert_eq!(tds_at(10_000_000, 2), 200_000);
-        assert_eq!(tds_at(25, 2), 1); // 0.5 paisa rounds up
-        assert_eq!(tds_at(24, 2), 0);
+        // ₹1,234.56 at 10% is ₹123.456: ₹123; ₹1,235.00 at 10% is ₹123.50: ₹124.
+        assert_eq!(tds_at(123_456, 10), 12_300);
+        assert_eq!(tds_at(123_500, 10), 12_400);
+        assert_eq!(tds_at(-5, 10), 0);
     }
 
     #[test]

@@ -200,6 +200,17 @@ fn main() {
                 }
             }),
         ),
+        (
+            "a payment entered in error: record, then cancel",
+            writes::cancel_payment(&fixture, next.clone()),
+            Box::new({
+                let (db, f) = (db.clone(), fixture.clone());
+                move |i| {
+                    let (client, invoice) = &f.owing[(i * 11) % f.owing.len()];
+                    writes::cancel_payment_directly(&db, &f, client, invoice).unwrap()
+                }
+            }),
+        ),
     ];
     let mut cpu_notes = vec![];
     for (name, work, direct) in write_scenarios.into_iter().filter(|w| wanted(w.0)) {

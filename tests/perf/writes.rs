@@ -1,5 +1,5 @@
-//! What the office writes: an invoice (create the draft, then issue it) and a payment with one
-//! allocation. Each request is its own transaction on the server's one writer (synchronous=FULL).
+//! What the office writes: an invoice (create the draft, then issue it), a payment with one
+//! allocation, and a payment entered in error and cancelled (its allocation reversed). Each request is its own transaction on the server's one writer (synchronous=FULL).
 //! The floor runs the same transactions (the same library calls the handlers make, in the same
 //! order) directly through `Db::write_blocking` on the same file, one after another.
 
@@ -7,11 +7,10 @@ use crate::http::{Client, Work};
 use crate::reads::Fixture;
 use backoffice::auth::Role;
 use backoffice::auth::session::AuthUser;
-use backoffice::book::visible_document;
 use backoffice::db::Db;
 use backoffice::documents::{drafts, numbering};
 use backoffice::error::AppError;
-use backoffice::payments::recording;
+use backoffice::payments::{corrections, recording};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -79,10 +78,40 @@ pub fn issue_invoice_directly(db: &Db, f: &Fixture, client_id: &str) -> Result<(
         .write_blocking(|tx| drafts::create_in(tx, &user, draft))?
         .document
         .id;
-    db.write_blocking(|tx| {
-        visible_document(tx, &user, &id)?;
-        numbering::issue_in(tx, &user, &id)
-    })?;
+    db.write_blocking(|tx| numbering::issue_in(tx, &user, &id))?;
+    Ok(())
+}
+
+/// A payment entered in error: recorded with one allocation, then cancelled with a reason.
+pub fn cancel_payment(f: &Fixture, next: Arc<AtomicUsize>) -> Work {
+    let (cookie, owing, today) = (f.manager.clone(), Arc::new(f.owing.clone()), f.today.to_string());
+    Arc::new(move |c: &mut Client, _, _| {
+        let (client, invoice) = &owing[next.fetch_add(1, Ordering::Relaxed) % owing.len()];
+        let reply = c.post(
+            "/api/payments",
+            &cookie,
+            &payment_body(client, invoice, &today),
+            201,
+        );
+        let id = reply.json()["id"].as_str().unwrap().to_string();
+        c.post(
+            &format!("/api/payments/{id}/cancel"),
+            &cookie,
+            r#"{"reason":"Entered twice"}"#,
+            200,
+        );
+    })
+}
+
+/// The floor of [`cancel_payment`]: the record handler's transaction, then the cancel handler's.
+pub fn cancel_payment_directly(db: &Db, f: &Fixture, client_id: &str, invoice: &str) -> Result<(), AppError> {
+    let user = manager(f);
+    let input = serde_json::from_str(&payment_body(client_id, invoice, &f.today.to_string())).unwrap();
+    let payment = recording::NewPayment::check(input)?;
+    let id = db
+        .write_blocking(|tx| recording::record_in(tx, &user, payment))?
+        .id;
+    db.write_blocking(|tx| corrections::cancel_in(tx, &user, &id, "Entered twice"))?;
     Ok(())
 }
 

@@ -122,6 +122,27 @@ fn the_same_seed_gives_the_same_office_and_it_keeps_the_rules() {
         ),
         0
     );
+    // Corrections are in the office too: payments entered twice and cancelled (settling
+    // nothing, their receipt number kept), and advances given back, never more than was held.
+    assert!(one("SELECT COUNT(*) FROM payment WHERE status = 'cancelled' AND cancel_reason <> ''") > 0);
+    assert!(one("SELECT COUNT(*) FROM payment_refund") > 0);
+    assert_eq!(
+        one("SELECT COUNT(*) FROM payment p WHERE p.status = 'cancelled' AND
+               (EXISTS (SELECT 1 FROM payment_allocation a WHERE a.payment_id = p.id) OR EXISTS (SELECT 1 FROM payment_refund r WHERE r.payment_id = p.id))"),
+        0
+    );
+    assert_eq!(
+        one(
+            "SELECT COUNT(*) FROM payment p WHERE p.amount < (SELECT COALESCE(SUM(amount), 0) FROM payment_allocation a WHERE a.payment_id = p.id)
+                                                          + (SELECT COALESCE(SUM(amount), 0) FROM payment_refund r WHERE r.payment_id = p.id)"
+        ),
+        0
+    );
+    assert_eq!(
+        one("SELECT COUNT(*) FROM audit WHERE entity = 'payment' AND action IN ('cancelled', 'refunded')"),
+        one("SELECT COUNT(*) FROM payment WHERE status = 'cancelled'")
+            + one("SELECT COUNT(*) FROM payment_refund")
+    );
     // A second run on a filled office is refused.
     let again = Command::new(BIN)
         .args(["demo-data", "--clients", "5", "--data"])
