@@ -74,8 +74,11 @@ fn the_api_holds_under_schemathesis() {
         .args([
             "--generation-database",
             "none",
+            // One worker: with two, Hypothesis's cache of lambda descriptions is shared between
+            // threads and now and then raises a KeyError inside Schemathesis ("Runtime Error",
+            // seen on GET /api/audit in CI), which fails the run without any finding.
             "--workers",
-            "2",
+            "1",
             "--request-timeout",
             "20",
         ])
