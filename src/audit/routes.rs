@@ -48,7 +48,7 @@ async fn list_audit(
 ) -> Result<Json<Paginated<AuditRow>>, AppError> {
     let rows = state
         .db
-        .read(move |c| q.filter(c).map(store::list)?.page(c, &page))
+        .read(move |c| store::page(c, q.filter(c)?, &page))
         .await?;
     Ok(Json(rows))
 }
@@ -68,7 +68,7 @@ impl AuditQuery {
     }
 }
 
-const AUDIT_CSV: &[&str] = &["Time", "User", "Entity", "Action", "Entity id", "Before", "After"];
+const AUDIT_CSV: &[&str] = &["Time", "User", "Entity", "Record", "Action", "Entity id", "Before", "After"];
 
 fn audit_cells(r: &AuditRow) -> Vec<String> {
     let image = |v: &Option<serde_json::Value>| v.as_ref().map(|v| v.to_string()).unwrap_or_default();
@@ -76,6 +76,7 @@ fn audit_cells(r: &AuditRow) -> Vec<String> {
         r.at.clone(),
         r.user_name.clone().unwrap_or_default(),
         r.entity.clone(),
+        r.entity_label.clone().unwrap_or_default(),
         r.action.clone(),
         r.entity_id.clone().unwrap_or_default(),
         image(&r.before),

@@ -6,7 +6,7 @@ use crate::book;
 use crate::clients::contacts_store::{self as store, Branch, Contact};
 use crate::db::audit::record;
 use crate::db::query::{Changes, text_or_null};
-use crate::error::AppError;
+use crate::error::{AppError, Checks};
 use crate::staff::rules as staff_rules;
 use rusqlite::Connection;
 use rusqlite::types::Value;
@@ -52,28 +52,37 @@ fn name_change(
     }
 }
 
+/// The contact's changes, every invalid field named at once.
 pub fn contact_changes(input: &ContactInput, creating: bool) -> Result<Changes, AppError> {
-    let mut changes: Vec<_> = name_change(input.name.as_deref(), creating, "contact")?
+    let mut checks = Checks::default();
+    let mut changes: Changes = checks
+        .check(name_change(input.name.as_deref(), creating, "contact"))
+        .flatten()
         .into_iter()
         .collect();
     if let Some(role) = &input.role {
         changes.push(("role", text_or_null(role)));
     }
     if let Some(phone) = &input.phone {
-        staff_rules::check_phone(phone.trim())?;
+        checks.check(staff_rules::check_phone(phone.trim()));
         changes.push(("phone", text_or_null(phone)));
     }
     if let Some(email) = &input.email {
         if !email.trim().is_empty() {
-            staff_rules::check_email(email.trim())?;
+            checks.check(staff_rules::check_email(email.trim()));
         }
         changes.push(("email", text_or_null(email)));
     }
+    checks.done()?;
     Ok(changes)
 }
 
+/// The branch's changes, every invalid field named at once.
 pub fn branch_changes(input: &BranchInput, creating: bool) -> Result<Changes, AppError> {
-    let mut changes: Vec<_> = name_change(input.name.as_deref(), creating, "branch")?
+    let mut checks = Checks::default();
+    let mut changes: Changes = checks
+        .check(name_change(input.name.as_deref(), creating, "branch"))
+        .flatten()
         .into_iter()
         .collect();
     for (column, value) in [("district", &input.district), ("address", &input.address)] {
@@ -82,9 +91,10 @@ pub fn branch_changes(input: &BranchInput, creating: bool) -> Result<Changes, Ap
         }
     }
     if let Some(phone) = &input.phone {
-        staff_rules::check_phone(phone.trim())?;
+        checks.check(staff_rules::check_phone(phone.trim()));
         changes.push(("phone", text_or_null(phone)));
     }
+    checks.done()?;
     Ok(changes)
 }
 

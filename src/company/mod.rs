@@ -10,7 +10,7 @@ use crate::auth::session::AuthUser;
 use crate::clock;
 use crate::db::audit::record;
 use crate::db::settings;
-use crate::error::AppError;
+use crate::error::{AppError, Checks};
 use crate::gstin::{self, Gstin};
 use crate::staff::rules as staff_rules;
 use rusqlite::Connection;
@@ -50,33 +50,34 @@ pub fn profile(conn: &Connection) -> Result<CompanyProfile, AppError> {
 }
 
 /// Checks a profile before it is saved: the GSTIN (which sets the state code), or else a state
-/// code, the email and the UTC offset. Answers the offset, which is kept as a setting of its own.
+/// code, the email and the UTC offset, every invalid field named at once. Answers the offset,
+/// which is kept as a setting of its own.
 pub fn check_profile(profile: &mut CompanyProfile) -> Result<Option<String>, AppError> {
+    let mut checks = Checks::default();
     if profile.name.trim().is_empty() {
-        return Err(AppError::invalid(
+        checks.fail(AppError::invalid(
             "name",
             "required",
             "Enter the company's legal name.",
         ));
     }
-    profile.gstin = profile
-        .gstin
-        .take()
-        .filter(|g| !g.trim().is_empty())
-        .map(|g| Gstin::parse(&g))
-        .transpose()?
-        .map(|g| {
+    let gstin = profile.gstin.take().filter(|g| !g.trim().is_empty());
+    let parsed = gstin.as_deref().map(Gstin::parse);
+    match parsed {
+        Some(Ok(g)) => {
             profile.state_code = Some(g.state_code().to_string());
-            String::from(g)
-        });
-    match &profile.gstin {
-        Some(_) => {}
+            profile.gstin = Some(String::from(g));
+        }
+        Some(Err(e)) => {
+            profile.gstin = gstin;
+            checks.fail(e);
+        }
         None => {
             profile.state_code = profile.state_code.take().filter(|s| !s.trim().is_empty());
             if let Some(code) = &profile.state_code
                 && gstin::state_name(code).is_none()
             {
-                return Err(AppError::invalid(
+                checks.fail(AppError::invalid(
                     "state_code",
                     "invalid_state_code",
                     "Enter a two-digit GST state code.",
@@ -85,18 +86,19 @@ pub fn check_profile(profile: &mut CompanyProfile) -> Result<Option<String>, App
         }
     }
     if let Some(email) = profile.email.as_deref().filter(|e| !e.is_empty()) {
-        staff_rules::check_email(email)?;
+        checks.check(staff_rules::check_email(email));
     }
     let offset = profile.utc_offset.take().filter(|o| !o.trim().is_empty());
     if let Some(o) = &offset
         && clock::parse_offset(o).is_none()
     {
-        return Err(AppError::invalid(
+        checks.fail(AppError::invalid(
             "utc_offset",
             "invalid_offset",
             "Give the offset as +05:30.",
         ));
     }
+    checks.done()?;
     Ok(offset)
 }
 

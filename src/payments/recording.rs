@@ -7,7 +7,7 @@ use crate::auth::session::AuthUser;
 use crate::book::{visible_client, visible_payment};
 use crate::db::audit::{Audit, audit};
 use crate::documents::{rules as doc_rules, store as doc_store};
-use crate::error::AppError;
+use crate::error::{AppError, Checks};
 use crate::payments::rules::{self, Claim};
 use crate::payments::store::{self, Payment};
 use chrono::NaiveDate;
@@ -154,20 +154,25 @@ pub struct NewPayment {
 }
 
 impl NewPayment {
-    /// Its amount, mode, texts and the number of its allocations.
+    /// Its amount, mode, texts and the number of its allocations, every invalid field named at once.
     pub fn check(input: PaymentInput) -> Result<NewPayment, AppError> {
+        let mut checks = Checks::default();
         if input.amount <= 0 {
-            return Err(AppError::invalid(
+            checks.fail(AppError::invalid(
                 "amount",
                 "invalid_amount",
                 "Give the amount received, above zero.",
             ));
         }
-        crate::clients::rules::one_of("mode", &input.mode, rules::MODES)?;
+        checks.check(crate::clients::rules::one_of("mode", &input.mode, rules::MODES));
+        let reference = checks.check(optional_text("reference", input.reference.clone(), 100));
+        let notes = checks.check(optional_text("notes", input.notes.clone(), 2000));
+        let claims = checks.check(claims(&input.allocations));
+        checks.done()?;
         Ok(NewPayment {
-            reference: optional_text("reference", input.reference.clone(), 100)?,
-            notes: optional_text("notes", input.notes.clone(), 2000)?,
-            claims: claims(&input.allocations)?,
+            reference: reference.unwrap_or(Value::Null),
+            notes: notes.unwrap_or(Value::Null),
+            claims: claims.unwrap_or_default(),
             input,
         })
     }

@@ -1,7 +1,8 @@
 //! The client registry: classification, GSTIN, filters, staff scoping, owner, DB password and
 //! its reveal limiter, bulk edit, contacts, branches, interactions and the audit viewer.
 
-use crate::common::TestApp;
+use crate::common::{Call, TestApp};
+use axum::http::Method;
 use axum::http::StatusCode;
 use serde_json::{Value, json};
 
@@ -954,6 +955,88 @@ async fn the_audit_viewer_filters_counts_and_writes_nothing() {
 }
 
 #[tokio::test]
+async fn the_audit_viewer_names_the_records_a_row_speaks_of() {
+    let o = office().await;
+    let a = create(&o.app, &o.owner, json!({ "name": "Named Society" })).await;
+    let client = id(&a);
+    let reply = o
+        .app
+        .patch(
+            &format!("/api/clients/{client}/owner"),
+            &o.manager,
+            json!({ "owner_id": o.anna_id }),
+        )
+        .await;
+    assert_eq!(reply.status, StatusCode::OK, "{}", reply.text);
+    let contact = o
+        .app
+        .post(
+            &format!("/api/clients/{client}/contacts"),
+            &o.owner,
+            json!({ "name": "Latha" }),
+        )
+        .await;
+    assert_eq!(contact.status, StatusCode::CREATED, "{}", contact.text);
+
+    let moved = o
+        .app
+        .get("/api/audit?action=set_owner", &o.owner)
+        .await
+        .body["rows"][0]
+        .clone();
+    assert_eq!(moved["entity_label"], "Named Society");
+    assert_eq!(
+        moved["refs"][&client],
+        json!({ "entity": "client", "id": client, "label": "Named Society" })
+    );
+    assert_eq!(
+        moved["refs"][&o.anna_id],
+        json!({ "entity": "staff", "id": o.anna_id, "label": "anna@coop.in" }),
+        "the new account owner, named: {moved}"
+    );
+
+    let added = o
+        .app
+        .get("/api/audit?entity=contact", &o.owner)
+        .await
+        .body["rows"][0]
+        .clone();
+    let contact_id = id(&contact.body);
+    assert_eq!(added["entity_label"], "Latha (Named Society)");
+    assert_eq!(
+        added["refs"][&contact_id],
+        json!({ "entity": "client", "id": client, "label": "Latha (Named Society)" }),
+        "a contact opens its client"
+    );
+
+    // A record that is gone keeps its id and no name; the CSV carries the name column.
+    let deleted = o
+        .app
+        .send(
+            Call::new(Method::DELETE, &format!("/api/contacts/{contact_id}"))
+                .cookie(&o.owner)
+                .json(json!({})),
+        )
+        .await;
+    assert_eq!(deleted.status, StatusCode::NO_CONTENT, "{}", deleted.text);
+    let gone = o.app.get("/api/audit?entity=contact", &o.owner).await;
+    assert_eq!(gone.body["rows"][0]["action"], "delete");
+    assert_eq!(gone.body["rows"][0]["entity_label"], Value::Null, "{}", gone.text);
+    assert_eq!(gone.body["rows"][0]["refs"].get(&contact_id), None);
+    let csv = o.app.get("/api/audit.csv?action=set_owner", &o.owner).await;
+    let mut lines = csv.text.lines();
+    assert_eq!(
+        lines.next(),
+        Some("Time,User,Entity,Record,Action,Entity id,Before,After")
+    );
+    assert!(
+        lines.next().unwrap().contains(",client,Named Society,set_owner,"),
+        "{}",
+        csv.text
+    );
+}
+
+#[tokio::test]
 async fn a_body_with_several_invalid_fields_names_them_all_at_once() {
     let app = TestApp::new();
     let owner = app.owner().await;
@@ -981,6 +1064,47 @@ async fn a_body_with_several_invalid_fields_names_them_all_at_once() {
             .all(|e| e["code"].is_string() && e["message"].is_string())
     );
     assert_eq!(app.count("SELECT COUNT(*) FROM client"), 0);
+    // Contacts, the company profile and payments say the same.
+    let client = create(&app, &owner, json!({ "name": "Anchal SCB" })).await;
+    let client = id(&client);
+    let long = "x".repeat(101);
+    for (method, path, body, wanted, table) in [
+        (
+            Method::POST,
+            format!("/api/clients/{client}/contacts"),
+            json!({ "name": " ", "phone": "12", "email": "nope" }),
+            vec!["name", "phone", "email"],
+            "contact",
+        ),
+        (
+            Method::PUT,
+            "/api/settings/company".to_string(),
+            json!({ "name": "", "gstin": "32AABCK1234L1Z", "email": "nope", "utc_offset": "IST" }),
+            vec!["name", "gstin", "email", "utc_offset"],
+            "setting",
+        ),
+        (
+            Method::POST,
+            "/api/payments".to_string(),
+            json!({ "client_id": client, "received_on": "2026-11-02", "amount": 0, "mode": "barter", "reference": long }),
+            vec!["amount", "mode", "reference"],
+            "payment",
+        ),
+    ] {
+        let rows = app.count(&format!("SELECT COUNT(*) FROM {table}"));
+        let reply = app
+            .send(Call::new(method, &path).cookie(&owner).json(body))
+            .await;
+        assert_eq!(reply.status, StatusCode::UNPROCESSABLE_ENTITY, "{path}: {}", reply.text);
+        let fields: Vec<&str> = reply.body["errors"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{path}: {}", reply.text))
+            .iter()
+            .map(|e| e["field"].as_str().unwrap())
+            .collect();
+        assert_eq!(fields, wanted, "{path}");
+        assert_eq!(app.count(&format!("SELECT COUNT(*) FROM {table}")), rows, "{path} wrote nothing");
+    }
     // One invalid field: the error alone, as before.
     let one = app
         .post(

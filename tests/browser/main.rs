@@ -12,6 +12,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod audit;
 mod auth;
 mod clients;
 mod documents;

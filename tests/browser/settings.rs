@@ -3,7 +3,7 @@
 //! documents print of the company entered in one place.
 
 use crate::common::browser::{Office, shot};
-use serde_json::json;
+use serde_json::{Value, json};
 
 #[test]
 fn settings_sit_in_one_section_and_a_short_window_still_reaches_sign_out() {
@@ -81,4 +81,61 @@ fn settings_sit_in_one_section_and_a_short_window_still_reaches_sign_out() {
     shot(&s, "61-short-window-nav");
     s.click_button("Sign out");
     s.wait_page("login");
+}
+
+/// Whether every column of the tables under `css` lies inside its scroll box (nothing cut off
+/// and nothing to scroll sideways for), with what sticks out when not.
+fn columns_fit(s: &crate::common::webdriver::Session, css: &str) -> Value {
+    s.script(
+        "const box = document.querySelector(arguments[0]);
+         const edge = box.getBoundingClientRect().right + 1;
+         const out = [...box.querySelectorAll('th, td')]
+           .filter((c) => c.getBoundingClientRect().right > edge)
+           .map((c) => c.textContent.trim());
+         return { fits: out.length === 0 && box.scrollWidth <= box.clientWidth + 1, out,
+                  scroll: box.scrollWidth, width: box.clientWidth };",
+        json!([css]),
+    )
+}
+
+#[test]
+fn at_1366_the_editor_preview_and_the_contacts_card_show_every_column() {
+    let Some(office) = Office::start() else { return };
+    let (server, owner) = (&office.server, &office.owner);
+    let client_id = office.client("Kadakkal Service Co-operative Bank Ltd No 1234");
+    let (status, _, contact) = server.call(
+        "POST",
+        &format!("/api/clients/{client_id}/contacts"),
+        Some(owner),
+        Some(json!({ "name": "Sreelatha Pillai Raghavan", "role": "Secretary in charge",
+                     "phone": "+91 94470 12345", "email": "secretary.kadakkal.scb@example.co.in" })),
+    );
+    assert_eq!(status, 201, "{contact}");
+    let (status, _, draft) = server.call(
+        "POST",
+        "/api/documents",
+        Some(owner),
+        Some(json!({ "type": "INVOICE", "client_id": client_id,
+                     "lines": [ { "description": "Core banking module, annual maintenance for the head office and branches",
+                                  "sac": "998314", "qty": 12, "unit_price": 12_345_600, "gst_rate": 18 } ] })),
+    );
+    assert_eq!(status, 201, "{draft}");
+
+    let s = office.owner_window();
+    s.set_window(1366, 800);
+    s.goto(&server.url(&format!("/documents/{}", draft["id"].as_str().unwrap())));
+    s.wait_page("document");
+    s.wait_text("[data-testid='doc-preview']", "Core banking module");
+    s.wait_text("[data-testid='doc-preview']", "Total");
+    let fit = columns_fit(&s, "[data-testid='doc-preview']");
+    shot(&s, "62-editor-1366");
+    assert_eq!(fit["fits"], true, "the preview at 1366 px: {fit}");
+
+    s.goto(&server.url(&format!("/clients/{client_id}")));
+    s.wait_page("client");
+    s.wait_text("[data-testid='contacts']", "secretary.kadakkal.scb@example.co.in");
+    s.script("document.querySelector(arguments[0]).scrollIntoView()", json!(["[data-testid='contacts']"]));
+    let fit = columns_fit(&s, "[data-testid='contacts'] .table-scroll");
+    shot(&s, "63-client-contacts-1366");
+    assert_eq!(fit["fits"], true, "the contacts card at 1366 px: {fit}");
 }

@@ -1,30 +1,17 @@
 // Audit trail (owner): every recorded change, newest first, filtered by entity, action, person,
-// record id and date range (all kept in the URL). Each row opens to a readable before → after.
+// record id and date range (all kept in the URL). Records show by name, as links; each row
+// opens to a readable before → after (audit-values.js says how a value reads).
 import { html, useState } from "/vendor/preact-htm.js";
 import { dateTime, humanize } from "../format.js";
 import {
   DataTable, useUrlList, SearchBox, FilterBar, FilterSelect, DateField, Badge, Notice, ChangeDiff, useFetch, useTitle,
-  PageHeader, Link,
+  PageHeader,
 } from "../components.js";
 import { ForbiddenPage } from "./errors.js";
+import { entityWord, keyLabel, readable, RecordCell } from "./audit-values.js";
 
 const FILTERS = ["entity", "action", "user_id", "entity_id", "from", "to"];
 const ACTION_TONE = { create: "success", delete: "danger", update: "info", bulk_update: "info" };
-
-/** "owner_id" → "Owner id", "hasDbPassword" → "Has db password". */
-const keyLabel = (key) => humanize(String(key).replace(/([a-z])([A-Z])/g, "$1_$2").toLowerCase());
-/** Timestamps ("created_at", "locked_until", …) in local time, to the second (two edits may share a minute). */
-function formatValue(key, value) {
-  if (typeof value !== "string" || !/(_at|_until)$/.test(key) || !/^\d{4}-\d\d-\d\dT/.test(value)) return undefined;
-  const d = new Date(value);
-  return Number.isNaN(d.getTime()) ? undefined : `${dateTime(value)}:${String(d.getSeconds()).padStart(2, "0")}`;
-}
-
-function EntityId({ row }) {
-  if (!row.entity_id) return html`<span class="muted">—</span>`;
-  if (row.entity === "client") return html`<${Link} class="mono-ish" href=${`/clients/${encodeURIComponent(row.entity_id)}`}>${row.entity_id}</${Link}>`;
-  return html`<span class="mono-ish">${row.entity_id}</span>`;
-}
 
 export function AuditPage() {
   useTitle("Audit trail");
@@ -36,9 +23,9 @@ export function AuditPage() {
   if ((list.error && list.error.status === 403) || (facets.error && facets.error.status === 403)) return html`<${ForbiddenPage} />`;
 
   const f = facets.data || { entities: [], actions: [], users: [] };
-  const pick = (values, blank, current) => {
-    const opts = [{ value: "", label: blank }, ...values.map((v) => ({ value: v, label: humanize(v) }))];
-    if (current && !values.includes(current)) opts.push({ value: current, label: humanize(current) });
+  const pick = (values, blank, current, word) => {
+    const opts = [{ value: "", label: blank }, ...values.map((v) => ({ value: v, label: word(v) }))];
+    if (current && !values.includes(current)) opts.push({ value: current, label: word(current) });
     return opts;
   };
   const userOptions = [{ value: "", label: "Everyone" }, ...f.users.map((u) => ({ value: u.id, label: u.name }))];
@@ -54,9 +41,9 @@ export function AuditPage() {
   const columns = [
     { key: "at", sortable: true, label: "Time", render: (r) => html`<time datetime=${r.at}>${dateTime(r.at)}</time>` },
     { key: "user_name", sortable: true, label: "User", render: (r) => r.user_name || html`<span class="muted">System</span>` },
-    { key: "entity", sortable: true, label: "Entity", render: (r) => humanize(r.entity) },
+    { key: "entity", sortable: true, label: "Entity", render: (r) => entityWord(r.entity) },
+    { key: "entity_id", label: "Record", render: (r) => html`<${RecordCell} row=${r} />` },
     { key: "action", sortable: true, label: "Action", render: (r) => html`<${Badge} tone=${ACTION_TONE[r.action] || "neutral"}>${humanize(r.action)}</${Badge}>` },
-    { key: "entity_id", sortable: true, label: "Entity id", render: (r) => html`<${EntityId} row=${r} />` },
     {
       key: "changes",
       label: "Changes",
@@ -72,12 +59,12 @@ export function AuditPage() {
   return html`<main data-page="audit">
     <${PageHeader} title="Audit trail" subtitle="Every change to the records, who made it and when, newest first. Times are in this computer's time zone." />
     <${FilterBar} label="Filter the audit trail">
-      <${FilterSelect} label="Entity" name="entity" value=${query.entity} options=${pick(f.entities, "All entities", query.entity)}
+      <${FilterSelect} label="Entity" name="entity" value=${query.entity} options=${pick(f.entities, "All entities", query.entity, entityWord)}
         onChange=${(entity) => setQuery({ entity })} />
-      <${FilterSelect} label="Action" name="action" value=${query.action} options=${pick(f.actions, "All actions", query.action)}
+      <${FilterSelect} label="Action" name="action" value=${query.action} options=${pick(f.actions, "All actions", query.action, humanize)}
         onChange=${(action) => setQuery({ action })} />
       <${FilterSelect} label="User" name="user_id" value=${query.user_id} options=${userOptions} onChange=${(user_id) => setQuery({ user_id })} />
-      <${SearchBox} name="entity_id" type="text" class="text-filter" label="Entity id" placeholder="Any record" value=${query.entity_id || ""}
+      <${SearchBox} name="entity_id" type="text" class="text-filter" label="Record id" placeholder="Any record" value=${query.entity_id || ""}
         spellcheck=${false} onSearch=${(entity_id) => setQuery({ entity_id }, { replace: true })} />
       <${DateField} label="From" name="from" value=${query.from || ""} onChange=${(from) => setQuery({ from })} />
       <${DateField} label="To" name="to" value=${query.to || ""} onChange=${(to) => setQuery({ to })} />
@@ -87,6 +74,7 @@ export function AuditPage() {
     ${backwards && html`<${Notice} tone="warning">The “From” date is after the “To” date, so nothing can match.</${Notice}>`}
     <${DataTable} caption="Audit trail" columns=${columns} ...${list.tableProps}
       empty=${filtered ? "No audit entry matches these filters." : "Nothing has been recorded yet."}
-      expanded=${(r) => open.has(r.id) && html`<${ChangeDiff} before=${r.before} after=${r.after} keyLabel=${keyLabel} format=${formatValue} />`} />
+      expanded=${(r) => open.has(r.id) && html`<${ChangeDiff} before=${r.before} after=${r.after} keyLabel=${keyLabel}
+        format=${(key, value) => readable(r.refs, key, value)} />`} />
   </main>`;
 }

@@ -28,10 +28,10 @@ export function ContactsSection({ client }) {
     toast.success(`${answer.name} is ${what}.`);
   };
   const columns = [
-    { key: "name", label: "Name", render: (r) => html`<span class="cell-main">${r.name}</span>` },
-    { key: "role", label: "Role" },
+    { key: "name", label: "Name", class: "break", render: (r) => html`<span class="cell-main">${r.name}</span>` },
+    { key: "role", label: "Role", class: "break" },
     { key: "phone", label: "Phone", render: (r) => r.phone && html`<a href=${telHref(r.phone)}>${r.phone}</a>` },
-    { key: "email", label: "Email", render: (r) => r.email && html`<a href=${`mailto:${r.email}`}>${r.email}</a>` },
+    { key: "email", label: "Email", class: "break", render: (r) => r.email && html`<a href=${`mailto:${r.email}`}>${r.email}</a>` },
     {
       key: "actions", label: "Actions", class: "actions-col",
       render: (r) => html`<${RowButtons} what="contact" row=${r} onEdit=${(c) => setDialog({ kind: "edit", contact: c })}
@@ -67,8 +67,8 @@ export function BranchesSection({ client, districts }) {
   const [dialog, setDialog] = useState(null);
   const close = () => setDialog(null);
   const columns = [
-    { key: "name", label: "Name", render: (r) => html`<span class="cell-main">${r.name}</span>` },
-    { key: "district", label: "District" },
+    { key: "name", label: "Name", class: "break", render: (r) => html`<span class="cell-main">${r.name}</span>` },
+    { key: "district", label: "District", class: "break" },
     { key: "address", label: "Address", wrap: true },
     { key: "phone", label: "Phone", render: (r) => r.phone && html`<a href=${telHref(r.phone)}>${r.phone}</a>` },
     { key: "actions", label: "Actions", class: "actions-col", render: (r) => html`<${RowButtons} what="branch" row=${r} onEdit=${(b) => setDialog({ branch: b })} />` },

@@ -86,12 +86,27 @@ export function TotalsBox({ totals, intra = true, round = false, stale = false, 
  * with its accent colour applied. `stale` dims it while a newer rendering is on its way;
  * `empty` shows while there is none.
  */
+/** The width a sheet is laid out at (CSS px; `.doc-preview-sheet` in app.css). */
+const SHEET_WIDTH = 760;
+
 export function DocSheet({ html: markup, testid, stale = false, empty }) {
+  const box = useRef(null);
   const ref = useRef(null);
   useLayoutEffect(() => {
-    if (ref.current) applyAccent(ref.current);
+    const sheet = ref.current;
+    if (!sheet) return undefined;
+    applyAccent(sheet);
+    // A panel narrower than the page shows the whole page smaller, as a print preview does,
+    // rather than cutting columns off.
+    const fit = () => {
+      sheet.style.zoom = String(Math.min(1, box.current.clientWidth / SHEET_WIDTH));
+    };
+    fit();
+    const watch = new ResizeObserver(fit);
+    watch.observe(box.current);
+    return () => watch.disconnect();
   }, [markup]);
-  return html`<div class=${`doc-preview${stale ? " is-stale" : ""}`} data-testid=${testid} aria-busy=${stale ? "true" : "false"}>
+  return html`<div class=${`doc-preview${stale ? " is-stale" : ""}`} ref=${box} data-testid=${testid} aria-busy=${stale ? "true" : "false"}>
     ${markup
       ? html`<div class="doc-preview-sheet" ref=${ref} dangerouslySetInnerHTML=${{ __html: markup }}></div>`
       : html`<p class="hint doc-preview-empty">${empty}</p>`}
