@@ -94,7 +94,7 @@ async fn audit_csv(
     page: Page,
     QueryParams(q): QueryParams<AuditQuery>,
 ) -> Result<Response, AppError> {
-    let list = move |c: &rusqlite::Connection| q.filter(c).map(store::list);
+    let list = move |c: &rusqlite::Connection| q.filter(c).map(store::labelled);
     csv::stream(
         &state.db,
         "audit.csv".into(),

@@ -107,8 +107,11 @@ fn key_entity(key: &str) -> Option<&'static str> {
     })
 }
 
-/// The viewer's columns; the record's label is read beside it, one keyed lookup per row.
-static COLUMNS: LazyLock<String> = LazyLock::new(|| {
+const COLUMNS: &str = "a.id, a.at, a.user_id, s.name, a.entity, a.entity_id, a.action, a.before, a.after";
+
+/// The columns with the record's label read beside them, one keyed lookup per row: for the CSV,
+/// which streams row by row (a page names its records in one lookup per entity, [`page`]).
+static LABELLED: LazyLock<String> = LazyLock::new(|| {
     let cases: String = NAMED
         .iter()
         .map(|n| {
@@ -118,10 +121,7 @@ static COLUMNS: LazyLock<String> = LazyLock::new(|| {
             )
         })
         .collect();
-    format!(
-        "a.id, a.at, a.user_id, s.name, a.entity, a.entity_id, a.action, a.before, a.after, \
-         CASE a.entity{cases} END"
-    )
+    format!("{COLUMNS}, CASE a.entity{cases} END")
 });
 
 /// Filters of the viewer; `from` and `to` are UTC timestamps bounding `at`.
@@ -157,7 +157,14 @@ const SORTS: &[(&str, &str)] = &[
     ("entity_id", "a.entity_id"),
 ];
 
-/// The audit trail, newest first: a page, or every row for the CSV twin.
+/// The audit trail, newest first, every row with its record's label (the CSV twin).
+pub fn labelled(filter: AuditFilter) -> Listing<AuditRow> {
+    let mut listing = list(filter);
+    listing.query.columns = LABELLED.as_str().into();
+    listing
+}
+
+/// The audit trail, newest first (its labels left to [`page`] or [`labelled`]).
 pub fn list(filter: AuditFilter) -> Listing<AuditRow> {
     let mut f = Filter::default();
     f.eq("a.entity", filter.entity)
@@ -171,7 +178,7 @@ pub fn list(filter: AuditFilter) -> Listing<AuditRow> {
         f.and("a.at < ?", [to.into()]);
     }
     let query = ListQuery {
-        columns: COLUMNS.as_str().into(),
+        columns: format!("{COLUMNS}, NULL").into(),
         from: "audit a LEFT JOIN staff s ON s.id = a.user_id",
         order_by: "a.id DESC",
         id_column: "a.id",
@@ -201,10 +208,13 @@ pub fn list(filter: AuditFilter) -> Listing<AuditRow> {
     Listing::new(query, f, row).with_plan(plan)
 }
 
-/// One page of the trail with the records each row names ([`AuditRow::refs`]).
+/// One page of the trail with the records each row names ([`AuditRow::refs`]) and its own label.
 pub fn page(conn: &Connection, filter: AuditFilter, page: &Page) -> Result<Paginated<AuditRow>, AppError> {
     let mut rows = list(filter).page(conn, page)?;
     name_refs(conn, &mut rows.rows)?;
+    for row in &mut rows.rows {
+        row.entity_label = row.entity_id.as_ref().and_then(|id| row.refs.get(id)).map(|r| r.label.clone());
+    }
     Ok(rows)
 }
 
@@ -237,7 +247,7 @@ fn name_refs(conn: &Connection, rows: &mut [AuditRow]) -> Result<(), AppError> {
             "SELECT x.id, {}, {} FROM {} WHERE x.id IN ({marks}) AND {} IS NOT NULL",
             n.link_id, n.label, n.from, n.label
         );
-        let mut stmt = conn.prepare(&sql)?;
+        let mut stmt = conn.prepare_cached(&sql)?;
         let refs = stmt.query_map(rusqlite::params_from_iter(ids.iter()), |r| {
             Ok((
                 r.get::<_, String>(0)?,

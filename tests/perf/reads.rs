@@ -458,7 +458,7 @@ pub fn scenarios(f: &Fixture) -> Vec<ReadScenario> {
                 action: Some("issued".into()),
                 ..Default::default()
             };
-            audit::store::list(filter).page(c, &page(1)).unwrap();
+            audit::store::page(c, filter, &page(1)).unwrap();
         }),
     );
 
