@@ -122,3 +122,36 @@ fn a_manager_keeps_the_client_book_in_the_console() {
     assert!(client_url.contains("/clients/"));
     server.stop();
 }
+
+#[test]
+fn a_long_list_pages_in_the_chosen_size_and_each_page_starts_at_its_top() {
+    let Some(office) = crate::common::browser::Office::start() else { return };
+    for n in 1..=60 {
+        office.client(&format!("Society {n:02}"));
+    }
+    let s = office.owner_window();
+    s.set_window(1366, 800);
+    s.goto(&office.server.url("/clients?sort=name"));
+    s.wait_page("clients");
+    s.wait_text(".pagination .range", "1–50 of 60");
+    select(&s, ".pagination select", "25");
+    s.wait_text(".pagination .range", "1–25 of 60");
+    assert!(s.url().contains("per_page=25"), "the page size is in the URL: {}", s.url());
+    assert_eq!(s.find_all("table tbody tr").len(), 25);
+
+    // At the foot of the list, Next shows the next page from its top.
+    s.script("window.scrollTo(0, document.body.scrollHeight)", json!([]));
+    assert!(s.script("return window.scrollY", json!([])).as_f64().unwrap() > 0.0);
+    s.click_button("Next");
+    s.wait_text(".pagination .range", "26–50 of 60");
+    s.wait_text("table tbody tr:first-child", "Society 26");
+    let top = s.script(
+        "return document.querySelector('.table-card').getBoundingClientRect().top",
+        json!([]),
+    );
+    assert!(
+        (0.0..100.0).contains(&top.as_f64().unwrap()),
+        "the list's top is in view: {top}"
+    );
+    shot(&s, "14-clients-page-2-of-25");
+}
