@@ -39,6 +39,23 @@ pub fn client_is_in(client_id: &str, param: &str) -> String {
     format!("({param} IS NULL OR {client_id} IN (SELECT id FROM client WHERE owner_id = {param}))")
 }
 
+/// SQL: the reminder row `alias` is in the share (below) of the staff user bound at `param`
+/// (NULL: everyone's).
+pub fn reminder_is_in(alias: &str, param: &str) -> String {
+    format!("({param} IS NULL OR {alias}.owner_id = {param} OR {alias}.doc_id IS NULL)")
+}
+
+/// Narrows the reminder queue to a staff user's share (spec 4.6, the reminders' own rule): the
+/// reminders whose derived owner they are, and those without a document, which are shared work.
+pub fn narrow_reminders(filter: &mut Filter, alias: &str, book: Option<String>) {
+    if let Some(staff) = book {
+        filter.and(
+            &format!("{alias}.owner_id = ? OR {alias}.doc_id IS NULL"),
+            [Value::Text(staff)],
+        );
+    }
+}
+
 /// Narrows a list to the records whose client (the column `client_id`) is in `book` (None:
 /// every book).
 pub fn narrow(filter: &mut Filter, client_id: &str, book: Option<String>) {

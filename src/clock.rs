@@ -57,6 +57,11 @@ pub fn office_days(
     )
 }
 
+/// The office's date of a stored UTC timestamp.
+pub fn office_date(timestamp: &str, offset: FixedOffset) -> Option<NaiveDate> {
+    parse_timestamp(timestamp).map(|t| t.with_timezone(&offset).date_naive())
+}
+
 /// Today's date in the office's time zone.
 pub fn office_today(offset: FixedOffset) -> NaiveDate {
     now().with_timezone(&offset).date_naive()
@@ -76,5 +81,7 @@ mod tests {
         }
         let day = NaiveDate::from_ymd_opt(2026, 11, 22).unwrap();
         assert_eq!(office_day_start(day, ist), "2026-11-21T18:30:00Z");
+        assert_eq!(office_date("2026-11-21T18:30:00Z", ist), Some(day));
+        assert_eq!(office_date("2026-11-21T18:29:59Z", ist), day.pred_opt());
     }
 }

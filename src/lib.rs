@@ -26,6 +26,7 @@ pub mod outbound;
 pub mod payments;
 pub mod pdf;
 pub mod projects;
+pub mod reminders;
 pub mod reports;
 pub mod staff;
 pub mod workers;
@@ -98,6 +99,8 @@ pub fn app(state: AppState) -> Router {
         .merge(crate::email::routes::router())
         .merge(crate::payments::routes::router())
         .merge(crate::reports::routes::router())
+        .merge(crate::reminders::routes::router())
+        .merge(crate::jobs::routes::router())
         .split_for_parts();
     openapi::PlumbingStatuses.modify(&mut openapi);
     let openapi_json = Arc::new(openapi.to_pretty_json().expect("the OpenAPI document serializes"));

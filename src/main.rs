@@ -268,15 +268,20 @@ fn serve(
         tracing::info!(data = %config.data.display(), "data file open");
         println!("backoffice listening on http://{addr}");
         let state = AppState::new(boot.db, config);
-        backoffice::jobs::spawn(&state);
+        let scheduler = backoffice::jobs::spawn(&state);
         let router = app(state);
-        axum::serve(
+        let served = axum::serve(
             listener,
             router.into_make_service_with_connect_info::<SocketAddr>(),
         )
         .with_graceful_shutdown(shutdown)
         .await
-        .map_err(|e| e.to_string())
+        .map_err(|e| e.to_string());
+        // Between jobs, or after the batch a job is writing.
+        tokio::task::spawn_blocking(move || scheduler.stop())
+            .await
+            .map_err(|e| e.to_string())?;
+        served
     })?;
     db.checkpoint()
         .map_err(|e| format!("final checkpoint failed: {e}"))?;

@@ -51,8 +51,16 @@ pub const SHARE_EXPIRY_DAYS: Key = Key {
     default: "30",
 };
 
+/// The reminders' day-offset ladders (decisions 11, without the policy, which is
+/// [`QUOTE_FOLLOWUP_POLICY`]); a dated, append-only schedule.
+pub const REMINDER_SCHEDULE: Key = Key {
+    name: "reminders.schedule",
+    default: r#"{"renewal_due": {"days_before": [7, 30]}, "amc_expiring": {"days_before": [7, 30]},
+                 "invoice_overdue": {"days_after": [1, 15, 30]}, "quote_followup": {"day_offsets": [3, 7, 14]}}"#,
+};
+
 /// The spec's defaults, written on first boot (dated 2000-01-01 so they are in force for old documents).
-pub const DEFAULTS: [&Key; 7] = [
+pub const DEFAULTS: [&Key; 8] = [
     &PAYMENT_TERMS_DAYS,
     &TICKET_SLA_DAYS,
     &PROJECT_STALL_DAYS,
@@ -60,6 +68,7 @@ pub const DEFAULTS: [&Key; 7] = [
     &TICKET_TYPES,
     &UTC_OFFSET,
     &SHARE_EXPIRY_DAYS,
+    &REMINDER_SCHEDULE,
 ];
 
 /// A whole-number setting in force on `on`; its default when unset or not a number.
@@ -74,15 +83,25 @@ const SEED_DATE: &str = "2000-01-01";
 
 /// The value of `key` in force on `on`, if any was ever set.
 pub fn get(conn: &Connection, key: &str, on: NaiveDate) -> Result<Option<Value>, AppError> {
-    let text: Option<String> = conn
+    Ok(get_dated(conn, key, on)?.map(|(value, _)| value))
+}
+
+/// The value of `key` in force on `on` with the date it took effect, if any was ever set.
+pub fn get_dated(conn: &Connection, key: &str, on: NaiveDate) -> Result<Option<(Value, NaiveDate)>, AppError> {
+    let row: Option<(String, String)> = conn
         .query_row(
-            "SELECT value FROM setting WHERE key = ?1 AND effective_from <= ?2
+            "SELECT value, effective_from FROM setting WHERE key = ?1 AND effective_from <= ?2
              ORDER BY effective_from DESC, id DESC LIMIT 1",
             params![key, on.to_string()],
-            |r| r.get(0),
+            |r| Ok((r.get(0)?, r.get(1)?)),
         )
         .optional()?;
-    Ok(text.map(|t| serde_json::from_str(&t)).transpose()?)
+    row.map(|(text, from)| {
+        let from = NaiveDate::parse_from_str(&from, "%Y-%m-%d")
+            .map_err(|e| AppError::internal(format!("setting {key}: effective_from {from}: {e}")))?;
+        Ok((serde_json::from_str(&text)?, from))
+    })
+    .transpose()
 }
 
 /// Appends `value` for `key`, in force from `effective_from`.

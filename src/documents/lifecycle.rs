@@ -1,6 +1,6 @@
 //! The document lifecycle (spec 3.1): sent, accepted and lost; convert; supersede; cancel; credit
-//! note. Accept, lost, convert and cancel are the stop conditions of a quotation's follow-ups;
-//! the reminders area dismisses those inside these same transactions.
+//! note. Accept, lost, convert and cancel are the stop conditions of a quotation's follow-ups:
+//! `reminders::stop_followups_in` dismisses them inside these same transactions.
 
 use crate::auth::session::AuthUser;
 use crate::book::visible_document;
@@ -13,6 +13,7 @@ use crate::documents::pricing::{self, LineInput, Mode, Priced, Totals};
 use crate::documents::rules::{self, Credit};
 use crate::documents::store::{self, Document};
 use crate::error::AppError;
+use crate::reminders;
 use rusqlite::types::Value;
 use rusqlite::{Connection, params};
 
@@ -73,6 +74,7 @@ pub fn decide(tx: &Connection, user: &AuthUser, id: &str, outcome: &str) -> Resu
     store::add_event(tx, id, outcome, Some(&user.id), None)?;
     let after = visible_document(tx, user, id)?;
     audit_doc(tx, user, id, outcome, status_image(&doc), status_image(&after))?;
+    reminders::stop_followups_in(tx, user, id, &format!("The quotation was marked {outcome}."))?;
     Ok(after)
 }
 
@@ -180,6 +182,7 @@ pub fn convert_in(tx: &Connection, user: &AuthUser, id: &str, to: &str) -> Resul
         status_image(&doc),
         serde_json::json!({ "status": "invoiced", "child_id": child, "to": to }),
     )?;
+    reminders::stop_followups_in(tx, user, id, "The quotation was converted.")?;
     Ok(child)
 }
 
@@ -207,7 +210,8 @@ fn cancel(tx: &Connection, user: &AuthUser, doc: &Document, reason: &str) -> Res
         "cancelled",
         status_image(doc),
         serde_json::json!({ "status": "cancelled", "docNo": doc.doc_no, "reason": reason }),
-    )
+    )?;
+    reminders::stop_followups_in(tx, user, &doc.id, "The quotation was cancelled.")
 }
 
 /// Supersedes a proforma inside the caller's transaction: it is cancelled ('Superseded &

@@ -1,15 +1,150 @@
-//! Background work of the running server. Each job runs on the blocking pool so it never holds
-//! up requests; a failing run is logged and the job carries on.
+//! Background work of the running server (spec 6.3).
+//!
+//! One scheduler thread ticks every 6 hours, at 00:15, 06:15, 12:15 and 18:15 office time, and
+//! once at start; each tick runs what is due. A daily job is due until it has run to the end
+//! for the office day, so a server that was off for a week runs it once on start, not seven
+//! times, and a failed run is tried again at the next tick. Each job runs in its own failure
+//! boundary (an error or a panic is recorded in `job_run`, the other jobs still run) and writes
+//! through the one write path in batches, so requests interleave. Backup snapshots keep their
+//! own timer (`backup_every_hours`).
+
+pub mod routes;
+pub mod store;
 
 use crate::AppState;
-use crate::db::backup;
+use crate::clock;
+use crate::db::{Db, backup, settings};
+use crate::error::AppError;
+use chrono::{DateTime, Days, NaiveDate, NaiveTime, Utc};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender};
 use std::time::{Duration, SystemTime};
 
-/// Starts the background jobs of a serving process.
-pub fn spawn(state: &AppState) {
+/// A job the scheduler runs: once per office day, on `run(db, as_of)` answering its counts.
+pub struct Job {
+    pub name: &'static str,
+    /// Whether the owner may run it now from the jobs page.
+    pub run_now: bool,
+    run: fn(&Db, NaiveDate) -> Result<serde_json::Value, AppError>,
+}
+
+pub const DAILY_SCAN: &str = "daily_scan";
+
+/// Every scheduled job, in the order a tick runs them.
+pub const JOBS: &[Job] = &[Job {
+    name: DAILY_SCAN,
+    run_now: true,
+    run: |db, as_of| Ok(serde_json::to_value(crate::reminders::scan::run(db, as_of)?)?),
+}];
+
+/// The office times of the ticks.
+const TICK_TIMES: [u32; 4] = [0, 6, 12, 18];
+const TICK_MINUTE: u32 = 15;
+
+/// The first tick after `now`, at the office's `offset`.
+pub fn next_tick(now: DateTime<Utc>, offset: chrono::FixedOffset) -> DateTime<Utc> {
+    let local = now.with_timezone(&offset);
+    let today = local.date_naive();
+    [today, today.checked_add_days(Days::new(1)).unwrap_or(today)]
+        .into_iter()
+        .flat_map(|day| {
+            TICK_TIMES.map(|h| {
+                day.and_time(NaiveTime::from_hms_opt(h, TICK_MINUTE, 0).expect("a valid tick time"))
+                    .and_local_timezone(offset)
+                    .single()
+                    .expect("a fixed offset maps each time once")
+                    .with_timezone(&Utc)
+            })
+        })
+        .find(|t| *t > now)
+        .expect("a tick tomorrow")
+}
+
+/// Runs `job` for `as_of`, recorded in `job_run` whatever happens: its counts, or its error or
+/// panic as the run's error.
+pub fn run_job(db: &Db, job: &Job, as_of: NaiveDate) -> Result<serde_json::Value, AppError> {
+    let id = db.write_blocking(|tx| store::start(tx, job.name, as_of))?;
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| (job.run)(db, as_of)))
+        .unwrap_or_else(|panic| {
+            let what = panic
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "the job panicked".into());
+            Err(AppError::internal(format!("panic: {what}")))
+        });
+    let recorded = match &result {
+        Ok(counts) => db.write_blocking(|tx| store::finish(tx, &id, Ok(counts))),
+        Err(e) => {
+            let text = e.to_string();
+            tracing::error!(job = job.name, error = %text, "job failed");
+            db.write_blocking(|tx| store::finish(tx, &id, Err(&text)))
+        }
+    };
+    recorded?;
+    result
+}
+
+/// One tick: each job not yet done for the office day, each in its own failure boundary.
+fn tick(db: &Db) {
+    let today = match db.read_blocking(settings::office_today) {
+        Ok(day) => day,
+        Err(e) => return tracing::error!(error = %e.to_string(), "jobs: cannot read the office day"),
+    };
+    for job in JOBS {
+        match db.read_blocking(|c| store::done_for(c, job.name, today)) {
+            Ok(true) => {}
+            Ok(false) => {
+                let _ = run_job(db, job, today);
+            }
+            Err(e) => tracing::error!(job = job.name, error = %e.to_string(), "jobs: cannot read the last run"),
+        }
+    }
+}
+
+/// The scheduler of a serving process; `stop` ends it between jobs.
+pub struct Scheduler {
+    stop: Sender<()>,
+    thread: std::thread::JoinHandle<()>,
+}
+
+impl Scheduler {
+    /// Asks the thread to stop and waits for the job it is running, if any, to end.
+    pub fn stop(self) {
+        drop(self.stop);
+        let _ = self.thread.join();
+    }
+}
+
+fn schedule(db: Db, stop: Receiver<()>) {
+    if let Err(e) = db.write_blocking(store::close_interrupted) {
+        tracing::error!(error = %e.to_string(), "jobs: cannot close interrupted runs");
+    }
+    loop {
+        tick(&db);
+        let offset = db.read_blocking(settings::office_offset).unwrap_or_else(|_| {
+            chrono::FixedOffset::east_opt(5 * 3600 + 1800).expect("a valid offset")
+        });
+        let now = clock::now();
+        let wait = (next_tick(now, offset) - now).to_std().unwrap_or(Duration::from_secs(60));
+        match stop.recv_timeout(wait) {
+            Err(RecvTimeoutError::Timeout) => continue,
+            _ => return,
+        }
+    }
+}
+
+/// Starts the background work of a serving process: the scheduler thread and the snapshots.
+pub fn spawn(state: &AppState) -> Scheduler {
     if state.config.backup_every_hours > 0 {
         tokio::spawn(snapshots(state.clone()));
     }
+    let (stop, stopped) = std::sync::mpsc::channel();
+    let db = state.db.clone();
+    let thread = std::thread::Builder::new()
+        .name("jobs".into())
+        .spawn(move || schedule(db, stopped))
+        .expect("cannot start the jobs thread");
+    Scheduler { stop, thread }
 }
 
 /// Writes a consistent snapshot into `backups/` every `backup_every_hours`, keeping the newest
@@ -32,5 +167,22 @@ async fn snapshots(state: AppState) {
             Err(e) => tracing::error!(error = %e, "snapshot task failed"),
         }
         wait = every;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ticks_fall_every_six_hours_of_office_time() {
+        let ist = clock::parse_offset("+05:30").unwrap();
+        let at = |s: &str| clock::parse_timestamp(s).unwrap();
+        // 10:00 IST → 12:15 IST (06:45 UTC).
+        assert_eq!(next_tick(at("2026-11-24T04:30:00Z"), ist), at("2026-11-24T06:45:00Z"));
+        // 23:00 IST → 00:15 IST the next day.
+        assert_eq!(next_tick(at("2026-11-24T17:30:00Z"), ist), at("2026-11-24T18:45:00Z"));
+        // Exactly on a tick → the next one.
+        assert_eq!(next_tick(at("2026-11-24T06:45:00Z"), ist), at("2026-11-24T12:45:00Z"));
     }
 }

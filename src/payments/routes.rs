@@ -7,7 +7,7 @@ use crate::book::visible_payment;
 use crate::db::page::{Page, Paginated};
 use crate::error::{AppError, ErrorBody};
 use crate::http::csv;
-use crate::http::extract::{IdPath, JsonBody, QueryParams};
+use crate::http::extract::{IdPath, JsonBody, QueryParams, query_choice};
 use crate::money;
 use crate::payments::corrections::{self, CancelPayment, RefundInput};
 use crate::payments::receipt;
@@ -98,16 +98,8 @@ pub struct PaymentQuery {
 
 impl PaymentQuery {
     fn filter(self, user: &AuthUser) -> Result<PaymentFilter, AppError> {
-        // A query value out of range is a 400 (decisions 3), not a body's 422.
-        let choice = |field, value: &Option<String>, choices: &[&str]| match value {
-            Some(v) => crate::clients::rules::one_of(field, v, choices).map_err(|mut e| {
-                e.status = StatusCode::BAD_REQUEST;
-                e
-            }),
-            None => Ok(()),
-        };
-        choice("mode", &self.mode, rules::MODES)?;
-        choice("status", &self.status, &["recorded", "cancelled"])?;
+        query_choice("mode", &self.mode, rules::MODES)?;
+        query_choice("status", &self.status, &["recorded", "cancelled"])?;
         Ok(PaymentFilter {
             client_id: self.client_id,
             mode: self.mode,

@@ -20,4 +20,5 @@ mod outbound;
 mod payments;
 mod projects;
 mod props_money;
+mod reminders;
 mod staff;

@@ -1,0 +1,114 @@
+//! The jobs page's API (owner): each job's last and next run, and the daily scan run now.
+
+use crate::AppState;
+use crate::auth::session::Owner;
+use crate::clock;
+use crate::db::settings;
+use crate::error::{AppError, ErrorBody};
+use crate::http::extract::JsonBody;
+use crate::jobs::{self, DAILY_SCAN, JOBS, store};
+use crate::reminders::scan::ScanOutcome;
+use axum::Json;
+use axum::extract::State;
+use chrono::{Days, NaiveDate};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use utoipa_axum::{router::OpenApiRouter, routes};
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(list_jobs))
+        .routes(routes!(daily_scan))
+}
+
+/// A scheduled job as the jobs page shows it (decisions 11).
+#[derive(Serialize, ToSchema)]
+pub struct JobRow {
+    pub job: String,
+    /// The office day the last run was for.
+    pub last_as_of: Option<String>,
+    pub last_started: Option<String>,
+    pub last_finished: Option<String>,
+    /// running, ok or failed.
+    pub last_outcome: Option<String>,
+    /// The error of the latest failed run, if any.
+    pub last_error: Option<String>,
+    /// When the scheduler will next run it (UTC).
+    pub next_run: String,
+    /// Whether the owner may run it now.
+    pub run_now: bool,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct JobList {
+    pub rows: Vec<JobRow>,
+}
+
+/// Each job's last run, last error and next run (owner).
+#[utoipa::path(get, path = "/api/jobs", tag = "jobs",
+    responses((status = 200, body = JobList), (status = 403, body = ErrorBody)))]
+async fn list_jobs(State(state): State<AppState>, _owner: Owner) -> Result<Json<JobList>, AppError> {
+    let rows = state
+        .db
+        .read(|c| {
+            let offset = settings::office_offset(c)?;
+            let today = clock::office_today(offset);
+            let now = clock::now();
+            JOBS.iter()
+                .map(|job| {
+                    let last = store::last(c, job.name)?;
+                    // Done for today: the first tick of tomorrow; else the next tick.
+                    let next = if store::done_for(c, job.name, today)? {
+                        let tomorrow = today.checked_add_days(Days::new(1)).unwrap_or(today);
+                        let midnight = clock::parse_timestamp(&clock::office_day_start(tomorrow, offset))
+                            .unwrap_or(now);
+                        jobs::next_tick(midnight, offset)
+                    } else {
+                        jobs::next_tick(now, offset)
+                    };
+                    Ok(JobRow {
+                        job: job.name.to_string(),
+                        last_as_of: last.as_ref().and_then(|l| l.as_of.clone()),
+                        last_started: last.as_ref().map(|l| l.started_at.clone()),
+                        last_finished: last.as_ref().and_then(|l| l.finished_at.clone()),
+                        last_outcome: last.as_ref().map(|l| l.outcome.clone()),
+                        last_error: store::last_error(c, job.name)?,
+                        next_run: clock::timestamp(next),
+                        run_now: job.run_now,
+                    })
+                })
+                .collect::<Result<Vec<_>, AppError>>()
+        })
+        .await?;
+    Ok(Json(JobList { rows }))
+}
+
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ScanInput {
+    /// The office day to scan for (default today).
+    pub as_of: Option<NaiveDate>,
+}
+
+/// Run the daily scan now (owner) and answer, when it is done, what it raised (recorded as a
+/// run of the job like a scheduled one).
+#[utoipa::path(post, path = "/api/jobs/daily-scan", tag = "jobs", request_body = ScanInput,
+    responses((status = 200, body = ScanOutcome), (status = 403, body = ErrorBody)))]
+async fn daily_scan(
+    State(state): State<AppState>,
+    _owner: Owner,
+    JsonBody(req): JsonBody<ScanInput>,
+) -> Result<Json<ScanOutcome>, AppError> {
+    let db = state.db.clone();
+    let counts = tokio::task::spawn_blocking(move || {
+        let as_of = match req.as_of {
+            Some(day) => day,
+            None => db.read_blocking(settings::office_today)?,
+        };
+        let job = JOBS.iter().find(|j| j.name == DAILY_SCAN).expect("the daily scan is a job");
+        jobs::run_job(&db, job, as_of)
+    })
+    .await
+    .map_err(|e| AppError::internal(format!("the scan task: {e}")))??;
+    Ok(Json(serde_json::from_value(counts)?))
+}

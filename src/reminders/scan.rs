@@ -1,0 +1,275 @@
+//! The daily scan (spec 6.3): reads what is due on `as_of` and raises each reminder at most once
+//! (the idempotency key is unique in the table, so two scans at once cannot double a row). The
+//! reading is one pass on a read connection; the writes go through the one write path in
+//! batches, so requests interleave with a long scan.
+
+use crate::clock;
+use crate::db::Db;
+use crate::db::settings;
+use crate::error::AppError;
+use crate::reminders::rules::{self, Schedule};
+use crate::reminders::schedule;
+use chrono::{Days, NaiveDate};
+use rusqlite::{Connection, params};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use utoipa::ToSchema;
+
+/// A reminder the scan would raise.
+#[derive(Debug, Clone)]
+pub struct Due {
+    pub kind: &'static str,
+    pub key: String,
+    pub client_id: String,
+    pub doc_id: Option<String>,
+    pub client_module_id: Option<String>,
+    pub contract_id: Option<String>,
+    pub interaction_id: Option<String>,
+    pub owner_id: Option<String>,
+    pub due_on: NaiveDate,
+    pub offset_days: Option<i64>,
+    pub reason: String,
+    pub policy: &'static str,
+}
+
+/// What a scan did (decisions 11).
+#[derive(Debug, Default, Serialize, Deserialize, ToSchema)]
+pub struct ScanOutcome {
+    pub as_of: Option<NaiveDate>,
+    /// Reminders raised, by kind (every kind present, 0 when none).
+    pub created: BTreeMap<String, i64>,
+    /// Auto follow-ups the drain sent after the scan, and those it could not send.
+    pub sent: i64,
+    pub failed: i64,
+}
+
+/// How many reminders one write transaction raises.
+const BATCH: usize = 500;
+
+fn date(text: &str) -> Option<NaiveDate> {
+    NaiveDate::parse_from_str(text.get(..10)?, "%Y-%m-%d").ok()
+}
+
+fn shifted(day: NaiveDate, days: i64) -> NaiveDate {
+    if days >= 0 {
+        day.checked_add_days(Days::new(days as u64))
+    } else {
+        day.checked_sub_days(Days::new(days.unsigned_abs()))
+    }
+    .unwrap_or(day)
+}
+
+/// Every reminder due on `as_of` under the schedule then in force (what already exists is
+/// left to the unique key).
+pub fn due(conn: &Connection, as_of: NaiveDate) -> Result<Vec<Due>, AppError> {
+    let schedule = schedule::in_force(conn, as_of)?.schedule;
+    let mut out = Vec::new();
+    renewals(conn, as_of, &schedule, &mut out)?;
+    contracts(conn, as_of, &schedule, &mut out)?;
+    overdue(conn, as_of, &schedule, &mut out)?;
+    quotes(conn, as_of, &schedule, &mut out)?;
+    follow_ups(conn, as_of, &mut out)?;
+    Ok(out)
+}
+
+fn blank(kind: &'static str, client_id: String, due_on: NaiveDate) -> Due {
+    Due {
+        kind,
+        key: String::new(),
+        client_id,
+        doc_id: None,
+        client_module_id: None,
+        contract_id: None,
+        interaction_id: None,
+        owner_id: None,
+        due_on,
+        offset_days: None,
+        reason: String::new(),
+        policy: "manual",
+    }
+}
+
+fn renewals(conn: &Connection, as_of: NaiveDate, s: &Schedule, out: &mut Vec<Due>) -> Result<(), AppError> {
+    let ladder = &s.renewal_due.days_before;
+    let last = shifted(as_of, *ladder.iter().max().unwrap_or(&0));
+    let mut stmt = conn.prepare(
+        "SELECT cm.id, cm.client_id, cm.next_renewal, c.owner_id, m.name
+         FROM client_module cm JOIN client c ON c.id = cm.client_id JOIN module m ON m.id = cm.module_id
+         WHERE cm.active = 1 AND cm.next_renewal BETWEEN ?1 AND ?2 AND c.status <> 'lost'",
+    )?;
+    let mut rows = stmt.query(params![as_of.to_string(), last.to_string()])?;
+    while let Some(r) = rows.next()? {
+        let Some(due_on) = date(&r.get::<_, String>(2)?) else { continue };
+        let Some(rung) = rules::before_rung(due_on, ladder, as_of) else { continue };
+        let id: String = r.get(0)?;
+        let module: String = r.get(4)?;
+        out.push(Due {
+            key: rules::key("renewal_due", &id, due_on, Some(rung)),
+            client_module_id: Some(id),
+            owner_id: r.get(3)?,
+            offset_days: Some(rung),
+            reason: rules::renewal_reason(&module, due_on, as_of),
+            ..blank("renewal_due", r.get(1)?, due_on)
+        });
+    }
+    Ok(())
+}
+
+fn contracts(conn: &Connection, as_of: NaiveDate, s: &Schedule, out: &mut Vec<Due>) -> Result<(), AppError> {
+    let ladder = &s.amc_expiring.days_before;
+    let last = shifted(as_of, *ladder.iter().max().unwrap_or(&0));
+    let mut stmt = conn.prepare(
+        "SELECT sc.id, sc.client_id, sc.period_to, c.owner_id, sc.description
+         FROM service_contract sc JOIN client c ON c.id = sc.client_id
+         WHERE sc.period_to BETWEEN ?1 AND ?2 AND sc.renewal_invoice_id IS NULL AND c.status <> 'lost'",
+    )?;
+    let mut rows = stmt.query(params![as_of.to_string(), last.to_string()])?;
+    while let Some(r) = rows.next()? {
+        let Some(due_on) = date(&r.get::<_, String>(2)?) else { continue };
+        let Some(rung) = rules::before_rung(due_on, ladder, as_of) else { continue };
+        let id: String = r.get(0)?;
+        let description: String = r.get(4)?;
+        out.push(Due {
+            key: rules::key("amc_expiring", &id, due_on, Some(rung)),
+            contract_id: Some(id),
+            owner_id: r.get(3)?,
+            offset_days: Some(rung),
+            reason: rules::contract_reason(&description, due_on, as_of),
+            ..blank("amc_expiring", r.get(1)?, due_on)
+        });
+    }
+    Ok(())
+}
+
+fn overdue(conn: &Connection, as_of: NaiveDate, s: &Schedule, out: &mut Vec<Due>) -> Result<(), AppError> {
+    let ladder = &s.invoice_overdue.days_after;
+    let latest_due = shifted(as_of, -*ladder.iter().min().unwrap_or(&0));
+    // The receivable index: invoices not yet settled (migrations/V7).
+    let mut stmt = conn.prepare(
+        "SELECT d.id, d.client_id, COALESCE(d.due_date, d.doc_date), d.created_by, d.doc_no, d.outstanding
+         FROM document d
+         WHERE d.settled_on IS NULL AND d.type = 'INVOICE' AND d.status IN ('issued', 'sent')
+           AND d.outstanding > 0 AND COALESCE(d.due_date, d.doc_date) <= ?1",
+    )?;
+    let mut rows = stmt.query(params![latest_due.to_string()])?;
+    while let Some(r) = rows.next()? {
+        let Some(due_on) = r.get::<_, Option<String>>(2)?.as_deref().and_then(date) else { continue };
+        let Some(rung) = rules::rung_reached(due_on, ladder.iter().copied(), as_of) else { continue };
+        let id: String = r.get(0)?;
+        let doc_no: String = r.get::<_, Option<String>>(4)?.unwrap_or_default();
+        out.push(Due {
+            key: rules::key("invoice_overdue", &id, due_on, Some(rung)),
+            doc_id: Some(id),
+            owner_id: r.get(3)?,
+            offset_days: Some(rung),
+            reason: rules::overdue_reason(&doc_no, due_on, as_of, r.get(5)?),
+            ..blank("invoice_overdue", r.get(1)?, due_on)
+        });
+    }
+    Ok(())
+}
+
+fn quotes(conn: &Connection, as_of: NaiveDate, s: &Schedule, out: &mut Vec<Due>) -> Result<(), AppError> {
+    let ladder = &s.quote_followup.day_offsets;
+    let policy = if s.quote_followup.policy == "auto" { "auto" } else { "manual" };
+    let offset = settings::office_offset(conn)?;
+    // Sent quotations without a live forward child, of clients not lost, with their first 'sent'.
+    let mut stmt = conn.prepare(
+        "SELECT d.id, d.client_id, d.created_by, d.doc_no,
+                (SELECT MIN(e.at) FROM document_event e WHERE e.document_id = d.id AND e.kind = 'sent')
+         FROM document d JOIN client c ON c.id = d.client_id
+         WHERE d.type = 'QUOTATION' AND d.status = 'sent' AND c.status <> 'lost'
+           AND NOT EXISTS (SELECT 1 FROM document k WHERE k.parent_id = d.id AND k.status <> 'cancelled')",
+    )?;
+    let mut rows = stmt.query([])?;
+    while let Some(r) = rows.next()? {
+        let Some(sent_on) = r.get::<_, Option<String>>(4)?.and_then(|at| clock::office_date(&at, offset)) else {
+            continue;
+        };
+        let Some(rung) = rules::rung_reached(sent_on, ladder.iter().copied(), as_of) else { continue };
+        let id: String = r.get(0)?;
+        let doc_no: String = r.get::<_, Option<String>>(3)?.unwrap_or_default();
+        out.push(Due {
+            key: rules::key("quote_followup", &id, sent_on, Some(rung)),
+            doc_id: Some(id),
+            owner_id: r.get(2)?,
+            offset_days: Some(rung),
+            reason: rules::quote_reason(&doc_no, sent_on, as_of),
+            policy,
+            ..blank("quote_followup", r.get(1)?, sent_on)
+        });
+    }
+    Ok(())
+}
+
+fn follow_ups(conn: &Connection, as_of: NaiveDate, out: &mut Vec<Due>) -> Result<(), AppError> {
+    let first = shifted(as_of, -rules::FOLLOW_UP_LOOKBACK_DAYS);
+    let mut stmt = conn.prepare(
+        "SELECT i.id, i.client_id, i.follow_up_on, i.author_id, i.notes
+         FROM interaction i WHERE i.follow_up_on BETWEEN ?1 AND ?2",
+    )?;
+    let mut rows = stmt.query(params![first.to_string(), as_of.to_string()])?;
+    while let Some(r) = rows.next()? {
+        let Some(due_on) = date(&r.get::<_, String>(2)?) else { continue };
+        let id: String = r.get(0)?;
+        let notes: String = r.get(4)?;
+        out.push(Due {
+            key: rules::key("follow_up", &id, due_on, None),
+            interaction_id: Some(id),
+            owner_id: r.get(3)?,
+            reason: rules::follow_up_reason(&notes, due_on),
+            ..blank("follow_up", r.get(1)?, due_on)
+        });
+    }
+    Ok(())
+}
+
+/// Raises each reminder whose key is new; answers how many were raised, by kind.
+pub fn raise_in(tx: &Connection, due: &[Due]) -> Result<BTreeMap<String, i64>, AppError> {
+    let now = clock::now_timestamp();
+    let mut stmt = tx.prepare_cached(
+        "INSERT INTO reminder (id, rule_kind, status, idempotency_key, policy_applied, client_id, doc_id,
+                               client_module_id, contract_id, interaction_id, owner_id, due_on, offset_days,
+                               reason, created_at, updated_at)
+         VALUES (?1, ?2, 'open', ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?14)
+         ON CONFLICT (idempotency_key) DO NOTHING",
+    )?;
+    let mut created = BTreeMap::new();
+    for d in due {
+        let n = stmt.execute(params![
+            crate::db::ids::new_id(),
+            d.kind,
+            d.key,
+            d.policy,
+            d.client_id,
+            d.doc_id,
+            d.client_module_id,
+            d.contract_id,
+            d.interaction_id,
+            d.owner_id,
+            d.due_on.to_string(),
+            d.offset_days,
+            d.reason,
+            now,
+        ])?;
+        *created.entry(d.kind.to_string()).or_insert(0) += n as i64;
+    }
+    Ok(created)
+}
+
+/// Runs the scan for `as_of`: one read, then the new reminders in batches through the writer.
+pub fn run(db: &Db, as_of: NaiveDate) -> Result<ScanOutcome, AppError> {
+    let due = db.read_blocking(move |c| due(c, as_of))?;
+    let mut outcome = ScanOutcome {
+        as_of: Some(as_of),
+        created: rules::KINDS.iter().map(|k| (k.to_string(), 0)).collect(),
+        ..Default::default()
+    };
+    for batch in due.chunks(BATCH) {
+        let batch = batch.to_vec();
+        for (kind, n) in db.write_blocking(move |tx| raise_in(tx, &batch))? {
+            *outcome.created.entry(kind).or_insert(0) += n;
+        }
+    }
+    Ok(outcome)
+}

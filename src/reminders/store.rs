@@ -1,0 +1,153 @@
+//! The SQL of the reminder queue: the list (owner-scoped, honest total), one reminder, and the
+//! status moves.
+
+use crate::book;
+use crate::clock;
+use crate::db::query::{Filter, ListQuery, Listing};
+use crate::error::AppError;
+use rusqlite::{Connection, OptionalExtension, Row, params};
+use serde::Serialize;
+use utoipa::ToSchema;
+
+/// A reminder as the queue shows it (decisions 9, plus the names a person reads).
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct Reminder {
+    pub id: String,
+    pub rule_kind: String,
+    pub status: String,
+    pub policy_applied: String,
+    pub client_id: String,
+    pub client_name: String,
+    pub doc_id: Option<String>,
+    #[serde(rename = "docNo")]
+    pub doc_no: Option<String>,
+    pub client_module_id: Option<String>,
+    pub contract_id: Option<String>,
+    pub interaction_id: Option<String>,
+    pub contact_id: Option<String>,
+    pub owner_id: Option<String>,
+    pub owner_name: Option<String>,
+    /// The day the thing falls due, and the rung of the ladder (days before or after) that raised it.
+    pub due_on: String,
+    pub offset_days: Option<i64>,
+    pub reason: String,
+    /// Why the send failed, for a `failed` reminder.
+    pub failure: Option<String>,
+    pub created_at: String,
+    pub sent_at: Option<String>,
+    pub closed_at: Option<String>,
+}
+
+const COLUMNS: &str = "r.id, r.rule_kind, r.status, r.policy_applied, r.client_id, c.name, r.doc_id, d.doc_no,
+    r.client_module_id, r.contract_id, r.interaction_id, r.contact_id, r.owner_id, s.name, r.due_on,
+    r.offset_days, r.reason, r.failure, r.created_at, r.sent_at, r.closed_at";
+const FROM: &str = "reminder r JOIN client c ON c.id = r.client_id LEFT JOIN document d ON d.id = r.doc_id
+    LEFT JOIN staff s ON s.id = r.owner_id";
+
+fn reminder(r: &Row<'_>) -> rusqlite::Result<Reminder> {
+    Ok(Reminder {
+        id: r.get(0)?,
+        rule_kind: r.get(1)?,
+        status: r.get(2)?,
+        policy_applied: r.get(3)?,
+        client_id: r.get(4)?,
+        client_name: r.get(5)?,
+        doc_id: r.get(6)?,
+        doc_no: r.get(7)?,
+        client_module_id: r.get(8)?,
+        contract_id: r.get(9)?,
+        interaction_id: r.get(10)?,
+        contact_id: r.get(11)?,
+        owner_id: r.get(12)?,
+        owner_name: r.get(13)?,
+        due_on: r.get(14)?,
+        offset_days: r.get(15)?,
+        reason: r.get(16)?,
+        failure: r.get(17)?,
+        created_at: r.get(18)?,
+        sent_at: r.get(19)?,
+        closed_at: r.get(20)?,
+    })
+}
+
+/// What the queue may be sorted by (decisions 10).
+const SORTS: &[(&str, &str)] = &[
+    ("due_on", "r.due_on"),
+    ("rule_kind", "r.rule_kind"),
+    ("client_name", "c.name COLLATE NOCASE"),
+    ("status", "r.status"),
+    ("owner_name", "s.name COLLATE NOCASE"),
+    ("created_at", "r.created_at"),
+];
+
+#[derive(Default)]
+pub struct ReminderFilter {
+    pub status: Option<String>,
+    pub rule_kind: Option<String>,
+    pub owner_id: Option<String>,
+    pub client_id: Option<String>,
+    /// The staff user whose share the queue is (None: everyone's).
+    pub book: Option<String>,
+}
+
+/// The queue, newest first.
+pub fn list(filter: ReminderFilter) -> Listing<Reminder> {
+    let mut f = Filter::default();
+    f.eq("r.status", filter.status)
+        .eq("r.rule_kind", filter.rule_kind)
+        .eq("r.owner_id", filter.owner_id)
+        .eq("r.client_id", filter.client_id);
+    book::narrow_reminders(&mut f, "r", filter.book);
+    let query = ListQuery {
+        columns: COLUMNS.into(),
+        from: FROM,
+        order_by: "r.id DESC",
+        id_column: "r.id",
+        sorts: SORTS,
+    };
+    Listing::new(query, f, reminder)
+}
+
+/// One reminder, if it is in `book`'s share.
+pub fn get(conn: &Connection, id: &str, book: Option<&str>) -> Result<Option<Reminder>, AppError> {
+    Ok(conn
+        .prepare_cached(&format!(
+            "SELECT {COLUMNS} FROM {FROM} WHERE r.id = ?1 AND {}",
+            book::reminder_is_in("r", "?2")
+        ))?
+        .query_row(params![id, book], reminder)
+        .optional()?)
+}
+
+/// Moves an open (or failed) reminder to `status`; answers whether it moved.
+pub fn close(tx: &Connection, id: &str, status: &str, by: Option<&str>) -> Result<bool, AppError> {
+    let now = clock::now_timestamp();
+    Ok(tx.execute(
+        "UPDATE reminder SET status = ?2, closed_by = ?3, closed_at = ?4, updated_at = ?4
+         WHERE id = ?1 AND status IN ('open', 'failed')",
+        params![id, status, by, now],
+    )? == 1)
+}
+
+/// The open (or failed) quote follow-ups of a document, with their status.
+pub fn open_followups(conn: &Connection, doc_id: &str) -> Result<Vec<(String, String)>, AppError> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT id, status FROM reminder WHERE doc_id = ?1 AND rule_kind = 'quote_followup' AND status IN ('open', 'failed')",
+    )?;
+    let ids = stmt
+        .query_map([doc_id], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(ids)
+}
+
+/// Open reminders per person, for the navigation's badge: the caller's share.
+pub fn open_count(conn: &Connection, book: Option<&str>) -> Result<i64, AppError> {
+    Ok(conn.query_row(
+        &format!(
+            "SELECT COUNT(*) FROM reminder r WHERE r.status = 'open' AND {}",
+            book::reminder_is_in("r", "?1")
+        ),
+        [book],
+        |r| r.get(0),
+    )?)
+}
