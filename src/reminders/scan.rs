@@ -90,53 +90,51 @@ fn blank(kind: &'static str, client_id: String, due_on: NaiveDate) -> Due {
 }
 
 fn renewals(conn: &Connection, as_of: NaiveDate, s: &Schedule, out: &mut Vec<Due>) -> Result<(), AppError> {
-    let ladder = &s.renewal_due.days_before;
-    let last = shifted(as_of, *ladder.iter().max().unwrap_or(&0));
-    let mut stmt = conn.prepare(
-        "SELECT cm.id, cm.client_id, cm.next_renewal, c.owner_id, m.name
+    let sql = "SELECT cm.id, cm.client_id, cm.next_renewal, c.owner_id, m.name
          FROM client_module cm JOIN client c ON c.id = cm.client_id JOIN module m ON m.id = cm.module_id
-         WHERE cm.active = 1 AND cm.next_renewal BETWEEN ?1 AND ?2 AND c.status <> 'lost'",
-    )?;
-    let mut rows = stmt.query(params![as_of.to_string(), last.to_string()])?;
-    while let Some(r) = rows.next()? {
-        let Some(due_on) = date(&r.get::<_, String>(2)?) else { continue };
-        let Some(rung) = rules::before_rung(due_on, ladder, as_of) else { continue };
-        let id: String = r.get(0)?;
-        let module: String = r.get(4)?;
-        out.push(Due {
-            key: rules::key("renewal_due", &id, due_on, Some(rung)),
-            client_module_id: Some(id),
-            owner_id: r.get(3)?,
-            offset_days: Some(rung),
-            reason: rules::renewal_reason(&module, due_on, as_of),
-            ..blank("renewal_due", r.get(1)?, due_on)
-        });
-    }
-    Ok(())
+         WHERE cm.active = 1 AND cm.next_renewal BETWEEN ?1 AND ?2 AND c.status <> 'lost'";
+    let place = |due: &mut Due, id| due.client_module_id = Some(id);
+    ahead(conn, as_of, &s.renewal_due.days_before, "renewal_due", sql, place, rules::renewal_reason, out)
 }
 
 fn contracts(conn: &Connection, as_of: NaiveDate, s: &Schedule, out: &mut Vec<Due>) -> Result<(), AppError> {
-    let ladder = &s.amc_expiring.days_before;
-    let last = shifted(as_of, *ladder.iter().max().unwrap_or(&0));
-    let mut stmt = conn.prepare(
-        "SELECT sc.id, sc.client_id, sc.period_to, c.owner_id, sc.description
+    let sql = "SELECT sc.id, sc.client_id, sc.period_to, c.owner_id, sc.description
          FROM service_contract sc JOIN client c ON c.id = sc.client_id
-         WHERE sc.period_to BETWEEN ?1 AND ?2 AND sc.renewal_invoice_id IS NULL AND c.status <> 'lost'",
-    )?;
+         WHERE sc.period_to BETWEEN ?1 AND ?2 AND sc.renewal_invoice_id IS NULL AND c.status <> 'lost'";
+    let place = |due: &mut Due, id| due.contract_id = Some(id);
+    ahead(conn, as_of, &s.amc_expiring.days_before, "amc_expiring", sql, place, rules::contract_reason, out)
+}
+
+/// A days-before ladder over the rows `(id, client_id, date, owner_id, name)` of `sql`, whose
+/// dates lie from ?1 (`as_of`) to ?2 (the ladder's far end); `place` puts the id on the reminder.
+#[allow(clippy::too_many_arguments)]
+fn ahead(
+    conn: &Connection,
+    as_of: NaiveDate,
+    ladder: &[i64],
+    kind: &'static str,
+    sql: &str,
+    place: impl Fn(&mut Due, String),
+    reason: fn(&str, NaiveDate, NaiveDate) -> String,
+    out: &mut Vec<Due>,
+) -> Result<(), AppError> {
+    let last = shifted(as_of, *ladder.iter().max().unwrap_or(&0));
+    let mut stmt = conn.prepare(sql)?;
     let mut rows = stmt.query(params![as_of.to_string(), last.to_string()])?;
     while let Some(r) = rows.next()? {
         let Some(due_on) = date(&r.get::<_, String>(2)?) else { continue };
         let Some(rung) = rules::before_rung(due_on, ladder, as_of) else { continue };
         let id: String = r.get(0)?;
-        let description: String = r.get(4)?;
-        out.push(Due {
-            key: rules::key("amc_expiring", &id, due_on, Some(rung)),
-            contract_id: Some(id),
+        let name: String = r.get(4)?;
+        let mut due = Due {
+            key: rules::key(kind, &id, due_on, Some(rung)),
             owner_id: r.get(3)?,
             offset_days: Some(rung),
-            reason: rules::contract_reason(&description, due_on, as_of),
-            ..blank("amc_expiring", r.get(1)?, due_on)
-        });
+            reason: reason(&name, due_on, as_of),
+            ..blank(kind, r.get(1)?, due_on)
+        };
+        place(&mut due, id);
+        out.push(due);
     }
     Ok(())
 }
