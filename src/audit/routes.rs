@@ -68,7 +68,16 @@ impl AuditQuery {
     }
 }
 
-const AUDIT_CSV: &[&str] = &["Time", "User", "Entity", "Record", "Action", "Entity id", "Before", "After"];
+const AUDIT_CSV: &[&str] = &[
+    "Time",
+    "User",
+    "Entity",
+    "Record",
+    "Action",
+    "Entity id",
+    "Before",
+    "After",
+];
 
 fn audit_cells(r: &AuditRow) -> Vec<String> {
     let image = |v: &Option<serde_json::Value>| v.as_ref().map(|v| v.to_string()).unwrap_or_default();

@@ -51,7 +51,13 @@ struct Named {
 }
 
 const NAMED: &[Named] = &[
-    Named { entity: "client", from: "client x", label: "x.name", link: "client", link_id: "x.id" },
+    Named {
+        entity: "client",
+        from: "client x",
+        label: "x.name",
+        link: "client",
+        link_id: "x.id",
+    },
     Named {
         entity: "document",
         from: "document x",
@@ -59,9 +65,27 @@ const NAMED: &[Named] = &[
         link: "document",
         link_id: "x.id",
     },
-    Named { entity: "payment", from: "payment x", label: "x.receipt_no", link: "payment", link_id: "x.id" },
-    Named { entity: "staff", from: "staff x", label: "x.name", link: "staff", link_id: "x.id" },
-    Named { entity: "module", from: "module x", label: "x.name", link: "module", link_id: "x.id" },
+    Named {
+        entity: "payment",
+        from: "payment x",
+        label: "x.receipt_no",
+        link: "payment",
+        link_id: "x.id",
+    },
+    Named {
+        entity: "staff",
+        from: "staff x",
+        label: "x.name",
+        link: "staff",
+        link_id: "x.id",
+    },
+    Named {
+        entity: "module",
+        from: "module x",
+        label: "x.name",
+        link: "module",
+        link_id: "x.id",
+    },
     Named {
         entity: "client_module",
         from: "client_module x JOIN client c ON c.id = x.client_id JOIN module m ON m.id = x.module_id",
@@ -213,7 +237,11 @@ pub fn page(conn: &Connection, filter: AuditFilter, page: &Page) -> Result<Pagin
     let mut rows = list(filter).page(conn, page)?;
     name_refs(conn, &mut rows.rows)?;
     for row in &mut rows.rows {
-        row.entity_label = row.entity_id.as_ref().and_then(|id| row.refs.get(id)).map(|r| r.label.clone());
+        row.entity_label = row
+            .entity_id
+            .as_ref()
+            .and_then(|id| row.refs.get(id))
+            .map(|r| r.label.clone());
     }
     Ok(rows)
 }
@@ -239,7 +267,9 @@ fn name_refs(conn: &Connection, rows: &mut [AuditRow]) -> Result<(), AppError> {
     }
     let mut found: HashMap<String, AuditRef> = HashMap::new();
     for n in NAMED {
-        let Some(ids) = wanted.get_mut(n.entity) else { continue };
+        let Some(ids) = wanted.get_mut(n.entity) else {
+            continue;
+        };
         ids.sort();
         ids.dedup();
         let marks = vec!["?"; ids.len()].join(", ");
@@ -251,7 +281,11 @@ fn name_refs(conn: &Connection, rows: &mut [AuditRow]) -> Result<(), AppError> {
         let refs = stmt.query_map(rusqlite::params_from_iter(ids.iter()), |r| {
             Ok((
                 r.get::<_, String>(0)?,
-                AuditRef { entity: n.link.to_string(), id: r.get(1)?, label: r.get(2)? },
+                AuditRef {
+                    entity: n.link.to_string(),
+                    id: r.get(1)?,
+                    label: r.get(2)?,
+                },
             ))
         })?;
         for pair in refs {

@@ -87,7 +87,11 @@ pub fn get(conn: &Connection, key: &str, on: NaiveDate) -> Result<Option<Value>,
 }
 
 /// The value of `key` in force on `on` with the date it took effect, if any was ever set.
-pub fn get_dated(conn: &Connection, key: &str, on: NaiveDate) -> Result<Option<(Value, NaiveDate)>, AppError> {
+pub fn get_dated(
+    conn: &Connection,
+    key: &str,
+    on: NaiveDate,
+) -> Result<Option<(Value, NaiveDate)>, AppError> {
     let row: Option<(String, String)> = conn
         .query_row(
             "SELECT value, effective_from FROM setting WHERE key = ?1 AND effective_from <= ?2

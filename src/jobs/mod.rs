@@ -96,7 +96,9 @@ fn tick(db: &Db) {
             Ok(false) => {
                 let _ = run_job(db, job, today);
             }
-            Err(e) => tracing::error!(job = job.name, error = %e.to_string(), "jobs: cannot read the last run"),
+            Err(e) => {
+                tracing::error!(job = job.name, error = %e.to_string(), "jobs: cannot read the last run")
+            }
         }
     }
 }
@@ -121,11 +123,13 @@ fn schedule(db: Db, stop: Receiver<()>) {
     }
     loop {
         tick(&db);
-        let offset = db.read_blocking(settings::office_offset).unwrap_or_else(|_| {
-            chrono::FixedOffset::east_opt(5 * 3600 + 1800).expect("a valid offset")
-        });
+        let offset = db
+            .read_blocking(settings::office_offset)
+            .unwrap_or_else(|_| chrono::FixedOffset::east_opt(5 * 3600 + 1800).expect("a valid offset"));
         let now = clock::now();
-        let wait = (next_tick(now, offset) - now).to_std().unwrap_or(Duration::from_secs(60));
+        let wait = (next_tick(now, offset) - now)
+            .to_std()
+            .unwrap_or(Duration::from_secs(60));
         match stop.recv_timeout(wait) {
             Err(RecvTimeoutError::Timeout) => continue,
             _ => return,
@@ -179,10 +183,19 @@ mod tests {
         let ist = clock::parse_offset("+05:30").unwrap();
         let at = |s: &str| clock::parse_timestamp(s).unwrap();
         // 10:00 IST → 12:15 IST (06:45 UTC).
-        assert_eq!(next_tick(at("2026-11-24T04:30:00Z"), ist), at("2026-11-24T06:45:00Z"));
+        assert_eq!(
+            next_tick(at("2026-11-24T04:30:00Z"), ist),
+            at("2026-11-24T06:45:00Z")
+        );
         // 23:00 IST → 00:15 IST the next day.
-        assert_eq!(next_tick(at("2026-11-24T17:30:00Z"), ist), at("2026-11-24T18:45:00Z"));
+        assert_eq!(
+            next_tick(at("2026-11-24T17:30:00Z"), ist),
+            at("2026-11-24T18:45:00Z")
+        );
         // Exactly on a tick → the next one.
-        assert_eq!(next_tick(at("2026-11-24T06:45:00Z"), ist), at("2026-11-24T12:45:00Z"));
+        assert_eq!(
+            next_tick(at("2026-11-24T06:45:00Z"), ist),
+            at("2026-11-24T12:45:00Z")
+        );
     }
 }

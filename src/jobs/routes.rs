@@ -60,8 +60,8 @@ async fn list_jobs(State(state): State<AppState>, _owner: Owner) -> Result<Json<
                     // Done for today: the first tick of tomorrow; else the next tick.
                     let next = if store::done_for(c, job.name, today)? {
                         let tomorrow = today.checked_add_days(Days::new(1)).unwrap_or(today);
-                        let midnight = clock::parse_timestamp(&clock::office_day_start(tomorrow, offset))
-                            .unwrap_or(now);
+                        let midnight =
+                            clock::parse_timestamp(&clock::office_day_start(tomorrow, offset)).unwrap_or(now);
                         jobs::next_tick(midnight, offset)
                     } else {
                         jobs::next_tick(now, offset)
@@ -105,7 +105,10 @@ async fn daily_scan(
             Some(day) => day,
             None => db.read_blocking(settings::office_today)?,
         };
-        let job = JOBS.iter().find(|j| j.name == DAILY_SCAN).expect("the daily scan is a job");
+        let job = JOBS
+            .iter()
+            .find(|j| j.name == DAILY_SCAN)
+            .expect("the daily scan is a job");
         jobs::run_job(&db, job, as_of)
     })
     .await

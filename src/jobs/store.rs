@@ -25,11 +25,7 @@ pub fn start(tx: &Connection, job: &str, as_of: NaiveDate) -> Result<String, App
     Ok(id)
 }
 
-pub fn finish(
-    tx: &Connection,
-    id: &str,
-    outcome: Result<&serde_json::Value, &str>,
-) -> Result<(), AppError> {
+pub fn finish(tx: &Connection, id: &str, outcome: Result<&serde_json::Value, &str>) -> Result<(), AppError> {
     let (status, counts, error) = match outcome {
         Ok(counts) => ("ok", Some(counts.to_string()), None),
         Err(e) => ("failed", None, Some(e)),

@@ -18,7 +18,13 @@ pub fn visible(conn: &Connection, user: &AuthUser, id: &str) -> Result<Reminder,
     store::get(conn, id, user.book().as_deref())?.ok_or_else(|| AppError::not_found("reminder"))
 }
 
-fn audit_close(tx: &Connection, user: &AuthUser, id: &str, from: &str, why: Option<&str>) -> Result<(), AppError> {
+fn audit_close(
+    tx: &Connection,
+    user: &AuthUser,
+    id: &str,
+    from: &str,
+    why: Option<&str>,
+) -> Result<(), AppError> {
     audit(
         tx,
         Audit {
@@ -50,7 +56,9 @@ pub fn dismiss_in(tx: &Connection, user: &AuthUser, id: &str) -> Result<Reminder
 pub fn dismiss_many_in(tx: &Connection, user: &AuthUser, ids: &[String]) -> Result<usize, AppError> {
     let mut n = 0;
     for id in ids {
-        let Some(before) = store::get(tx, id, user.book().as_deref())? else { continue };
+        let Some(before) = store::get(tx, id, user.book().as_deref())? else {
+            continue;
+        };
         if store::close(tx, id, "dismissed", Some(&user.id))? {
             audit_close(tx, user, id, &before.status, None)?;
             n += 1;

@@ -72,7 +72,10 @@ pub struct OpenCount {
     responses((status = 200, body = OpenCount)))]
 async fn open_count(State(state): State<AppState>, user: AuthUser) -> Result<Json<OpenCount>, AppError> {
     let book = user.book();
-    let open = state.db.read(move |c| store::open_count(c, book.as_deref())).await?;
+    let open = state
+        .db
+        .read(move |c| store::open_count(c, book.as_deref()))
+        .await?;
     Ok(Json(OpenCount { open }))
 }
 
@@ -115,7 +118,11 @@ async fn bulk_dismiss(
     JsonBody(req): JsonBody<BulkDismiss>,
 ) -> Result<Json<Dismissed>, AppError> {
     if req.ids.is_empty() || req.ids.len() > 1000 {
-        return Err(AppError::invalid("ids", "invalid_ids", "Give 1 to 1000 reminder ids."));
+        return Err(AppError::invalid(
+            "ids",
+            "invalid_ids",
+            "Give 1 to 1000 reminder ids.",
+        ));
     }
     let dismissed = state
         .db

@@ -83,16 +83,28 @@ impl Schedule {
     /// schedule with its ladders in ascending order.
     pub fn checked(mut self) -> Result<Schedule, AppError> {
         let mut checks = Checks::default();
-        if let Some(d) = checks.check(check_ladder("renewal_due.days_before", &self.renewal_due.days_before)) {
+        if let Some(d) = checks.check(check_ladder(
+            "renewal_due.days_before",
+            &self.renewal_due.days_before,
+        )) {
             self.renewal_due.days_before = d;
         }
-        if let Some(d) = checks.check(check_ladder("amc_expiring.days_before", &self.amc_expiring.days_before)) {
+        if let Some(d) = checks.check(check_ladder(
+            "amc_expiring.days_before",
+            &self.amc_expiring.days_before,
+        )) {
             self.amc_expiring.days_before = d;
         }
-        if let Some(d) = checks.check(check_ladder("invoice_overdue.days_after", &self.invoice_overdue.days_after)) {
+        if let Some(d) = checks.check(check_ladder(
+            "invoice_overdue.days_after",
+            &self.invoice_overdue.days_after,
+        )) {
             self.invoice_overdue.days_after = d;
         }
-        if let Some(d) = checks.check(check_ladder("quote_followup.day_offsets", &self.quote_followup.day_offsets)) {
+        if let Some(d) = checks.check(check_ladder(
+            "quote_followup.day_offsets",
+            &self.quote_followup.day_offsets,
+        )) {
             self.quote_followup.day_offsets = d;
         }
         if !POLICIES.contains(&self.quote_followup.policy.as_str()) {
@@ -109,7 +121,11 @@ impl Schedule {
 
 /// The rung `as_of` has reached on a ladder of `offsets` days from `anchor` (negative: before
 /// it): the last one crossed, so a scan after a missed week raises one reminder, not three.
-pub fn rung_reached(anchor: NaiveDate, offsets: impl IntoIterator<Item = i64>, as_of: NaiveDate) -> Option<i64> {
+pub fn rung_reached(
+    anchor: NaiveDate,
+    offsets: impl IntoIterator<Item = i64>,
+    as_of: NaiveDate,
+) -> Option<i64> {
     let reached = (as_of - anchor).num_days();
     offsets.into_iter().filter(|o| *o <= reached).max()
 }
@@ -138,7 +154,11 @@ pub fn day(d: NaiveDate) -> String {
 }
 
 fn days(n: i64) -> String {
-    if n == 1 { "1 day".into() } else { format!("{n} days") }
+    if n == 1 {
+        "1 day".into()
+    } else {
+        format!("{n} days")
+    }
 }
 
 /// "in 7 days", "today".
@@ -164,7 +184,11 @@ pub fn renewal_reason(module: &str, due: NaiveDate, as_of: NaiveDate) -> String 
 }
 
 pub fn contract_reason(description: &str, due: NaiveDate, as_of: NaiveDate) -> String {
-    format!("Service contract \u{201c}{description}\u{201d} ends on {} ({}).", day(due), until(due, as_of))
+    format!(
+        "Service contract \u{201c}{description}\u{201d} ends on {} ({}).",
+        day(due),
+        until(due, as_of)
+    )
 }
 
 pub fn quote_reason(doc_no: &str, sent_on: NaiveDate, as_of: NaiveDate) -> String {
@@ -211,21 +235,35 @@ mod tests {
         assert_eq!(before_rung(due, &ladder, d("2026-12-01")), Some(30));
         assert_eq!(before_rung(due, &ladder, d("2026-12-23")), Some(30));
         assert_eq!(before_rung(due, &ladder, d("2026-12-24")), Some(7));
-        assert_eq!(before_rung(due, &ladder, d("2026-12-31")), Some(7), "the day itself");
-        assert_eq!(before_rung(due, &ladder, d("2027-01-01")), None, "past: the worklist shows it");
+        assert_eq!(
+            before_rung(due, &ladder, d("2026-12-31")),
+            Some(7),
+            "the day itself"
+        );
+        assert_eq!(
+            before_rung(due, &ladder, d("2027-01-01")),
+            None,
+            "past: the worklist shows it"
+        );
         assert_eq!(before_rung(due, &[0], d("2026-12-31")), Some(0));
     }
 
     fn default_schedule() -> Schedule {
-        crate::reminders::schedule::with_policy(crate::db::settings::REMINDER_SCHEDULE.default_value(), "manual")
-            .unwrap()
+        crate::reminders::schedule::with_policy(
+            crate::db::settings::REMINDER_SCHEDULE.default_value(),
+            "manual",
+        )
+        .unwrap()
     }
 
     #[test]
     fn a_schedule_is_checked_whole_and_its_ladders_sorted() {
         let mut s = default_schedule();
         s.invoice_overdue.days_after = vec![30, 1, 15];
-        assert_eq!(s.clone().checked().unwrap().invoice_overdue.days_after, [1, 15, 30]);
+        assert_eq!(
+            s.clone().checked().unwrap().invoice_overdue.days_after,
+            [1, 15, 30]
+        );
         s.renewal_due.days_before = vec![-1];
         s.amc_expiring.days_before = vec![7, 7];
         s.quote_followup.day_offsets = vec![];
@@ -249,6 +287,9 @@ mod tests {
             overdue_reason("INV/26-27-0007", d("2026-11-01"), d("2026-11-16"), 1_180_000),
             "INV/26-27-0007 is 15 days overdue (due 01-11-2026); ₹11,800.00 outstanding."
         );
-        assert_eq!(key("invoice_overdue", "D1", d("2026-11-01"), Some(15)), "invoice_overdue:D1:2026-11-01:15");
+        assert_eq!(
+            key("invoice_overdue", "D1", d("2026-11-01"), Some(15)),
+            "invoice_overdue:D1:2026-11-01:15"
+        );
     }
 }

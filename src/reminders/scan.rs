@@ -94,7 +94,16 @@ fn renewals(conn: &Connection, as_of: NaiveDate, s: &Schedule, out: &mut Vec<Due
          FROM client_module cm JOIN client c ON c.id = cm.client_id JOIN module m ON m.id = cm.module_id
          WHERE cm.active = 1 AND cm.next_renewal BETWEEN ?1 AND ?2 AND c.status <> 'lost'";
     let place = |due: &mut Due, id| due.client_module_id = Some(id);
-    ahead(conn, as_of, &s.renewal_due.days_before, "renewal_due", sql, place, rules::renewal_reason, out)
+    ahead(
+        conn,
+        as_of,
+        &s.renewal_due.days_before,
+        "renewal_due",
+        sql,
+        place,
+        rules::renewal_reason,
+        out,
+    )
 }
 
 fn contracts(conn: &Connection, as_of: NaiveDate, s: &Schedule, out: &mut Vec<Due>) -> Result<(), AppError> {
@@ -102,7 +111,16 @@ fn contracts(conn: &Connection, as_of: NaiveDate, s: &Schedule, out: &mut Vec<Du
          FROM service_contract sc JOIN client c ON c.id = sc.client_id
          WHERE sc.period_to BETWEEN ?1 AND ?2 AND sc.renewal_invoice_id IS NULL AND c.status <> 'lost'";
     let place = |due: &mut Due, id| due.contract_id = Some(id);
-    ahead(conn, as_of, &s.amc_expiring.days_before, "amc_expiring", sql, place, rules::contract_reason, out)
+    ahead(
+        conn,
+        as_of,
+        &s.amc_expiring.days_before,
+        "amc_expiring",
+        sql,
+        place,
+        rules::contract_reason,
+        out,
+    )
 }
 
 /// A days-before ladder over the rows `(id, client_id, date, owner_id, name)` of `sql`, whose
@@ -122,8 +140,12 @@ fn ahead(
     let mut stmt = conn.prepare(sql)?;
     let mut rows = stmt.query(params![as_of.to_string(), last.to_string()])?;
     while let Some(r) = rows.next()? {
-        let Some(due_on) = date(&r.get::<_, String>(2)?) else { continue };
-        let Some(rung) = rules::before_rung(due_on, ladder, as_of) else { continue };
+        let Some(due_on) = date(&r.get::<_, String>(2)?) else {
+            continue;
+        };
+        let Some(rung) = rules::before_rung(due_on, ladder, as_of) else {
+            continue;
+        };
         let id: String = r.get(0)?;
         let name: String = r.get(4)?;
         let mut due = Due {
@@ -151,8 +173,12 @@ fn overdue(conn: &Connection, as_of: NaiveDate, s: &Schedule, out: &mut Vec<Due>
     )?;
     let mut rows = stmt.query(params![latest_due.to_string()])?;
     while let Some(r) = rows.next()? {
-        let Some(due_on) = r.get::<_, Option<String>>(2)?.as_deref().and_then(date) else { continue };
-        let Some(rung) = rules::rung_reached(due_on, ladder.iter().copied(), as_of) else { continue };
+        let Some(due_on) = r.get::<_, Option<String>>(2)?.as_deref().and_then(date) else {
+            continue;
+        };
+        let Some(rung) = rules::rung_reached(due_on, ladder.iter().copied(), as_of) else {
+            continue;
+        };
         let id: String = r.get(0)?;
         let doc_no: String = r.get::<_, Option<String>>(4)?.unwrap_or_default();
         out.push(Due {
@@ -169,7 +195,11 @@ fn overdue(conn: &Connection, as_of: NaiveDate, s: &Schedule, out: &mut Vec<Due>
 
 fn quotes(conn: &Connection, as_of: NaiveDate, s: &Schedule, out: &mut Vec<Due>) -> Result<(), AppError> {
     let ladder = &s.quote_followup.day_offsets;
-    let policy = if s.quote_followup.policy == "auto" { "auto" } else { "manual" };
+    let policy = if s.quote_followup.policy == "auto" {
+        "auto"
+    } else {
+        "manual"
+    };
     let offset = settings::office_offset(conn)?;
     // Sent quotations without a live forward child, of clients not lost, with their first 'sent'.
     let mut stmt = conn.prepare(
@@ -181,10 +211,15 @@ fn quotes(conn: &Connection, as_of: NaiveDate, s: &Schedule, out: &mut Vec<Due>)
     )?;
     let mut rows = stmt.query([])?;
     while let Some(r) = rows.next()? {
-        let Some(sent_on) = r.get::<_, Option<String>>(4)?.and_then(|at| clock::office_date(&at, offset)) else {
+        let Some(sent_on) = r
+            .get::<_, Option<String>>(4)?
+            .and_then(|at| clock::office_date(&at, offset))
+        else {
             continue;
         };
-        let Some(rung) = rules::rung_reached(sent_on, ladder.iter().copied(), as_of) else { continue };
+        let Some(rung) = rules::rung_reached(sent_on, ladder.iter().copied(), as_of) else {
+            continue;
+        };
         let id: String = r.get(0)?;
         let doc_no: String = r.get::<_, Option<String>>(3)?.unwrap_or_default();
         out.push(Due {
@@ -208,7 +243,9 @@ fn follow_ups(conn: &Connection, as_of: NaiveDate, out: &mut Vec<Due>) -> Result
     )?;
     let mut rows = stmt.query(params![first.to_string(), as_of.to_string()])?;
     while let Some(r) = rows.next()? {
-        let Some(due_on) = date(&r.get::<_, String>(2)?) else { continue };
+        let Some(due_on) = date(&r.get::<_, String>(2)?) else {
+            continue;
+        };
         let id: String = r.get(0)?;
         let notes: String = r.get(4)?;
         out.push(Due {

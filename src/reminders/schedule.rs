@@ -57,7 +57,13 @@ pub fn save_in(
     if let Some(q) = ladders.get_mut("quote_followup").and_then(Value::as_object_mut) {
         q.remove("policy");
     }
-    settings::set(tx, REMINDER_SCHEDULE.name, &ladders, effective_from, Some(&user.id))?;
+    settings::set(
+        tx,
+        REMINDER_SCHEDULE.name,
+        &ladders,
+        effective_from,
+        Some(&user.id),
+    )?;
     settings::set(
         tx,
         QUOTE_FOLLOWUP_POLICY.name,

@@ -38,7 +38,8 @@ pub struct Reminder {
     pub closed_at: Option<String>,
 }
 
-const COLUMNS: &str = "r.id, r.rule_kind, r.status, r.policy_applied, r.client_id, c.name, r.doc_id, d.doc_no,
+const COLUMNS: &str =
+    "r.id, r.rule_kind, r.status, r.policy_applied, r.client_id, c.name, r.doc_id, d.doc_no,
     r.client_module_id, r.contract_id, r.interaction_id, r.contact_id, r.owner_id, s.name, r.due_on,
     r.offset_days, r.reason, r.failure, r.created_at, r.sent_at, r.closed_at";
 const FROM: &str = "reminder r JOIN client c ON c.id = r.client_id LEFT JOIN document d ON d.id = r.doc_id

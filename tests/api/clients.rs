@@ -978,12 +978,7 @@ async fn the_audit_viewer_names_the_records_a_row_speaks_of() {
         .await;
     assert_eq!(contact.status, StatusCode::CREATED, "{}", contact.text);
 
-    let moved = o
-        .app
-        .get("/api/audit?action=set_owner", &o.owner)
-        .await
-        .body["rows"][0]
-        .clone();
+    let moved = o.app.get("/api/audit?action=set_owner", &o.owner).await.body["rows"][0].clone();
     assert_eq!(moved["entity_label"], "Named Society");
     assert_eq!(
         moved["refs"][&client],
@@ -995,12 +990,7 @@ async fn the_audit_viewer_names_the_records_a_row_speaks_of() {
         "the new account owner, named: {moved}"
     );
 
-    let added = o
-        .app
-        .get("/api/audit?entity=contact", &o.owner)
-        .await
-        .body["rows"][0]
-        .clone();
+    let added = o.app.get("/api/audit?entity=contact", &o.owner).await.body["rows"][0].clone();
     let contact_id = id(&contact.body);
     assert_eq!(added["entity_label"], "Latha (Named Society)");
     assert_eq!(
@@ -1092,10 +1082,13 @@ async fn a_body_with_several_invalid_fields_names_them_all_at_once() {
         ),
     ] {
         let rows = app.count(&format!("SELECT COUNT(*) FROM {table}"));
-        let reply = app
-            .send(Call::new(method, &path).cookie(&owner).json(body))
-            .await;
-        assert_eq!(reply.status, StatusCode::UNPROCESSABLE_ENTITY, "{path}: {}", reply.text);
+        let reply = app.send(Call::new(method, &path).cookie(&owner).json(body)).await;
+        assert_eq!(
+            reply.status,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{path}: {}",
+            reply.text
+        );
         let fields: Vec<&str> = reply.body["errors"]
             .as_array()
             .unwrap_or_else(|| panic!("{path}: {}", reply.text))
@@ -1103,7 +1096,11 @@ async fn a_body_with_several_invalid_fields_names_them_all_at_once() {
             .map(|e| e["field"].as_str().unwrap())
             .collect();
         assert_eq!(fields, wanted, "{path}");
-        assert_eq!(app.count(&format!("SELECT COUNT(*) FROM {table}")), rows, "{path} wrote nothing");
+        assert_eq!(
+            app.count(&format!("SELECT COUNT(*) FROM {table}")),
+            rows,
+            "{path} wrote nothing"
+        );
     }
     // One invalid field: the error alone, as before.
     let one = app

@@ -22,11 +22,21 @@ async fn office() -> Office {
     let (anna_id, pw) = app.invite(&owner, "anna@coop.in", "staff").await;
     let anna = app.login("anna@coop.in", &pw).await;
     let client = app
-        .post("/api/clients", &owner, json!({ "name": "Chavara SCB", "state_code": "32", "owner_id": anna_id }))
+        .post(
+            "/api/clients",
+            &owner,
+            json!({ "name": "Chavara SCB", "state_code": "32", "owner_id": anna_id }),
+        )
         .await;
     assert_eq!(client.status, StatusCode::CREATED, "{}", client.text);
     let client = client.body["id"].as_str().unwrap().to_string();
-    Office { app, owner, anna, anna_id, client }
+    Office {
+        app,
+        owner,
+        anna,
+        anna_id,
+        client,
+    }
 }
 
 /// An issued document of one ₹10,000 line by `cookie`; answers it.
@@ -42,7 +52,10 @@ async fn issued(o: &Office, cookie: &str, doc_type: &str) -> Value {
         .await;
     assert_eq!(draft.status, StatusCode::CREATED, "{}", draft.text);
     let id = draft.body["id"].as_str().unwrap();
-    let doc = o.app.post(&format!("/api/documents/{id}/issue"), cookie, json!({})).await;
+    let doc = o
+        .app
+        .post(&format!("/api/documents/{id}/issue"), cookie, json!({}))
+        .await;
     assert_eq!(doc.status, StatusCode::OK, "{}", doc.text);
     doc.body
 }
@@ -50,7 +63,11 @@ async fn issued(o: &Office, cookie: &str, doc_type: &str) -> Value {
 async fn scan(o: &Office, as_of: NaiveDate) -> Value {
     let reply = o
         .app
-        .post("/api/jobs/daily-scan", &o.owner, json!({ "as_of": as_of.to_string() }))
+        .post(
+            "/api/jobs/daily-scan",
+            &o.owner,
+            json!({ "as_of": as_of.to_string() }),
+        )
         .await;
     assert_eq!(reply.status, StatusCode::OK, "{}", reply.text);
     assert_eq!(reply.body["as_of"], as_of.to_string());
@@ -71,8 +88,14 @@ async fn the_schedule_is_dated_checked_whole_and_audited() {
     let now = o.app.get("/api/settings/reminders", &o.owner).await;
     assert_eq!(now.status, StatusCode::OK, "{}", now.text);
     assert_eq!(now.body["invoice_overdue"]["days_after"], json!([1, 15, 30]));
-    assert_eq!(now.body["quote_followup"], json!({ "day_offsets": [3, 7, 14], "policy": "manual" }));
-    assert_eq!(o.app.get("/api/settings/reminders", &o.anna).await.status, StatusCode::FORBIDDEN);
+    assert_eq!(
+        now.body["quote_followup"],
+        json!({ "day_offsets": [3, 7, 14], "policy": "manual" })
+    );
+    assert_eq!(
+        o.app.get("/api/settings/reminders", &o.anna).await.status,
+        StatusCode::FORBIDDEN
+    );
 
     let settings = o.app.count("SELECT COUNT(*) FROM setting");
     let bad = o
@@ -80,26 +103,51 @@ async fn the_schedule_is_dated_checked_whole_and_audited() {
         .send(
             crate::common::Call::new(axum::http::Method::PUT, "/api/settings/reminders")
                 .cookie(&o.owner)
-                .json(json!({ "renewal_due": { "days_before": [-1] }, "amc_expiring": { "days_before": [7, 7] },
+                .json(
+                    json!({ "renewal_due": { "days_before": [-1] }, "amc_expiring": { "days_before": [7, 7] },
                               "invoice_overdue": { "days_after": [1] },
-                              "quote_followup": { "day_offsets": [3], "policy": "sometimes" } })),
+                              "quote_followup": { "day_offsets": [3], "policy": "sometimes" } }),
+                ),
         )
         .await;
     assert_eq!(bad.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", bad.text);
-    let fields: Vec<&str> = bad.body["errors"].as_array().unwrap().iter().map(|e| e["field"].as_str().unwrap()).collect();
-    assert_eq!(fields, ["renewal_due.days_before", "amc_expiring.days_before", "quote_followup.policy"]);
+    let fields: Vec<&str> = bad.body["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["field"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        fields,
+        [
+            "renewal_due.days_before",
+            "amc_expiring.days_before",
+            "quote_followup.policy"
+        ]
+    );
     let fraction = o
         .app
         .send(
             crate::common::Call::new(axum::http::Method::PUT, "/api/settings/reminders")
                 .cookie(&o.owner)
-                .json(json!({ "renewal_due": { "days_before": [1.5] }, "amc_expiring": { "days_before": [7] },
+                .json(
+                    json!({ "renewal_due": { "days_before": [1.5] }, "amc_expiring": { "days_before": [7] },
                               "invoice_overdue": { "days_after": [1] },
-                              "quote_followup": { "day_offsets": [3], "policy": "auto" } })),
+                              "quote_followup": { "day_offsets": [3], "policy": "auto" } }),
+                ),
         )
         .await;
-    assert_eq!(fraction.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", fraction.text);
-    assert_eq!(o.app.count("SELECT COUNT(*) FROM setting"), settings, "nothing written");
+    assert_eq!(
+        fraction.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        fraction.text
+    );
+    assert_eq!(
+        o.app.count("SELECT COUNT(*) FROM setting"),
+        settings,
+        "nothing written"
+    );
 
     let put = o
         .app
@@ -114,13 +162,19 @@ async fn the_schedule_is_dated_checked_whole_and_audited() {
         .await;
     assert_eq!(put.status, StatusCode::OK, "{}", put.text);
     assert_eq!(put.body["effective_from"], "2030-01-01");
-    assert_eq!(put.body["invoice_overdue"]["days_after"], json!([2, 10]), "sorted");
+    assert_eq!(
+        put.body["invoice_overdue"]["days_after"],
+        json!([2, 10]),
+        "sorted"
+    );
     // Today the earlier set is still in force; both are kept.
     let now = o.app.get("/api/settings/reminders", &o.owner).await;
     assert_eq!(now.body["quote_followup"]["policy"], "manual");
     assert_eq!(o.app.count("SELECT COUNT(*) FROM setting"), settings + 2);
     assert_eq!(
-        o.app.count("SELECT COUNT(*) FROM audit WHERE entity = 'setting' AND entity_id = 'reminders.schedule'"),
+        o.app.count(
+            "SELECT COUNT(*) FROM audit WHERE entity = 'setting' AND entity_id = 'reminders.schedule'"
+        ),
         1
     );
 }
@@ -132,16 +186,35 @@ async fn an_overdue_invoice_raises_one_reminder_per_rung_reached_and_never_twice
     let due = day(invoice["due_date"].as_str().unwrap());
     let doc_no = invoice["docNo"].as_str().unwrap();
 
-    assert_eq!(scan(&o, due).await["created"]["invoice_overdue"], 0, "due today: not overdue");
+    assert_eq!(
+        scan(&o, due).await["created"]["invoice_overdue"],
+        0,
+        "due today: not overdue"
+    );
     assert_eq!(scan(&o, plus(due, 1)).await["created"]["invoice_overdue"], 1);
-    assert_eq!(scan(&o, plus(due, 1)).await["created"]["invoice_overdue"], 0, "the same day again");
-    assert_eq!(scan(&o, plus(due, 14)).await["created"]["invoice_overdue"], 0, "still the first rung");
+    assert_eq!(
+        scan(&o, plus(due, 1)).await["created"]["invoice_overdue"],
+        0,
+        "the same day again"
+    );
+    assert_eq!(
+        scan(&o, plus(due, 14)).await["created"]["invoice_overdue"],
+        0,
+        "still the first rung"
+    );
     // A scan after a missed fortnight raises the rung reached, 30 days, not 15 and 30.
     assert_eq!(scan(&o, plus(due, 31)).await["created"]["invoice_overdue"], 1);
 
-    let list = o.app.get("/api/reminders?rule_kind=invoice_overdue&sort=-due_on", &o.owner).await;
+    let list = o
+        .app
+        .get("/api/reminders?rule_kind=invoice_overdue&sort=-due_on", &o.owner)
+        .await;
     assert_eq!(list.body["total"], 2, "{}", list.text);
-    let newest = &o.app.get("/api/reminders?rule_kind=invoice_overdue", &o.owner).await.body["rows"][0];
+    let newest = &o
+        .app
+        .get("/api/reminders?rule_kind=invoice_overdue", &o.owner)
+        .await
+        .body["rows"][0];
     assert_eq!(newest["offset_days"], 30);
     assert_eq!(newest["owner_id"], json!(o.anna_id), "the invoice's creator");
     assert_eq!(newest["docNo"], doc_no);
@@ -170,7 +243,10 @@ async fn quote_follow_ups_fire_the_highest_rung_and_stop_when_the_quote_is_decid
     let o = office().await;
     let quote = issued(&o, &o.anna, "QUOTATION").await;
     let id = quote["id"].as_str().unwrap();
-    let sent = o.app.post(&format!("/api/documents/{id}/mark-sent"), &o.anna, json!({})).await;
+    let sent = o
+        .app
+        .post(&format!("/api/documents/{id}/mark-sent"), &o.anna, json!({}))
+        .await;
     assert_eq!(sent.status, StatusCode::OK, "{}", sent.text);
     let sent_on = day(&quote["doc_date"].as_str().unwrap()[..10]);
 
@@ -178,20 +254,41 @@ async fn quote_follow_ups_fire_the_highest_rung_and_stop_when_the_quote_is_decid
     assert_eq!(scan(&o, plus(sent_on, 3)).await["created"]["quote_followup"], 1);
     // A missed week: only the 14-day follow-up, not the 7-day one as well.
     assert_eq!(scan(&o, plus(sent_on, 20)).await["created"]["quote_followup"], 1);
-    let rows = o.app.get("/api/reminders?rule_kind=quote_followup&status=open", &o.anna).await;
-    let offsets: Vec<i64> = rows.body["rows"].as_array().unwrap().iter().map(|r| r["offset_days"].as_i64().unwrap()).collect();
+    let rows = o
+        .app
+        .get("/api/reminders?rule_kind=quote_followup&status=open", &o.anna)
+        .await;
+    let offsets: Vec<i64> = rows.body["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["offset_days"].as_i64().unwrap())
+        .collect();
     assert_eq!(offsets, [14, 3]);
     assert_eq!(rows.body["rows"][0]["policy_applied"], "manual");
 
     // Accepting the quotation dismisses both, each audited, in its own transaction.
-    let accepted = o.app.post(&format!("/api/documents/{id}/accept"), &o.anna, json!({})).await;
+    let accepted = o
+        .app
+        .post(&format!("/api/documents/{id}/accept"), &o.anna, json!({}))
+        .await;
     assert_eq!(accepted.status, StatusCode::OK, "{}", accepted.text);
-    assert_eq!(o.app.get("/api/reminders?rule_kind=quote_followup&status=open", &o.anna).await.body["total"], 0);
+    assert_eq!(
+        o.app
+            .get("/api/reminders?rule_kind=quote_followup&status=open", &o.anna)
+            .await
+            .body["total"],
+        0
+    );
     assert_eq!(
         o.app.count("SELECT COUNT(*) FROM audit WHERE entity = 'reminder' AND action = 'dismissed' AND after LIKE '%marked accepted%'"),
         2
     );
-    assert_eq!(scan(&o, plus(sent_on, 40)).await["created"]["quote_followup"], 0, "a decided quote is left alone");
+    assert_eq!(
+        scan(&o, plus(sent_on, 40)).await["created"]["quote_followup"],
+        0,
+        "a decided quote is left alone"
+    );
 }
 
 #[tokio::test]
@@ -228,49 +325,123 @@ async fn renewals_and_follow_ups_are_shared_work_and_the_queue_is_scoped() {
     assert_eq!(scan(&o, plus(due, 1)).await["created"]["invoice_overdue"], 1);
     let later = scan(&o, plus(today, 33)).await;
     assert_eq!(later["created"]["renewal_due"], 1, "the 7-day rung: {later}");
-    assert_eq!(later["created"]["invoice_overdue"], 1, "18 days overdue: the 15-day rung");
+    assert_eq!(
+        later["created"]["invoice_overdue"], 1,
+        "18 days overdue: the 15-day rung"
+    );
 
     let all = o.app.get("/api/reminders", &o.owner).await;
     assert_eq!(all.body["total"], 5, "{}", all.text);
     let anna = o.app.get("/api/reminders", &o.anna).await;
-    let kinds: Vec<&str> = anna.body["rows"].as_array().unwrap().iter().map(|r| r["rule_kind"].as_str().unwrap()).collect();
+    let kinds: Vec<&str> = anna.body["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["rule_kind"].as_str().unwrap())
+        .collect();
     assert_eq!(kinds.len(), 3, "{kinds:?}");
-    assert!(!kinds.contains(&"invoice_overdue"), "the owner's invoice is the owner's: {kinds:?}");
-    assert_eq!(o.app.get("/api/reminders/open-count", &o.anna).await.body["open"], 3);
-    let overdue_id = all.body["rows"].as_array().unwrap().iter().find(|r| r["rule_kind"] == "invoice_overdue").unwrap()["id"]
+    assert!(
+        !kinds.contains(&"invoice_overdue"),
+        "the owner's invoice is the owner's: {kinds:?}"
+    );
+    assert_eq!(
+        o.app.get("/api/reminders/open-count", &o.anna).await.body["open"],
+        3
+    );
+    let overdue_id = all.body["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["rule_kind"] == "invoice_overdue")
+        .unwrap()["id"]
         .as_str()
         .unwrap()
         .to_string();
     assert_eq!(
-        o.app.post(&format!("/api/reminders/{overdue_id}/dismiss"), &o.anna, json!({})).await.status,
+        o.app
+            .post(
+                &format!("/api/reminders/{overdue_id}/dismiss"),
+                &o.anna,
+                json!({})
+            )
+            .await
+            .status,
         StatusCode::NOT_FOUND,
         "outside her share"
     );
 
     // Dismiss one; a second dismissal is 409; a bulk dismissal passes over what is closed.
     let first = anna.body["rows"][0]["id"].as_str().unwrap().to_string();
-    let done = o.app.post(&format!("/api/reminders/{first}/dismiss"), &o.anna, json!({})).await;
-    assert_eq!((done.status, done.body["status"].as_str()), (StatusCode::OK, Some("dismissed")), "{}", done.text);
-    let again = o.app.post(&format!("/api/reminders/{first}/dismiss"), &o.anna, json!({})).await;
+    let done = o
+        .app
+        .post(&format!("/api/reminders/{first}/dismiss"), &o.anna, json!({}))
+        .await;
+    assert_eq!(
+        (done.status, done.body["status"].as_str()),
+        (StatusCode::OK, Some("dismissed")),
+        "{}",
+        done.text
+    );
+    let again = o
+        .app
+        .post(&format!("/api/reminders/{first}/dismiss"), &o.anna, json!({}))
+        .await;
     assert_eq!(again.status, StatusCode::CONFLICT, "{}", again.text);
-    let ids: Vec<Value> = anna.body["rows"].as_array().unwrap().iter().map(|r| r["id"].clone()).collect();
-    let bulk = o.app.post("/api/reminders/bulk-dismiss", &o.anna, json!({ "ids": ids })).await;
+    let ids: Vec<Value> = anna.body["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["id"].clone())
+        .collect();
+    let bulk = o
+        .app
+        .post("/api/reminders/bulk-dismiss", &o.anna, json!({ "ids": ids }))
+        .await;
     assert_eq!(bulk.body["dismissed"], 2, "{}", bulk.text);
-    assert_eq!(o.app.count("SELECT COUNT(*) FROM audit WHERE entity = 'reminder'"), 3);
+    assert_eq!(
+        o.app
+            .count("SELECT COUNT(*) FROM audit WHERE entity = 'reminder'"),
+        3
+    );
 
     // Bad input: 4xx with the error body, nothing written.
     for (path, body, status) in [
-        ("/api/reminders/bulk-dismiss", json!({ "ids": [] }), StatusCode::UNPROCESSABLE_ENTITY),
-        ("/api/reminders/bulk-dismiss", json!({ "ids": "all" }), StatusCode::UNPROCESSABLE_ENTITY),
-        ("/api/jobs/daily-scan", json!({ "as_of": "24-11-2026" }), StatusCode::UNPROCESSABLE_ENTITY),
+        (
+            "/api/reminders/bulk-dismiss",
+            json!({ "ids": [] }),
+            StatusCode::UNPROCESSABLE_ENTITY,
+        ),
+        (
+            "/api/reminders/bulk-dismiss",
+            json!({ "ids": "all" }),
+            StatusCode::UNPROCESSABLE_ENTITY,
+        ),
+        (
+            "/api/jobs/daily-scan",
+            json!({ "as_of": "24-11-2026" }),
+            StatusCode::UNPROCESSABLE_ENTITY,
+        ),
     ] {
         let reply = o.app.post(path, &o.owner, body).await;
         assert_eq!(reply.status, status, "{path}: {}", reply.text);
         assert!(reply.body["error"]["code"].is_string(), "{}", reply.text);
     }
-    assert_eq!(o.app.get("/api/reminders?status=late", &o.owner).await.status, StatusCode::BAD_REQUEST);
-    assert_eq!(o.app.post("/api/jobs/daily-scan", &o.anna, json!({})).await.status, StatusCode::FORBIDDEN);
-    assert_eq!(o.app.count("SELECT COUNT(*) FROM audit WHERE entity = 'reminder'"), 3);
+    assert_eq!(
+        o.app.get("/api/reminders?status=late", &o.owner).await.status,
+        StatusCode::BAD_REQUEST
+    );
+    assert_eq!(
+        o.app
+            .post("/api/jobs/daily-scan", &o.anna, json!({}))
+            .await
+            .status,
+        StatusCode::FORBIDDEN
+    );
+    assert_eq!(
+        o.app
+            .count("SELECT COUNT(*) FROM audit WHERE entity = 'reminder'"),
+        3
+    );
 }
 
 #[tokio::test]
@@ -280,7 +451,9 @@ async fn two_scans_at_once_raise_each_reminder_once_and_each_run_is_recorded() {
         issued(&o, &o.owner, "INVOICE").await;
     }
     let due = day(
-        o.app.get("/api/documents?type=INVOICE", &o.owner).await.body["rows"][0]["due_date"].as_str().unwrap(),
+        o.app.get("/api/documents?type=INVOICE", &o.owner).await.body["rows"][0]["due_date"]
+            .as_str()
+            .unwrap(),
     );
     let (a, b) = tokio::join!(scan(&o, plus(due, 2)), scan(&o, plus(due, 2)));
     assert_eq!(
@@ -292,5 +465,9 @@ async fn two_scans_at_once_raise_each_reminder_once_and_each_run_is_recorded() {
     assert_eq!(jobs.status, StatusCode::OK, "{}", jobs.text);
     assert_eq!(jobs.body["rows"][0]["job"], "daily_scan");
     assert_eq!(jobs.body["rows"][0]["last_outcome"], "ok");
-    assert_eq!(o.app.count("SELECT COUNT(*) FROM job_run WHERE job = 'daily_scan' AND outcome = 'ok'"), 2);
+    assert_eq!(
+        o.app
+            .count("SELECT COUNT(*) FROM job_run WHERE job = 'daily_scan' AND outcome = 'ok'"),
+        2
+    );
 }

@@ -125,7 +125,9 @@ fn a_manager_keeps_the_client_book_in_the_console() {
 
 #[test]
 fn a_long_list_pages_in_the_chosen_size_and_each_page_starts_at_its_top() {
-    let Some(office) = crate::common::browser::Office::start() else { return };
+    let Some(office) = crate::common::browser::Office::start() else {
+        return;
+    };
     for n in 1..=60 {
         office.client(&format!("Society {n:02}"));
     }
@@ -136,7 +138,11 @@ fn a_long_list_pages_in_the_chosen_size_and_each_page_starts_at_its_top() {
     s.wait_text(".pagination .range", "1–50 of 60");
     select(&s, ".pagination select", "25");
     s.wait_text(".pagination .range", "1–25 of 60");
-    assert!(s.url().contains("per_page=25"), "the page size is in the URL: {}", s.url());
+    assert!(
+        s.url().contains("per_page=25"),
+        "the page size is in the URL: {}",
+        s.url()
+    );
     assert_eq!(s.find_all("table tbody tr").len(), 25);
 
     // At the foot of the list, Next shows the next page from its top.

@@ -107,8 +107,10 @@ fn at_1366_the_editor_preview_and_the_contacts_card_show_every_column() {
         "POST",
         &format!("/api/clients/{client_id}/contacts"),
         Some(owner),
-        Some(json!({ "name": "Sreelatha Pillai Raghavan", "role": "Secretary in charge",
-                     "phone": "+91 94470 12345", "email": "secretary.kadakkal.scb@example.co.in" })),
+        Some(
+            json!({ "name": "Sreelatha Pillai Raghavan", "role": "Secretary in charge",
+                     "phone": "+91 94470 12345", "email": "secretary.kadakkal.scb@example.co.in" }),
+        ),
     );
     assert_eq!(status, 201, "{contact}");
     let (status, _, draft) = server.call(
@@ -134,7 +136,10 @@ fn at_1366_the_editor_preview_and_the_contacts_card_show_every_column() {
     s.goto(&server.url(&format!("/clients/{client_id}")));
     s.wait_page("client");
     s.wait_text("[data-testid='contacts']", "secretary.kadakkal.scb@example.co.in");
-    s.script("document.querySelector(arguments[0]).scrollIntoView()", json!(["[data-testid='contacts']"]));
+    s.script(
+        "document.querySelector(arguments[0]).scrollIntoView()",
+        json!(["[data-testid='contacts']"]),
+    );
     let fit = columns_fit(&s, "[data-testid='contacts'] .table-scroll");
     shot(&s, "63-client-contacts-1366");
     assert_eq!(fit["fits"], true, "the contacts card at 1366 px: {fit}");

@@ -130,7 +130,8 @@ impl Server {
         let start_to_healthy = started.elapsed();
         // The job thread runs the day's scan at start (the first start on a file raises its
         // reminders); the scenarios are measured after it, not beside it.
-        let file = rusqlite::Connection::open_with_flags(data, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY).unwrap();
+        let file =
+            rusqlite::Connection::open_with_flags(data, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY).unwrap();
         let deadline = Instant::now() + Duration::from_secs(120);
         while file
             .query_row(
@@ -141,7 +142,10 @@ impl Server {
             )
             .unwrap_or(true)
         {
-            assert!(Instant::now() < deadline, "the start-up scan did not end within 2 minutes");
+            assert!(
+                Instant::now() < deadline,
+                "the start-up scan did not end within 2 minutes"
+            );
             std::thread::sleep(Duration::from_millis(20));
         }
         Server {
