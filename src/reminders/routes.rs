@@ -5,12 +5,14 @@ use crate::auth::session::{AuthUser, Owner};
 use crate::db::page::{Page, Paginated};
 use crate::db::settings;
 use crate::error::{AppError, ErrorBody};
+use crate::http::csv;
 use crate::http::extract::{IdPath, JsonBody, QueryParams, query_choice};
 use crate::reminders::rules::{self, DaysAfter, DaysBefore, QuoteLadder, Schedule};
 use crate::reminders::schedule::{self, Dated};
 use crate::reminders::store::{self, Reminder, ReminderFilter};
 use axum::Json;
 use axum::extract::State;
+use axum::response::Response;
 use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
@@ -19,6 +21,7 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(list_reminders))
+        .routes(routes!(reminders_csv))
         .routes(routes!(open_count))
         .routes(routes!(dismiss))
         .routes(routes!(bulk_dismiss))
@@ -48,17 +51,60 @@ async fn list_reminders(
     page: Page,
     QueryParams(q): QueryParams<ReminderQuery>,
 ) -> Result<Json<Paginated<Reminder>>, AppError> {
-    query_choice("status", &q.status, rules::STATUSES)?;
-    query_choice("rule_kind", &q.rule_kind, rules::KINDS)?;
-    let filter = ReminderFilter {
-        status: q.status,
-        rule_kind: q.rule_kind,
-        owner_id: q.owner_id,
-        client_id: q.client_id,
-        book: user.book(),
-    };
+    let filter = q.filter(&user)?;
     let rows = state.db.read(move |c| store::list(filter).page(c, &page)).await?;
     Ok(Json(rows))
+}
+
+impl ReminderQuery {
+    fn filter(self, user: &AuthUser) -> Result<ReminderFilter, AppError> {
+        query_choice("status", &self.status, rules::STATUSES)?;
+        query_choice("rule_kind", &self.rule_kind, rules::KINDS)?;
+        Ok(ReminderFilter {
+            status: self.status,
+            rule_kind: self.rule_kind,
+            owner_id: self.owner_id,
+            client_id: self.client_id,
+            book: user.book(),
+        })
+    }
+}
+
+const REMINDER_CSV: &[&str] = &[
+    "Due on", "Kind", "Client", "Document", "Owner", "Status", "Reason",
+];
+
+fn reminder_cells(r: &Reminder) -> Vec<String> {
+    vec![
+        r.due_on.clone(),
+        r.rule_kind.clone(),
+        r.client_name.clone(),
+        r.doc_no.clone().unwrap_or_default(),
+        r.owner_name.clone().unwrap_or_default(),
+        r.status.clone(),
+        r.reason.clone(),
+    ]
+}
+
+/// Every reminder of the caller's share the queue's filters and sort select, as CSV.
+#[utoipa::path(get, path = "/api/reminders.csv", tag = "reminders", params(Page, ReminderQuery),
+    responses((status = 200, content_type = "text/csv", body = String, description = "The whole filtered queue")))]
+async fn reminders_csv(
+    State(state): State<AppState>,
+    user: AuthUser,
+    page: Page,
+    QueryParams(q): QueryParams<ReminderQuery>,
+) -> Result<Response, AppError> {
+    let filter = q.filter(&user)?;
+    csv::stream(
+        &state.db,
+        "reminders.csv".into(),
+        REMINDER_CSV,
+        page.sort,
+        move |_| Ok(store::list(filter)),
+        reminder_cells,
+    )
+    .await
 }
 
 #[derive(Serialize, ToSchema)]
