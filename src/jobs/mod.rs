@@ -13,18 +13,18 @@ pub mod store;
 
 use crate::AppState;
 use crate::clock;
-use crate::db::{Db, backup, settings};
+use crate::db::{backup, settings};
 use crate::error::AppError;
 use chrono::{DateTime, Days, NaiveDate, NaiveTime, Utc};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender};
 use std::time::{Duration, SystemTime};
 
-/// A job the scheduler runs: once per office day, on `run(db, as_of)` answering its counts.
+/// A job the scheduler runs: once per office day, on `run(state, as_of)` answering its counts.
 pub struct Job {
     pub name: &'static str,
     /// Whether the owner may run it now from the jobs page.
     pub run_now: bool,
-    run: fn(&Db, NaiveDate) -> Result<serde_json::Value, AppError>,
+    run: fn(&AppState, NaiveDate) -> Result<serde_json::Value, AppError>,
 }
 
 pub const DAILY_SCAN: &str = "daily_scan";
@@ -33,7 +33,7 @@ pub const DAILY_SCAN: &str = "daily_scan";
 pub const JOBS: &[Job] = &[Job {
     name: DAILY_SCAN,
     run_now: true,
-    run: |db, as_of| Ok(serde_json::to_value(crate::reminders::scan::run(db, as_of)?)?),
+    run: |state, as_of| Ok(serde_json::to_value(crate::reminders::scan::run(&state.db, as_of)?)?),
 }];
 
 /// The office times of the ticks.
@@ -61,9 +61,10 @@ pub fn next_tick(now: DateTime<Utc>, offset: chrono::FixedOffset) -> DateTime<Ut
 
 /// Runs `job` for `as_of`, recorded in `job_run` whatever happens: its counts, or its error or
 /// panic as the run's error.
-pub fn run_job(db: &Db, job: &Job, as_of: NaiveDate) -> Result<serde_json::Value, AppError> {
+pub fn run_job(state: &AppState, job: &Job, as_of: NaiveDate) -> Result<serde_json::Value, AppError> {
+    let db = &state.db;
     let id = db.write_blocking(|tx| store::start(tx, job.name, as_of))?;
-    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| (job.run)(db, as_of)))
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| (job.run)(state, as_of)))
         .unwrap_or_else(|panic| {
             let what = panic
                 .downcast_ref::<&str>()
@@ -85,7 +86,8 @@ pub fn run_job(db: &Db, job: &Job, as_of: NaiveDate) -> Result<serde_json::Value
 }
 
 /// One tick: each job not yet done for the office day, each in its own failure boundary.
-fn tick(db: &Db) {
+fn tick(state: &AppState) {
+    let db = &state.db;
     let today = match db.read_blocking(settings::office_today) {
         Ok(day) => day,
         Err(e) => return tracing::error!(error = %e.to_string(), "jobs: cannot read the office day"),
@@ -94,7 +96,7 @@ fn tick(db: &Db) {
         match db.read_blocking(|c| store::done_for(c, job.name, today)) {
             Ok(true) => {}
             Ok(false) => {
-                let _ = run_job(db, job, today);
+                let _ = run_job(state, job, today);
             }
             Err(e) => {
                 tracing::error!(job = job.name, error = %e.to_string(), "jobs: cannot read the last run")
@@ -117,12 +119,13 @@ impl Scheduler {
     }
 }
 
-fn schedule(db: Db, stop: Receiver<()>) {
+fn schedule(state: AppState, stop: Receiver<()>) {
+    let db = &state.db;
     if let Err(e) = db.write_blocking(store::close_interrupted) {
         tracing::error!(error = %e.to_string(), "jobs: cannot close interrupted runs");
     }
     loop {
-        tick(&db);
+        tick(&state);
         let offset = db
             .read_blocking(settings::office_offset)
             .unwrap_or_else(|_| chrono::FixedOffset::east_opt(5 * 3600 + 1800).expect("a valid offset"));
@@ -143,10 +146,10 @@ pub fn spawn(state: &AppState) -> Scheduler {
         tokio::spawn(snapshots(state.clone()));
     }
     let (stop, stopped) = std::sync::mpsc::channel();
-    let db = state.db.clone();
+    let state = state.clone();
     let thread = std::thread::Builder::new()
         .name("jobs".into())
-        .spawn(move || schedule(db, stopped))
+        .spawn(move || schedule(state, stopped))
         .expect("cannot start the jobs thread");
     Scheduler { stop, thread }
 }

@@ -99,17 +99,16 @@ async fn daily_scan(
     _owner: Owner,
     JsonBody(req): JsonBody<ScanInput>,
 ) -> Result<Json<ScanOutcome>, AppError> {
-    let db = state.db.clone();
     let counts = tokio::task::spawn_blocking(move || {
         let as_of = match req.as_of {
             Some(day) => day,
-            None => db.read_blocking(settings::office_today)?,
+            None => state.db.read_blocking(settings::office_today)?,
         };
         let job = JOBS
             .iter()
             .find(|j| j.name == DAILY_SCAN)
             .expect("the daily scan is a job");
-        jobs::run_job(&db, job, as_of)
+        jobs::run_job(&state, job, as_of)
     })
     .await
     .map_err(|e| AppError::internal(format!("the scan task: {e}")))??;
