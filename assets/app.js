@@ -34,6 +34,11 @@ import { PaymentPage } from "/js/pages/payment.js";
 import { ReportsPage } from "/js/pages/reports.js";
 import { DuesAgingPage } from "/js/pages/report-dues.js";
 import { GstSummaryPage } from "/js/pages/report-gst.js";
+import { ContractsPage } from "/js/pages/contracts.js";
+import { RecurringPlansPage } from "/js/pages/recurring-plans.js";
+import { RemindersPage } from "/js/pages/reminders.js";
+import { ReminderSettingsPage } from "/js/pages/reminder-settings.js";
+import { JobsPage } from "/js/pages/jobs.js";
 import { ForbiddenPage, NotFoundPage } from "/js/pages/errors.js";
 
 // `roles` absent = every signed-in user. Later screens add a line here and, when they belong
@@ -54,6 +59,8 @@ const ROUTES = {
   "/documents/new": { page: DocumentNewPage },
   "/payments": { page: PaymentsPage },
   "/payments/new": { page: PaymentNewPage },
+  "/contracts": { page: ContractsPage },
+  "/recurring-plans": { page: RecurringPlansPage, roles: ["owner"] },
   "/reports": { page: ReportsPage },
   "/reports/dues-aging": { page: DuesAgingPage },
   "/reports/gst-summary": { page: GstSummaryPage },
@@ -61,6 +68,9 @@ const ROUTES = {
   "/settings/company": { page: CompanyPage, roles: ["owner"] },
   "/settings/template": { page: TemplateSettingsPage, roles: ["owner"] },
   "/settings/mail": { page: MailSettingsPage, roles: ["owner"] },
+  "/reminders": { page: RemindersPage },
+  "/settings/reminders": { page: ReminderSettingsPage, roles: ["owner"] },
+  "/jobs": { page: JobsPage, roles: ["owner"] },
 };
 
 // Screens whose path ends in a record id ("/clients/01J…"): an exact ROUTES entry wins, else
@@ -90,16 +100,20 @@ function findRoute(path) {
 // Grouped so that it reads at a glance as screens are added (reminders, tickets, SMS, import).
 export const NAV = [
   { href: "/", label: "Home", group: "Work" },
+  { href: "/reminders", label: "Reminders", group: "Work", badge: "reminders" },
   { href: "/projects", label: "Projects", group: "Work" },
   { href: "/clients", label: "Clients", group: "Sales" },
   { href: "/documents", label: "Documents", group: "Sales" },
   { href: "/payments", label: "Payments", group: "Sales" },
+  { href: "/contracts", label: "Service contracts", group: "Sales" },
+  { href: "/recurring-plans", label: "Recurring plans", roles: ["owner"], group: "Sales" },
   { href: "/reports", label: "Reports", group: "Reports" },
   { href: "/audit", label: "Audit", roles: ["owner"], group: "Reports" },
   { href: "/login-history", label: "Login history", roles: ["owner"], group: "Reports" },
   { href: "/settings", label: "Settings", roles: ["owner"], group: "Settings" },
   { href: "/modules", label: "Catalog", roles: ["owner"], group: "Settings" },
   { href: "/employees", label: "Employees", roles: ["owner"], group: "Settings" },
+  { href: "/jobs", label: "Background jobs", roles: ["owner"], group: "Settings" },
   { href: "/profile", label: "Profile", group: "You" },
 ];
 
@@ -111,9 +125,28 @@ function Redirect({ to }) {
   return html`<${Loading} />`;
 }
 
+/** The open reminders of the user's share, asked again on each screen and after a change. */
+function useOpenReminders(enabled, path) {
+  const [open, setOpen] = useState(0);
+  const [tick, setTick] = useState(0);
+  useEffect(() => {
+    const bump = () => setTick((t) => t + 1);
+    window.addEventListener("reminders-changed", bump);
+    return () => window.removeEventListener("reminders-changed", bump);
+  }, []);
+  useEffect(() => {
+    if (!enabled) return;
+    get("/api/reminders/open-count").then((a) => setOpen(a.open)).catch(() => {});
+  }, [enabled, path, tick]);
+  return open;
+}
+
 function Shell({ me, path, forced, onSignOut, children }) {
   const [menuOpen, setMenuOpen] = useState(false);
   useEffect(() => setMenuOpen(false), [path]);
+  const openReminders = useOpenReminders(!forced, path);
+  const badge = (n) => n.badge === "reminders" && openReminders > 0 &&
+    html` <span class="nav-badge" data-testid="reminders-badge" aria-label=${`${openReminders} open`}>${openReminders}</span>`;
   const links = NAV.filter((n) => canUse(me, n.roles));
   const isCurrent = (href) => (href === "/" ? path === "/" : path === href || path.startsWith(`${href}/`));
   const groups = [...new Set(links.map((n) => n.group))].map((g) => [g, links.filter((n) => n.group === g)]);
@@ -134,7 +167,7 @@ function Shell({ me, path, forced, onSignOut, children }) {
             ${items.map((n) =>
               forced
                 ? html`<li><a class="nav-link disabled" aria-disabled="true" title="Choose your own password first">${n.label}</a></li>`
-                : html`<li><${Link} class="nav-link" href=${n.href} aria-current=${isCurrent(n.href) ? "page" : undefined}>${n.label}</${Link}></li>`,
+                : html`<li><${Link} class="nav-link" href=${n.href} aria-current=${isCurrent(n.href) ? "page" : undefined}>${n.label}${badge(n)}</${Link}></li>`,
             )}
           </ul>
         </div>`)}

@@ -13,6 +13,7 @@
 use crate::auth::Role;
 use crate::auth::session::AuthUser;
 use crate::clients::store::{self as client_store, Client};
+use crate::contracts::store::{self as contract_store, Contract};
 use crate::db::query::Filter;
 use crate::documents::store::{self as document_store, Document};
 use crate::error::AppError;
@@ -80,6 +81,13 @@ pub fn visible_document(conn: &Connection, user: &AuthUser, id: &str) -> Result<
 /// The payment, if its client is in the user's book.
 pub fn visible_payment(conn: &Connection, user: &AuthUser, id: &str) -> Result<Payment, AppError> {
     payment_store::get(conn, id, user.book().as_deref())?.ok_or_else(|| AppError::not_found("payment"))
+}
+
+/// The service contract, if its client is in the user's book (the list narrows with [`narrow`]
+/// on `sc.client_id`: a contract hangs on its client like a document does).
+pub fn visible_contract(conn: &Connection, user: &AuthUser, id: &str) -> Result<Contract, AppError> {
+    contract_store::get(conn, id, user.book().as_deref())?
+        .ok_or_else(|| AppError::not_found("service contract"))
 }
 
 /// The project (client module), if its client is in the user's book.

@@ -10,6 +10,7 @@ pub mod clients;
 pub mod clock;
 pub mod company;
 pub mod config;
+pub mod contracts;
 pub mod db;
 pub mod demo;
 pub mod documents;
@@ -26,6 +27,7 @@ pub mod outbound;
 pub mod payments;
 pub mod pdf;
 pub mod projects;
+pub mod recurring;
 pub mod reminders;
 pub mod reports;
 pub mod staff;
@@ -101,6 +103,8 @@ pub fn app(state: AppState) -> Router {
         .merge(crate::reports::routes::router())
         .merge(crate::reminders::routes::router())
         .merge(crate::jobs::routes::router())
+        .merge(crate::contracts::routes::router())
+        .merge(crate::recurring::routes::router())
         .split_for_parts();
     openapi::PlumbingStatuses.modify(&mut openapi);
     let openapi_json = Arc::new(openapi.to_pretty_json().expect("the OpenAPI document serializes"));

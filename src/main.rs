@@ -360,7 +360,8 @@ fn fill_demo(db: &db::Db, options: demo::Options) -> Result<demo::Summary, Strin
 fn summary_text(data: &std::path::Path, s: &demo::Summary) -> String {
     format!(
         "Demo office written to {}: {} clients, {} subscriptions ({} milestones), {} documents ({} lines), \
-         {} payments ({} allocations; {} cancelled, {} advances refunded), {} audit rows.\nEmployees: manager@demo.office and staff1..{}@demo.office, password {}",
+         {} payments ({} allocations; {} cancelled, {} advances refunded), {} audit rows; {} service contracts, \
+         {} recurring plans, {} interactions, {} reminders.\nEmployees: manager@demo.office and staff1..{}@demo.office, password {}",
         data.display(),
         s.clients,
         s.subscriptions,
@@ -372,6 +373,10 @@ fn summary_text(data: &std::path::Path, s: &demo::Summary) -> String {
         s.cancelled_payments,
         s.refunds,
         s.audit,
+        s.contracts,
+        s.plans,
+        s.interactions,
+        s.reminders,
         s.staff - 1,
         demo::STAFF_PASSWORD
     )

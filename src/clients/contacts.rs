@@ -121,7 +121,11 @@ pub fn update_contact_in(
     let before =
         store::get_contact(tx, id, user.book().as_deref())?.ok_or_else(|| AppError::not_found("contact"))?;
     store::update(tx, "contact", id, changes)?;
-    let after = store::get_contact(tx, id, None)?.ok_or_else(|| AppError::not_found("contact"))?;
+    let mut after = store::get_contact(tx, id, None)?.ok_or_else(|| AppError::not_found("contact"))?;
+    if after.email_bouncing == 1 && after.email != before.email {
+        store::clear_bounce(tx, id)?;
+        after = store::get_contact(tx, id, None)?.ok_or_else(|| AppError::not_found("contact"))?;
+    }
     record(tx, &user.id, "contact", id, "update", Some(&before), Some(&after))?;
     Ok(after)
 }
@@ -129,6 +133,7 @@ pub fn update_contact_in(
 pub fn delete_contact_in(tx: &Connection, user: &AuthUser, id: &str) -> Result<(), AppError> {
     let before =
         store::get_contact(tx, id, user.book().as_deref())?.ok_or_else(|| AppError::not_found("contact"))?;
+    crate::reminders::store::forget_contact(tx, id)?;
     store::delete_contact(tx, id)?;
     record(
         tx,

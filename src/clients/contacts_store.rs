@@ -16,6 +16,10 @@ pub struct Contact {
     pub role: Option<String>,
     pub phone: Option<String>,
     pub email: Option<String>,
+    /// 1 when mail to this address has bounced (the mail provider said so); cleared when the
+    /// address is changed.
+    pub email_bouncing: i64,
+    pub bounced_at: Option<String>,
     pub created_at: String,
     pub updated_at: String,
 }
@@ -42,6 +46,8 @@ fn contact(r: &Row<'_>) -> rusqlite::Result<Contact> {
         email: r.get(5)?,
         created_at: r.get(6)?,
         updated_at: r.get(7)?,
+        email_bouncing: r.get(8)?,
+        bounced_at: r.get(9)?,
     })
 }
 
@@ -67,7 +73,7 @@ fn book_clause(alias: &str) -> String {
 
 pub fn contacts_of(conn: &Connection, client_id: &str) -> Result<Vec<Contact>, AppError> {
     let mut stmt = conn.prepare_cached(
-        "SELECT id, client_id, name, role, phone, email, created_at, updated_at FROM contact WHERE client_id = ?1 ORDER BY id",
+        "SELECT id, client_id, name, role, phone, email, created_at, updated_at, email_bouncing, bounced_at FROM contact WHERE client_id = ?1 ORDER BY id",
     )?;
     let rows = stmt
         .query_map([client_id], contact)?
@@ -79,7 +85,7 @@ pub fn get_contact(conn: &Connection, id: &str, book: Option<&str>) -> Result<Op
     Ok(conn
         .query_row(
             &format!(
-                "SELECT id, client_id, name, role, phone, email, created_at, updated_at FROM contact c WHERE id = ?1 AND {}",
+                "SELECT id, client_id, name, role, phone, email, created_at, updated_at, email_bouncing, bounced_at FROM contact c WHERE id = ?1 AND {}",
                 book_clause("c")
             ),
             params![id, book],
@@ -106,6 +112,15 @@ pub fn update(tx: &Connection, table: &str, id: &str, fields: Changes) -> Result
 
 pub fn delete_contact(tx: &Connection, id: &str) -> Result<(), AppError> {
     tx.execute("DELETE FROM contact WHERE id = ?1", [id])?;
+    Ok(())
+}
+
+/// Clears the bounce flag of a contact whose address was changed.
+pub fn clear_bounce(tx: &Connection, id: &str) -> Result<(), AppError> {
+    tx.execute(
+        "UPDATE contact SET email_bouncing = 0, bounced_at = NULL WHERE id = ?1",
+        [id],
+    )?;
     Ok(())
 }
 

@@ -225,17 +225,20 @@ pub fn distinct_values(conn: &Connection, column: &str) -> Result<Vec<String>, A
 /// Where a document for the client is emailed: a contact with an email, the roles accounts,
 /// accountant and secretary first (then the oldest contact), else the client's own email.
 pub fn email_recipient(conn: &Connection, client_id: &str) -> Result<Option<String>, AppError> {
-    let contact: Option<String> = conn
-        .query_row(
-            "SELECT email FROM contact WHERE client_id = ?1 AND trim(COALESCE(email, '')) <> ''
-             ORDER BY CASE lower(trim(COALESCE(role, ''))) WHEN 'accounts' THEN 0 WHEN 'accountant' THEN 0
-                 WHEN 'secretary' THEN 1 ELSE 2 END, id LIMIT 1",
-            [client_id],
-            |r| r.get(0),
-        )
-        .optional()?;
-    if let Some(email) = contact {
-        return Ok(Some(email.trim().to_string()));
+    // A contact whose mail bounces comes last, after the client's own address.
+    let contact = |bouncing: i64| -> Result<Option<String>, AppError> {
+        Ok(conn
+            .prepare_cached(
+                "SELECT email FROM contact WHERE client_id = ?1 AND trim(COALESCE(email, '')) <> '' AND email_bouncing = ?2
+                 ORDER BY CASE lower(trim(COALESCE(role, ''))) WHEN 'accounts' THEN 0 WHEN 'accountant' THEN 0
+                     WHEN 'secretary' THEN 1 ELSE 2 END, id LIMIT 1",
+            )?
+            .query_row(params![client_id, bouncing], |r| r.get::<_, String>(0))
+            .optional()?
+            .map(|e| e.trim().to_string()))
+    };
+    if let Some(email) = contact(0)? {
+        return Ok(Some(email));
     }
     let own: Option<String> = conn
         .query_row("SELECT email FROM client WHERE id = ?1", [client_id], |r| {
@@ -243,5 +246,54 @@ pub fn email_recipient(conn: &Connection, client_id: &str) -> Result<Option<Stri
         })
         .optional()?
         .flatten();
-    Ok(own.map(|e| e.trim().to_string()).filter(|e| !e.is_empty()))
+    match own.map(|e| e.trim().to_string()).filter(|e| !e.is_empty()) {
+        Some(email) => Ok(Some(email)),
+        None => contact(1),
+    }
+}
+
+/// Whether mail to `address` has bounced (a contact with it is flagged).
+pub fn address_bouncing(conn: &Connection, address: &str) -> Result<bool, AppError> {
+    Ok(conn
+        .prepare_cached(
+            "SELECT EXISTS (SELECT 1 FROM contact WHERE lower(trim(email)) = lower(trim(?1)) AND email_bouncing = 1)",
+        )?
+        .query_row([address], |r| r.get(0))?)
+}
+
+/// Who is behind an email address: a contact of a client, or the client itself.
+pub struct Addressee {
+    pub client_id: String,
+    /// None: the client's own address.
+    pub contact_id: Option<String>,
+    /// The client's account owner.
+    pub owner_id: Option<String>,
+}
+
+/// Flags every contact whose email is `address` as bouncing (since `at`), and answers who is
+/// behind the address: each such contact, and each client whose own email it is.
+pub fn flag_bouncing(tx: &Connection, address: &str, at: &str) -> Result<Vec<Addressee>, AppError> {
+    tx.prepare_cached(
+        "UPDATE contact SET email_bouncing = 1, bounced_at = ?2
+         WHERE lower(trim(email)) = lower(trim(?1)) AND email_bouncing = 0",
+    )?
+    .execute(params![address, at])?;
+    let mut stmt = tx.prepare_cached(
+        "SELECT k.client_id, k.id, c.owner_id FROM contact k JOIN client c ON c.id = k.client_id
+          WHERE lower(trim(k.email)) = lower(trim(?1))
+         UNION ALL
+         SELECT c.id, NULL, c.owner_id FROM client c
+          WHERE lower(trim(c.email)) = lower(trim(?1))
+            AND NOT EXISTS (SELECT 1 FROM contact k WHERE k.client_id = c.id AND lower(trim(k.email)) = lower(trim(?1)))",
+    )?;
+    let who = stmt
+        .query_map([address], |r| {
+            Ok(Addressee {
+                client_id: r.get(0)?,
+                contact_id: r.get(1)?,
+                owner_id: r.get(2)?,
+            })
+        })?
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(who)
 }

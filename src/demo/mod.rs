@@ -11,6 +11,7 @@
 
 mod history;
 mod names;
+mod work;
 mod write;
 
 use crate::auth::rules as auth_rules;
@@ -40,6 +41,11 @@ pub struct Summary {
     pub cancelled_payments: usize,
     pub refunds: usize,
     pub audit: usize,
+    /// The follow-up work: service contracts, recurring plans, interactions, reminders.
+    pub contracts: usize,
+    pub plans: usize,
+    pub interactions: usize,
+    pub reminders: usize,
 }
 
 /// The password of every demo employee (they are past their first sign-in).
@@ -105,5 +111,7 @@ pub fn fill(
     let start = today - Duration::days(365 * i64::from(options.years.max(1)));
     let plan = history::plan(&mut rng, options, start, today);
     let staff_hash = auth_rules::hash_password(STAFF_PASSWORD);
-    write::write(conn, &mut rng, &plan, owner_id, &staff_hash, start, today)
+    let mut summary = write::write(conn, &mut rng, &plan, owner_id, &staff_hash, start, today)?;
+    work::write(conn, &mut rng, today, &mut summary)?;
+    Ok(summary)
 }

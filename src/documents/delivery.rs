@@ -272,7 +272,7 @@ async fn send_and_log(
                     to: &email.to,
                     cc: email.cc.as_deref(),
                     subject: &email.subject,
-                    sent_by: &user.id,
+                    sent_by: Some(&user.id),
                     result: &result,
                 },
             )?;

@@ -7,7 +7,7 @@ use crate::auth::session::{AuthUser, Manager, Owner};
 use crate::documents::shares::{MintRequest, Minted};
 use crate::documents::store::{self, Share};
 use crate::documents::{html, shares, view};
-use crate::error::{AppError, ErrorBody};
+use crate::error::{AppError, Checks, ErrorBody};
 use crate::http::extract::{ClientInfo, IdPath, JsonBody};
 use axum::Json;
 use axum::extract::rejection::PathRejection;
@@ -68,44 +68,84 @@ async fn revoke(
     Ok(Json(share))
 }
 
-#[derive(Serialize, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
+#[derive(Serialize, ToSchema)]
 pub struct ShareSettings {
     pub default_expiry_days: i64,
+    /// share.base_url as the owner set it (null: not set here).
+    pub base_url: Option<String>,
+    /// The server's --base-url (BACKOFFICE_BASE_URL), used when the owner set none.
+    pub server_base_url: Option<String>,
+    /// The base public links are made under: base_url, else server_base_url; null when neither
+    /// is set (quote follow-ups are then refused).
+    pub effective_base_url: Option<String>,
 }
 
-/// The default expiry of a new share link (owner).
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ShareSettingsInput {
+    /// 1 to 3650 days.
+    pub default_expiry_days: i64,
+    /// The base of public links (`https://office.example.in`); absent leaves it, "" clears it.
+    #[serde(default)]
+    pub base_url: Option<String>,
+}
+
+fn share_settings(
+    c: &rusqlite::Connection,
+    config: &crate::config::Config,
+) -> Result<ShareSettings, AppError> {
+    let base_url = shares::stored_base_url(c)?;
+    Ok(ShareSettings {
+        default_expiry_days: shares::default_expiry_days(c)?,
+        effective_base_url: base_url.clone().or_else(|| config.base_url.clone()),
+        base_url,
+        server_base_url: config.base_url.clone(),
+    })
+}
+
+/// The default expiry of a new share link and the base of public links (owner).
 #[utoipa::path(get, path = "/api/settings/share", tag = "settings", responses((status = 200, body = ShareSettings), (status = 403, body = ErrorBody)))]
 async fn get_settings(State(state): State<AppState>, _owner: Owner) -> Result<Json<ShareSettings>, AppError> {
-    let days = state.db.read(shares::default_expiry_days).await?;
-    Ok(Json(ShareSettings {
-        default_expiry_days: days,
-    }))
+    let config = state.config.clone();
+    Ok(Json(state.db.read(move |c| share_settings(c, &config)).await?))
 }
 
-/// Set the default expiry of new share links, 1 to 3650 days (owner, audited).
-#[utoipa::path(put, path = "/api/settings/share", tag = "settings", request_body = ShareSettings,
+/// Set the default expiry of new share links, 1 to 3650 days, and the base of public links
+/// (owner, each change audited); rejected whole when either is invalid.
+#[utoipa::path(put, path = "/api/settings/share", tag = "settings", request_body = ShareSettingsInput,
     responses((status = 200, body = ShareSettings), (status = 403, body = ErrorBody), (status = 422, body = ErrorBody)))]
 async fn put_settings(
     State(state): State<AppState>,
     Owner(user): Owner,
-    JsonBody(body): JsonBody<ShareSettings>,
+    JsonBody(body): JsonBody<ShareSettingsInput>,
 ) -> Result<Json<ShareSettings>, AppError> {
+    let mut checks = Checks::default();
     if !(1..=3650).contains(&body.default_expiry_days) {
-        return Err(AppError::invalid(
+        checks.fail(AppError::invalid(
             "default_expiry_days",
             "out_of_range",
             "Give 1 to 3650 days.",
         ));
     }
-    let days = body.default_expiry_days;
-    state
+    // Some(None): clear; Some(Some(url)): set; None: leave.
+    let base = match body.base_url.as_deref().map(str::trim) {
+        None => None,
+        Some("") => Some(None),
+        Some(text) => checks.check(shares::check_base_url(text)).map(Some),
+    };
+    checks.done()?;
+    let (days, config) = (body.default_expiry_days, state.config.clone());
+    let settings = state
         .db
-        .write(move |tx| shares::set_default_expiry_in(tx, &user, days))
+        .write(move |tx| {
+            shares::set_default_expiry_in(tx, &user, days)?;
+            if let Some(base) = &base {
+                shares::set_base_url_in(tx, &user, base.as_deref())?;
+            }
+            share_settings(tx, &config)
+        })
         .await?;
-    Ok(Json(ShareSettings {
-        default_expiry_days: days,
-    }))
+    Ok(Json(settings))
 }
 
 /// The one answer for an unknown, revoked or expired token.

@@ -29,12 +29,13 @@ pub fn default_expiry_days(conn: &Connection) -> Result<i64, AppError> {
     settings::int(conn, &settings::SHARE_EXPIRY_DAYS, settings::office_today(conn)?)
 }
 
-/// Mints a share of `document_id` expiring at `expires_at`, audited by share id (never the token).
+/// Mints a share of `document_id` expiring at `expires_at`, audited by share id (never the
+/// token); `user_id` None is the job thread.
 pub fn create(
     tx: &Connection,
     document_id: &str,
     expires_at: DateTime<Utc>,
-    user_id: &str,
+    user_id: Option<&str>,
 ) -> Result<Share, AppError> {
     let token = new_token()?;
     let expires = clock::timestamp(expires_at);
@@ -45,7 +46,7 @@ pub fn create(
             entity: "document_share",
             entity_id: Some(&id),
             action: "minted",
-            user_id: Some(user_id),
+            user_id,
             before: None,
             after: Some(serde_json::json!({ "document_id": document_id, "expires_at": expires })),
         },
@@ -56,18 +57,44 @@ pub fn create(
         .ok_or_else(|| AppError::internal("a minted share vanished"))
 }
 
-/// A live share of the document with at least `min_days` left, else a new one for the default
-/// expiry: what the send path links to.
+/// A live share of the document with a week left (or the whole default expiry, if shorter),
+/// else a new one for the default expiry: what a document email links to.
 pub fn live_or_new(tx: &Connection, document_id: &str, user_id: &str) -> Result<Share, AppError> {
     let days = default_expiry_days(tx)?;
-    let horizon = clock::now() + Duration::days(days.min(7));
-    let reusable = store::shares_of(tx, document_id)?
-        .into_iter()
-        .find(|s| s.state == "live" && clock::parse_timestamp(&s.expires_at).is_some_and(|at| at > horizon));
-    match reusable {
+    live_for(tx, document_id, Some(user_id), days.min(7), days)
+}
+
+/// How long the link of a quote follow-up lasts (spec 6.4: about 60 days), and how much of it a
+/// live link must still have to be reused rather than minting a new one.
+pub const FOLLOW_UP_LINK_DAYS: i64 = 60;
+pub const FOLLOW_UP_LINK_REUSE_DAYS: i64 = 30;
+
+/// A live share of the document expiring more than `min_days` from now, else a new one for
+/// `days`.
+pub fn live_for(
+    tx: &Connection,
+    document_id: &str,
+    user_id: Option<&str>,
+    min_days: i64,
+    days: i64,
+) -> Result<Share, AppError> {
+    match live_share(tx, document_id, min_days)? {
         Some(share) => Ok(share),
         None => create(tx, document_id, clock::now() + Duration::days(days), user_id),
     }
+}
+
+/// The live share of the document expiring last, if it has more than `min_days` left: what a
+/// preview links to (it never mints).
+pub fn live_share(conn: &Connection, document_id: &str, min_days: i64) -> Result<Option<Share>, AppError> {
+    let horizon = clock::now() + Duration::days(min_days);
+    Ok(store::shares_of(conn, document_id)?
+        .into_iter()
+        .filter(|s| s.state == "live")
+        .filter_map(|s| Some((clock::parse_timestamp(&s.expires_at)?, s)))
+        .filter(|(at, _)| *at > horizon)
+        .max_by_key(|(at, _)| *at)
+        .map(|(_, s)| s))
 }
 
 /// The document a token opens, if the share is live.
@@ -78,23 +105,78 @@ pub fn resolve(conn: &Connection, token: &str) -> Result<Option<String>, AppErro
     store::document_of_token(conn, &token.to_ascii_lowercase())
 }
 
-/// The public address of a share: share.base_url when set, else the server's --base-url, else
-/// the origin the request came to.
+/// The base of public links the owner set (share.base_url), if any.
+pub fn stored_base_url(conn: &Connection) -> Result<Option<String>, AppError> {
+    let today = settings::office_today(conn)?;
+    Ok(settings::get(conn, BASE_URL, today)?
+        .and_then(|v| v.as_str().map(str::to_string))
+        .filter(|s| !s.trim().is_empty()))
+}
+
+/// share.base_url: the owner's setting, else the server's --base-url; None when neither is set.
+pub fn base_url(conn: &Connection, config: &Config) -> Result<Option<String>, AppError> {
+    Ok(stored_base_url(conn)?.or_else(|| config.base_url.clone()))
+}
+
+/// The public address of a share under `base`.
+pub fn url_under(base: &str, token: &str) -> String {
+    format!("{}/share/{token}", base.trim_end_matches('/'))
+}
+
+/// The public address of a share: share.base_url when set, else the origin the request came to.
 pub fn share_url(
     conn: &Connection,
     config: &Config,
     origin: Option<&str>,
     token: &str,
 ) -> Result<String, AppError> {
-    let today = settings::office_today(conn)?;
-    let configured = settings::get(conn, "share.base_url", today)?
-        .and_then(|v| v.as_str().map(str::to_string))
-        .filter(|s| !s.trim().is_empty())
-        .or_else(|| config.base_url.clone());
-    let base = configured
+    let base = base_url(conn, config)?
         .or_else(|| origin.map(str::to_string))
         .unwrap_or_else(|| format!("http://{}", config.listen));
-    Ok(format!("{}/share/{token}", base.trim_end_matches('/')))
+    Ok(url_under(&base, token))
+}
+
+/// The setting of the base of public links.
+pub const BASE_URL: &str = "share.base_url";
+
+/// Checks a base of public links: an http(s) address with a host and no query, at most 200
+/// characters; answered without a trailing slash.
+pub fn check_base_url(text: &str) -> Result<String, AppError> {
+    let t = text.trim().trim_end_matches('/');
+    let invalid = |m: &str| AppError::invalid("base_url", "invalid_url", m.to_string());
+    let rest = t
+        .strip_prefix("https://")
+        .or_else(|| t.strip_prefix("http://"))
+        .ok_or_else(|| invalid("Give an address starting with https:// or http://."))?;
+    let host = rest.split('/').next().unwrap_or("");
+    if host.is_empty() || t.len() > 200 || t.contains(['?', '#', ' ']) || t.chars().any(char::is_control) {
+        return Err(invalid(
+            "Give the address people open, like https://office.example.in.",
+        ));
+    }
+    Ok(t.to_string())
+}
+
+/// Sets (or with None clears) share.base_url from today (owner), audited.
+pub fn set_base_url_in(tx: &Connection, user: &AuthUser, base: Option<&str>) -> Result<(), AppError> {
+    let before = stored_base_url(tx)?;
+    if before.as_deref() == base {
+        return Ok(());
+    }
+    let today = settings::office_today(tx)?;
+    let value = base.map_or(serde_json::Value::Null, |b| serde_json::json!(b));
+    settings::set(tx, BASE_URL, &value, today, Some(&user.id))?;
+    audit(
+        tx,
+        Audit {
+            entity: "setting",
+            entity_id: Some(BASE_URL),
+            action: "update",
+            user_id: Some(&user.id),
+            before: Some(serde_json::json!(before)),
+            after: Some(value),
+        },
+    )
 }
 
 /// When a new link expires: `expires_at` (a date means the end of that office day, or an RFC
@@ -181,7 +263,7 @@ pub fn mint_in(
 ) -> Result<Minted, AppError> {
     let doc = visible_document(tx, user, id)?;
     let at = expiry(tx, request.expires_at.as_deref(), request.days)?;
-    let share = create(tx, &doc.id, at, &user.id)?;
+    let share = create(tx, &doc.id, at, Some(&user.id))?;
     let url = share_url(tx, config, origin, &share.token)?;
     Ok(Minted {
         id: share.id,
@@ -221,6 +303,9 @@ pub fn revoke_in(tx: &Connection, user: &AuthUser, id: &str, share_id: &str) -> 
 /// Sets the default expiry of new links from today (owner), audited.
 pub fn set_default_expiry_in(tx: &Connection, user: &AuthUser, days: i64) -> Result<(), AppError> {
     let before = default_expiry_days(tx)?;
+    if before == days {
+        return Ok(());
+    }
     let today = settings::office_today(tx)?;
     settings::set(
         tx,

@@ -257,7 +257,7 @@ pub fn insert_share(
     document_id: &str,
     token: &str,
     expires_at: &str,
-    user_id: &str,
+    user_id: Option<&str>,
 ) -> Result<String, AppError> {
     Ok(insert_row(
         tx,
@@ -266,7 +266,10 @@ pub fn insert_share(
             ("document_id", Value::Text(document_id.into())),
             ("token", Value::Text(token.into())),
             ("expires_at", Value::Text(expires_at.into())),
-            ("created_by", Value::Text(user_id.into())),
+            (
+                "created_by",
+                user_id.map_or(Value::Null, |u| Value::Text(u.into())),
+            ),
         ],
     )?)
 }

@@ -12,7 +12,7 @@ use utoipa::ToSchema;
 
 /// What one attempted send was about, and what came of it.
 pub struct Attempt<'a> {
-    /// document, module_notify or test.
+    /// document, module_notify, reminder or test.
     pub purpose: &'static str,
     pub document_id: Option<&'a str>,
     pub client_id: Option<&'a str>,
@@ -20,7 +20,8 @@ pub struct Attempt<'a> {
     pub to: &'a str,
     pub cc: Option<&'a str>,
     pub subject: &'a str,
-    pub sent_by: &'a str,
+    /// None: the job thread.
+    pub sent_by: Option<&'a str>,
     pub result: &'a Result<String, MailError>,
 }
 
@@ -45,7 +46,7 @@ pub fn log(tx: &Connection, a: Attempt<'_>) -> Result<String, AppError> {
             ("status", Value::Text(status.into())),
             ("provider_message_id", text(message_id)),
             ("error", text(error.as_deref())),
-            ("sent_by", Value::Text(a.sent_by.into())),
+            ("sent_by", text(a.sent_by)),
             ("at", Value::Text(crate::clock::now_timestamp())),
         ],
     )?)

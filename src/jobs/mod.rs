@@ -30,11 +30,26 @@ pub struct Job {
 pub const DAILY_SCAN: &str = "daily_scan";
 
 /// Every scheduled job, in the order a tick runs them.
-pub const JOBS: &[Job] = &[Job {
-    name: DAILY_SCAN,
-    run_now: true,
-    run: |state, as_of| Ok(serde_json::to_value(crate::reminders::scan::run(&state.db, as_of)?)?),
-}];
+pub const JOBS: &[Job] = &[
+    Job {
+        name: DAILY_SCAN,
+        run_now: true,
+        run: |state, as_of| {
+            Ok(serde_json::to_value(crate::reminders::scan::daily(
+                state, as_of,
+            )?)?)
+        },
+    },
+    Job {
+        name: "recurring_generation",
+        run_now: true,
+        run: |state, as_of| {
+            Ok(serde_json::to_value(crate::recurring::generate::run(
+                state, as_of,
+            )?)?)
+        },
+    },
+];
 
 /// The office times of the ticks.
 const TICK_TIMES: [u32; 4] = [0, 6, 12, 18];

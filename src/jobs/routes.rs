@@ -5,7 +5,7 @@ use crate::auth::session::Owner;
 use crate::clock;
 use crate::db::settings;
 use crate::error::{AppError, ErrorBody};
-use crate::http::extract::JsonBody;
+use crate::http::extract::{IdPath, JsonBody};
 use crate::jobs::{self, DAILY_SCAN, JOBS, store};
 use crate::reminders::scan::ScanOutcome;
 use axum::Json;
@@ -19,6 +19,7 @@ pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(list_jobs))
         .routes(routes!(daily_scan))
+        .routes(routes!(run_job_now))
 }
 
 /// A scheduled job as the jobs page shows it (decisions 11).
@@ -90,27 +91,49 @@ pub struct ScanInput {
     pub as_of: Option<NaiveDate>,
 }
 
-/// Run the daily scan now (owner) and answer, when it is done, what it raised (recorded as a
-/// run of the job like a scheduled one).
+/// Runs the job `name` now for `as_of` (default the office's today), recorded as a run like a
+/// scheduled one; answers its counts when it is done.
+async fn run_now(
+    state: AppState,
+    name: String,
+    as_of: Option<NaiveDate>,
+) -> Result<serde_json::Value, AppError> {
+    let job = JOBS
+        .iter()
+        .find(|j| j.name == name && j.run_now)
+        .ok_or_else(|| AppError::not_found("job"))?;
+    tokio::task::spawn_blocking(move || {
+        let as_of = match as_of {
+            Some(day) => day,
+            None => state.db.read_blocking(settings::office_today)?,
+        };
+        jobs::run_job(&state, job, as_of)
+    })
+    .await
+    .map_err(|e| AppError::internal(format!("the job task: {e}")))?
+}
+
+/// Run the daily scan now (owner) and answer, when it is done, what it raised and what the
+/// auto-send drain sent (recorded as a run of the job like a scheduled one).
 #[utoipa::path(post, path = "/api/jobs/daily-scan", tag = "jobs", request_body = ScanInput,
     responses((status = 200, body = ScanOutcome), (status = 403, body = ErrorBody)))]
 async fn daily_scan(
     State(state): State<AppState>,
     _owner: Owner,
     JsonBody(req): JsonBody<ScanInput>,
-) -> Result<Json<ScanOutcome>, AppError> {
-    let counts = tokio::task::spawn_blocking(move || {
-        let as_of = match req.as_of {
-            Some(day) => day,
-            None => state.db.read_blocking(settings::office_today)?,
-        };
-        let job = JOBS
-            .iter()
-            .find(|j| j.name == DAILY_SCAN)
-            .expect("the daily scan is a job");
-        jobs::run_job(&state, job, as_of)
-    })
-    .await
-    .map_err(|e| AppError::internal(format!("the scan task: {e}")))??;
-    Ok(Json(serde_json::from_value(counts)?))
+) -> Result<Json<serde_json::Value>, AppError> {
+    Ok(Json(run_now(state, DAILY_SCAN.into(), req.as_of).await?))
+}
+
+/// Run any job the jobs page offers now (owner): `daily_scan` or `recurring_generation`;
+/// answers its counts when it is done.
+#[utoipa::path(post, path = "/api/jobs/{job}/run", tag = "jobs", params(("job" = String, Path)), request_body = ScanInput,
+    responses((status = 200, body = Object), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
+async fn run_job_now(
+    State(state): State<AppState>,
+    _owner: Owner,
+    IdPath(name): IdPath,
+    JsonBody(req): JsonBody<ScanInput>,
+) -> Result<Json<serde_json::Value>, AppError> {
+    Ok(Json(run_now(state, name, req.as_of).await?))
 }

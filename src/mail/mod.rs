@@ -196,3 +196,44 @@ pub async fn send(
     .await
     .map_err(AppError::internal)
 }
+
+/// One bounce the provider reports (`GET /bounces`, Postmark's shape).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct Bounce {
+    /// The provider's id of the bounce: what makes reading it again harmless.
+    #[serde(rename = "ID")]
+    pub id: i64,
+    /// HardBounce, SoftBounce, SpamComplaint ...
+    #[serde(rename = "Type", default)]
+    pub kind: String,
+    #[serde(default)]
+    pub description: String,
+    pub email: String,
+    /// When it bounced (RFC 3339).
+    #[serde(default)]
+    pub bounced_at: String,
+    /// The provider's id of the message that bounced, as its send answered it.
+    #[serde(rename = "MessageID", default)]
+    pub message_id: String,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "PascalCase")]
+struct WireBounces {
+    #[serde(default)]
+    bounces: Vec<Bounce>,
+}
+
+/// The latest bounces (`GET /bounces?count=100&offset=0`, decisions 7).
+pub fn bounces(config: &MailConfig, allow_private: bool) -> Result<Vec<Bounce>, MailError> {
+    let request = outbound::request(
+        minreq::Method::Get,
+        &endpoint(config, "bounces?count=100&offset=0"),
+    );
+    let response = call(config, request, allow_private)?;
+    let reply: WireBounces = response
+        .json()
+        .map_err(|_| MailError::Refused("a bounce list that is not the provider's JSON".into()))?;
+    Ok(reply.bounces)
+}

@@ -129,7 +129,7 @@ pub async fn notify_all(
                             to: &email.to,
                             cc: None,
                             subject: &email.subject,
-                            sent_by: &user_id,
+                            sent_by: Some(&user_id),
                             result: &result,
                         },
                     )?;

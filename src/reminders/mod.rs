@@ -1,10 +1,12 @@
 //! Reminders (spec 2.9, 3.2, 4.6, 6.3): the daily scan raises them, the queue is worked from
 //! them. Operations here; the scan in `scan`, the schedule in `schedule`, the rules in `rules`.
 
+pub mod bounces;
 pub mod routes;
 pub mod rules;
 pub mod scan;
 pub mod schedule;
+pub mod send;
 pub mod store;
 
 use crate::auth::session::AuthUser;

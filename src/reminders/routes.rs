@@ -4,14 +4,17 @@ use crate::AppState;
 use crate::auth::session::{AuthUser, Owner};
 use crate::db::page::{Page, Paginated};
 use crate::db::settings;
+use crate::documents::delivery::EmailOutcome;
 use crate::error::{AppError, ErrorBody};
 use crate::http::csv;
 use crate::http::extract::{IdPath, JsonBody, QueryParams, query_choice};
 use crate::reminders::rules::{self, DaysAfter, DaysBefore, QuoteLadder, Schedule};
 use crate::reminders::schedule::{self, Dated};
+use crate::reminders::send::{self, Preview};
 use crate::reminders::store::{self, Reminder, ReminderFilter};
 use axum::Json;
 use axum::extract::State;
+use axum::http::StatusCode;
 use axum::response::Response;
 use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
@@ -23,6 +26,9 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(list_reminders))
         .routes(routes!(reminders_csv))
         .routes(routes!(open_count))
+        .routes(routes!(get_reminder))
+        .routes(routes!(preview))
+        .routes(routes!(send))
         .routes(routes!(dismiss))
         .routes(routes!(bulk_dismiss))
         .routes(routes!(get_schedule, put_schedule))
@@ -123,6 +129,78 @@ async fn open_count(State(state): State<AppState>, user: AuthUser) -> Result<Jso
         .read(move |c| store::open_count(c, book.as_deref()))
         .await?;
     Ok(Json(OpenCount { open }))
+}
+
+/// One reminder of the caller's share.
+#[utoipa::path(get, path = "/api/reminders/{id}", tag = "reminders", params(("id" = String, Path)),
+    responses((status = 200, body = Reminder), (status = 404, body = ErrorBody)))]
+async fn get_reminder(
+    State(state): State<AppState>,
+    user: AuthUser,
+    IdPath(id): IdPath,
+) -> Result<Json<Reminder>, AppError> {
+    Ok(Json(
+        state
+            .db
+            .read(move |c| crate::reminders::visible(c, &user, &id))
+            .await?,
+    ))
+}
+
+/// The exact email a reminder of the caller's share would send (recipient, subject, text and
+/// HTML), with what stands in its way as warnings. Nothing is written; a quote follow-up's link
+/// is shown if a live one exists, never minted.
+#[utoipa::path(get, path = "/api/reminders/{id}/preview", tag = "reminders", params(("id" = String, Path)),
+    responses((status = 200, body = Preview), (status = 404, body = ErrorBody),
+              (status = 409, description = "A kind that sends no email", body = ErrorBody)))]
+async fn preview(
+    State(state): State<AppState>,
+    user: AuthUser,
+    IdPath(id): IdPath,
+) -> Result<Json<Preview>, AppError> {
+    let config = state.config.clone();
+    let preview = state
+        .db
+        .read(move |c| send::preview(c, &user, &id, &config))
+        .await?;
+    Ok(Json(preview))
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct SentReminder {
+    #[serde(flatten)]
+    pub reminder: Reminder,
+    /// What came of the email; null when the reminder had been sent already (nothing is sent twice).
+    pub email: Option<EmailOutcome>,
+}
+
+/// Send a reminder of the caller's share now, at most once: a second send answers the
+/// reminder without sending again. Refused (409, nothing written) for a dismissed reminder, a
+/// kind that sends no email, no mail provider, no recipient, or a quote follow-up without
+/// share.base_url. A failed email answers 502; the reminder is then `failed` with the reason.
+#[utoipa::path(post, path = "/api/reminders/{id}/send", tag = "reminders", params(("id" = String, Path)),
+    responses((status = 200, body = SentReminder), (status = 404, body = ErrorBody),
+              (status = 409, body = ErrorBody), (status = 502, body = ErrorBody)))]
+async fn send(
+    State(state): State<AppState>,
+    user: AuthUser,
+    IdPath(id): IdPath,
+) -> Result<Json<SentReminder>, AppError> {
+    // A task of its own: a caller that hangs up never leaves a sent email without its log row.
+    let (reminder, email) = tokio::task::spawn_blocking(move || send::send(&state, Some(&user), &id))
+        .await
+        .map_err(AppError::internal)??;
+    if let Some(error) = email.as_ref().and_then(|e| e.error.as_ref()) {
+        return Err(AppError::new(
+            StatusCode::BAD_GATEWAY,
+            "mail_failed",
+            format!(
+                "The email to {} was not sent: {error}. It is recorded in the email log and the reminder is marked failed; send it again when the cause is fixed.",
+                email.as_ref().map_or("", |e| e.to.as_str())
+            ),
+        ));
+    }
+    Ok(Json(SentReminder { reminder, email }))
 }
 
 /// Dismiss a reminder of the caller's share, audited.

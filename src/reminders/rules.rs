@@ -207,6 +207,120 @@ pub fn follow_up_reason(notes: &str, on: NaiveDate) -> String {
     format!("Follow up (due {}): {short}", day(on))
 }
 
+/// Whether a bounce of the provider's `kind` means the address does not take mail: a soft
+/// bounce (a full or busy mailbox, an auto-reply, a passing DNS failure) does not.
+pub fn bounce_counts(kind: &str) -> bool {
+    !matches!(
+        kind,
+        "SoftBounce"
+            | "Transient"
+            | "AutoResponder"
+            | "DnsError"
+            | "OpenRelayTest"
+            | "Subscribe"
+            | "Unsubscribe"
+    )
+}
+
+pub fn bounce_reason(address: &str, kind: &str, description: &str) -> String {
+    let what = if description.trim().is_empty() {
+        kind
+    } else {
+        description.trim()
+    };
+    let mut short: String = what.chars().take(160).collect();
+    if what.chars().count() > 160 {
+        short.push('…');
+    }
+    format!("Mail to {address} bounced ({short}): check the address.")
+}
+
+/// What a reminder's email is about, with the facts its sentences need.
+pub enum About<'a> {
+    Quote {
+        doc_no: &'a str,
+        sent_on: NaiveDate,
+    },
+    /// `due_date` None: the invoice has none, and the days run from its date.
+    Overdue {
+        doc_no: &'a str,
+        doc_date: NaiveDate,
+        due_date: Option<NaiveDate>,
+        outstanding: i64,
+    },
+    Renewal {
+        module: &'a str,
+        on: NaiveDate,
+        price: Option<i64>,
+    },
+    Contract {
+        description: &'a str,
+        ends: NaiveDate,
+        amount: i64,
+    },
+}
+
+/// The subject and the message of a reminder's email on `today` (the message's paragraphs are
+/// split on blank lines; the document summary, the link and the signature are added around it).
+pub fn letter(about: &About<'_>, today: NaiveDate) -> (String, String) {
+    const DEAR: &str = "Dear Sir/Madam,";
+    match *about {
+        About::Quote { doc_no, sent_on } => (
+            format!("Following up on our quotation {doc_no}"),
+            format!(
+                "{DEAR}\n\nWe sent you our quotation {doc_no} on {}. We would be glad to answer any \
+                 question about it, or to adjust it to your society's needs.\n\nPlease let us know how you \
+                 would like to proceed.",
+                day(sent_on)
+            ),
+        ),
+        About::Overdue {
+            doc_no,
+            doc_date,
+            due_date,
+            outstanding,
+        } => {
+            let late = days((today - due_date.unwrap_or(doc_date)).num_days().max(0));
+            let when = match due_date {
+                Some(due) => format!("was due on {} and is now {late} overdue", day(due)),
+                None => format!("is now {late} overdue"),
+            };
+            (
+                format!("Payment reminder: invoice {doc_no} is {late} overdue"),
+                format!(
+                    "{DEAR}\n\nOur invoice {doc_no} dated {} {when}. The amount outstanding is {}.\n\n\
+                     If you have already paid, please ignore this reminder and send us the payment \
+                     details so that we can match them.",
+                    day(doc_date),
+                    crate::money::rupees(outstanding)
+                ),
+            )
+        }
+        About::Renewal { module, on, price } => (
+            format!("{module}: renewal due on {}", day(on)),
+            format!(
+                "{DEAR}\n\nYour subscription to {module} is due for renewal on {}{}. We will send the \
+                 renewal invoice; please tell us if anything has changed.",
+                day(on),
+                price.map_or(String::new(), |p| format!(", at {}", crate::money::rupees(p)))
+            ),
+        ),
+        About::Contract {
+            description,
+            ends,
+            amount,
+        } => (
+            format!("Your maintenance contract ends on {}", day(ends)),
+            format!(
+                "{DEAR}\n\nYour maintenance contract ({description}) runs until {}. To keep the support \
+                 going without a break, please confirm its renewal for {}.",
+                day(ends),
+                crate::money::rupees(amount)
+            ),
+        ),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -278,6 +392,43 @@ mod tests {
                 "quote_followup.day_offsets",
                 "quote_followup.policy"
             ]
+        );
+    }
+
+    #[test]
+    fn the_overdue_email_states_the_due_date_and_the_days_when_there_is_one() {
+        let (subject, message) = letter(
+            &About::Overdue {
+                doc_no: "INV/26-27-0007",
+                doc_date: d("2026-10-17"),
+                due_date: Some(d("2026-11-01")),
+                outstanding: 1_180_000,
+            },
+            d("2026-11-16"),
+        );
+        assert_eq!(
+            subject,
+            "Payment reminder: invoice INV/26-27-0007 is 15 days overdue"
+        );
+        assert!(
+            message.contains(
+                "Our invoice INV/26-27-0007 dated 17-10-2026 was due on 01-11-2026 and is now 15 days overdue. \
+                 The amount outstanding is ₹11,800.00."
+            ),
+            "{message}"
+        );
+        let (_, without) = letter(
+            &About::Overdue {
+                doc_no: "INV/26-27-0008",
+                doc_date: d("2026-11-15"),
+                due_date: None,
+                outstanding: 100,
+            },
+            d("2026-11-16"),
+        );
+        assert!(
+            without.contains("Our invoice INV/26-27-0008 dated 15-11-2026 is now 1 day overdue."),
+            "{without}"
         );
     }
 

@@ -6,12 +6,12 @@
 use crate::clock;
 use crate::db::Db;
 use crate::db::settings;
-use crate::error::AppError;
+use crate::error::{AppError, Warning};
 use crate::reminders::rules::{self, Schedule};
 use crate::reminders::schedule;
 use chrono::{Days, NaiveDate};
 use rusqlite::{Connection, params};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use std::collections::BTreeMap;
 use utoipa::ToSchema;
 
@@ -25,6 +25,7 @@ pub struct Due {
     pub client_module_id: Option<String>,
     pub contract_id: Option<String>,
     pub interaction_id: Option<String>,
+    pub contact_id: Option<String>,
     pub owner_id: Option<String>,
     pub due_on: NaiveDate,
     pub offset_days: Option<i64>,
@@ -33,7 +34,7 @@ pub struct Due {
 }
 
 /// What a scan did (decisions 11).
-#[derive(Debug, Default, Serialize, Deserialize, ToSchema)]
+#[derive(Debug, Default, Serialize, ToSchema)]
 pub struct ScanOutcome {
     pub as_of: Option<NaiveDate>,
     /// Reminders raised, by kind (every kind present, 0 when none).
@@ -41,6 +42,8 @@ pub struct ScanOutcome {
     /// Auto follow-ups the drain sent after the scan, and those it could not send.
     pub sent: i64,
     pub failed: i64,
+    /// What went wrong on the side without failing the run (bounces_unread).
+    pub warnings: Vec<Warning>,
 }
 
 /// How many reminders one write transaction raises.
@@ -72,7 +75,7 @@ pub fn due(conn: &Connection, as_of: NaiveDate) -> Result<Vec<Due>, AppError> {
     Ok(out)
 }
 
-fn blank(kind: &'static str, client_id: String, due_on: NaiveDate) -> Due {
+pub fn blank(kind: &'static str, client_id: String, due_on: NaiveDate) -> Due {
     Due {
         kind,
         key: String::new(),
@@ -81,6 +84,7 @@ fn blank(kind: &'static str, client_id: String, due_on: NaiveDate) -> Due {
         client_module_id: None,
         contract_id: None,
         interaction_id: None,
+        contact_id: None,
         owner_id: None,
         due_on,
         offset_days: None,
@@ -109,7 +113,9 @@ fn renewals(conn: &Connection, as_of: NaiveDate, s: &Schedule, out: &mut Vec<Due
 fn contracts(conn: &Connection, as_of: NaiveDate, s: &Schedule, out: &mut Vec<Due>) -> Result<(), AppError> {
     let sql = "SELECT sc.id, sc.client_id, sc.period_to, c.owner_id, sc.description
          FROM service_contract sc JOIN client c ON c.id = sc.client_id
-         WHERE sc.period_to BETWEEN ?1 AND ?2 AND sc.renewal_invoice_id IS NULL AND c.status <> 'lost'";
+         WHERE sc.period_to BETWEEN ?1 AND ?2 AND c.status <> 'lost'
+           AND (sc.renewal_invoice_id IS NULL
+                OR (SELECT status FROM document WHERE id = sc.renewal_invoice_id) = 'cancelled')";
     let place = |due: &mut Due, id| due.contract_id = Some(id);
     ahead(
         conn,
@@ -264,9 +270,9 @@ pub fn raise_in(tx: &Connection, due: &[Due]) -> Result<BTreeMap<String, i64>, A
     let now = clock::now_timestamp();
     let mut stmt = tx.prepare_cached(
         "INSERT INTO reminder (id, rule_kind, status, idempotency_key, policy_applied, client_id, doc_id,
-                               client_module_id, contract_id, interaction_id, owner_id, due_on, offset_days,
-                               reason, created_at, updated_at)
-         VALUES (?1, ?2, 'open', ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?14)
+                               client_module_id, contract_id, interaction_id, contact_id, owner_id, due_on,
+                               offset_days, reason, created_at, updated_at)
+         VALUES (?1, ?2, 'open', ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?15)
          ON CONFLICT (idempotency_key) DO NOTHING",
     )?;
     let mut created = BTreeMap::new();
@@ -281,6 +287,7 @@ pub fn raise_in(tx: &Connection, due: &[Due]) -> Result<BTreeMap<String, i64>, A
             d.client_module_id,
             d.contract_id,
             d.interaction_id,
+            d.contact_id,
             d.owner_id,
             d.due_on.to_string(),
             d.offset_days,
@@ -290,6 +297,23 @@ pub fn raise_in(tx: &Connection, due: &[Due]) -> Result<BTreeMap<String, i64>, A
         *created.entry(d.kind.to_string()).or_insert(0) += n as i64;
     }
     Ok(created)
+}
+
+/// The daily scan job (spec 6.3): the bounces read from the mail provider, the scan for
+/// `as_of`, then, its writes committed, the auto-send drain. A provider that cannot be read is
+/// a warning of the run, not its failure.
+pub fn daily(state: &crate::AppState, as_of: NaiveDate) -> Result<ScanOutcome, AppError> {
+    let bounced = crate::reminders::bounces::poll(state, as_of);
+    let mut outcome = run(&state.db, as_of)?;
+    match bounced {
+        Ok(n) => *outcome.created.entry("email_bounced".into()).or_insert(0) += n,
+        Err(e) => outcome.warnings.push(Warning {
+            code: e.code,
+            message: e.message.clone(),
+        }),
+    }
+    (outcome.sent, outcome.failed) = crate::reminders::send::drain(state)?;
+    Ok(outcome)
 }
 
 /// Runs the scan for `as_of`: one read, then the new reminders in batches through the writer.

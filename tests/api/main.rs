@@ -13,6 +13,7 @@ mod auth;
 mod backup;
 mod clients;
 mod console;
+mod contracts;
 mod documents;
 mod large_office;
 mod lists;

@@ -419,7 +419,10 @@ async fn shares_are_minted_by_managers_open_without_a_session_and_die_with_one_4
 async fn the_default_share_expiry_is_an_owner_setting() {
     let o = office().await;
     let get = o.app.get("/api/settings/share", &o.owner).await;
-    assert_eq!(get.body, json!({ "default_expiry_days": 30 }));
+    assert_eq!(
+        get.body,
+        json!({ "default_expiry_days": 30, "base_url": null, "server_base_url": null, "effective_base_url": null })
+    );
     assert_eq!(
         o.app.get("/api/settings/share", &o.manager).await.status,
         StatusCode::FORBIDDEN
@@ -453,6 +456,48 @@ async fn the_default_share_expiry_is_an_owner_setting() {
         o.app
             .count("SELECT COUNT(*) FROM audit WHERE entity_id = 'share.default_expiry_days'"),
         1
+    );
+
+    // The base of public links (share.base_url): checked with the expiry, rejected whole.
+    let put_both = |body: Value| {
+        o.app.send(
+            Call::new(Method::PUT, "/api/settings/share")
+                .cookie(&o.owner)
+                .json(body),
+        )
+    };
+    let refused = put_both(json!({ "default_expiry_days": 0, "base_url": "ftp://files" })).await;
+    assert_eq!(refused.status, StatusCode::UNPROCESSABLE_ENTITY);
+    let fields: Vec<&str> = refused.body["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["field"].as_str().unwrap())
+        .collect();
+    assert_eq!(fields, ["default_expiry_days", "base_url"]);
+    assert_eq!(
+        o.app
+            .count("SELECT COUNT(*) FROM setting WHERE key = 'share.base_url'"),
+        0
+    );
+    let set = put_both(json!({ "default_expiry_days": 7, "base_url": " https://office.example.in/ " })).await;
+    assert_eq!(
+        set.body,
+        json!({ "default_expiry_days": 7, "base_url": "https://office.example.in", "server_base_url": null,
+                "effective_base_url": "https://office.example.in" })
+    );
+    let cleared = put_both(json!({ "default_expiry_days": 7, "base_url": "" })).await;
+    assert_eq!(cleared.body["effective_base_url"], Value::Null);
+    assert_eq!(
+        o.app
+            .count("SELECT COUNT(*) FROM audit WHERE entity_id = 'share.base_url'"),
+        2
+    );
+    assert_eq!(
+        o.app
+            .count("SELECT COUNT(*) FROM audit WHERE entity_id = 'share.default_expiry_days'"),
+        1,
+        "an unchanged expiry is not written again"
     );
 }
 

@@ -2,7 +2,9 @@
 //! rules across their offsets, at-most-once creation, the queue's scope, dismissals and the stop
 //! conditions of a quotation's follow-ups.
 
-use crate::common::TestApp;
+use crate::common::mail::{FakeMail, TOKEN};
+use crate::common::{Call, TestApp};
+use axum::http::Method;
 use axum::http::StatusCode;
 use chrono::{Days, NaiveDate};
 use serde_json::{Value, json};
@@ -469,5 +471,449 @@ async fn two_scans_at_once_raise_each_reminder_once_and_each_run_is_recorded() {
         o.app
             .count("SELECT COUNT(*) FROM job_run WHERE job = 'daily_scan' AND outcome = 'ok'"),
         2
+    );
+}
+
+/// The office with a mail provider (a fake on loopback) and a client that has an address.
+async fn mail_office() -> (Office, FakeMail) {
+    let app = TestApp::with_config(|c| c.allow_private_targets = true);
+    let owner = app.owner().await;
+    app.set_company(&owner, json!({})).await;
+    let (anna_id, pw) = app.invite(&owner, "anna@coop.in", "staff").await;
+    let anna = app.login("anna@coop.in", &pw).await;
+    let client = app
+        .post(
+            "/api/clients",
+            &owner,
+            json!({ "name": "Chavara SCB", "state_code": "32", "owner_id": anna_id, "email": "office@chavara.coop" }),
+        )
+        .await;
+    assert_eq!(client.status, StatusCode::CREATED, "{}", client.text);
+    let client = client.body["id"].as_str().unwrap().to_string();
+    let mail = FakeMail::start();
+    let settings = app
+        .send(
+            Call::new(Method::PUT, "/api/settings/mail")
+                .cookie(&owner)
+                .json(json!({ "api_url": mail.url, "from": "billing@softland.in", "token": TOKEN })),
+        )
+        .await;
+    assert_eq!(settings.status, StatusCode::OK, "{}", settings.text);
+    (
+        Office {
+            app,
+            owner,
+            anna,
+            anna_id,
+            client,
+        },
+        mail,
+    )
+}
+
+/// A quotation by anna, marked sent; answers its id and the day it was sent.
+async fn sent_quote(o: &Office) -> (String, NaiveDate) {
+    let quote = issued(o, &o.anna, "QUOTATION").await;
+    let id = quote["id"].as_str().unwrap().to_string();
+    let sent = o
+        .app
+        .post(&format!("/api/documents/{id}/mark-sent"), &o.anna, json!({}))
+        .await;
+    assert_eq!(sent.status, StatusCode::OK, "{}", sent.text);
+    (id, day(&quote["doc_date"].as_str().unwrap()[..10]))
+}
+
+async fn set_base_url(o: &Office, base: &str) {
+    let put = o
+        .app
+        .send(
+            Call::new(Method::PUT, "/api/settings/share")
+                .cookie(&o.owner)
+                .json(json!({ "default_expiry_days": 30, "base_url": base })),
+        )
+        .await;
+    assert_eq!(put.status, StatusCode::OK, "{}", put.text);
+}
+
+async fn set_policy(o: &Office, policy: &str) {
+    let put = o
+        .app
+        .send(
+            Call::new(Method::PUT, "/api/settings/reminders")
+                .cookie(&o.owner)
+                .json(json!({ "effective_from": "2000-01-01", "renewal_due": { "days_before": [30, 7] },
+                              "amc_expiring": { "days_before": [30] }, "invoice_overdue": { "days_after": [1, 15, 30] },
+                              "quote_followup": { "day_offsets": [3, 7, 14], "policy": policy } })),
+        )
+        .await;
+    assert_eq!(put.status, StatusCode::OK, "{}", put.text);
+}
+
+fn warning_codes(preview: &Value) -> Vec<String> {
+    preview["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w["code"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// The one open reminder of `kind` anna sees; answers its id.
+async fn only_open(o: &Office, kind: &str) -> String {
+    let rows = o
+        .app
+        .get(&format!("/api/reminders?rule_kind={kind}&status=open"), &o.anna)
+        .await;
+    assert_eq!(rows.body["total"], 1, "{}", rows.text);
+    rows.body["rows"][0]["id"].as_str().unwrap().to_string()
+}
+
+#[tokio::test]
+async fn a_quote_follow_up_is_previewed_without_minting_and_sent_at_most_once() {
+    let (o, mail) = mail_office().await;
+    let (quote, sent_on) = sent_quote(&o).await;
+    scan(&o, plus(sent_on, 3)).await;
+    let id = only_open(&o, "quote_followup").await;
+    let preview_path = format!("/api/reminders/{id}/preview");
+    let send_path = format!("/api/reminders/{id}/send");
+
+    let preview = o.app.get(&preview_path, &o.anna).await;
+    assert_eq!(preview.status, StatusCode::OK, "{}", preview.text);
+    assert_eq!(preview.body["to"], "office@chavara.coop");
+    assert_eq!(
+        preview.body["subject"],
+        "Following up on our quotation QT/26-27-0001"
+    );
+    let sent_day = sent_on.format("%d-%m-%Y").to_string();
+    assert!(
+        preview.body["text"]
+            .as_str()
+            .unwrap()
+            .contains(&format!("We sent you our quotation QT/26-27-0001 on {sent_day}.")),
+        "{}",
+        preview.text
+    );
+    assert!(preview.body["html"].as_str().unwrap().contains("QT/26-27-0001"));
+    assert_eq!(warning_codes(&preview.body), ["share_base_url_unset"]);
+
+    // Without share.base_url the send is refused, naming the setting, and writes nothing.
+    let refused = o.app.post(&send_path, &o.anna, json!({})).await;
+    assert_eq!(refused.status, StatusCode::CONFLICT, "{}", refused.text);
+    assert_eq!(refused.code(), "share_base_url_unset");
+    assert!(refused.text.contains("share.base_url"));
+    assert_eq!(o.app.count("SELECT COUNT(*) FROM document_share"), 0);
+    assert_eq!(o.app.count("SELECT COUNT(*) FROM email_log"), 0);
+    assert_eq!(
+        o.app.count(&format!(
+            "SELECT COUNT(*) FROM reminder WHERE id = '{id}' AND status = 'open'"
+        )),
+        1
+    );
+
+    // With it, the preview says where the link will be, still minting nothing.
+    set_base_url(&o, "https://office.example.in").await;
+    let preview = o.app.get(&preview_path, &o.anna).await;
+    assert_eq!(warning_codes(&preview.body), ["link_on_send"]);
+    assert!(
+        preview.body["text"]
+            .as_str()
+            .unwrap()
+            .contains("https://office.example.in/share/…")
+    );
+    assert_eq!(o.app.count("SELECT COUNT(*) FROM document_share"), 0);
+
+    let sent = o.app.post(&send_path, &o.anna, json!({})).await;
+    assert_eq!(sent.status, StatusCode::OK, "{}", sent.text);
+    assert_eq!(sent.body["status"], "sent");
+    assert_eq!(sent.body["email"]["status"], "sent");
+    assert_eq!(sent.body["email"]["to"], "office@chavara.coop");
+    let token: String = o
+        .app
+        .sql()
+        .query_row(
+            "SELECT token FROM document_share WHERE document_id = ?1 AND julianday(expires_at) - julianday('now') BETWEEN 59.9 AND 60.1",
+            [&quote],
+            |r| r.get(0),
+        )
+        .unwrap();
+    let received = mail.received();
+    assert_eq!(received.len(), 1);
+    assert_eq!(received[0]["To"], "office@chavara.coop");
+    assert!(
+        received[0]["TextBody"]
+            .as_str()
+            .unwrap()
+            .contains(&format!("https://office.example.in/share/{token}")),
+        "{}",
+        received[0]
+    );
+    assert_eq!(
+        o.app
+            .count("SELECT COUNT(*) FROM email_log WHERE purpose = 'reminder' AND status = 'sent'"),
+        1
+    );
+
+    // At most once: a second send answers without sending; the preview now shows the link.
+    let again = o.app.post(&send_path, &o.anna, json!({})).await;
+    assert_eq!(again.status, StatusCode::OK, "{}", again.text);
+    assert_eq!(again.body["email"], Value::Null);
+    assert_eq!(mail.received().len(), 1);
+    assert_eq!(o.app.count("SELECT COUNT(*) FROM document_share"), 1);
+    let preview = o.app.get(&preview_path, &o.anna).await;
+    assert!(preview.body["text"].as_str().unwrap().contains(&token));
+    assert_eq!(warning_codes(&preview.body), Vec::<String>::new());
+    assert_eq!(
+        o.app
+            .post(&format!("/api/reminders/{id}/dismiss"), &o.anna, json!({}))
+            .await
+            .status,
+        StatusCode::CONFLICT
+    );
+}
+
+#[tokio::test]
+async fn a_send_that_fails_after_its_link_was_minted_leaves_the_link_usable() {
+    let (o, mail) = mail_office().await;
+    set_base_url(&o, "https://office.example.in").await;
+    let (_, sent_on) = sent_quote(&o).await;
+    scan(&o, plus(sent_on, 7)).await;
+    let id = only_open(&o, "quote_followup").await;
+    mail.fail_sends(true);
+    let failed = o
+        .app
+        .post(&format!("/api/reminders/{id}/send"), &o.anna, json!({}))
+        .await;
+    assert_eq!(failed.status, StatusCode::BAD_GATEWAY, "{}", failed.text);
+    assert_eq!(failed.code(), "mail_failed");
+    let row = o.app.get("/api/reminders?status=failed", &o.anna).await;
+    assert_eq!(row.body["total"], 1);
+    assert!(
+        row.body["rows"][0]["failure"]
+            .as_str()
+            .unwrap()
+            .contains("marked as inactive"),
+        "{}",
+        row.text
+    );
+    let token: String = o
+        .app
+        .sql()
+        .query_row("SELECT token FROM document_share", [], |r| r.get(0))
+        .unwrap();
+    let page = o
+        .app
+        .send(Call::new(Method::GET, &format!("/share/{token}")))
+        .await;
+    assert_eq!(
+        page.status,
+        StatusCode::OK,
+        "the link minted for the failed send still opens"
+    );
+    assert_eq!(
+        o.app
+            .count("SELECT COUNT(*) FROM email_log WHERE purpose = 'reminder' AND status = 'failed'"),
+        1
+    );
+
+    // Sent again once the provider takes it: the same link, one email.
+    mail.fail_sends(false);
+    let sent = o
+        .app
+        .post(&format!("/api/reminders/{id}/send"), &o.anna, json!({}))
+        .await;
+    assert_eq!(sent.status, StatusCode::OK, "{}", sent.text);
+    assert_eq!(sent.body["status"], "sent");
+    assert_eq!(sent.body["failure"], Value::Null);
+    assert_eq!(o.app.count("SELECT COUNT(*) FROM document_share"), 1);
+    assert!(mail.received()[0]["TextBody"].as_str().unwrap().contains(&token));
+}
+
+#[tokio::test]
+async fn the_auto_drain_sends_after_the_scan_and_a_dead_token_leaves_failed_rows_with_reasons() {
+    let (o, mail) = mail_office().await;
+    set_base_url(&o, "https://office.example.in").await;
+    set_policy(&o, "auto").await;
+    let (first, sent_on) = sent_quote(&o).await;
+    let (second, _) = sent_quote(&o).await;
+    mail.kill_token(true);
+    let run = scan(&o, plus(sent_on, 3)).await;
+    assert_eq!(run["created"]["quote_followup"], 2);
+    assert_eq!((run["sent"].as_i64(), run["failed"].as_i64()), (Some(0), Some(2)));
+    let failed = o.app.get("/api/reminders?status=failed", &o.anna).await;
+    assert_eq!(failed.body["total"], 2);
+    for row in failed.body["rows"].as_array().unwrap() {
+        assert_eq!(row["policy_applied"], "auto");
+        assert_eq!(row["failure"], "the mail provider refused the token (401)");
+    }
+    // Nothing is lost: the quotations are as they were, each attempt is logged.
+    for quote in [&first, &second] {
+        let doc = o.app.get(&format!("/api/documents/{quote}"), &o.anna).await;
+        assert_eq!(doc.body["status"], "sent");
+    }
+    assert_eq!(
+        o.app.count("SELECT COUNT(*) FROM email_log WHERE purpose = 'reminder' AND status = 'failed' AND sent_by IS NULL"),
+        2
+    );
+    // A failed row waits for a person: the next day's drain does not retry it.
+    mail.kill_token(false);
+    let next = scan(&o, plus(sent_on, 4)).await;
+    assert_eq!(
+        (next["sent"].as_i64(), next["failed"].as_i64()),
+        (Some(0), Some(0))
+    );
+    assert!(mail.received().is_empty());
+    // The next rung, with a live token, goes out by itself.
+    let later = scan(&o, plus(sent_on, 7)).await;
+    assert_eq!(later["created"]["quote_followup"], 2);
+    assert_eq!(
+        (later["sent"].as_i64(), later["failed"].as_i64()),
+        (Some(2), Some(0))
+    );
+    assert_eq!(mail.received().len(), 2);
+    assert_eq!(
+        o.app
+            .count("SELECT COUNT(*) FROM reminder WHERE status = 'sent' AND sent_at IS NOT NULL"),
+        2
+    );
+}
+
+#[tokio::test]
+async fn a_bounce_flags_the_contact_and_raises_one_reminder_for_the_account_owner() {
+    let (o, mail) = mail_office().await;
+    let contact = o
+        .app
+        .post(
+            &format!("/api/clients/{}/contacts", o.client),
+            &o.owner,
+            json!({ "name": "Secretary", "role": "secretary", "email": "Secretary@Chavara.coop" }),
+        )
+        .await;
+    assert_eq!(contact.status, StatusCode::CREATED, "{}", contact.text);
+    let contact_id = contact.body["id"].as_str().unwrap().to_string();
+    let today = day(&scan(&o, day("2026-11-24")).await["as_of"].as_str().unwrap()[..10]);
+    mail.bounce(
+        41,
+        "HardBounce",
+        "secretary@chavara.coop",
+        "2026-11-23T09:30:00.1234567Z",
+    );
+    mail.bounce(42, "SoftBounce", "office@chavara.coop", "2026-11-23T10:00:00Z");
+    let run = scan(&o, plus(today, 1)).await;
+    assert_eq!(run["created"]["email_bounced"], 1, "{run}");
+    let rows = o.app.get("/api/reminders?rule_kind=email_bounced", &o.anna).await;
+    assert_eq!(rows.body["total"], 1, "shared work in the account owner's queue");
+    let row = &rows.body["rows"][0];
+    assert_eq!(row["owner_id"], o.anna_id.as_str());
+    assert_eq!(row["contact_id"], contact_id.as_str());
+    assert_eq!(row["due_on"], "2026-11-23");
+    assert!(
+        row["reason"]
+            .as_str()
+            .unwrap()
+            .starts_with("Mail to secretary@chavara.coop bounced")
+    );
+    let contacts = o
+        .app
+        .get(&format!("/api/clients/{}/contacts", o.client), &o.anna)
+        .await;
+    assert_eq!(contacts.body["rows"][0]["email_bouncing"], 1);
+    // The bouncing contact is picked after the client's own address.
+    let (quote, _) = sent_quote(&o).await;
+    let recipient = o
+        .app
+        .get(&format!("/api/documents/{quote}/recipient"), &o.anna)
+        .await;
+    assert_eq!(recipient.body["to"], "office@chavara.coop");
+    // Read again: nothing new.
+    assert_eq!(scan(&o, plus(today, 2)).await["created"]["email_bounced"], 0);
+    // A new address clears the flag.
+    let fixed = o
+        .app
+        .patch(
+            &format!("/api/contacts/{contact_id}"),
+            &o.anna,
+            json!({ "email": "secy@chavara.coop" }),
+        )
+        .await;
+    assert_eq!(fixed.status, StatusCode::OK, "{}", fixed.text);
+    assert_eq!(fixed.body["email_bouncing"], 0);
+    // A provider that cannot be read is a warning of the run, which goes on.
+    mail.kill_token(true);
+    let run = scan(&o, plus(today, 3)).await;
+    assert_eq!(run["warnings"][0]["code"], "bounces_unread", "{run}");
+}
+
+#[tokio::test]
+async fn an_overdue_reminder_is_sent_stating_the_due_date_and_the_days() {
+    let (o, mail) = mail_office().await;
+    let today = (chrono::Utc::now() + chrono::Duration::minutes(330)).date_naive();
+    let (doc_date, due) = (today - Days::new(45), today - Days::new(30));
+    let draft = o
+        .app
+        .post(
+            "/api/documents",
+            &o.anna,
+            json!({ "type": "INVOICE", "client_id": o.client, "doc_date": doc_date.to_string(), "dueDate": due.to_string(),
+                    "lines": [ { "description": "Deposit module", "qty": 1, "unit_price": 1_000_000, "gst_rate": 18 } ] }),
+        )
+        .await;
+    assert_eq!(draft.status, StatusCode::CREATED, "{}", draft.text);
+    let invoice = o
+        .app
+        .post(
+            &format!("/api/documents/{}/issue", draft.body["id"].as_str().unwrap()),
+            &o.anna,
+            json!({}),
+        )
+        .await;
+    assert_eq!(invoice.status, StatusCode::OK, "{}", invoice.text);
+    let doc_no = invoice.body["docNo"].as_str().unwrap().to_string();
+    // A follow-up task falls due the same day; it sends nothing.
+    let note = o
+        .app
+        .post(
+            "/api/interactions",
+            &o.anna,
+            json!({ "client_id": o.client, "type": "call", "notes": "Call back", "follow_up_on": today.to_string() }),
+        )
+        .await;
+    assert_eq!(note.status, StatusCode::CREATED, "{}", note.text);
+    scan(&o, today).await;
+    let id = only_open(&o, "invoice_overdue").await;
+    let task = only_open(&o, "follow_up").await;
+    let refused = o
+        .app
+        .get(&format!("/api/reminders/{task}/preview"), &o.anna)
+        .await;
+    assert_eq!(
+        (refused.status, refused.code()),
+        (StatusCode::CONFLICT, "not_sendable")
+    );
+    assert_eq!(
+        o.app
+            .post(&format!("/api/reminders/{task}/send"), &o.anna, json!({}))
+            .await
+            .code(),
+        "not_sendable"
+    );
+    // The overdue email needs no link: it goes without share.base_url.
+    let sent = o
+        .app
+        .post(&format!("/api/reminders/{id}/send"), &o.anna, json!({}))
+        .await;
+    assert_eq!(sent.status, StatusCode::OK, "{}", sent.text);
+    let email = &mail.received()[0];
+    assert_eq!(
+        email["Subject"],
+        format!("Payment reminder: invoice {doc_no} is 30 days overdue")
+    );
+    assert!(
+        email["TextBody"].as_str().unwrap().contains(&format!(
+            "Our invoice {doc_no} dated {} was due on {} and is now 30 days overdue. The amount outstanding is ₹11,800.00.",
+            doc_date.format("%d-%m-%Y"),
+            due.format("%d-%m-%Y")
+        )),
+        "{}",
+        email["TextBody"]
     );
 }

@@ -1,6 +1,7 @@
 //! A fake mail provider on loopback that speaks Postmark's wire format (decisions 7):
-//! `GET /server` and `POST /email` with the `X-Postmark-Server-Token` header. It records every
-//! email it accepts and can be told to refuse the token or to fail sends while staying alive.
+//! `GET /server`, `POST /email` and `GET /bounces` with the `X-Postmark-Server-Token` header. It
+//! records every email it accepts, reports the bounces it is given, and can be told to refuse
+//! the token or to fail sends while staying alive.
 
 use serde_json::{Value, json};
 use std::io::{BufRead, BufReader, Read, Write};
@@ -18,6 +19,10 @@ struct Inner {
     /// Milliseconds each /email takes before it answers.
     send_delay_ms: AtomicUsize,
     counter: AtomicUsize,
+    /// When set, every call answers 401 (a revoked token).
+    dead_token: AtomicBool,
+    /// What `GET /bounces` lists (Postmark's bounce objects).
+    bounces: Mutex<Vec<Value>>,
 }
 
 #[derive(Clone)]
@@ -52,6 +57,22 @@ impl FakeMail {
         self.inner.fail_sends.store(fail, Ordering::SeqCst);
     }
 
+    /// Revokes (or restores) the token: every call answers 401.
+    pub fn kill_token(&self, dead: bool) {
+        self.inner.dead_token.store(dead, Ordering::SeqCst);
+    }
+
+    /// Adds a bounce to what `GET /bounces` answers.
+    pub fn bounce(&self, id: i64, kind: &str, email: &str, bounced_at: &str) {
+        self.inner.bounces.lock().unwrap().push(json!({
+            "ID": id, "Type": kind, "TypeCode": 1, "Name": kind, "Tag": "", "MessageID": format!("msg-{id}"),
+            "ServerID": 1, "Description": format!("The server was unable to deliver your message ({kind})."),
+            "Details": "smtp;550 5.1.1 The email account that you tried to reach does not exist.",
+            "Email": email, "From": "billing@softland.in", "BouncedAt": bounced_at, "DumpAvailable": false,
+            "Inactive": true, "CanActivate": true, "Subject": "Reminder"
+        }));
+    }
+
     /// Makes every send take `ms` milliseconds (a slow provider).
     pub fn delay_sends(&self, ms: usize) {
         self.inner.send_delay_ms.store(ms, Ordering::SeqCst);
@@ -83,7 +104,7 @@ fn serve(stream: std::net::TcpStream, inner: &Inner) -> std::io::Result<()> {
     reader.read_exact(&mut body)?;
     let mut parts = request_line.split_whitespace();
     let (method, path) = (parts.next().unwrap_or(""), parts.next().unwrap_or(""));
-    let (status, reply) = if token != TOKEN {
+    let (status, reply) = if token != TOKEN || inner.dead_token.load(Ordering::SeqCst) {
         (
             401,
             json!({ "ErrorCode": 10, "Message": "Bad or missing Server API token." }),
@@ -91,6 +112,10 @@ fn serve(stream: std::net::TcpStream, inner: &Inner) -> std::io::Result<()> {
     } else {
         match (method, path) {
             ("GET", "/server") => (200, json!({ "ID": 1, "Name": "Fake" })),
+            ("GET", "/bounces?count=100&offset=0") => {
+                let bounces = inner.bounces.lock().unwrap().clone();
+                (200, json!({ "TotalCount": bounces.len(), "Bounces": bounces }))
+            }
             ("POST", "/email") if inner.fail_sends.load(Ordering::SeqCst) => (
                 422,
                 json!({ "ErrorCode": 406, "Message": "You tried to send to a recipient that has been marked as inactive." }),

@@ -463,6 +463,26 @@ pub fn scenarios(f: &Fixture) -> Vec<ReadScenario> {
     );
 
     add(
+        "reminder queue, open (manager)".into(),
+        Kind::List,
+        &f.manager,
+        Arc::new(|_| "/api/reminders?status=open".into()),
+        Arc::new({
+            let mh = mh.clone();
+            move |c, _| {
+                session(c, &mh);
+                let filter = backoffice::reminders::store::ReminderFilter {
+                    status: Some("open".into()),
+                    ..Default::default()
+                };
+                backoffice::reminders::store::list(filter)
+                    .page(c, &page(1))
+                    .unwrap();
+            }
+        }),
+    );
+
+    add(
         "dues aging as of today".into(),
         Kind::Report,
         &f.manager,

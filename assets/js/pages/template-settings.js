@@ -124,31 +124,43 @@ function LogoForm({ settings, onSaved }) {
     </${Form}>`;
 }
 
-function ShareExpiryForm({ start: days, onSaved }) {
-  const form = useForm({ default_expiry_days: String(days) });
+const shareStart = (s) => ({ default_expiry_days: String(s.default_expiry_days), base_url: s.base_url || "" });
+
+function ShareSettingsForm({ settings, onSaved }) {
+  const form = useForm(shareStart(settings));
   const onSubmit = form.submit(async (v) => {
     const t = v.default_expiry_days.trim();
     if (!/^\d+$/.test(t) || Number(t) < 1 || Number(t) > 3650) throw fieldError("default_expiry_days", "A whole number of days, 1 to 3650 (ten years).");
-    const saved = await put("/api/settings/share", { default_expiry_days: Number(t) });
-    form.reset({ default_expiry_days: String(saved.default_expiry_days) });
+    // The server checks the address; "" clears it.
+    const saved = await put("/api/settings/share", { default_expiry_days: Number(t), base_url: v.base_url.trim() });
+    form.reset(shareStart(saved));
     onSaved(saved);
-    toast.success(`New links last ${saved.default_expiry_days} days.`);
+    toast.success(`Link settings saved: new links last ${saved.default_expiry_days} days.`);
   });
-  return html`<${Form} onSubmit=${onSubmit} error=${form.formError} label="Link expiry" class="inline-form expiry-form">
-    <${Field} label="Days a new link lasts" type="number" min="1" max="3650" step="1" inputMode="numeric" ...${form.field("default_expiry_days")}
-      hint="Used when a link is made without its own expiry, and for the link in a document's email." />
-    <${SubmitButton} saving=${form.saving}>Save link expiry</${SubmitButton}>
+  const server = settings.server_base_url;
+  return html`<${Form} onSubmit=${onSubmit} error=${form.formError} label="Public links">
+    <div class="form-grid form-grid-narrow">
+      <${Field} label="Days a new link lasts" type="number" min="1" max="3650" step="1" inputMode="numeric" ...${form.field("default_expiry_days")}
+        hint="Used when a link is made without its own expiry, and for the link in a document's email." />
+      <${Field} label="Address of public links" type="url" optional autocomplete="off" spellcheck=${false} ...${form.field("base_url")}
+        placeholder=${server || "https://office.example.in"}
+        hint=${server
+          ? `Where clients open shared documents (share.base_url). Empty: the server's own, ${server}.`
+          : "Where clients open shared documents (share.base_url). Quote follow-ups are not sent until it is set."} />
+    </div>
+    ${!settings.effective_base_url && html`<${Notice} tone="warning" testid="base-url-unset">No address is set: quote follow-up emails are refused until one is.</${Notice}>`}
+    <div class="form-actions"><${SubmitButton} saving=${form.saving}>Save link settings</${SubmitButton}></div>
   </${Form}>`;
 }
 
-function ShareExpiryCard() {
+function ShareSettingsCard() {
   const { data, error, reload } = useFetch("/api/settings/share");
   const [saved, setSaved] = useState(null);
   const s = saved || data;
   let body;
   if (error) body = html`<${Notice} tone="danger" alert=${true}>${error.message} <button type="button" class="btn btn-sm" onClick=${reload}>Try again</button></${Notice}>`;
   else if (!s) body = html`<${Loading} label="Loading the link settings…" />`;
-  else body = html`<${ShareExpiryForm} start=${s.default_expiry_days} onSaved=${setSaved} />`;
+  else body = html`<${ShareSettingsForm} settings=${s} onSaved=${setSaved} />`;
   return html`<${Card} title="Public links" class="section-card">${body}</${Card}>`;
 }
 
@@ -180,7 +192,7 @@ function TemplateEditor({ settings: first }) {
       <${Card} title="Logo" class="section-card">
         <${LogoForm} settings=${settings} onSaved=${(fresh) => { setSettings(fresh); setLogoTick((t) => t + 1); }} />
       </${Card}>
-      <${ShareExpiryCard} />
+      <${ShareSettingsCard} />
     </div>
     <${Card} title="Sample" class="section-card sample-card">
       <p class="hint sample-lead">A made-up invoice with the values above, saved or not.</p>
