@@ -18,7 +18,11 @@ struct Office {
 }
 
 async fn office() -> Office {
-    let app = TestApp::new();
+    office_on(TestApp::new(), None).await
+}
+
+/// The owner, anna (staff) and anna's client, with `email` as the client's own address.
+async fn office_on(app: TestApp, email: Option<&str>) -> Office {
     let owner = app.owner().await;
     app.set_company(&owner, json!({})).await;
     let (anna_id, pw) = app.invite(&owner, "anna@coop.in", "staff").await;
@@ -27,7 +31,7 @@ async fn office() -> Office {
         .post(
             "/api/clients",
             &owner,
-            json!({ "name": "Chavara SCB", "state_code": "32", "owner_id": anna_id }),
+            json!({ "name": "Chavara SCB", "state_code": "32", "owner_id": anna_id, "email": email }),
         )
         .await;
     assert_eq!(client.status, StatusCode::CREATED, "{}", client.text);
@@ -476,39 +480,22 @@ async fn two_scans_at_once_raise_each_reminder_once_and_each_run_is_recorded() {
 
 /// The office with a mail provider (a fake on loopback) and a client that has an address.
 async fn mail_office() -> (Office, FakeMail) {
-    let app = TestApp::with_config(|c| c.allow_private_targets = true);
-    let owner = app.owner().await;
-    app.set_company(&owner, json!({})).await;
-    let (anna_id, pw) = app.invite(&owner, "anna@coop.in", "staff").await;
-    let anna = app.login("anna@coop.in", &pw).await;
-    let client = app
-        .post(
-            "/api/clients",
-            &owner,
-            json!({ "name": "Chavara SCB", "state_code": "32", "owner_id": anna_id, "email": "office@chavara.coop" }),
-        )
-        .await;
-    assert_eq!(client.status, StatusCode::CREATED, "{}", client.text);
-    let client = client.body["id"].as_str().unwrap().to_string();
+    let o = office_on(
+        TestApp::with_config(|c| c.allow_private_targets = true),
+        Some("office@chavara.coop"),
+    )
+    .await;
     let mail = FakeMail::start();
-    let settings = app
+    let settings = o
+        .app
         .send(
             Call::new(Method::PUT, "/api/settings/mail")
-                .cookie(&owner)
+                .cookie(&o.owner)
                 .json(json!({ "api_url": mail.url, "from": "billing@softland.in", "token": TOKEN })),
         )
         .await;
     assert_eq!(settings.status, StatusCode::OK, "{}", settings.text);
-    (
-        Office {
-            app,
-            owner,
-            anna,
-            anna_id,
-            client,
-        },
-        mail,
-    )
+    (o, mail)
 }
 
 /// A quotation by anna, marked sent; answers its id and the day it was sent.
