@@ -101,6 +101,8 @@ pub struct SentReply {
 pub struct Recipient {
     /// Where a send without `to` goes; null when the client has no address anywhere.
     pub to: Option<String>,
+    /// 1 when mail to that address has bounced.
+    pub bouncing: u8,
 }
 
 /// Where the document would be emailed by default (for the send dialog).
@@ -111,14 +113,22 @@ async fn default_recipient(
     user: AuthUser,
     IdPath(id): IdPath,
 ) -> Result<Json<Recipient>, AppError> {
-    let to = state
+    let recipient = state
         .db
         .read(move |c| {
             let doc = visible_document(c, &user, &id)?;
-            client_store::email_recipient(c, &doc.client_id)
+            let to = client_store::email_recipient(c, &doc.client_id)?;
+            let bouncing = match &to {
+                Some(address) => client_store::address_bouncing(c, address)?,
+                None => false,
+            };
+            Ok(Recipient {
+                to,
+                bouncing: u8::from(bouncing),
+            })
         })
         .await?;
-    Ok(Json(Recipient { to }))
+    Ok(Json(recipient))
 }
 
 /// Email an issued document: the PDF attached, its share link in the body (a live link is

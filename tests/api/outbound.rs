@@ -519,7 +519,10 @@ async fn sending_attaches_the_pdf_links_the_share_and_logs_every_attempt() {
         .app
         .get(&format!("/api/documents/{}/recipient", id(&invoice)), &o.owner)
         .await;
-    assert_eq!(resolved.body, json!({ "to": "secretary@kadakkal.coop" }));
+    assert_eq!(
+        resolved.body,
+        json!({ "to": "secretary@kadakkal.coop", "bouncing": 0 })
+    );
     let sent = o
         .app
         .post(&send, &o.owner, json!({ "cc": "president@kadakkal.coop" }))

@@ -810,7 +810,28 @@ async fn a_bounce_flags_the_contact_and_raises_one_reminder_for_the_account_owne
         .app
         .get(&format!("/api/documents/{quote}/recipient"), &o.anna)
         .await;
-    assert_eq!(recipient.body["to"], "office@chavara.coop");
+    assert_eq!(
+        recipient.body,
+        json!({ "to": "office@chavara.coop", "bouncing": 0 })
+    );
+    // Without the client's own address, the bouncing contact is picked, and said to bounce.
+    let cleared = o
+        .app
+        .patch(
+            &format!("/api/clients/{}", o.client),
+            &o.owner,
+            json!({ "email": "" }),
+        )
+        .await;
+    assert_eq!(cleared.status, StatusCode::OK, "{}", cleared.text);
+    let recipient = o
+        .app
+        .get(&format!("/api/documents/{quote}/recipient"), &o.anna)
+        .await;
+    assert_eq!(
+        recipient.body,
+        json!({ "to": "Secretary@Chavara.coop", "bouncing": 1 })
+    );
     // Read again: nothing new.
     assert_eq!(scan(&o, plus(today, 2)).await["created"]["email_bounced"], 0);
     // A new address clears the flag.

@@ -31,7 +31,11 @@ export function ContactsSection({ client }) {
     { key: "name", label: "Name", class: "break", render: (r) => html`<span class="cell-main">${r.name}</span>` },
     { key: "role", label: "Role", class: "break" },
     { key: "phone", label: "Phone", render: (r) => r.phone && html`<a href=${telHref(r.phone)}>${r.phone}</a>` },
-    { key: "email", label: "Email", class: "break", render: (r) => r.email && html`<a href=${`mailto:${r.email}`}>${r.email}</a>` },
+    {
+      key: "email", label: "Email", class: "break",
+      render: (r) => r.email && html`<a href=${`mailto:${r.email}`}>${r.email}</a>${r.email_bouncing === 1 &&
+        html` <${Badge} tone="danger" title=${r.bounced_at ? `Bounced ${dateTime(r.bounced_at)}` : undefined}>Bouncing</${Badge}>`}`,
+    },
     {
       key: "actions", label: "Actions", class: "actions-col",
       render: (r) => html`<${RowButtons} what="contact" row=${r} onEdit=${(c) => setDialog({ kind: "edit", contact: c })}

@@ -196,6 +196,7 @@ function SendDialog({ doc, mode, onClose, onSent, onTried }) {
         : "The PDF goes attached, with a public link to the document in the message."}</p>
       ${problem && html`<${Notice} tone="danger" alert=${true} testid="send-error">${problem}</${Notice}>`}
       ${noAddress && html`<${Notice} tone="warning">The client has no email address, and no contact with one: give the address to send to.</${Notice}>`}
+      ${recipient.data && recipient.data.bouncing === 1 && html`<${Notice} tone="warning" testid="recipient-bouncing">Mail to ${known} has bounced: check the address, or give another.</${Notice}>`}
       <${Field} label="To" type="email" ...${form.field("to")} required=${noAddress} autocomplete="off" spellcheck=${false} autofocus
         hint=${recipient.loading ? "Looking up the client's address…" : known ? "The client's address; change it to send elsewhere." : undefined} />
       <${Field} label="Cc" type="email" ...${form.field("cc")} optional autocomplete="off" spellcheck=${false} />
