@@ -925,3 +925,58 @@ async fn an_overdue_reminder_is_sent_stating_the_due_date_and_the_days() {
         email["TextBody"]
     );
 }
+
+#[tokio::test]
+async fn a_contract_ending_raises_its_rungs_until_a_live_renewal_invoice_is_raised() {
+    let o = office().await;
+    let end = day("2027-03-31");
+    let before = |n: u64| end.checked_sub_days(Days::new(n)).unwrap();
+    let contract = o
+        .app
+        .post(
+            "/api/service-contracts",
+            &o.owner,
+            json!({ "client_id": o.client, "description": "Core banking AMC", "period_from": "2026-04-01",
+                    "period_to": "2027-03-31", "amount": 2_500_000 }),
+        )
+        .await;
+    assert_eq!(contract.status, StatusCode::CREATED, "{}", contract.text);
+    let path = format!("/api/service-contracts/{}", contract.body["id"].as_str().unwrap());
+    assert_eq!(scan(&o, before(31)).await["created"]["amc_expiring"], 0);
+    assert_eq!(scan(&o, before(30)).await["created"]["amc_expiring"], 1);
+    // Renewed: the 7-day rung is not raised while the renewal invoice lives.
+    let renewal = o.app.post(&format!("{path}/renew"), &o.owner, json!({})).await;
+    assert_eq!(renewal.status, StatusCode::OK, "{}", renewal.text);
+    assert_eq!(scan(&o, before(7)).await["created"]["amc_expiring"], 0);
+    // Its invoice cancelled, the contract is not renewed any more.
+    let cancelled = o
+        .app
+        .post(
+            &format!("/api/documents/{}/cancel", renewal.body["id"].as_str().unwrap()),
+            &o.owner,
+            json!({ "reason": "Wrong amount" }),
+        )
+        .await;
+    assert_eq!(cancelled.status, StatusCode::OK, "{}", cancelled.text);
+    assert_eq!(scan(&o, before(7)).await["created"]["amc_expiring"], 1);
+    // Shared work in the account owner's queue, with the day it ends.
+    let rows = o
+        .app
+        .get("/api/reminders?rule_kind=amc_expiring&sort=due_on", &o.anna)
+        .await;
+    assert_eq!(rows.body["total"], 2, "{}", rows.text);
+    assert_eq!(rows.body["rows"][0]["owner_id"], o.anna_id.as_str());
+    let reasons: Vec<&str> = rows.body["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["reason"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        reasons,
+        [
+            "Service contract \u{201c}Core banking AMC\u{201d} ends on 31-03-2027 (in 30 days).",
+            "Service contract \u{201c}Core banking AMC\u{201d} ends on 31-03-2027 (in 7 days)."
+        ]
+    );
+}
