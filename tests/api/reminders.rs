@@ -980,3 +980,51 @@ async fn a_contract_ending_raises_its_rungs_until_a_live_renewal_invoice_is_rais
         ]
     );
 }
+
+#[tokio::test]
+async fn a_job_is_run_now_by_the_owner_only_and_an_unknown_one_is_404() {
+    let o = office().await;
+    let run = o
+        .app
+        .post(
+            "/api/jobs/recurring_generation/run",
+            &o.owner,
+            json!({ "as_of": "2026-12-01" }),
+        )
+        .await;
+    assert_eq!(run.status, StatusCode::OK, "{}", run.text);
+    assert_eq!(
+        run.body,
+        json!({ "as_of": "2026-12-01", "generated": 0, "parked": 0, "skipped": 0, "carried_over": 0 })
+    );
+    let runs = "SELECT COUNT(*) FROM job_run WHERE job = 'recurring_generation' AND as_of = '2026-12-01'";
+    assert_eq!(o.app.count(runs), 1, "recorded like a scheduled run");
+    let unknown = o
+        .app
+        .post("/api/jobs/backup_everything/run", &o.owner, json!({}))
+        .await;
+    assert_eq!(
+        (unknown.status, unknown.code()),
+        (StatusCode::NOT_FOUND, "not_found")
+    );
+    let staff = o
+        .app
+        .post("/api/jobs/recurring_generation/run", &o.anna, json!({}))
+        .await;
+    assert_eq!(staff.status, StatusCode::FORBIDDEN);
+    let bad = o
+        .app
+        .post(
+            "/api/jobs/daily_scan/run",
+            &o.owner,
+            json!({ "as_of": "31-12-2026" }),
+        )
+        .await;
+    assert_eq!(bad.status.as_u16() / 100, 4, "{}", bad.text);
+    assert_eq!(
+        o.app
+            .count("SELECT COUNT(*) FROM job_run WHERE as_of = '2026-12-31'"),
+        0
+    );
+    assert_eq!(o.app.count(runs), 1);
+}
