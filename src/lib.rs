@@ -2,6 +2,7 @@
 //!
 //! [`app`] builds the whole router so that `main` serves it and the tests call it in-process.
 
+pub mod admin;
 pub mod audit;
 pub mod auth;
 pub mod book;
@@ -19,6 +20,7 @@ pub mod error;
 pub mod flag;
 pub mod gstin;
 pub mod http;
+pub mod imports;
 pub mod jobs;
 pub mod mail;
 pub mod money;
@@ -105,6 +107,8 @@ pub fn app(state: AppState) -> Router {
         .merge(crate::jobs::routes::router())
         .merge(crate::contracts::routes::router())
         .merge(crate::recurring::routes::router())
+        .merge(crate::imports::routes::router())
+        .merge(crate::admin::routes::router())
         .split_for_parts();
     openapi::PlumbingStatuses.modify(&mut openapi);
     let openapi_json = Arc::new(openapi.to_pretty_json().expect("the OpenAPI document serializes"));

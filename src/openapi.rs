@@ -741,9 +741,15 @@ mod tests {
         }
     }
 
-    /// A body past the limit, in the operation's own content type.
+    /// A body past the limit, in the operation's own content type (the import's file has a
+    /// limit of its own).
     fn oversized(op: &Op) -> (String, Vec<u8>) {
-        let filler = vec![b' '; crate::http::BODY_LIMIT + 1];
+        let limit = if op.name().ends_with("/api/import/stage") {
+            crate::imports::routes::STAGE_BODY_LIMIT
+        } else {
+            crate::http::BODY_LIMIT
+        };
+        let filler = vec![b' '; limit + 1];
         if op.body_types().iter().any(|t| t.starts_with("multipart/")) {
             let mut body = b"--x\r\nContent-Disposition: form-data; name=\"logo\"; filename=\"logo.png\"\r\n\
                  Content-Type: image/png\r\n\r\n"

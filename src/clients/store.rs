@@ -297,3 +297,11 @@ pub fn flag_bouncing(tx: &Connection, address: &str, at: &str) -> Result<Vec<Add
         .collect::<Result<Vec<_>, _>>()?;
     Ok(who)
 }
+
+/// Every client's id, name and GSTIN: what an import matches its rows against.
+pub fn identities(conn: &Connection) -> Result<Vec<(String, String, Option<String>)>, AppError> {
+    Ok(conn
+        .prepare_cached("SELECT id, name, gstin FROM client")?
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+        .collect::<Result<_, _>>()?)
+}

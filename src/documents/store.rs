@@ -518,3 +518,80 @@ pub fn next_seq(tx: &Connection, prefix: &str, fy: &str) -> Result<i64, AppError
         )?
         .query_row(params![prefix, fy], |r| r.get(0))?)
 }
+
+/// The documents holding any of `numbers`: number → (client, source).
+pub fn numbers_held(
+    conn: &Connection,
+    numbers: &[&str],
+) -> Result<std::collections::HashMap<String, (String, String)>, AppError> {
+    let mut statement = conn.prepare_cached("SELECT client_id, source FROM document WHERE doc_no = ?1")?;
+    let mut held = std::collections::HashMap::new();
+    for n in numbers {
+        if let Some(found) = statement
+            .query_row([n], |r| Ok((r.get(0)?, r.get(1)?)))
+            .optional()?
+        {
+            held.insert(n.to_string(), found);
+        }
+    }
+    Ok(held)
+}
+
+/// An invoice of the old system, recorded as it was issued there (V13).
+pub struct LegacyInvoice<'a> {
+    pub client_id: &'a str,
+    pub doc_no: &'a str,
+    pub doc_date: &'a str,
+    /// Paise; what was paid on it before the move is `paid`.
+    pub total: i64,
+    pub paid: i64,
+    pub intra_state: bool,
+    pub created_by: &'a str,
+}
+
+/// Writes a legacy invoice: issued, source 'legacy', one line standing for its whole total
+/// (no tax split, never re-priced), and an 'imported' event. Answers its id.
+pub fn insert_legacy(tx: &Connection, inv: &LegacyInvoice<'_>) -> Result<String, AppError> {
+    let id = crate::db::ids::new_id();
+    let now = clock::now_timestamp();
+    tx.prepare_cached(
+        "INSERT INTO document (id, type, status, doc_no, doc_date, client_id, source, created_by, intra_state,
+             subtotal, total, legacy_paid, created_at, updated_at)
+         VALUES (?1, 'INVOICE', 'issued', ?2, ?3, ?4, 'legacy', ?5, ?6, ?7, ?7, ?8, ?9, ?9)",
+    )?
+    .execute(params![
+        id,
+        inv.doc_no,
+        inv.doc_date,
+        inv.client_id,
+        inv.created_by,
+        inv.intra_state,
+        inv.total,
+        inv.paid,
+        now
+    ])?;
+    tx.prepare_cached(
+        "INSERT INTO document_line (id, document_id, position, description, qty, unit_price, gst_rate, price_source,
+             taxable, cgst, sgst, igst, total, created_at, updated_at)
+         VALUES (?1, ?2, 0, ?3, 1, ?4, 0, 'legacy', ?4, 0, 0, 0, ?4, ?5, ?5)",
+    )?
+    .execute(params![
+        crate::db::ids::new_id(),
+        id,
+        format!("Invoice {} of the old system (imported; amounts as it stood there)", inv.doc_no),
+        inv.total,
+        now
+    ])?;
+    add_event(tx, &id, "imported", Some(inv.created_by), None)?;
+    Ok(id)
+}
+
+/// Moves a number series past `seq` (never back): the next number issued follows it.
+pub fn seed_series(tx: &Connection, prefix: &str, fy: &str, seq: i64) -> Result<(), AppError> {
+    tx.prepare_cached(
+        "INSERT INTO number_series (prefix, fy, last_seq) VALUES (?1, ?2, ?3)
+         ON CONFLICT (prefix, fy) DO UPDATE SET last_seq = MAX(last_seq, excluded.last_seq)",
+    )?
+    .execute(params![prefix, fy, seq])?;
+    Ok(())
+}

@@ -1,0 +1,181 @@
+//! The legacy import's API (owner only, spec 4.8, decisions 1 and 11): stage a CSV file, read
+//! the status and the staged rows, correct or exclude a row, choose update or skip for the
+//! clients already in the registry, commit, or discard; and a sample file.
+
+use crate::AppState;
+use crate::auth::session::Owner;
+use crate::db::page::{Page, Paginated};
+use crate::error::{AppError, ErrorBody};
+use crate::http::extract::{IdPath, JsonBody, QueryParams, query_choice};
+use crate::imports::commit::{self, CommitResult};
+use crate::imports::rules;
+use crate::imports::staging::{self, RowEdit, Status};
+use crate::imports::store::{self, StagedRow};
+use axum::Json;
+use axum::extract::{DefaultBodyLimit, State};
+use axum::response::Response;
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
+use utoipa_axum::routes;
+
+/// The stage body's limit: the file travels as JSON text, a little more than the file itself
+/// with its escapes; the file's own limit (`rules::MAX_BYTES`) is checked on the text.
+pub const STAGE_BODY_LIMIT: usize = rules::MAX_BYTES + rules::MAX_BYTES / 4;
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(stage).layer(DefaultBodyLimit::max(STAGE_BODY_LIMIT)))
+        .routes(routes!(import_status))
+        .routes(routes!(list_rows))
+        .routes(routes!(edit_row))
+        .routes(routes!(set_action_all))
+        .routes(routes!(commit_import))
+        .routes(routes!(discard))
+        .routes(routes!(sample))
+}
+
+/// The stage body (decisions 1): the CSV text, and the file's name for the record.
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct StageBody {
+    pub csv: String,
+    pub file_name: Option<String>,
+}
+
+/// Stages a CSV file of clients and their legacy invoices, replacing what was staged (owner,
+/// audited). A file that cannot be read is refused whole and nothing is written.
+#[utoipa::path(post, path = "/api/import/stage", tag = "import", request_body = StageBody,
+    responses((status = 200, body = Status), (status = 403, body = ErrorBody), (status = 413, body = ErrorBody),
+        (status = 422, body = ErrorBody)))]
+async fn stage(
+    State(state): State<AppState>,
+    Owner(user): Owner,
+    JsonBody(body): JsonBody<StageBody>,
+) -> Result<Json<Status>, AppError> {
+    Ok(Json(
+        state
+            .db
+            .write(move |tx| staging::stage_in(tx, &user, &body.csv, body.file_name.as_deref()))
+            .await?,
+    ))
+}
+
+/// What is staged: counts, problems by kind, the first 50 problem rows, the invoice-value
+/// cross-check, and after the commit what it did (owner).
+#[utoipa::path(get, path = "/api/import/status", tag = "import",
+    responses((status = 200, body = Status), (status = 403, body = ErrorBody)))]
+async fn import_status(State(state): State<AppState>, _owner: Owner) -> Result<Json<Status>, AppError> {
+    Ok(Json(state.db.read(staging::status).await?))
+}
+
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct RowQuery {
+    /// all (default), problems, create, update, skip, excluded or invoices.
+    pub filter: Option<String>,
+    /// Part of the name or the invoice number.
+    pub q: Option<String>,
+}
+
+/// The staged rows in file order, paged (owner). Sort by row or name.
+#[utoipa::path(get, path = "/api/import/rows", tag = "import", params(Page, RowQuery),
+    responses((status = 200, body = Paginated<StagedRow>), (status = 403, body = ErrorBody)))]
+async fn list_rows(
+    State(state): State<AppState>,
+    _owner: Owner,
+    page: Page,
+    QueryParams(q): QueryParams<RowQuery>,
+) -> Result<Json<Paginated<StagedRow>>, AppError> {
+    query_choice("filter", &q.filter, store::ROW_FILTERS)?;
+    let filter = q.filter.unwrap_or_else(|| "all".into());
+    Ok(Json(
+        state
+            .db
+            .read(move |c| store::list(&filter, q.q.as_deref()).page(c, &page))
+            .await?,
+    ))
+}
+
+/// Corrects or excludes a staged row, or sets update or skip for its client; the file is
+/// checked again at once and the row answered as it now is (owner).
+#[utoipa::path(patch, path = "/api/import/rows/{row}", tag = "import", request_body = RowEdit,
+    params(("row" = i64, Path, description = "The spreadsheet row")),
+    responses((status = 200, body = StagedRow), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody),
+        (status = 422, body = ErrorBody)))]
+async fn edit_row(
+    State(state): State<AppState>,
+    _owner: Owner,
+    IdPath(row): IdPath,
+    JsonBody(edit): JsonBody<RowEdit>,
+) -> Result<Json<StagedRow>, AppError> {
+    let row: i64 = row.parse().map_err(|_| AppError::not_found("staged row"))?;
+    Ok(Json(
+        state
+            .db
+            .write(move |tx| staging::edit_row_in(tx, row, edit))
+            .await?,
+    ))
+}
+
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ActionBody {
+    /// update or skip.
+    pub action: String,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct ActionReply {
+    /// Staged rows whose client is now to be updated or left alone.
+    pub rows: usize,
+}
+
+/// Sets every client already in the registry to be updated or left alone (owner).
+#[utoipa::path(post, path = "/api/import/rows/action", tag = "import", request_body = ActionBody,
+    responses((status = 200, body = ActionReply), (status = 403, body = ErrorBody), (status = 409, body = ErrorBody), (status = 422, body = ErrorBody)))]
+async fn set_action_all(
+    State(state): State<AppState>,
+    _owner: Owner,
+    JsonBody(body): JsonBody<ActionBody>,
+) -> Result<Json<ActionReply>, AppError> {
+    let rows = state
+        .db
+        .write(move |tx| staging::set_action_all_in(tx, &body.action))
+        .await?;
+    Ok(Json(ActionReply { rows }))
+}
+
+/// Commits what is staged in one transaction (owner, audited): 409 while any row has a problem.
+#[utoipa::path(post, path = "/api/import/commit", tag = "import",
+    responses((status = 200, body = CommitResult), (status = 403, body = ErrorBody), (status = 409, body = ErrorBody)))]
+async fn commit_import(
+    State(state): State<AppState>,
+    Owner(user): Owner,
+) -> Result<Json<CommitResult>, AppError> {
+    Ok(Json(
+        state.db.write(move |tx| commit::commit_in(tx, &user)).await?,
+    ))
+}
+
+/// Forgets what is staged (owner, audited).
+#[utoipa::path(post, path = "/api/import/discard", tag = "import",
+    responses((status = 200, body = Status), (status = 403, body = ErrorBody)))]
+async fn discard(State(state): State<AppState>, Owner(user): Owner) -> Result<Json<Status>, AppError> {
+    Ok(Json(
+        state
+            .db
+            .write(move |tx| {
+                staging::discard_in(tx, &user)?;
+                staging::status(tx)
+            })
+            .await?,
+    ))
+}
+
+/// A sample file with every column the import reads (owner).
+#[utoipa::path(get, path = "/api/import/sample.csv", tag = "import",
+    responses((status = 200, content_type = "text/csv", body = String), (status = 403, body = ErrorBody)))]
+async fn sample(_owner: Owner) -> Response {
+    crate::http::csv::attachment("import-sample.csv", rules::SAMPLE.to_string())
+}
