@@ -361,7 +361,7 @@ fn summary_text(data: &std::path::Path, s: &demo::Summary) -> String {
     format!(
         "Demo office written to {}: {} clients, {} subscriptions ({} milestones), {} documents ({} lines), \
          {} payments ({} allocations; {} cancelled, {} advances refunded), {} audit rows; {} service contracts, \
-         {} recurring plans, {} interactions, {} reminders.\nEmployees: manager@demo.office and staff1..{}@demo.office, password {}",
+         {} recurring plans, {} interactions, {} reminders; {} credentials left encrypted by the old system.\nEmployees: manager@demo.office and staff1..{}@demo.office, password {}",
         data.display(),
         s.clients,
         s.subscriptions,
@@ -377,6 +377,7 @@ fn summary_text(data: &std::path::Path, s: &demo::Summary) -> String {
         s.plans,
         s.interactions,
         s.reminders,
+        s.legacy_credentials,
         s.staff - 1,
         demo::STAFF_PASSWORD
     )

@@ -10,6 +10,7 @@
 //! invoice owes.
 
 mod history;
+mod legacy;
 mod names;
 mod work;
 mod write;
@@ -46,6 +47,8 @@ pub struct Summary {
     pub plans: usize,
     pub interactions: usize,
     pub reminders: usize,
+    /// DB and portal passwords the old system left encrypted.
+    pub legacy_credentials: usize,
 }
 
 /// The password of every demo employee (they are past their first sign-in).
@@ -113,5 +116,6 @@ pub fn fill(
     let staff_hash = auth_rules::hash_password(STAFF_PASSWORD);
     let mut summary = write::write(conn, &mut rng, &plan, owner_id, &staff_hash, start, today)?;
     work::write(conn, &mut rng, today, &mut summary)?;
+    legacy::write(conn, &mut rng, &mut summary)?;
     Ok(summary)
 }

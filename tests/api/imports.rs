@@ -733,3 +733,71 @@ async fn legacy_encrypted_credentials_are_counted_then_cleared_and_audited_by_co
         reveal.text
     );
 }
+
+#[tokio::test]
+async fn a_legacy_balance_is_owed_chased_and_paid_like_any_invoice() {
+    let app = TestApp::new();
+    let owner = app.owner().await;
+    let csv = "name,invoice_no,invoice_date,invoice_total,invoice_balance\n\
+               Anchal SCB,INV/24-25-0001,2024-06-01,\"11,800.00\",\"1,800\"\n\
+               Anchal SCB,INV/24-25-0002,2024-07-01,5900,\n";
+    assert_eq!(stage(&app, &owner, csv).await.status, StatusCode::OK);
+    let committed = app.post("/api/import/commit", &owner, json!({})).await;
+    assert_eq!(committed.status, StatusCode::OK, "{}", committed.text);
+    let doc = |no: &str| -> (String, String) {
+        app.sql()
+            .query_row(
+                "SELECT id, client_id FROM document WHERE doc_no = ?1",
+                [no],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .unwrap()
+    };
+    let (owing, client) = doc("INV/24-25-0001");
+    let shown = app.get(&format!("/api/documents/{owing}"), &owner).await;
+    assert_eq!(
+        (
+            shown.body["outstanding"].as_i64(),
+            shown.body["payment_state"].as_str(),
+            shown.body["source"].as_str()
+        ),
+        (Some(180_000), Some("overdue"), Some("legacy")),
+        "{}",
+        shown.text
+    );
+    // The dues list has the balance, not the whole of the old invoice.
+    let dues = app.get("/api/documents?payment_state=overdue", &owner).await;
+    assert_eq!(dues.body["total"], 1);
+    let (paid, _) = doc("INV/24-25-0002");
+    let refused = app
+        .post(
+            "/api/payments",
+            &owner,
+            json!({ "client_id": client, "received_on": "2026-10-01", "amount": 100, "mode": "cash",
+                    "allocations": [ { "document_id": paid, "amount": 100, "tds": 0 } ] }),
+        )
+        .await;
+    assert_eq!(
+        (refused.status, refused.code()),
+        (StatusCode::UNPROCESSABLE_ENTITY, "exceeds_outstanding"),
+        "paid in the old system: nothing more to take"
+    );
+    let payment = app
+        .post(
+            "/api/payments",
+            &owner,
+            json!({ "client_id": client, "received_on": "2026-10-01", "amount": 180_000, "mode": "cash",
+                    "allocations": [ { "document_id": owing, "amount": 180_000, "tds": 0 } ] }),
+        )
+        .await;
+    assert_eq!(payment.status, StatusCode::CREATED, "{}", payment.text);
+    let settled: (i64, Option<String>) = app
+        .sql()
+        .query_row(
+            "SELECT outstanding, settled_on FROM document WHERE id = ?1",
+            [&owing],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .unwrap();
+    assert_eq!(settled, (0, Some("2026-10-01".to_string())));
+}
