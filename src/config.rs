@@ -23,6 +23,9 @@ pub struct Config {
     pub backup_every_hours: u64,
     /// Snapshots kept.
     pub backup_keep: usize,
+    /// The longest one write may hold the writer before the health check calls it hung (an
+    /// import's commit runs for seconds). Not on the command line: tests shorten it.
+    pub longest_write: std::time::Duration,
 }
 
 impl Default for Config {
@@ -37,6 +40,7 @@ impl Default for Config {
             allow_private_targets: false,
             backup_every_hours: 24,
             backup_keep: 7,
+            longest_write: std::time::Duration::from_secs(120),
         }
     }
 }
@@ -57,6 +61,7 @@ impl fmt::Debug for Config {
             .field("allow_private_targets", &self.allow_private_targets)
             .field("backup_every_hours", &self.backup_every_hours)
             .field("backup_keep", &self.backup_keep)
+            .field("longest_write", &self.longest_write)
             .finish()
     }
 }

@@ -218,6 +218,7 @@ fn serve(
         allow_private_targets: args.allow_private_targets,
         backup_every_hours: args.backup_every_hours,
         backup_keep: args.backup_keep,
+        ..Config::default()
     };
     if let Some(folder) = config.data.parent().filter(|p| !p.as_os_str().is_empty()) {
         std::fs::create_dir_all(folder).map_err(|e| format!("cannot create {}: {e}", folder.display()))?;

@@ -66,6 +66,9 @@ pub struct Db {
     /// The writer thread's queue; the thread ends when the last handle goes.
     writes: std::sync::mpsc::SyncSender<writer::WriteJob>,
     writer: Arc<Mutex<Connection>>,
+    /// When the write now running began (Unix milliseconds; 0 when none runs): a long write
+    /// (an import's commit) is work, not a hang, to the health check.
+    busy_since: Arc<writer::BusySince>,
     path: PathBuf,
 }
 
@@ -174,11 +177,13 @@ impl Db {
             .build(manager)
             .map_err(|e| e.to_string())?;
         let writer = Arc::new(Mutex::new(writer));
+        let busy_since = Arc::new(writer::BusySince::default());
         Ok(Db {
             pool,
             readers: Workers::start("reader", READERS as usize)?,
-            writes: writer::spawn(Arc::downgrade(&writer), writer::QUEUE)?,
+            writes: writer::spawn(Arc::downgrade(&writer), busy_since.clone(), writer::QUEUE)?,
             writer,
+            busy_since,
             path: path.to_path_buf(),
         })
     }
@@ -209,13 +214,14 @@ impl Db {
     }
 
     /// Whether the writer thread is alive and answering: an empty write through it, given
-    /// `within` to come back (the health check, so a service manager can restart a server whose
-    /// writer died or hangs).
-    pub async fn writer_answers(&self, within: Duration) -> bool {
-        matches!(
-            tokio::time::timeout(within, self.write(|_| Ok(()))).await,
-            Ok(Ok(()))
-        )
+    /// `within` to come back, or, when it does not, a write still running that began less than
+    /// `longest_write` ago (an import's commit holds the writer for seconds). The health check
+    /// asks, so a service manager restarts a server whose writer died or hangs, not one at work.
+    pub async fn writer_answers(&self, within: Duration, longest_write: Duration) -> bool {
+        match tokio::time::timeout(within, self.write(|_| Ok(()))).await {
+            Ok(answer) => answer.is_ok(),
+            Err(_) => self.busy_since.running_for().is_some_and(|d| d < longest_write),
+        }
     }
 
     /// A write of its own `BEGIN IMMEDIATE` transaction, for callers already off the async
@@ -225,6 +231,7 @@ impl Db {
         F: FnOnce(&Connection) -> Result<T, AppError>,
     {
         let mut conn = self.writer.lock().unwrap_or_else(|p| p.into_inner());
+        let _busy = self.busy_since.start();
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
         let value = f(&tx)?;
         tx.commit()?;

@@ -14,8 +14,9 @@ use super::Savepoint;
 use crate::error::AppError;
 use rusqlite::Connection;
 use std::any::Any;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender, TrySendError};
-use std::sync::{Mutex, Weak};
+use std::sync::{Arc, Mutex, Weak};
 
 /// The most writes one commit carries.
 const GROUP: usize = 64;
@@ -59,19 +60,61 @@ where
         .map_err(|_| AppError::internal("a write answered a value of another type"))
 }
 
+/// When the write holding the connection began (Unix milliseconds; 0: none).
+#[derive(Default)]
+pub struct BusySince(AtomicU64);
+
+/// Marks the connection free again when dropped.
+pub struct Busy<'a>(&'a BusySince);
+
+impl Drop for Busy<'_> {
+    fn drop(&mut self) {
+        (self.0).0.store(0, Ordering::Relaxed);
+    }
+}
+
+fn unix_millis() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(1, |d| d.as_millis() as u64)
+        .max(1)
+}
+
+impl BusySince {
+    /// A write begins; it ends when the answer is dropped.
+    pub fn start(&self) -> Busy<'_> {
+        self.0.store(unix_millis(), Ordering::Relaxed);
+        Busy(self)
+    }
+
+    /// How long the write now running has run, if one runs.
+    pub fn running_for(&self) -> Option<std::time::Duration> {
+        match self.0.load(Ordering::Relaxed) {
+            0 => None,
+            since => Some(std::time::Duration::from_millis(
+                unix_millis().saturating_sub(since),
+            )),
+        }
+    }
+}
+
 /// Starts the writer thread with room for `capacity` waiting writes. It holds the connection
 /// only weakly, so the connection is closed (and the WAL removed) when the last handle goes,
 /// not when the process ends.
-pub fn spawn(writer: Weak<Mutex<Connection>>, capacity: usize) -> Result<SyncSender<WriteJob>, String> {
+pub fn spawn(
+    writer: Weak<Mutex<Connection>>,
+    busy: Arc<BusySince>,
+    capacity: usize,
+) -> Result<SyncSender<WriteJob>, String> {
     let (queue, jobs) = std::sync::mpsc::sync_channel::<WriteJob>(capacity);
     std::thread::Builder::new()
         .name("db-writer".into())
-        .spawn(move || run(&writer, &jobs))
+        .spawn(move || run(&writer, &busy, &jobs))
         .map_err(|e| format!("cannot start the writer thread: {e}"))?;
     Ok(queue)
 }
 
-fn run(writer: &Weak<Mutex<Connection>>, jobs: &Receiver<WriteJob>) {
+fn run(writer: &Weak<Mutex<Connection>>, busy: &BusySince, jobs: &Receiver<WriteJob>) {
     // A job is queued by a handle that waits for its answer, so the connection is still there
     // for it.
     while let Ok(first) = jobs.recv() {
@@ -80,6 +123,7 @@ fn run(writer: &Weak<Mutex<Connection>>, jobs: &Receiver<WriteJob>) {
         // What queued meanwhile (also while a blocking write held the connection) joins.
         let mut group = vec![first];
         group.extend(jobs.try_iter().take(GROUP - 1));
+        let _busy = busy.start();
         commit_group(&conn, group);
     }
 }
@@ -147,6 +191,45 @@ fn commit_group(conn: &Connection, group: Vec<WriteJob>) {
 mod tests {
     use crate::db::Db;
     use crate::error::AppError;
+
+    /// A write that holds the writer for a while (an import's commit) is work to the health
+    /// check; one that has held it past the longest a write may take is a hang.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_long_write_is_work_and_a_longer_one_a_hang() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = Db::open(&dir.path().join("busy.db")).unwrap();
+        let quick = std::time::Duration::from_millis(50);
+        let minute = std::time::Duration::from_secs(60);
+        assert!(
+            db.writer_answers(quick * 20, minute).await,
+            "an idle writer answers"
+        );
+        let (release, held) = std::sync::mpsc::channel::<()>();
+        let holder = {
+            let db = db.clone();
+            tokio::task::spawn_blocking(move || {
+                db.write_blocking(|_| {
+                    held.recv().unwrap();
+                    Ok(())
+                })
+            })
+        };
+        tokio::time::sleep(quick).await;
+        assert!(
+            db.writer_answers(quick, minute).await,
+            "busy for less than a minute: at work"
+        );
+        assert!(
+            !db.writer_answers(quick, std::time::Duration::ZERO).await,
+            "busy past the longest write: hung"
+        );
+        release.send(()).unwrap();
+        holder.await.unwrap().unwrap();
+        assert!(
+            db.writer_answers(quick * 20, std::time::Duration::ZERO).await,
+            "free again, it answers"
+        );
+    }
 
     /// Writes queued together share a commit, yet each stands or falls alone: a refused write
     /// and a panicking one leave nothing, the others are all there, and the writer goes on.
@@ -332,7 +415,7 @@ mod tests {
         let conn = std::sync::Arc::new(std::sync::Mutex::new(
             rusqlite::Connection::open(dir.path().join("q.db")).unwrap(),
         ));
-        let queue = super::spawn(std::sync::Arc::downgrade(&conn), 1).unwrap();
+        let queue = super::spawn(std::sync::Arc::downgrade(&conn), Default::default(), 1).unwrap();
         let (release, held) = std::sync::mpsc::channel::<()>();
         let (started, running) = std::sync::mpsc::channel::<()>();
         let running_job = {

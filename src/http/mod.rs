@@ -56,7 +56,10 @@ pub async fn health(State(state): State<AppState>) -> impl IntoResponse {
         .db
         .read(|c| Ok(c.query_row("SELECT 1", [], |r| r.get::<_, i64>(0))?))
         .await;
-    let writes = state.db.writer_answers(WRITER_PATIENCE).await;
+    let writes = state
+        .db
+        .writer_answers(WRITER_PATIENCE, state.config.longest_write)
+        .await;
     let version = env!("CARGO_PKG_VERSION");
     if let (Ok(_), true) = (&reads, writes) {
         return (

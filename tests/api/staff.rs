@@ -475,11 +475,28 @@ async fn errors_keep_one_shape() {
 }
 
 /// The health check asks the writer thread, not only a read: while the writer cannot take a
-/// write (here a blocking write holds the connection) it answers 503, so a service manager
-/// restarts a server whose writer died or hangs; once it can, 200 again.
+/// write (here a blocking write holds the connection) past the longest a write may take (cut to
+/// nothing here), it answers 503, so a service manager restarts a server whose writer died or
+/// hangs; once it can, 200 again. Within that time a long write (an import's commit) is work:
+/// 200.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn health_is_unavailable_while_the_writer_does_not_answer() {
-    let app = TestApp::new();
+    for (longest_write, answer) in [
+        (
+            std::time::Duration::ZERO,
+            (StatusCode::SERVICE_UNAVAILABLE, Some(false), Some("unavailable")),
+        ),
+        (
+            std::time::Duration::from_secs(600),
+            (StatusCode::OK, Some(true), Some("ok")),
+        ),
+    ] {
+        let app = TestApp::with_config(|c| c.longest_write = longest_write);
+        health_while_the_writer_is_held(&app, answer).await;
+    }
+}
+
+async fn health_while_the_writer_is_held(app: &TestApp, answer: (StatusCode, Option<bool>, Option<&str>)) {
     let (release, held) = std::sync::mpsc::channel::<()>();
     let (started, running) = std::sync::mpsc::channel::<()>();
     let db = app.state.db.clone();
@@ -492,10 +509,10 @@ async fn health_is_unavailable_while_the_writer_does_not_answer() {
         .unwrap()
     });
     running.recv().unwrap();
-    let hung = app.send(Call::new(Method::GET, "/api/health")).await;
+    let held = app.send(Call::new(Method::GET, "/api/health")).await;
     assert_eq!(
-        (hung.status, hung.body["ok"].as_bool(), hung.body["db"].as_str()),
-        (StatusCode::SERVICE_UNAVAILABLE, Some(false), Some("unavailable"))
+        (held.status, held.body["ok"].as_bool(), held.body["db"].as_str()),
+        answer
     );
     release.send(()).unwrap();
     holder.join().unwrap();
