@@ -148,7 +148,7 @@ pub struct Column {
 }
 
 /// One data row as the file gives it (trimmed text; empty when absent).
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, ToSchema)]
 pub struct RawRow {
     /// The spreadsheet row: the header is row 1.
     pub row: i64,

@@ -137,19 +137,7 @@ const STORED: &str = "row, name, gstin, district, sector, remote_access_id, os, 
 fn stored(r: &Row<'_>) -> rusqlite::Result<Stored> {
     let problems: Option<String> = r.get(18)?;
     Ok(Stored {
-        raw: RawRow {
-            row: r.get(0)?,
-            name: r.get(1)?,
-            gstin: r.get(2)?,
-            district: r.get(3)?,
-            sector: r.get(4)?,
-            remote_access_id: r.get(5)?,
-            os: r.get(6)?,
-            invoice_no: r.get(7)?,
-            invoice_date: r.get(8)?,
-            invoice_total: r.get(9)?,
-            invoice_balance: r.get(10)?,
-        },
+        raw: cells(r)?,
         excluded: r.get(11)?,
         action: r.get(12)?,
         verdict: Verdict {
@@ -240,21 +228,12 @@ pub fn set_verdict(tx: &Connection, row: i64, v: &Verdict) -> Result<(), AppErro
     Ok(())
 }
 
-/// A staged row as the API shows it.
+/// A staged row as the API shows it: its cells as the file gives them (or as corrected), and
+/// what the checks made of it.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct StagedRow {
-    /// The spreadsheet row (the header is row 1).
-    pub row: i64,
-    pub name: String,
-    pub gstin: String,
-    pub district: String,
-    pub sector: String,
-    pub remote_access_id: String,
-    pub os: String,
-    pub invoice_no: String,
-    pub invoice_date: String,
-    pub invoice_total: String,
-    pub invoice_balance: String,
+    #[serde(flatten)]
+    pub cells: RawRow,
     /// What stops the row from being committed (empty: nothing).
     pub problems: Vec<Problem>,
     /// The registry's client it already is, when it is one.
@@ -268,12 +247,9 @@ pub struct StagedRow {
     pub invoice_known: i64,
 }
 
-fn staged_row(r: &Row<'_>) -> rusqlite::Result<StagedRow> {
-    let problems: Option<String> = r.get(11)?;
-    let excluded: i64 = r.get(15)?;
-    let match_id: Option<String> = r.get(12)?;
-    let action: String = r.get(14)?;
-    Ok(StagedRow {
+/// The row number and the ten cells, read from the columns at 0 to 10.
+fn cells(r: &Row<'_>) -> rusqlite::Result<RawRow> {
+    Ok(RawRow {
         row: r.get(0)?,
         name: r.get(1)?,
         gstin: r.get(2)?,
@@ -285,6 +261,16 @@ fn staged_row(r: &Row<'_>) -> rusqlite::Result<StagedRow> {
         invoice_date: r.get(8)?,
         invoice_total: r.get(9)?,
         invoice_balance: r.get(10)?,
+    })
+}
+
+fn staged_row(r: &Row<'_>) -> rusqlite::Result<StagedRow> {
+    let problems: Option<String> = r.get(11)?;
+    let excluded: i64 = r.get(15)?;
+    let match_id: Option<String> = r.get(12)?;
+    let action: String = r.get(14)?;
+    Ok(StagedRow {
+        cells: cells(r)?,
         problems: problems
             .and_then(|p| serde_json::from_str(&p).ok())
             .unwrap_or_default(),
