@@ -39,6 +39,7 @@ import { RecurringPlansPage } from "/js/pages/recurring-plans.js";
 import { RemindersPage } from "/js/pages/reminders.js";
 import { ReminderSettingsPage } from "/js/pages/reminder-settings.js";
 import { JobsPage } from "/js/pages/jobs.js";
+import { ImportPage } from "/js/pages/import.js";
 import { ForbiddenPage, NotFoundPage } from "/js/pages/errors.js";
 
 // `roles` absent = every signed-in user. Later screens add a line here and, when they belong
@@ -71,6 +72,7 @@ const ROUTES = {
   "/reminders": { page: RemindersPage },
   "/settings/reminders": { page: ReminderSettingsPage, roles: ["owner"] },
   "/jobs": { page: JobsPage, roles: ["owner"] },
+  "/import": { page: ImportPage, roles: ["owner"] },
 };
 
 // Screens whose path ends in a record id ("/clients/01J…"): an exact ROUTES entry wins, else
@@ -114,6 +116,7 @@ export const NAV = [
   { href: "/modules", label: "Catalog", roles: ["owner"], group: "Settings" },
   { href: "/employees", label: "Employees", roles: ["owner"], group: "Settings" },
   { href: "/jobs", label: "Background jobs", roles: ["owner"], group: "Settings" },
+  { href: "/import", label: "Import", roles: ["owner"], group: "Settings" },
   { href: "/profile", label: "Profile", group: "You" },
 ];
 

@@ -586,12 +586,14 @@ pub fn insert_legacy(tx: &Connection, inv: &LegacyInvoice<'_>) -> Result<String,
     Ok(id)
 }
 
-/// Moves a number series past `seq` (never back): the next number issued follows it.
-pub fn seed_series(tx: &Connection, prefix: &str, fy: &str, seq: i64) -> Result<(), AppError> {
-    tx.prepare_cached(
-        "INSERT INTO number_series (prefix, fy, last_seq) VALUES (?1, ?2, ?3)
-         ON CONFLICT (prefix, fy) DO UPDATE SET last_seq = MAX(last_seq, excluded.last_seq)",
-    )?
-    .execute(params![prefix, fy, seq])?;
-    Ok(())
+/// Moves a number series to `seq` (never back): the next number issued follows it. Answers the
+/// series' last number now.
+pub fn seed_series(tx: &Connection, prefix: &str, fy: &str, seq: i64) -> Result<i64, AppError> {
+    Ok(tx
+        .prepare_cached(
+            "INSERT INTO number_series (prefix, fy, last_seq) VALUES (?1, ?2, ?3)
+             ON CONFLICT (prefix, fy) DO UPDATE SET last_seq = MAX(last_seq, excluded.last_seq)
+             RETURNING last_seq",
+        )?
+        .query_row(params![prefix, fy, seq], |r| r.get(0))?)
 }

@@ -37,6 +37,8 @@ pub struct CommitResult {
     pub series: Vec<Series>,
 }
 
+/// A series the commit moved: the last number now taken in it (the largest legacy number, or
+/// the office's own when it had gone further).
 #[derive(Debug, Serialize, ToSchema)]
 pub struct Series {
     pub prefix: String,
@@ -183,12 +185,8 @@ pub fn commit_in(tx: &Connection, user: &AuthUser) -> Result<CommitResult, AppEr
         }
     }
     for ((prefix, fy), seq) in series {
-        document_store::seed_series(tx, &prefix, &fy, seq)?;
-        result.series.push(Series {
-            prefix,
-            fy,
-            last_seq: seq,
-        });
+        let last_seq = document_store::seed_series(tx, &prefix, &fy, seq)?;
+        result.series.push(Series { prefix, fy, last_seq });
     }
     let image = serde_json::to_value(&result)?;
     store::set_committed(tx, &batch.id, &user.id, &image)?;

@@ -43,7 +43,12 @@ export const docNumber = (d) => (d && d.docNo) || "Draft";
 /** Where a line's unit price came from, as the office says it. */
 export const SOURCE_LABEL = { override: "override", rate_card: "rate card band", price_book: "price book" };
 
-const SOURCES = { hq: "Made in the office", module_renewal: "Renewal quote from a project", bulk_sms_topup: "SMS top-up quote from a project" };
+const SOURCES = {
+  hq: "Made in the office",
+  module_renewal: "Renewal quote from a project",
+  bulk_sms_topup: "SMS top-up quote from a project",
+  legacy: "Imported from the old system",
+};
 export const sourceLabel = (s) => SOURCES[s] || humanize(s);
 
 // Only managers and the owner cancel documents and issue credit notes.

@@ -33,7 +33,7 @@ function DocLink({ id, testid }) {
 
 const EVENT_LABEL = {
   issued: "Issued", sent: "Sent", accepted: "Accepted", lost: "Lost", converted: "Converted",
-  superseded: "Superseded", cancelled: "Cancelled", credited: "Credit note issued",
+  superseded: "Superseded", cancelled: "Cancelled", credited: "Credit note issued", imported: "Imported from the old system",
 };
 
 function Timeline({ doc, me }) {

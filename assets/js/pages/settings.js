@@ -12,6 +12,7 @@ const SECTIONS = [
   { href: "/settings/milestones", title: "Checklist templates", text: "The onboarding steps a new subscription starts with, per module." },
   { href: "/modules", title: "Catalog", text: "Modules, their dated prices and volume rate cards." },
   { href: "/employees", title: "Employees", text: "Staff accounts, roles, and password resets." },
+  { href: "/import", title: "Import", text: "Clients and their invoices from the old system's spreadsheet, checked before they are committed; clearing the old system's encrypted credentials." },
 ];
 
 export function SettingsPage() {
