@@ -57,7 +57,7 @@ async fn stage(
     Ok(Json(
         state
             .db
-            .write(move |tx| staging::stage_in(tx, &user, &body.csv, body.file_name.as_deref()))
+            .write_alone(move |tx| staging::stage_in(tx, &user, &body.csv, body.file_name.as_deref()))
             .await?,
     ))
 }
@@ -147,7 +147,8 @@ async fn set_action_all(
     Ok(Json(ActionReply { rows }))
 }
 
-/// Commits what is staged in one transaction (owner, audited): 409 while any row has a problem.
+/// Commits what is staged in one transaction of its own (owner, audited): 409 while any row
+/// has a problem.
 #[utoipa::path(post, path = "/api/import/commit", tag = "import",
     responses((status = 200, body = CommitResult), (status = 403, body = ErrorBody), (status = 409, body = ErrorBody)))]
 async fn commit_import(
@@ -155,7 +156,10 @@ async fn commit_import(
     Owner(user): Owner,
 ) -> Result<Json<CommitResult>, AppError> {
     Ok(Json(
-        state.db.write(move |tx| commit::commit_in(tx, &user)).await?,
+        state
+            .db
+            .write_alone(move |tx| commit::commit_in(tx, &user))
+            .await?,
     ))
 }
 
