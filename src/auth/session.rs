@@ -73,11 +73,16 @@ impl FromRequestParts<AppState> for AuthUser {
         if clock::parse_timestamp(&session.last_seen_at)
             .is_some_and(|seen| now - seen > chrono::Duration::seconds(60))
         {
+            // Recorded without waiting: a request is not held behind a long write (an import's
+            // commit holds the writer for seconds) for a time stamp that only needs to be within
+            // the 12-hour idle limit; a touch that fails is made by the next request.
             let id = session.id.clone();
-            state
-                .db
-                .write(move |tx| auth::store::touch_session(tx, &id))
-                .await?;
+            let db = state.db.clone();
+            tokio::spawn(async move {
+                if let Err(e) = db.write(move |tx| auth::store::touch_session(tx, &id)).await {
+                    tracing::warn!(error = %e, "a session's last-seen time was not recorded");
+                }
+            });
         }
         let user = AuthUser {
             id: session.staff_id,
