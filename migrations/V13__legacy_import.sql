@@ -61,8 +61,13 @@ CREATE INDEX document_source_legacy ON document(doc_no) WHERE source = 'legacy';
 -- The settlement triggers of V7 with legacy_paid in the formula's opening row: what was paid
 -- before the move, on the invoice's date. For every other invoice legacy_paid is 0 and the
 -- opening row is V7's own ('0000-00-00', 0), so nothing else changes.
+-- An insert that gives the figures itself (a legacy invoice: an import writes 50,000 at once,
+-- and the trigger's UPDATE rewrote each row's receivable index entry a second time) is left as
+-- it is.
 DROP TRIGGER settlement_invoice_insert;
-CREATE TRIGGER settlement_invoice_insert AFTER INSERT ON document WHEN NEW.type = 'INVOICE' BEGIN
+CREATE TRIGGER settlement_invoice_insert AFTER INSERT ON document
+    WHEN NEW.type = 'INVOICE' AND NEW.outstanding IS NULL
+BEGIN
     UPDATE document SET outstanding = NEW.total - NEW.legacy_paid,
            last_settlement_on = CASE WHEN NEW.legacy_paid > 0 THEN NEW.doc_date ELSE '0000-00-00' END,
            settled_on = CASE WHEN NEW.total - NEW.legacy_paid <= 0

@@ -550,14 +550,18 @@ pub struct LegacyInvoice<'a> {
 }
 
 /// Writes a legacy invoice: issued, source 'legacy', one line standing for its whole total
-/// (no tax split, never re-priced), and an 'imported' event. Answers its id.
+/// (no tax split, never re-priced), and an 'imported' event. Answers its id. Its settlement
+/// figures are written with it, as V13's formula gives them (what was paid before the move
+/// settles on its date), so the insert trigger leaves the row alone.
 pub fn insert_legacy(tx: &Connection, inv: &LegacyInvoice<'_>) -> Result<String, AppError> {
     let id = crate::db::ids::new_id();
     let now = clock::now_timestamp();
+    let owed = inv.total - inv.paid;
+    let settled_from = if inv.paid > 0 { inv.doc_date } else { "0000-00-00" };
     tx.prepare_cached(
         "INSERT INTO document (id, type, status, doc_no, doc_date, client_id, source, created_by, intra_state,
-             subtotal, total, legacy_paid, created_at, updated_at)
-         VALUES (?1, 'INVOICE', 'issued', ?2, ?3, ?4, 'legacy', ?5, ?6, ?7, ?7, ?8, ?9, ?9)",
+             subtotal, total, legacy_paid, outstanding, last_settlement_on, settled_on, created_at, updated_at)
+         VALUES (?1, 'INVOICE', 'issued', ?2, ?3, ?4, 'legacy', ?5, ?6, ?7, ?7, ?8, ?9, ?10, ?11, ?12, ?12)",
     )?
     .execute(params![
         id,
@@ -568,6 +572,9 @@ pub fn insert_legacy(tx: &Connection, inv: &LegacyInvoice<'_>) -> Result<String,
         inv.intra_state,
         inv.total,
         inv.paid,
+        owed,
+        settled_from,
+        (owed <= 0).then_some(settled_from),
         now
     ])?;
     tx.prepare_cached(

@@ -4,11 +4,12 @@
 //! with the release binary, signs in and drives it over loopback with keep-alive clients. Every
 //! read is measured at 1 and 16 clients next to its floor: the same store functions (the same
 //! SQL) called directly on a read-only connection to the same file in the same run. Writes,
-//! sign-in, a mixed office day, memory, cold start and binary size follow. The table goes to
+//! sign-in, a mixed office day, the legacy import, memory, cold start and binary size follow. The table goes to
 //! stdout and to docs/benchmark.md. It is a benchmark, not a test: CI does not run it.
 //! `cargo bench -- --regen` makes the large office again; `--quick` shortens every timed run.
 
 mod http;
+mod import;
 mod mixed;
 mod office;
 mod pdf_table;
@@ -362,6 +363,54 @@ fn main() {
         rows.push(row);
     }
 
+    // The legacy import on a fresh copy of the large office, with reads beside it.
+    let import_facts = if wanted("legacy import") {
+        let paths: Vec<reads::PathOf> = [
+            "client list",
+            "documents, page 1 ",
+            "documents q by client name",
+            "one document",
+        ]
+        .iter()
+        .map(|prefix| {
+            scenarios
+                .iter()
+                .find(|s| s.name.starts_with(prefix))
+                .unwrap_or_else(|| panic!("no read scenario {prefix}"))
+                .path
+                .clone()
+        })
+        .collect();
+        let run = import::run(&cached, &dir.path().join("import.db"), &paths, budget.one);
+        let reads = run.reads;
+        for (phase, (measured, slowest)) in [
+            ("before it", reads.before),
+            ("while it stages", reads.staging),
+            ("while it commits", reads.committing),
+        ] {
+            let mut row = Row {
+                scenario: format!(
+                    "reads beside the legacy import, {phase} (client list, documents page 1, search by name, \
+                     one document; each client one read every {} ms; slowest {:.0} ms)",
+                    import::READ_EVERY.as_millis(),
+                    ms(slowest)
+                ),
+                clients: reads.clients,
+                server: measured,
+                floor: None,
+                checks: vec![],
+            };
+            if phase != "before it" {
+                row.checks.push(check("p99 ≤ 100 ms", ms(measured.p99) <= 100.0));
+            }
+            println!("{}", line(&row));
+            rows.push(row);
+        }
+        run.facts
+    } else {
+        vec![]
+    };
+
     let binary = std::fs::metadata(office::BIN).unwrap().len();
     let sign_in_best = rows
         .iter()
@@ -428,6 +477,7 @@ fn main() {
         ),
     ];
     facts.extend(scan_facts);
+    facts.extend(import_facts);
     facts.extend(cpu_notes.into_iter().map(|note| (note, true, "")));
     let page_ratio = {
         let p50 = |name: &str| {
