@@ -745,7 +745,7 @@ mod tests {
     /// limit of its own).
     fn oversized(op: &Op) -> (String, Vec<u8>) {
         let limit = if op.name().ends_with("/api/import/stage") {
-            crate::imports::routes::STAGE_BODY_LIMIT
+            crate::imports::rules::STAGE_BODY_LIMIT
         } else {
             crate::http::BODY_LIMIT
         };

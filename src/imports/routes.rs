@@ -19,14 +19,9 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
 use utoipa_axum::routes;
 
-/// The stage body's limit: the file travels as JSON text, whose escapes (`\"`, `\r\n`) can
-/// double a file of quoted cells; the file's own limit (`rules::MAX_BYTES`) is checked on the
-/// text, so a file under it is never refused for its escapes.
-pub const STAGE_BODY_LIMIT: usize = 2 * rules::MAX_BYTES + 64 * 1024;
-
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
-        .routes(routes!(stage).layer(DefaultBodyLimit::max(STAGE_BODY_LIMIT)))
+        .routes(routes!(stage).layer(DefaultBodyLimit::max(rules::STAGE_BODY_LIMIT)))
         .routes(routes!(import_status))
         .routes(routes!(list_rows))
         .routes(routes!(edit_row))

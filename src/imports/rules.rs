@@ -25,6 +25,11 @@ use utoipa::ToSchema;
 
 /// The largest file staged, in bytes of CSV text.
 pub const MAX_BYTES: usize = 20 * 1024 * 1024;
+/// The stage body's limit: the file travels as JSON text, whose escapes (`\"`, `\r\n`) can
+/// double a file of quoted cells; the file's own limit (`MAX_BYTES`) is checked on the
+/// text, so a file under it is never refused for its escapes.
+pub const STAGE_BODY_LIMIT: usize = 2 * MAX_BYTES + 64 * 1024;
+
 /// The most data rows a file may have.
 pub const MAX_ROWS: usize = 100_000;
 /// The problem rows the status lists (spec 8: the first 50, with honest totals).
