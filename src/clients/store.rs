@@ -160,6 +160,19 @@ pub fn insert(tx: &Connection, mut fields: Changes, created_by: &str) -> Result<
     get(tx, &id, None)?.ok_or_else(|| AppError::internal("inserted client vanished"))
 }
 
+/// Indexes the names of the clients `ids` for substring search in one insert, in key order:
+/// what the `client_name_search_insert` trigger does row by row (while search is deferred).
+pub fn index_names(tx: &Connection, ids: &[String]) -> Result<(), AppError> {
+    tx.prepare_cached(
+        "INSERT INTO client_name_search (suffix, client_id)
+           SELECT lower(substr(c.name, p.n)), c.id FROM json_each(?1) j JOIN client c ON c.id = j.value
+             CROSS JOIN search_position p
+            WHERE p.n <= length(c.name) ORDER BY 1, 2",
+    )?
+    .execute([serde_json::to_string(ids)?])?;
+    Ok(())
+}
+
 /// Applies validated column changes to a client.
 pub fn update(tx: &Connection, id: &str, changes: Changes) -> Result<(), AppError> {
     update_columns(tx, "client", id, changes).on_unique("gstin", EXACT_DUPLICATE)?;

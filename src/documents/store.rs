@@ -593,6 +593,19 @@ pub fn insert_legacy(tx: &Connection, inv: &LegacyInvoice<'_>) -> Result<String,
     Ok(id)
 }
 
+/// Indexes the numbers of the documents `ids` for substring search in one insert, in key order:
+/// what the `document_no_search_insert` trigger does row by row (while search is deferred).
+pub fn index_numbers(tx: &Connection, ids: &[String]) -> Result<(), AppError> {
+    tx.prepare_cached(
+        "INSERT INTO document_no_search (suffix, document_id)
+           SELECT lower(substr(d.doc_no, p.n)), d.id FROM json_each(?1) j JOIN document d ON d.id = j.value
+             CROSS JOIN search_position p
+            WHERE d.doc_no IS NOT NULL AND p.n <= length(d.doc_no) ORDER BY 1, 2",
+    )?
+    .execute([serde_json::to_string(ids)?])?;
+    Ok(())
+}
+
 /// Moves a number series to `seq` (never back): the next number issued follows it. Answers the
 /// series' last number now.
 pub fn seed_series(tx: &Connection, prefix: &str, fy: &str, seq: i64) -> Result<i64, AppError> {

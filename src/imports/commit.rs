@@ -11,6 +11,7 @@ use crate::auth::session::AuthUser;
 use crate::clients::registry::{ClientInput, client_changes};
 use crate::clients::store as client_store;
 use crate::db::audit::{Audit, audit, record};
+use crate::db::query::{defer_search, resume_search};
 use crate::documents::drafts::place_of_supply;
 use crate::documents::store::{self as document_store, LegacyInvoice};
 use crate::error::AppError;
@@ -101,6 +102,9 @@ pub fn commit_in(tx: &Connection, user: &AuthUser) -> Result<CommitResult, AppEr
     }
     let mut result = CommitResult::default();
     let mut series: BTreeMap<(String, String), i64> = BTreeMap::new();
+    // Thousands of rows: their search suffixes go in at the end, in key order (V14).
+    defer_search(tx)?;
+    let (mut new_clients, mut new_invoices) = (vec![], vec![]);
     for group in &groups {
         let first = group[0];
         let client = match first.verdict.match_id.as_deref() {
@@ -147,7 +151,9 @@ pub fn commit_in(tx: &Connection, user: &AuthUser) -> Result<CommitResult, AppEr
             None => {
                 let fields = client_changes(&client_input(group, true), None)?;
                 result.clients_created += 1;
-                client_store::insert(tx, fields, &user.id)?
+                let client = client_store::insert(tx, fields, &user.id)?;
+                new_clients.push(client.id.clone());
+                client
             }
         };
         let mut intra_state = None;
@@ -169,7 +175,7 @@ pub fn commit_in(tx: &Connection, user: &AuthUser) -> Result<CommitResult, AppEr
                 Some(i) => i,
                 None => *intra_state.insert(place_of_supply(tx, &client)?.0),
             };
-            document_store::insert_legacy(
+            let id = document_store::insert_legacy(
                 tx,
                 &LegacyInvoice {
                     client_id: &client.id,
@@ -181,9 +187,13 @@ pub fn commit_in(tx: &Connection, user: &AuthUser) -> Result<CommitResult, AppEr
                     created_by: &user.id,
                 },
             )?;
+            new_invoices.push(id);
             result.invoices_created += 1;
         }
     }
+    client_store::index_names(tx, &new_clients)?;
+    document_store::index_numbers(tx, &new_invoices)?;
+    resume_search(tx)?;
     for ((prefix, fy), seq) in series {
         let last_seq = document_store::seed_series(tx, &prefix, &fy, seq)?;
         result.series.push(Series { prefix, fy, last_seq });

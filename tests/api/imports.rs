@@ -432,6 +432,29 @@ async fn committing_the_same_file_again_creates_nothing() {
     };
     let before = counts();
     assert_eq!(before, (3, 2, 2));
+    // The commit indexed what it added for search as the triggers would have (V14).
+    let suffixes = |sql: &str| -> Vec<(String, String)> {
+        let conn = app.sql();
+        let mut stmt = conn.prepare(sql).unwrap();
+        stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap()
+    };
+    assert_eq!(
+        suffixes("SELECT suffix, document_id FROM document_no_search ORDER BY 1, 2"),
+        suffixes(
+            "SELECT lower(substr(d.doc_no, p.n)), d.id FROM document d JOIN search_position p ON p.n <= length(d.doc_no) ORDER BY 1, 2"
+        )
+    );
+    assert_eq!(
+        suffixes("SELECT suffix, client_id FROM client_name_search ORDER BY 1, 2"),
+        suffixes(
+            "SELECT lower(substr(c.name, p.n)), c.id FROM client c JOIN search_position p ON p.n <= length(c.name) ORDER BY 1, 2"
+        )
+    );
+    assert_eq!(app.count("SELECT COUNT(*) FROM search_deferred"), 0);
+    assert_eq!(app.count("SELECT COUNT(*) FROM document_no_search"), 28);
     // The same file staged again: every client and invoice is known.
     assert_eq!(stage(&app, &owner, &csv).await.status, StatusCode::OK);
     let s = status(&app, &owner).await;

@@ -1,9 +1,10 @@
 //! The large office the benchmark runs on, and the release server serving it.
 //!
 //! `backoffice demo-data --clients 5000 --years 10` is generated once into
-//! `target/bench-large.db` and reused while its key (package version, schema version and the
-//! demo options) matches `target/bench-large.key`; `cargo bench -- --regen` makes it again.
-//! Each run serves a copy, so the writes of one run never reach the cache.
+//! `target/bench-large.db` and reused while its key (package version, schema version, the
+//! migrations' checksums and the demo options) matches `target/bench-large.key`;
+//! `cargo bench -- --regen` makes it again. Each run serves a copy, so the writes of one run
+//! never reach the cache.
 
 use crate::http::Client;
 use std::io::{BufRead, BufReader};
@@ -28,10 +29,15 @@ fn target_dir() -> PathBuf {
         .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("target"))
 }
 
-/// What the cached file was made with; a different key makes it again.
+/// What the cached file was made with; a different key makes it again. The migrations'
+/// checksums are in it: a migration not yet shipped may still change under the same version,
+/// and the server refuses a file whose applied migration differs from its own.
 fn cache_key() -> String {
+    let migrations = backoffice::db::embedded_migrations()
+        .iter()
+        .fold(0u64, |sum, m| sum.rotate_left(7) ^ m.checksum());
     format!(
-        "backoffice {} schema V{} demo-data --clients {CLIENTS} --years {YEARS} --seed 1",
+        "backoffice {} schema V{} (migrations {migrations:016x}) demo-data --clients {CLIENTS} --years {YEARS} --seed 1",
         env!("CARGO_PKG_VERSION"),
         backoffice::db::latest_schema_version()
     )
