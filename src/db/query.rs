@@ -355,9 +355,9 @@ pub fn insert_row(conn: &Connection, table: &str, fields: Changes) -> rusqlite::
 }
 
 /// Holds back the search-suffix insert triggers (V14) until [`resume_search`]: the caller
-/// indexes what it inserts meanwhile itself, in key order ([`crate::documents::store::index_numbers`],
-/// [`crate::clients::store::index_names`]). For thousands of rows in one transaction; an error
-/// that rolls the transaction back takes the hold with it.
+/// indexes what it inserts meanwhile itself, in key order, one statement per suffix table. For
+/// thousands of rows in one transaction; an error that rolls the transaction back takes the
+/// hold with it.
 pub fn defer_search(tx: &Connection) -> rusqlite::Result<()> {
     tx.execute("INSERT INTO search_deferred (one) VALUES (1)", [])?;
     Ok(())

@@ -24,6 +24,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(stage).layer(DefaultBodyLimit::max(rules::STAGE_BODY_LIMIT)))
         .routes(routes!(import_status))
         .routes(routes!(list_rows))
+        .routes(routes!(rows_csv))
         .routes(routes!(edit_row))
         .routes(routes!(set_action_all))
         .routes(routes!(commit_import))
@@ -83,14 +84,85 @@ async fn list_rows(
     page: Page,
     QueryParams(q): QueryParams<RowQuery>,
 ) -> Result<Json<Paginated<StagedRow>>, AppError> {
-    query_choice("filter", &q.filter, store::ROW_FILTERS)?;
-    let filter = q.filter.unwrap_or_else(|| "all".into());
+    let filter = q.filter()?;
     Ok(Json(
         state
             .db
             .read(move |c| store::list(&filter, q.q.as_deref()).page(c, &page))
             .await?,
     ))
+}
+
+impl RowQuery {
+    /// The filter asked for (all when none); one outside `store::ROW_FILTERS` is 400.
+    fn filter(&self) -> Result<String, AppError> {
+        query_choice("filter", &self.filter, store::ROW_FILTERS)?;
+        Ok(self.filter.clone().unwrap_or_else(|| "all".into()))
+    }
+}
+
+const ROW_CSV: &[&str] = &[
+    "Row",
+    "Name",
+    "GSTIN",
+    "District",
+    "Sector",
+    "Remote access ID",
+    "OS",
+    "Invoice no",
+    "Invoice date",
+    "Invoice total",
+    "Invoice balance",
+    "Action",
+    "Client in the registry",
+    "Problems",
+];
+
+fn row_cells(r: &StagedRow) -> Vec<String> {
+    let c = &r.cells;
+    vec![
+        c.row.to_string(),
+        c.name.clone(),
+        c.gstin.clone(),
+        c.district.clone(),
+        c.sector.clone(),
+        c.remote_access_id.clone(),
+        c.os.clone(),
+        c.invoice_no.clone(),
+        c.invoice_date.clone(),
+        c.invoice_total.clone(),
+        c.invoice_balance.clone(),
+        r.action.clone(),
+        r.match_client_name.clone().unwrap_or_default(),
+        r.problems
+            .iter()
+            .map(|p| p.message.as_str())
+            .collect::<Vec<_>>()
+            .join("; "),
+    ]
+}
+
+/// Every staged row the filters select, as CSV: the cells as the file gave them (or as
+/// corrected), what the commit does with the row, and its problems (owner).
+#[utoipa::path(get, path = "/api/import/rows.csv", tag = "import", params(Page, RowQuery),
+    responses((status = 200, content_type = "text/csv", body = String, description = "The whole filtered list"),
+        (status = 403, body = ErrorBody)))]
+async fn rows_csv(
+    State(state): State<AppState>,
+    _owner: Owner,
+    page: Page,
+    QueryParams(q): QueryParams<RowQuery>,
+) -> Result<Response, AppError> {
+    let filter = q.filter()?;
+    crate::http::csv::stream(
+        &state.db,
+        "import-rows.csv".into(),
+        ROW_CSV,
+        page.sort,
+        move |_| Ok(store::list(&filter, q.q.as_deref())),
+        row_cells,
+    )
+    .await
 }
 
 /// Corrects or excludes a staged row, or sets update or skip for its client; the file is

@@ -824,3 +824,87 @@ async fn a_legacy_balance_is_owed_chased_and_paid_like_any_invoice() {
         .unwrap();
     assert_eq!(settled, (0, Some("2026-10-01".to_string())));
 }
+
+#[tokio::test]
+async fn the_rows_download_the_sample_stages_and_skip_all_and_discard_do_what_they_say() {
+    let app = TestApp::new();
+    let owner = app.owner().await;
+    // The sample file stages without a problem.
+    let sample = app.get("/api/import/sample.csv", &owner).await;
+    assert_eq!(sample.status, StatusCode::OK);
+    assert!(
+        sample.headers["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with("text/csv")
+    );
+    let staged = stage(&app, &owner, &sample.text).await;
+    assert_eq!(
+        (
+            staged.status,
+            staged.body["problems"].as_i64(),
+            staged.body["to_create"].as_i64()
+        ),
+        (StatusCode::OK, Some(0), Some(2)),
+        "{}",
+        staged.text
+    );
+    // A file with an existing client and a problem row.
+    let existing = app
+        .post("/api/clients", &owner, json!({ "name": "Anchal SCB" }))
+        .await;
+    assert_eq!(existing.status, StatusCode::CREATED);
+    let csv = "name,invoice_no,invoice_date,invoice_total\nAnchal SCB,,,\n\"Mylom PACS, No 4\",INV/24-25-0001,2024-06-01,12x\n";
+    assert_eq!(stage(&app, &owner, csv).await.status, StatusCode::OK);
+    let download = app.get("/api/import/rows.csv?filter=problems", &owner).await;
+    assert_eq!(download.status, StatusCode::OK);
+    assert_eq!(
+        download.text,
+        "Row,Name,GSTIN,District,Sector,Remote access ID,OS,Invoice no,Invoice date,Invoice total,Invoice balance,Action,Client in the registry,Problems\r\n\
+         3,\"Mylom PACS, No 4\",,,,,,INV/24-25-0001,2024-06-01,12x,,create,,\"\"\"12x\"\" is not an amount in rupees, such as 1,180.00.\"\r\n"
+    );
+    assert_eq!(
+        app.get("/api/import/rows.csv?filter=odd", &owner).await.status,
+        StatusCode::BAD_REQUEST
+    );
+    // Every client already in the registry left alone at once.
+    let skip = app
+        .post("/api/import/rows/action", &owner, json!({ "action": "skip" }))
+        .await;
+    assert_eq!(
+        (skip.status, skip.body["rows"].as_i64()),
+        (StatusCode::OK, Some(1))
+    );
+    let s = status(&app, &owner).await;
+    assert_eq!(
+        (s["to_update"].as_i64(), s["to_skip"].as_i64()),
+        (Some(0), Some(1))
+    );
+    let bad = app
+        .post("/api/import/rows/action", &owner, json!({ "action": "merge" }))
+        .await;
+    assert_eq!(
+        (bad.status, bad.body["error"]["field"].as_str()),
+        (StatusCode::UNPROCESSABLE_ENTITY, Some("action"))
+    );
+    // Discarded: nothing staged, audited, and committing is refused.
+    let discarded = app.post("/api/import/discard", &owner, json!({})).await;
+    assert_eq!(
+        (discarded.status, discarded.body["staged"].as_i64()),
+        (StatusCode::OK, Some(0))
+    );
+    assert_eq!(
+        app.count("SELECT COUNT(*) FROM import_row") + app.count("SELECT COUNT(*) FROM import_batch"),
+        0
+    );
+    assert_eq!(
+        app.count("SELECT COUNT(*) FROM audit WHERE entity = 'import' AND action = 'discard'"),
+        1
+    );
+    let refused = app.post("/api/import/commit", &owner, json!({})).await;
+    assert_eq!(
+        (refused.status, refused.code()),
+        (StatusCode::CONFLICT, "nothing_staged")
+    );
+    assert_eq!(app.count("SELECT COUNT(*) FROM client"), 1);
+}

@@ -174,7 +174,7 @@ export function StagedRows({ status, onChanged, editable, reloadKey }) {
   // Before the commit the rows to work on come first; after it, the whole file.
   const fallback = editable ? "problems" : "all";
   const filter = FILTERS.some((f) => f.value === query.filter) ? query.filter : fallback;
-  const list = useUrlList("/api/import/rows", ["q"], { extra: { filter } });
+  const list = useUrlList("/api/import/rows", ["q"], { extra: { filter }, csv: true });
   const { setQuery } = list;
   const [editing, setEditing] = useState(null);
   const [fixed, setFixed] = useState(null);
