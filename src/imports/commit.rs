@@ -16,7 +16,7 @@ use crate::documents::drafts::place_of_supply;
 use crate::documents::store::{self as document_store, LegacyInvoice};
 use crate::error::AppError;
 use crate::imports::rules;
-use crate::imports::staging::recheck_in;
+use crate::imports::staging::{recheck_in, staged_batch};
 use crate::imports::store::{self, Stored};
 use rusqlite::Connection;
 use serde::Serialize;
@@ -73,8 +73,7 @@ fn client_input(rows: &[&Stored], with_name: bool) -> ClientInput {
 
 /// Commits what is staged; see the module header.
 pub fn commit_in(tx: &Connection, user: &AuthUser) -> Result<CommitResult, AppError> {
-    let batch = store::batch(tx)?
-        .ok_or_else(|| AppError::conflict("nothing_staged", "No file is staged: stage one first."))?;
+    let batch = staged_batch(tx)?;
     recheck_in(tx)?;
     let counts = store::counts(tx)?;
     if counts.problems > 0 {

@@ -128,10 +128,15 @@ pub struct RowEdit {
     pub action: Option<String>,
 }
 
+/// The staged file, or 409 `nothing_staged`.
+pub fn staged_batch(conn: &Connection) -> Result<store::Batch, AppError> {
+    store::batch(conn)?
+        .ok_or_else(|| AppError::conflict("nothing_staged", "No file is staged: stage one first."))
+}
+
 /// The staged rows cannot change once committed: staging a file again starts anew.
 fn open_batch(conn: &Connection) -> Result<store::Batch, AppError> {
-    let batch = store::batch(conn)?
-        .ok_or_else(|| AppError::conflict("nothing_staged", "No file is staged: stage one first."))?;
+    let batch = staged_batch(conn)?;
     if batch.committed_at.is_some() {
         return Err(AppError::conflict(
             "import_committed",
