@@ -26,6 +26,9 @@ pub struct Config {
     /// The longest one write may hold the writer before the health check calls it hung (an
     /// import's commit runs for seconds). Not on the command line: tests shorten it.
     pub longest_write: std::time::Duration,
+    /// How long an outbound call may take (decisions 7: 10 s). Not on the command line: tests
+    /// shorten it to try a slow gateway.
+    pub outbound_timeout: std::time::Duration,
 }
 
 impl Default for Config {
@@ -41,6 +44,7 @@ impl Default for Config {
             backup_every_hours: 24,
             backup_keep: 7,
             longest_write: std::time::Duration::from_secs(120),
+            outbound_timeout: crate::outbound::TIMEOUT,
         }
     }
 }
@@ -62,6 +66,7 @@ impl fmt::Debug for Config {
             .field("backup_every_hours", &self.backup_every_hours)
             .field("backup_keep", &self.backup_keep)
             .field("longest_write", &self.longest_write)
+            .field("outbound_timeout", &self.outbound_timeout)
             .finish()
     }
 }

@@ -25,6 +25,7 @@ pub mod jobs;
 pub mod mail;
 pub mod money;
 pub mod openapi;
+pub mod operations;
 pub mod outbound;
 pub mod payments;
 pub mod pdf;
@@ -32,6 +33,7 @@ pub mod projects;
 pub mod recurring;
 pub mod reminders;
 pub mod reports;
+pub mod sms;
 pub mod staff;
 pub mod workers;
 
@@ -60,6 +62,8 @@ pub struct AppState {
     /// Password hashing, one thread per core: more at once only thrashes the caches, and each
     /// thread keeps argon2's 19 MiB for its next run (`auth::rules`, `workers`).
     hashers: workers::Workers,
+    /// The SMS balance pull of this process: one at a time, and where it stands.
+    pub sms_pulls: Arc<sms::pull::Pulls>,
 }
 
 impl AppState {
@@ -74,6 +78,7 @@ impl AppState {
                 std::time::Duration::from_secs(60),
             )),
             hashers: workers::Workers::start("hashing", cores).expect("cannot start the hashing threads"),
+            sms_pulls: Arc::default(),
         }
     }
 
@@ -109,6 +114,8 @@ pub fn app(state: AppState) -> Router {
         .merge(crate::recurring::routes::router())
         .merge(crate::imports::routes::router())
         .merge(crate::admin::routes::router())
+        .merge(crate::operations::routes::router())
+        .merge(crate::sms::routes::router())
         .split_for_parts();
     openapi::PlumbingStatuses.modify(&mut openapi);
     let openapi_json = Arc::new(openapi.to_pretty_json().expect("the OpenAPI document serializes"));

@@ -30,6 +30,14 @@ pub const TICKET_SLA_DAYS: Key = Key {
     name: "ticket.sla_days",
     default: "7",
 };
+/// A balance below it is low (spec 2.11; the spec gives no default: a few days of a society's
+/// passbook and loan alerts).
+pub const SMS_LOW_BALANCE_THRESHOLD: Key = Key {
+    name: "sms.low_balance_threshold",
+    default: "500",
+};
+/// The SMS gateway's balance address (dated; no default: the pull is off until it is set).
+pub const SMS_BALANCE_API_URL: &str = "sms.balance_api_url";
 pub const PROJECT_STALL_DAYS: Key = Key {
     name: "project.stall_days",
     default: "30",
@@ -60,9 +68,10 @@ pub const REMINDER_SCHEDULE: Key = Key {
 };
 
 /// The spec's defaults, written on first boot (dated 2000-01-01 so they are in force for old documents).
-pub const DEFAULTS: [&Key; 8] = [
+pub const DEFAULTS: [&Key; 9] = [
     &PAYMENT_TERMS_DAYS,
     &TICKET_SLA_DAYS,
+    &SMS_LOW_BALANCE_THRESHOLD,
     &PROJECT_STALL_DAYS,
     &QUOTE_FOLLOWUP_POLICY,
     &TICKET_TYPES,

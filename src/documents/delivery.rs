@@ -15,6 +15,7 @@ use crate::documents::{html, shares, view};
 use crate::email::{self, store::Attempt};
 use crate::error::AppError;
 use crate::mail::{self, Attachment, Email, MailConfig, MailError};
+use crate::outbound::Guard;
 use rusqlite::Connection;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -247,14 +248,14 @@ async fn send_and_log(
     user: &AuthUser,
     out: Outgoing,
 ) -> Result<(Document, EmailOutcome), AppError> {
-    let allow = state.config.allow_private_targets;
+    let guard = Guard::new(&state.config);
     let Outgoing {
         config,
         email,
         document_id,
         client_id,
     } = out;
-    let (email, result) = mail::send(config, email, allow).await?;
+    let (email, result) = mail::send(config, email, guard).await?;
     if let Err(e) = &result {
         tracing::warn!(document = %document_id, error = %e, "document email failed");
     }

@@ -13,6 +13,7 @@ use crate::email;
 use crate::error::{AppError, ErrorBody, Warning};
 use crate::http::extract::{ClientInfo, IdPath, JsonBody, QueryParams};
 use crate::mail;
+use crate::outbound::Guard;
 use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -186,8 +187,8 @@ async fn convert_and_send(
         .db
         .read(move |c| delivery::check_convertible(c, &who, &source, &req))
         .await?;
-    let allow = state.config.allow_private_targets;
-    mail::probe(config, allow)
+    let guard = Guard::new(&state.config);
+    mail::probe(config, guard)
         .await?
         .map_err(|e| email::dead_provider(&e))?;
     let (who, req, config) = (user.clone(), request.clone(), state.config.clone());

@@ -8,6 +8,7 @@ use crate::email::store::{self, EmailLogFilter, EmailLogRow};
 use crate::email::{self, MailSettings};
 use crate::error::{AppError, ErrorBody};
 use crate::http::extract::{JsonBody, QueryParams};
+use crate::outbound::Guard;
 use crate::{mail, outbound};
 use axum::Json;
 use axum::extract::State;
@@ -85,14 +86,15 @@ pub struct MailTest {
               (status = 502, description = "The provider did not answer or refused the token", body = ErrorBody)))]
 async fn test_mail(State(state): State<AppState>, _owner: Owner) -> Result<Json<MailTest>, AppError> {
     let config = state.db.read(email::config).await?;
-    let allow = state.config.allow_private_targets;
-    mail::probe(config, allow).await?.map_err(|e| {
-        AppError::new(
-            axum::http::StatusCode::BAD_GATEWAY,
-            "mail_provider_failed",
-            format!("The test failed: {e}."),
-        )
-    })?;
+    mail::probe(config, Guard::new(&state.config))
+        .await?
+        .map_err(|e| {
+            AppError::new(
+                axum::http::StatusCode::BAD_GATEWAY,
+                "mail_provider_failed",
+                format!("The test failed: {e}."),
+            )
+        })?;
     Ok(Json(MailTest {
         ok: true,
         message: "The mail provider answered and accepted the token.".into(),

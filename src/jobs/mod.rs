@@ -49,6 +49,11 @@ pub const JOBS: &[Job] = &[
             )?)?)
         },
     },
+    Job {
+        name: "sms_balance_pass",
+        run_now: true,
+        run: |state, _as_of| crate::sms::pull::daily(state),
+    },
 ];
 
 /// The office times of the ticks.

@@ -1,11 +1,11 @@
 //! The mail provider, in Postmark's shape (decisions 7): `POST {api_url}/email` with the
 //! header `X-Postmark-Server-Token`, answered `{ ErrorCode: 0, MessageID }`; liveness is
-//! `GET {api_url}/server` (200 alive, 401 a dead token). Every call goes through the outbound
-//! rules (address check, no redirects, timeout). The token never enters an error text.
+//! `GET {api_url}/server` (200 alive, 401 a dead token). Every call goes through `outbound`
+//! (the address checked is the address called, no redirects, the timeout, a size cap). The token never enters an error text.
 //! This is the transport only: what is sent, and the log of it, belong to `crate::email`.
 
 use crate::error::AppError;
-use crate::outbound::{self, TargetError};
+use crate::outbound::{self, CallError, Guard, TargetError};
 use base64::Engine;
 use serde::{Deserialize, Serialize};
 
@@ -101,30 +101,41 @@ fn endpoint(config: &MailConfig, path: &str) -> String {
     format!("{}/{path}", config.api_url.trim_end_matches('/'))
 }
 
+/// The largest answer read from the provider (a bounce list of 100 is a few tens of KB).
+const MAX_ANSWER: u64 = 1 << 20;
+
 fn call(
     config: &MailConfig,
-    request: minreq::Request,
-    allow_private: bool,
-) -> Result<minreq::Response, MailError> {
-    outbound::check_target(&config.api_url, allow_private).map_err(MailError::Target)?;
-    let response = request
-        .with_header("X-Postmark-Server-Token", config.token.as_str())
-        .with_header("Accept", "application/json")
-        .send()
-        .map_err(|e| MailError::Unreachable(e.to_string()))?;
-    match response.status_code {
-        200..=299 => Ok(response),
+    method: outbound::Method,
+    path: &str,
+    body: Option<Vec<u8>>,
+    guard: Guard,
+) -> Result<outbound::Reply, MailError> {
+    let url = endpoint(config, path);
+    let mut request = outbound::Request::get(&url, MAX_ANSWER)
+        .header("X-Postmark-Server-Token", config.token.as_str())
+        .header("Accept", "application/json");
+    request.method = method;
+    if let Some(body) = body {
+        request = request.header("Content-Type", "application/json");
+        request.body = Some(body);
+    }
+    let reply = outbound::call(guard, request).map_err(|e| match e {
+        CallError::Target(e) => MailError::Target(e),
+        CallError::Redirect(code) => {
+            MailError::Refused(format!("HTTP {code}, a redirect, which is not followed"))
+        }
+        other => MailError::Unreachable(other.to_string()),
+    })?;
+    match reply.status {
+        200..=299 => Ok(reply),
         401 => Err(MailError::DeadToken),
-        code => Err(MailError::Refused(format!(
-            "HTTP {code}{}",
-            wire_message(&response)
-        ))),
+        code => Err(MailError::Refused(format!("HTTP {code}{}", wire_message(&reply)))),
     }
 }
 
-fn wire_message(response: &minreq::Response) -> String {
-    response
-        .json::<WireReply>()
+fn wire_message(reply: &outbound::Reply) -> String {
+    serde_json::from_slice::<WireReply>(&reply.body)
         .ok()
         .filter(|r| !r.message.is_empty())
         .map(|r| format!(": {}", r.message.chars().take(300).collect::<String>()))
@@ -132,17 +143,12 @@ fn wire_message(response: &minreq::Response) -> String {
 }
 
 /// Is the provider there and does it take the token? (`GET /server`.)
-pub fn alive(config: &MailConfig, allow_private: bool) -> Result<(), MailError> {
-    call(
-        config,
-        outbound::request(minreq::Method::Get, &endpoint(config, "server")),
-        allow_private,
-    )
-    .map(|_| ())
+pub fn alive(config: &MailConfig, guard: Guard) -> Result<(), MailError> {
+    call(config, outbound::Method::GET, "server", None, guard).map(|_| ())
 }
 
 /// Sends one email; the provider's message id on success.
-pub fn send_now(config: &MailConfig, email: &Email, allow_private: bool) -> Result<String, MailError> {
+pub fn send_now(config: &MailConfig, email: &Email, guard: Guard) -> Result<String, MailError> {
     let wire = WireEmail {
         from: &config.from,
         to: &email.to,
@@ -160,12 +166,9 @@ pub fn send_now(config: &MailConfig, email: &Email, allow_private: bool) -> Resu
             })
             .collect(),
     };
-    let request = outbound::request(minreq::Method::Post, &endpoint(config, "email"))
-        .with_json(&wire)
-        .map_err(|e| MailError::Refused(e.to_string()))?;
-    let response = call(config, request, allow_private)?;
-    let reply: WireReply = response
-        .json()
+    let body = serde_json::to_vec(&wire).map_err(|e| MailError::Refused(e.to_string()))?;
+    let reply = call(config, outbound::Method::POST, "email", Some(body), guard)?;
+    let reply: WireReply = serde_json::from_slice(&reply.body)
         .map_err(|_| MailError::Refused("an answer that is not the provider's JSON".into()))?;
     if reply.error_code != 0 {
         return Err(MailError::Refused(format!(
@@ -177,8 +180,8 @@ pub fn send_now(config: &MailConfig, email: &Email, allow_private: bool) -> Resu
 }
 
 /// Asks the provider whether it is alive, off the async threads (the call blocks up to its timeout).
-pub async fn probe(config: MailConfig, allow_private: bool) -> Result<Result<(), MailError>, AppError> {
-    tokio::task::spawn_blocking(move || alive(&config, allow_private))
+pub async fn probe(config: MailConfig, guard: Guard) -> Result<Result<(), MailError>, AppError> {
+    tokio::task::spawn_blocking(move || alive(&config, guard))
         .await
         .map_err(AppError::internal)
 }
@@ -187,10 +190,10 @@ pub async fn probe(config: MailConfig, allow_private: bool) -> Result<Result<(),
 pub async fn send(
     config: MailConfig,
     email: Email,
-    allow_private: bool,
+    guard: Guard,
 ) -> Result<(Email, Result<String, MailError>), AppError> {
     tokio::task::spawn_blocking(move || {
-        let result = send_now(&config, &email, allow_private);
+        let result = send_now(&config, &email, guard);
         (email, result)
     })
     .await
@@ -226,14 +229,15 @@ struct WireBounces {
 }
 
 /// The latest bounces (`GET /bounces?count=100&offset=0`, decisions 7).
-pub fn bounces(config: &MailConfig, allow_private: bool) -> Result<Vec<Bounce>, MailError> {
-    let request = outbound::request(
-        minreq::Method::Get,
-        &endpoint(config, "bounces?count=100&offset=0"),
-    );
-    let response = call(config, request, allow_private)?;
-    let reply: WireBounces = response
-        .json()
+pub fn bounces(config: &MailConfig, guard: Guard) -> Result<Vec<Bounce>, MailError> {
+    let reply = call(
+        config,
+        outbound::Method::GET,
+        "bounces?count=100&offset=0",
+        None,
+        guard,
+    )?;
+    let reply: WireBounces = serde_json::from_slice(&reply.body)
         .map_err(|_| MailError::Refused("a bounce list that is not the provider's JSON".into()))?;
     Ok(reply.bounces)
 }

@@ -14,6 +14,7 @@ use crate::documents::html;
 use crate::email::{self, store::Attempt};
 use crate::error::AppError;
 use crate::mail::{self, Email};
+use crate::outbound::Guard;
 use crate::projects::store;
 use serde::Serialize;
 use utoipa::ToSchema;
@@ -81,8 +82,8 @@ pub async fn notify_all(
             Ok((config, recipients, unreachable, letterhead::letterhead(c, &[])?))
         })
         .await?;
-    let allow = state.config.allow_private_targets;
-    mail::probe(config.clone(), allow)
+    let guard = Guard::new(&state.config);
+    mail::probe(config.clone(), guard)
         .await?
         .map_err(|e| email::dead_provider(&e))?;
     let (html_body, text) = html::email(&body, None, None, &letterhead)?;
@@ -104,7 +105,7 @@ pub async fn notify_all(
                 text: text.clone(),
                 attachments: vec![],
             };
-            let (email, result) = mail::send(config.clone(), email, allow).await?;
+            let (email, result) = mail::send(config.clone(), email, guard).await?;
             report.attempted += 1;
             match &result {
                 Ok(_) => report.sent += 1,

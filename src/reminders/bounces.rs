@@ -11,6 +11,7 @@ use crate::db::settings;
 use crate::email;
 use crate::error::AppError;
 use crate::mail::{self, Bounce};
+use crate::outbound::Guard;
 use crate::reminders::rules;
 use crate::reminders::scan::{self, Due};
 use crate::reminders::store;
@@ -24,7 +25,7 @@ pub fn poll(state: &AppState, as_of: NaiveDate) -> Result<i64, AppError> {
     let Ok(config) = state.db.read_blocking(email::config) else {
         return Ok(0);
     };
-    let bounces = mail::bounces(&config, state.config.allow_private_targets)
+    let bounces = mail::bounces(&config, Guard::new(&state.config))
         .map_err(|e| AppError::conflict("bounces_unread", format!("The bounces could not be read: {e}.")))?;
     state.db.write_blocking(|tx| record_in(tx, &bounces, as_of))
 }

@@ -3,6 +3,7 @@
 //! the dues aging report shows what is left.
 
 use crate::common::browser::{Office, owner_session, shot, sign_in_home};
+use crate::common::http_call;
 use crate::common::server::Server;
 use crate::common::webdriver::Driver;
 use serde_json::json;
@@ -80,23 +81,17 @@ fn a_part_payment_with_tds_lowers_the_outstanding_and_prints_a_receipt() {
         .find(|a| a.text() == "Print receipt")
         .expect("a Print receipt link");
     let href = print.attribute("href").unwrap();
-    let pdf = minreq::get(if href.starts_with("http") {
+    let url = if href.starts_with("http") {
         href.clone()
     } else {
         server.url(&href)
-    })
-    .with_header("Cookie", owner.as_str())
-    .with_timeout(30)
-    .send()
-    .unwrap();
+    };
+    let pdf = http_call("GET", &url, &[("Cookie", owner.as_str())], None, 30).unwrap();
     assert_eq!(
-        (
-            pdf.status_code,
-            pdf.headers.get("content-type").map(String::as_str)
-        ),
+        (pdf.status, pdf.header("content-type")),
         (200, Some("application/pdf"))
     );
-    assert!(pdf.as_bytes().starts_with(b"%PDF"));
+    assert!(pdf.body.starts_with(b"%PDF"));
     shot(&s, "51-payment-receipt");
 
     // The invoice owes what is left: 1,18,000 - 50,000 - 10,000 TDS.
@@ -266,16 +261,13 @@ fn a_manager_cancels_a_payment_and_refunds_an_advance_and_invoices_show_what_the
         "{href}"
     );
     assert!(!href.contains("page="), "the CSV is the whole list: {href}");
-    let csv = minreq::get(if href.starts_with("http") {
+    let url = if href.starts_with("http") {
         href.clone()
     } else {
         server.url(&href)
-    })
-    .with_header("Cookie", owner.as_str())
-    .with_timeout(30)
-    .send()
-    .unwrap();
-    let text = csv.as_str().unwrap();
+    };
+    let csv = http_call("GET", &url, &[("Cookie", owner.as_str())], None, 30).unwrap();
+    let text = csv.text();
     assert_eq!(text.lines().count(), 2, "{text}");
     assert!(
         text.contains("ANCHAL SERVICE CO-OPERATIVE BANK") && text.contains(",unpaid,11800.00,11800.00"),

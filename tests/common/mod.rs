@@ -16,6 +16,58 @@ pub mod mail;
 pub mod server;
 pub mod webdriver;
 
+/// What a plain HTTP call from a test brought back.
+pub struct Got {
+    pub status: u16,
+    pub headers: axum::http::HeaderMap,
+    pub body: Vec<u8>,
+}
+
+impl Got {
+    pub fn text(&self) -> String {
+        String::from_utf8_lossy(&self.body).into_owned()
+    }
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers.get(name).and_then(|v| v.to_str().ok())
+    }
+}
+
+/// A plain HTTP call over the network (a real server, chromedriver): any status is an answer;
+/// Err only when nothing answered within `timeout_secs`.
+pub fn http_call(
+    method: &str,
+    url: &str,
+    headers: &[(&str, &str)],
+    body: Option<&[u8]>,
+    timeout_secs: u64,
+) -> Result<Got, String> {
+    let agent = ureq::Agent::new_with_config(
+        ureq::Agent::config_builder()
+            .http_status_as_error(false)
+            .timeout_global(Some(std::time::Duration::from_secs(timeout_secs)))
+            .build(),
+    );
+    let mut request = ureq::http::Request::builder().method(method).uri(url);
+    for (name, value) in headers {
+        request = request.header(*name, *value);
+    }
+    let request = request
+        .body(body.unwrap_or_default().to_vec())
+        .map_err(|e| e.to_string())?;
+    let mut response = agent.run(request).map_err(|e| e.to_string())?;
+    let body = response
+        .body_mut()
+        .with_config()
+        .limit(1 << 30)
+        .read_to_vec()
+        .map_err(|e| e.to_string())?;
+    Ok(Got {
+        status: response.status().as_u16(),
+        headers: response.headers().clone(),
+        body,
+    })
+}
+
 use axum::Router;
 use axum::body::Body;
 use axum::extract::connect_info::MockConnectInfo;

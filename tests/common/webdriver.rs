@@ -53,11 +53,7 @@ impl Driver {
             .unwrap();
         let base = format!("http://127.0.0.1:{port}");
         let deadline = Instant::now() + Duration::from_secs(20);
-        while minreq::get(format!("{base}/status"))
-            .with_timeout(2)
-            .send()
-            .is_err()
-        {
+        while super::http_call("GET", &format!("{base}/status"), &[], None, 2).is_err() {
             assert!(Instant::now() < deadline, "chromedriver did not start");
             std::thread::sleep(Duration::from_millis(100));
         }
@@ -127,18 +123,21 @@ impl Drop for Driver {
 }
 
 fn post(url: &str, body: &Value) -> Value {
-    let reply = minreq::post(url)
-        .with_json(body)
-        .unwrap()
-        .with_timeout(60)
-        .send()
-        .unwrap();
-    serde_json::from_slice::<Value>(reply.as_bytes()).unwrap()["value"].clone()
+    let body = body.to_string();
+    let reply = super::http_call(
+        "POST",
+        url,
+        &[("Content-Type", "application/json")],
+        Some(body.as_bytes()),
+        60,
+    )
+    .unwrap();
+    serde_json::from_slice::<Value>(&reply.body).unwrap()["value"].clone()
 }
 
 fn get(url: &str) -> Value {
-    let reply = minreq::get(url).with_timeout(60).send().unwrap();
-    serde_json::from_slice::<Value>(reply.as_bytes()).unwrap()["value"].clone()
+    let reply = super::http_call("GET", url, &[], None, 60).unwrap();
+    serde_json::from_slice::<Value>(&reply.body).unwrap()["value"].clone()
 }
 
 /// How long a step waits for the page: generous, since a 2-core CI machine runs the browser
@@ -263,13 +262,10 @@ impl Session {
 
     /// The text of the open alert or confirm box, if one is open.
     pub fn alert_text(&self) -> Option<String> {
-        let reply = minreq::get(format!("{}/alert/text", self.base))
-            .with_timeout(60)
-            .send()
-            .unwrap();
-        (reply.status_code == 200)
+        let reply = super::http_call("GET", &format!("{}/alert/text", self.base), &[], None, 60).unwrap();
+        (reply.status == 200)
             .then(|| {
-                serde_json::from_slice::<Value>(reply.as_bytes()).unwrap()["value"]
+                serde_json::from_slice::<Value>(&reply.body).unwrap()["value"]
                     .as_str()
                     .map(str::to_string)
             })
@@ -316,7 +312,7 @@ impl Session {
 
 impl Drop for Session {
     fn drop(&mut self) {
-        let _ = minreq::delete(&self.base).with_timeout(10).send();
+        let _ = super::http_call("DELETE", &self.base, &[], None, 10);
     }
 }
 

@@ -1,6 +1,7 @@
 //! `backoffice demo-data`: deterministic for a seed, and everything it writes obeys the rules the
 //! API enforces (GSTINs pass the check, numbers gapless per series, nothing owes below zero).
 
+use crate::common::http_call;
 use crate::common::server::BIN;
 use rusqlite::Connection;
 use std::path::Path;
@@ -177,18 +178,31 @@ fn serve_demo_fills_a_new_office_once_and_its_employees_can_sign_in() {
     };
     for _ in 0..2 {
         let (mut child, addr) = start();
-        let login = minreq::post(format!("http://{addr}/api/auth/login"))
-            .with_header("Content-Type", "application/json")
-            .with_body(r#"{"username":"manager@demo.office","password":"demo-office-2026"}"#)
-            .send()
-            .unwrap();
-        assert_eq!(login.status_code, 200, "{}", login.as_str().unwrap());
-        let cookie = login.headers["set-cookie"].split(';').next().unwrap().to_string();
-        let clients = minreq::get(format!("http://{addr}/api/clients?per_page=1"))
-            .with_header("Cookie", cookie)
-            .send()
-            .unwrap();
-        let body: serde_json::Value = clients.json().unwrap();
+        let login = http_call(
+            "POST",
+            &format!("http://{addr}/api/auth/login"),
+            &[("Content-Type", "application/json")],
+            Some(br#"{"username":"manager@demo.office","password":"demo-office-2026"}"#),
+            30,
+        )
+        .unwrap();
+        assert_eq!(login.status, 200, "{}", login.text());
+        let cookie = login
+            .header("set-cookie")
+            .unwrap()
+            .split(';')
+            .next()
+            .unwrap()
+            .to_string();
+        let clients = http_call(
+            "GET",
+            &format!("http://{addr}/api/clients?per_page=1"),
+            &[("Cookie", &cookie)],
+            None,
+            30,
+        )
+        .unwrap();
+        let body: serde_json::Value = serde_json::from_slice(&clients.body).unwrap();
         assert_eq!(body["total"], 100, "filled once, not again on the second start");
         child.kill().unwrap();
         child.wait().unwrap();

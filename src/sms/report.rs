@@ -1,0 +1,91 @@
+//! The SMS balances report (spec 4.9): lowest first, Low by default, the login columns for
+//! managerial users only; and the CSV of logins (managerial), whose download is audited since
+//! it holds every password in clear.
+
+use crate::AppState;
+use crate::auth::session::AuthUser;
+use crate::db::audit::{Audit, audit};
+use crate::db::page::{Page, Paginated};
+use crate::db::settings;
+use crate::error::AppError;
+use crate::sms::pull::{self, Counts, Scope};
+use crate::sms::store::{self, BalanceFilter, BalanceRow, Show};
+use axum::http::StatusCode;
+use rusqlite::Connection;
+
+/// The threshold in force today.
+pub fn threshold(conn: &Connection) -> Result<i64, AppError> {
+    let today = settings::office_today(conn)?;
+    settings::int(conn, &settings::SMS_LOW_BALANCE_THRESHOLD, today)
+}
+
+/// One page of the report for `user` (staff: their book, no login columns).
+pub fn page(
+    conn: &Connection,
+    user: &AuthUser,
+    show: Show,
+    q: Option<String>,
+    page: &Page,
+) -> Result<(Paginated<BalanceRow>, i64), AppError> {
+    let threshold = threshold(conn)?;
+    let filter = BalanceFilter {
+        show,
+        q,
+        book: user.book(),
+        threshold,
+    };
+    Ok((
+        store::balances(filter, user.role.is_managerial()).page(conn, page)?,
+        threshold,
+    ))
+}
+
+/// Audits a download of the CSV of logins (who, which filter, how many rows), before it goes out.
+pub fn logins_exported_in(
+    tx: &Connection,
+    user: &AuthUser,
+    show: Show,
+    q: Option<&str>,
+) -> Result<(), AppError> {
+    audit(
+        tx,
+        Audit {
+            entity: "client_module",
+            entity_id: None,
+            action: "sms_logins_exported",
+            user_id: Some(&user.id),
+            before: None,
+            after: Some(serde_json::json!({ "filter": format!("{show:?}").to_lowercase(), "q": q })),
+        },
+    )
+}
+
+/// A manual refresh by a managerial user: the pull, then its answer. A client without an SMS
+/// subscription is a 409; a pull whose every poll went unanswered is a 502 (decisions 3: the
+/// upstream failed during a call about it), its checks and flags recorded all the same.
+pub fn refresh(state: &AppState, user: &AuthUser, scope: Scope<'_>) -> Result<Counts, AppError> {
+    if let Scope::Client(id) = scope {
+        let found = state.db.read_blocking(|c| {
+            crate::book::visible_client(c, user, id)?;
+            Ok(store::to_poll(c, Some(id))?.len())
+        })?;
+        if found == 0 {
+            return Err(AppError::conflict(
+                "no_sms_subscription",
+                "This client has no active SMS subscription to refresh.",
+            ));
+        }
+    }
+    let counts = pull::run(state, Some(&user.id), scope, false)?;
+    if counts.total > 0 && counts.unreachable == counts.total {
+        return Err(AppError::new(
+            StatusCode::BAD_GATEWAY,
+            "sms_gateway_failed",
+            format!(
+                "The SMS gateway did not answer for any of the {} subscriptions; each is flagged with the reason and its last balance kept.",
+                counts.total
+            ),
+        ));
+    }
+    Ok(counts)
+}
