@@ -22,11 +22,6 @@ pub enum Role {
 }
 
 impl Role {
-    /// Owner or manager (spec 5.10).
-    pub fn is_managerial(self) -> bool {
-        matches!(self, Role::Owner | Role::Manager)
-    }
-
     pub fn as_str(self) -> &'static str {
         match self {
             Role::Owner => "owner",

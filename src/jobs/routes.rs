@@ -125,8 +125,8 @@ async fn daily_scan(
     Ok(Json(run_now(state, DAILY_SCAN.into(), req.as_of).await?))
 }
 
-/// Run any job the jobs page offers now (owner): `daily_scan` or `recurring_generation`;
-/// answers its counts when it is done.
+/// Run any job the jobs page offers now (owner): `daily_scan`, `recurring_generation` or
+/// `sms_balance_pass`; answers its counts when it is done.
 #[utoipa::path(post, path = "/api/jobs/{job}/run", tag = "jobs", params(("job" = String, Path)), request_body = ScanInput,
     responses((status = 200, body = Object), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
 async fn run_job_now(

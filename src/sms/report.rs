@@ -35,7 +35,7 @@ pub fn page(
         threshold,
     };
     Ok((
-        store::balances(filter, user.role.is_managerial()).page(conn, page)?,
+        store::balances(filter, user.is_managerial()).page(conn, page)?,
         threshold,
     ))
 }

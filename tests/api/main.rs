@@ -23,4 +23,5 @@ mod payments;
 mod projects;
 mod props_money;
 mod reminders;
+mod sms;
 mod staff;

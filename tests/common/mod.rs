@@ -12,6 +12,7 @@
 #![allow(dead_code)]
 
 pub mod browser;
+pub mod gateway;
 pub mod mail;
 pub mod server;
 pub mod webdriver;

@@ -6,6 +6,7 @@
 //! log, in any audit row, in any login event, or in the JSON of the lists and records that show
 //! those things (they stay only where each is stored, which is not scanned here).
 
+use crate::common::gateway::FakeGateway;
 use crate::common::server::Server;
 use serde_json::{Value, json};
 
@@ -18,6 +19,7 @@ const DB_PW: &str = "DbPw-Vt4Rn8Qc1Xm";
 const PORTAL_PW: &str = "PortalPw-Hy6Jd3Wb5Ke";
 const MODULE_SECRET: &str = "ModSecret-Xe2Pk7Tf4Lu";
 const MAIL_TOKEN: &str = "MailTok-Lc9Bv1Ns6Rg";
+const SMS_PW: &str = "SmsGatewayPw-Rk3Vn8Qa5";
 
 fn text(v: &Value, key: &str) -> String {
     v[key]
@@ -258,6 +260,60 @@ fn no_secret_reaches_the_log_the_audit_the_login_history_or_a_list() {
     let (status, _, body) = server.call("POST", "/api/settings/mail/test", Some(&owner), Some(json!({})));
     assert_eq!(status, 502, "{body}");
 
+    // An SMS gateway login: pulled from the gateway twice, once read, once refused with an ERROR line.
+    let gateway = FakeGateway::start();
+    gateway.account("kadakkal-sms", SMS_PW, 1520);
+    let (status, _, sms) = server.call(
+        "POST",
+        "/api/modules",
+        Some(&owner),
+        Some(json!({ "code": "SMS", "name": "Bulk SMS", "sac": "998413", "gst_rate": 18 })),
+    );
+    assert_eq!(status, 201, "{sms}");
+    let (status, _, linked) = server.call(
+        "POST",
+        "/api/client-modules",
+        Some(&owner),
+        Some(json!({ "client_id": client_id, "module_id": text(&sms, "id") })),
+    );
+    assert_eq!(status, 201, "{linked}");
+    let (status, _, body) = server.call(
+        "PATCH",
+        &format!("/api/client-modules/{}", text(&linked, "id")),
+        Some(&owner),
+        Some(json!({ "provider": "MSG91", "username": "kadakkal-sms", "password": SMS_PW })),
+    );
+    assert_eq!(status, 200, "{body}");
+    let (status, _, body) = server.call(
+        "PUT",
+        "/api/settings/operations",
+        Some(&owner),
+        Some(json!({ "sms.balance_api_url": gateway.url })),
+    );
+    assert_eq!(status, 200, "{body}");
+    let (status, _, counts) = server.call(
+        "POST",
+        &format!("/api/clients/{client_id}/sms-balance/refresh"),
+        Some(&clerk),
+        Some(json!({})),
+    );
+    assert_eq!((status, counts["updated"].as_i64()), (200, Some(1)), "{counts}");
+    gateway.answer_raw("kadakkal-sms", 200, "401|ERROR|Invalid login");
+    let (status, _, counts) = server.call(
+        "POST",
+        "/api/reports/sms-balances/refresh",
+        Some(&clerk),
+        Some(json!({})),
+    );
+    assert_eq!((status, counts["flagged"].as_i64()), (200, Some(1)), "{counts}");
+    assert!(
+        gateway
+            .queries()
+            .iter()
+            .all(|q| q.contains("username=kadakkal-sms")),
+        "the gateway was asked with the login"
+    );
+
     // A share token, minted and used, and a failed send that reuses it.
     let (status, _, draft) = server.call(
         "POST",
@@ -311,6 +367,7 @@ fn no_secret_reaches_the_log_the_audit_the_login_history_or_a_list() {
         "/api/email-log",
         "/api/login-events",
         "/api/payments",
+        "/api/reports/sms-balances?filter=all",
     ] {
         for page in all_pages(&server, &owner, path) {
             shown.push((format!("GET {path}"), page));
@@ -355,6 +412,7 @@ fn no_secret_reaches_the_log_the_audit_the_login_history_or_a_list() {
         ("portal password", PORTAL_PW),
         ("module secret", MODULE_SECRET),
         ("mail token", MAIL_TOKEN),
+        ("SMS gateway password", SMS_PW),
     ]
     .into_iter()
     .map(|(n, s)| (n.to_string(), s.to_string()))
@@ -395,6 +453,7 @@ fn no_secret_reaches_the_log_the_audit_the_login_history_or_a_list() {
         "reveal_secret",
         "reset_password",
         "minted",
+        "sms_balance",
     ] {
         assert!(
             audit.iter().any(|row| row.contains(actions)),
@@ -414,6 +473,21 @@ fn no_secret_reaches_the_log_the_audit_the_login_history_or_a_list() {
         .unwrap();
     assert_eq!(events.len(), 6, "one event per sign-in attempt: {events:#?}");
     assert_absent("the login events", &events.join("\n"), &secrets);
+    let polls: Vec<String> = conn
+        .prepare(
+            "SELECT outcome || ' ' || COALESCE(error, '') FROM sms_balance_check
+             UNION ALL SELECT COALESCE(sms_flag, '') FROM client_module",
+        )
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert!(
+        polls.iter().any(|p| p == "ok ") && polls.iter().any(|p| p == "error 401 Invalid login"),
+        "{polls:?}"
+    );
+    assert_absent("the SMS polls", &polls.join("\n"), &secrets);
 
     // The lists and records the API showed.
     for (place, body) in &shown {
