@@ -294,6 +294,9 @@ pub fn call(guard: Guard, request: Request<'_>) -> Result<Reply, CallError> {
         ureq::Error::BodyExceedsLimit(_) => CallError::TooLarge(request.max_bytes),
         ureq::Error::HostNotFound => CallError::Target(TargetError::Unresolvable),
         ureq::Error::Io(io) if io.kind() == std::io::ErrorKind::TimedOut => CallError::Timeout(guard.timeout),
+        ureq::Error::Io(io) if io.kind() == std::io::ErrorKind::InvalidData => {
+            CallError::Unreachable(format!("TLS or HTTP failed: {io}"))
+        }
         ureq::Error::Io(io) => CallError::Unreachable(format!("connection failed: {}", io.kind())),
         ureq::Error::ConnectionFailed => CallError::Unreachable("connection failed".into()),
         ureq::Error::Tls(why) => CallError::Unreachable(format!("TLS failed: {why}")),
@@ -516,6 +519,12 @@ mod tests {
         assert_eq!(
             call(LAB, Request::get(&url, 5)).unwrap_err(),
             CallError::TooLarge(5)
+        );
+        // https to a server that speaks plain HTTP: a TLS failure, named as such.
+        let tls = call(LAB, Request::get(&url.replace("http://", "https://"), 100)).unwrap_err();
+        assert!(
+            matches!(&tls, CallError::Unreachable(why) if why.starts_with("TLS")),
+            "{tls:?}"
         );
         let slow = serve(
             "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok",
