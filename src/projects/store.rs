@@ -37,13 +37,18 @@ pub struct ClientModule {
     /// The names of the stored secrets; values are only revealed one at a time.
     pub secret_keys: Vec<String>,
     pub sms_balance: Option<i64>,
+    /// When the gateway was last asked for the balance, and why that poll read none (null: it
+    /// read one); SMS subscriptions only (`crate::sms`).
+    pub sms_checked_at: Option<String>,
+    pub sms_flag: Option<String>,
     pub updated_at: String,
 }
 
 const COLUMNS: &str = "cm.id, cm.client_id, c.name, cm.module_id, m.code, m.name, cm.active, cm.status, cm.edition, \
     cm.installed_on, cm.trained_on, cm.next_renewal, cm.created_at, cm.provider, cm.username, \
     (cm.password IS NOT NULL AND cm.password <> '' AND substr(cm.password, 1, 4) <> 'enc:'), cm.field_values, \
-    substr(cm.secrets, 1, instr(cm.secrets || char(10), char(10)) - 1), cm.sms_balance, cm.updated_at";
+    substr(cm.secrets, 1, instr(cm.secrets || char(10), char(10)) - 1), cm.sms_balance, cm.updated_at, \
+    cm.sms_checked_at, cm.sms_flag";
 const FROM: &str =
     "client_module cm JOIN client c ON c.id = cm.client_id JOIN module m ON m.id = cm.module_id";
 
@@ -71,6 +76,8 @@ fn client_module(r: &Row<'_>) -> rusqlite::Result<ClientModule> {
         secret_keys: rules::secret_keys(key_line.as_deref()),
         sms_balance: r.get(18)?,
         updated_at: r.get(19)?,
+        sms_checked_at: r.get(20)?,
+        sms_flag: r.get(21)?,
     })
 }
 

@@ -190,6 +190,26 @@ async fn each_reply_shape_is_read_or_flagged_and_a_flag_keeps_the_last_balance()
         o.stored(&error),
         (Some(900), Some("401 Invalid login".into()), true)
     );
+    let record = o.app.get(&format!("/api/client-modules/{error}"), &o.staff).await;
+    assert_eq!(
+        record.status,
+        StatusCode::NOT_FOUND,
+        "not in the staff user's book"
+    );
+    let record = o
+        .app
+        .get(&format!("/api/client-modules/{error}"), &o.manager)
+        .await;
+    assert_eq!(
+        (
+            record.body["sms_balance"].as_i64(),
+            record.body["sms_flag"].as_str()
+        ),
+        (Some(900), Some("401 Invalid login")),
+        "{}",
+        record.text
+    );
+    assert!(record.body["sms_checked_at"].is_string());
     let (balance, flag, _) = o.stored(&garbage);
     assert_eq!(balance, Some(900));
     assert!(flag.unwrap().contains("not code|STATUS|payload"));
