@@ -6,7 +6,7 @@
 use crate::auth::session::AuthUser;
 use crate::clock;
 use crate::company;
-use crate::db::audit::{Audit, audit};
+use crate::db::audit::{Audit, audit, setting_changed};
 use crate::db::ids::new_id;
 use crate::db::settings;
 use crate::error::AppError;
@@ -221,16 +221,12 @@ pub fn save_fields_in(
         settings::set(tx, key, value, today, Some(&user.id))?;
     }
     let after = stored(tx)?;
-    audit(
+    setting_changed(
         tx,
-        Audit {
-            entity: "setting",
-            entity_id: Some("template"),
-            action: "update",
-            user_id: Some(&user.id),
-            before: Some(Value::Object(before)),
-            after: Some(Value::Object(after)),
-        },
+        &user.id,
+        "template",
+        Value::Object(before),
+        Value::Object(after),
     )?;
     self::settings(tx)
 }

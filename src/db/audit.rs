@@ -61,6 +61,28 @@ pub fn record<T: serde::Serialize>(
     )
 }
 
+/// Audits a write of the setting (or group of settings) `key` by `user_id` (spec 6.2: settings
+/// writes are audited).
+pub fn setting_changed(
+    conn: &Connection,
+    user_id: &str,
+    key: &str,
+    before: Value,
+    after: Value,
+) -> Result<(), AppError> {
+    audit(
+        conn,
+        Audit {
+            entity: "setting",
+            entity_id: Some(key),
+            action: "update",
+            user_id: Some(user_id),
+            before: Some(before),
+            after: Some(after),
+        },
+    )
+}
+
 /// Removes every string held under a key that names a secret (password, token, secret, hash),
 /// at any depth. Flags such as `hasDbPassword` are booleans and stay.
 pub fn scrub(value: Value) -> Value {

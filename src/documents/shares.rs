@@ -8,7 +8,7 @@ use crate::auth::session::AuthUser;
 use crate::book::visible_document;
 use crate::clock;
 use crate::config::Config;
-use crate::db::audit::{Audit, audit};
+use crate::db::audit::{Audit, audit, setting_changed};
 use crate::db::settings;
 use crate::documents::store::{self, Share};
 use crate::error::AppError;
@@ -166,17 +166,7 @@ pub fn set_base_url_in(tx: &Connection, user: &AuthUser, base: Option<&str>) -> 
     let today = settings::office_today(tx)?;
     let value = base.map_or(serde_json::Value::Null, |b| serde_json::json!(b));
     settings::set(tx, BASE_URL, &value, today, Some(&user.id))?;
-    audit(
-        tx,
-        Audit {
-            entity: "setting",
-            entity_id: Some(BASE_URL),
-            action: "update",
-            user_id: Some(&user.id),
-            before: Some(serde_json::json!(before)),
-            after: Some(value),
-        },
-    )
+    setting_changed(tx, &user.id, BASE_URL, serde_json::json!(before), value)
 }
 
 /// When a new link expires: `expires_at` (a date means the end of that office day, or an RFC
@@ -314,15 +304,11 @@ pub fn set_default_expiry_in(tx: &Connection, user: &AuthUser, days: i64) -> Res
         today,
         Some(&user.id),
     )?;
-    audit(
+    setting_changed(
         tx,
-        Audit {
-            entity: "setting",
-            entity_id: Some(settings::SHARE_EXPIRY_DAYS.name),
-            action: "update",
-            user_id: Some(&user.id),
-            before: Some(serde_json::json!(before)),
-            after: Some(serde_json::json!(days)),
-        },
+        &user.id,
+        settings::SHARE_EXPIRY_DAYS.name,
+        serde_json::json!(before),
+        serde_json::json!(days),
     )
 }

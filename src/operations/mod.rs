@@ -6,7 +6,7 @@ pub mod routes;
 pub mod rules;
 
 use crate::auth::session::AuthUser;
-use crate::db::audit::{Audit, audit};
+use crate::db::audit::setting_changed;
 use crate::db::settings::{self, SMS_BALANCE_API_URL, SMS_LOW_BALANCE_THRESHOLD, TICKET_SLA_DAYS};
 use crate::error::AppError;
 use rules::Change;
@@ -63,17 +63,7 @@ pub fn save_in(tx: &Connection, user: &AuthUser, change: Change) -> Result<Opera
                 return Ok(());
             }
             settings::set(tx, key, &after, today, Some(&user.id))?;
-            audit(
-                tx,
-                Audit {
-                    entity: "setting",
-                    entity_id: Some(key),
-                    action: "update",
-                    user_id: Some(&user.id),
-                    before: Some(shown(&before)),
-                    after: Some(shown(&after)),
-                },
-            )
+            setting_changed(tx, &user.id, key, shown(&before), shown(&after))
         };
     let as_is = |v: &Value| v.clone();
     if let Some(url) = change.sms_balance_api_url {

@@ -2,7 +2,7 @@
 //! (`project.milestone_template.front`) and a tail per module (`project.milestone_template:<CODE>`).
 
 use crate::auth::session::AuthUser;
-use crate::db::audit::{Audit, audit};
+use crate::db::audit::setting_changed;
 use crate::db::settings;
 use crate::error::AppError;
 use crate::projects::rules::{self, Step, default_tail};
@@ -68,17 +68,7 @@ fn save_template(
 ) -> Result<(), AppError> {
     let value = serde_json::to_value(steps)?;
     settings::set(tx, key, &value, settings::office_today(tx)?, Some(&user.id))?;
-    audit(
-        tx,
-        Audit {
-            entity: "setting",
-            entity_id: Some(key),
-            action: "update",
-            user_id: Some(&user.id),
-            before: Some(serde_json::to_value(before)?),
-            after: Some(value),
-        },
-    )
+    setting_changed(tx, &user.id, key, serde_json::to_value(before)?, value)
 }
 
 /// Replaces the shared front list (owner), audited; a key also in any tail is refused (422).

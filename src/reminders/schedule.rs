@@ -3,7 +3,7 @@
 //! spec's own key `quote.followup.policy`; a save writes both from the same date.
 
 use crate::auth::session::AuthUser;
-use crate::db::audit::{Audit, audit};
+use crate::db::audit::setting_changed;
 use crate::db::settings::{self, QUOTE_FOLLOWUP_POLICY, REMINDER_SCHEDULE};
 use crate::error::AppError;
 use crate::reminders::rules::Schedule;
@@ -75,16 +75,12 @@ pub fn save_in(
         effective_from,
         schedule,
     };
-    audit(
+    setting_changed(
         tx,
-        Audit {
-            entity: "setting",
-            entity_id: Some(REMINDER_SCHEDULE.name),
-            action: "update",
-            user_id: Some(&user.id),
-            before: Some(serde_json::to_value(&before)?),
-            after: Some(serde_json::to_value(&after)?),
-        },
+        &user.id,
+        REMINDER_SCHEDULE.name,
+        serde_json::to_value(&before)?,
+        serde_json::to_value(&after)?,
     )?;
     Ok(after)
 }
