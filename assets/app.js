@@ -34,6 +34,8 @@ import { PaymentPage } from "/js/pages/payment.js";
 import { ReportsPage } from "/js/pages/reports.js";
 import { DuesAgingPage } from "/js/pages/report-dues.js";
 import { GstSummaryPage } from "/js/pages/report-gst.js";
+import { SmsBalancesPage } from "/js/pages/report-sms.js";
+import { OperationsSettingsPage } from "/js/pages/operations-settings.js";
 import { ContractsPage } from "/js/pages/contracts.js";
 import { RecurringPlansPage } from "/js/pages/recurring-plans.js";
 import { RemindersPage } from "/js/pages/reminders.js";
@@ -65,12 +67,14 @@ const ROUTES = {
   "/reports": { page: ReportsPage },
   "/reports/dues-aging": { page: DuesAgingPage },
   "/reports/gst-summary": { page: GstSummaryPage },
+  "/reports/sms-balances": { page: SmsBalancesPage },
   "/settings": { page: SettingsPage, roles: ["owner"] },
   "/settings/company": { page: CompanyPage, roles: ["owner"] },
   "/settings/template": { page: TemplateSettingsPage, roles: ["owner"] },
   "/settings/mail": { page: MailSettingsPage, roles: ["owner"] },
   "/reminders": { page: RemindersPage },
   "/settings/reminders": { page: ReminderSettingsPage, roles: ["owner"] },
+  "/settings/operations": { page: OperationsSettingsPage, roles: ["owner"] },
   "/jobs": { page: JobsPage, roles: ["owner"] },
   "/import": { page: ImportPage, roles: ["owner"] },
 };
@@ -110,6 +114,7 @@ export const NAV = [
   { href: "/contracts", label: "Service contracts", group: "Sales" },
   { href: "/recurring-plans", label: "Recurring plans", roles: ["owner"], group: "Sales" },
   { href: "/reports", label: "Reports", group: "Reports" },
+  { href: "/reports/sms-balances", label: "SMS balances", group: "Reports" },
   { href: "/audit", label: "Audit", roles: ["owner"], group: "Reports" },
   { href: "/login-history", label: "Login history", roles: ["owner"], group: "Reports" },
   { href: "/settings", label: "Settings", roles: ["owner"], group: "Settings" },
@@ -151,7 +156,11 @@ function Shell({ me, path, forced, onSignOut, children }) {
   const badge = (n) => n.badge === "reminders" && openReminders > 0 &&
     html` <span class="nav-badge" data-testid="reminders-badge" aria-label=${`${openReminders} open`}>${openReminders}</span>`;
   const links = NAV.filter((n) => canUse(me, n.roles));
-  const isCurrent = (href) => (href === "/" ? path === "/" : path === href || path.startsWith(`${href}/`));
+  // The most specific entry that holds the path is the current one ("/reports/sms-balances" is
+  // SMS balances, not Reports as well).
+  const holds = (href) => (href === "/" ? path === "/" : path === href || path.startsWith(`${href}/`));
+  const current = links.filter((n) => holds(n.href)).reduce((best, n) => (!best || n.href.length > best.length ? n.href : best), null);
+  const isCurrent = (href) => href === current;
   const groups = [...new Set(links.map((n) => n.group))].map((g) => [g, links.filter((n) => n.group === g)]);
   return html`<div class="shell">
     <a class="skip-link" href="#content">Skip to content</a>

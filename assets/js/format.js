@@ -122,6 +122,22 @@ export function timeOrDateTime(rfc3339, now = new Date()) {
 }
 
 /**
+ * How long ago an RFC 3339 moment was, relative to `now`: "just now", "5 min ago", "3 h ago",
+ * "2 days ago" (a moment in the future reads "just now"); "" when it is not a moment.
+ */
+export function ago(rfc3339, now = Date.now()) {
+  const d = parseInstant(rfc3339);
+  if (!d) return "";
+  const minutes = Math.floor((now - d.getTime()) / 60000);
+  if (minutes < 1) return "just now";
+  if (minutes < 60) return `${minutes} min ago`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 24) return `${hours} h ago`;
+  const days = Math.floor(hours / 24);
+  return days === 1 ? "1 day ago" : `${integer(days)} days ago`;
+}
+
+/**
  * "22-11-2026" (also with / or . between, and 1-digit day or month) → "2026-11-22".
  * Returns null when the text is not a real calendar date.
  */

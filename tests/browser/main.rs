@@ -24,3 +24,4 @@ mod payments;
 mod projects;
 mod reminders;
 mod settings;
+mod sms;

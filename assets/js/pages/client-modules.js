@@ -1,13 +1,17 @@
 // The client page's "Modules" card: the client's subscriptions (projects) with their status and
-// dates, "Add module" (a module from the catalog, its edition, next renewal and the module's own
-// custom fields), and a link to each project's page.
+// dates (an SMS subscription with its balance), "Add module" (a module from the catalog, its
+// edition, next renewal and the module's own custom fields), a link to each project's page, and
+// for owner and manager "Refresh SMS balance" (the client's SMS subscriptions asked at the gateway
+// now, with what came of it).
 import { html, useState } from "/vendor/preact-htm.js";
-import { post } from "../api.js";
-import { date } from "../format.js";
+import { get, post } from "../api.js";
+import { date, dateTime, integer } from "../format.js";
 import {
-  DataTable, Card, Dialog, Form, Field, DateField, SubmitButton, useForm, fieldError, toast, useFetch, Link,
+  DataTable, Card, Badge, Dialog, Form, Field, DateField, SubmitButton, Notice, useForm, fieldError, toast, useFetch, useSession, Link,
 } from "../components.js";
 import { ProjectStatusBadge, CustomFields, fieldStart, fieldValuesBody, projectUrl } from "./project-shared.js";
+import { isManagerial } from "./client-shared.js";
+import { SMS_CODE, SMS_BALANCES_URL, countsText, RefreshFailure } from "./sms-shared.js";
 
 const enc = encodeURIComponent;
 const BASE_FIELDS = ["module_id", "edition", "next_renewal"];
@@ -78,14 +82,67 @@ function AddModuleDialog({ client, onClose, onSaved }) {
 
 const dateCell = (d) => (d ? date(d) : html`<span class="muted">—</span>`);
 
+/** The flags of the client's active SMS subscriptions, read again after a refresh. */
+async function flagsOf(client) {
+  try {
+    const answer = await get(`/api/clients/${enc(client.id)}/modules`);
+    return answer.rows.filter((r) => r.module_code === SMS_CODE && r.active && r.sms_flag).map((r) => r.sms_flag);
+  } catch {
+    return [];
+  }
+}
+
+/** What one refresh of the client's SMS balances came to, in words. */
+function refreshWords(counts) {
+  if (counts.total !== 1) return `${countsText(counts)}.`;
+  if (counts.updated) return "The balance was read and has changed.";
+  if (counts.unchanged) return "The balance was read: it has not changed.";
+  return "No balance was read: the subscription is flagged and keeps its last balance.";
+}
+
+function RefreshOutcome({ outcome, me }) {
+  const flags = outcome.flags.length > 0 && html`<ul class="sms-flags">${outcome.flags.map((f) => html`<li class="sms-flag-text">${f}</li>`)}</ul>`;
+  if (outcome.error) return html`<div class="card-notice"><${RefreshFailure} error=${outcome.error} me=${me} />${flags}</div>`;
+  const flagged = outcome.counts.flagged > 0;
+  return html`<div class="card-notice"><${Notice} tone=${flagged ? "warning" : "success"} title="SMS balance refreshed" testid="sms-refresh-result">
+    ${refreshWords(outcome.counts)}${flags}
+  </${Notice}></div>`;
+}
+
 export function ModulesSection({ client }) {
+  const { me } = useSession();
   const { data, error, loading, reload } = useFetch(`/api/clients/${enc(client.id)}/modules`);
   const [adding, setAdding] = useState(false);
+  const [refreshing, setRefreshing] = useState(false);
+  const [outcome, setOutcome] = useState(null); // { counts, flags } or { error, flags }
+  const rows = (data && data.rows) || [];
+  const isSms = (r) => r.module_code === SMS_CODE;
+  const canRefresh = isManagerial(me) && rows.some((r) => isSms(r) && r.active);
+  const refresh = async () => {
+    if (refreshing) return;
+    setRefreshing(true);
+    setOutcome(null);
+    try {
+      const counts = await post(`/api/clients/${enc(client.id)}/sms-balance/refresh`, {});
+      setOutcome({ counts, flags: counts.flagged > 0 ? await flagsOf(client) : [] });
+    } catch (error) {
+      // A gateway that answered none still flagged each subscription with its reason.
+      setOutcome({ error, flags: error.code === "sms_gateway_failed" ? await flagsOf(client) : [] });
+    } finally {
+      setRefreshing(false);
+      reload();
+    }
+  };
+  const balanceLine = (r) => html`<div class="cell-sub" data-testid="sms-balance">
+      ${r.sms_balance === null || r.sms_balance === undefined ? "SMS balance not read yet" : html`SMS balance <strong>${integer(r.sms_balance)}</strong> credits`}${r.sms_checked_at && html` · asked <time datetime=${r.sms_checked_at}>${dateTime(r.sms_checked_at)}</time>`}
+    </div>
+    ${r.sms_flag && html`<div class="cell-sub sms-flag" data-testid="sms-flag"><${Badge} tone="warning">Flagged</${Badge}> <span class="sms-flag-text">${r.sms_flag}</span></div>`}`;
   const columns = [
     {
       key: "module_name", label: "Module", wrap: true,
       render: (r) => html`<${Link} class="cell-main" href=${projectUrl(r.id)}>${r.module_name}</${Link}>
-        <div class="cell-sub"><span class="mono-ish">${r.module_code}</span>${r.edition && html` · Edition ${r.edition}`}</div>`,
+        <div class="cell-sub"><span class="mono-ish">${r.module_code}</span>${r.edition && html` · Edition ${r.edition}`}</div>
+        ${isSms(r) && balanceLine(r)}`,
     },
     { key: "status", label: "Status", render: (r) => html`<${ProjectStatusBadge} status=${r.status} active=${r.active} />` },
     { key: "next_renewal", label: "Renewal", render: (r) => dateCell(r.next_renewal) },
@@ -102,11 +159,16 @@ export function ModulesSection({ client }) {
       reload();
       toast.success(`${cm.module_name} added for ${client.name}.`);
     }} />`}
-    <${Card} title="Modules" class="section-card"
-      actions=${html`<button type="button" class="btn btn-sm" onClick=${() => setAdding(true)}>Add module</button>`}>
-      <div data-testid="client-modules">
-        <${DataTable} caption="Modules" columns=${columns} rows=${(data && data.rows) || []} loading=${loading} loaded=${!!data}
+    <${Card} title="Modules" class="section-card modules-card"
+      actions=${html`${canRefresh && html`<button type="button" class="btn btn-sm" onClick=${refresh} disabled=${refreshing}
+          aria-busy=${refreshing ? "true" : undefined} title="Ask the SMS gateway for this client's balance now">
+          ${refreshing && html`<span class="spinner small" aria-hidden="true"></span>`}Refresh SMS balance</button>`}
+        <button type="button" class="btn btn-sm" onClick=${() => setAdding(true)}>Add module</button>`}>
+      ${outcome && html`<${RefreshOutcome} outcome=${outcome} me=${me} />`}
+      <div data-testid="client-modules" class=${outcome ? "table-inset" : undefined}>
+        <${DataTable} caption="Modules" columns=${columns} rows=${rows} loading=${loading} loaded=${!!data}
           error=${error} onRetry=${reload} empty="No modules yet." />
       </div>
+      ${rows.some(isSms) && html`<p class="hint report-note">Every SMS balance, the low ones first: <${Link} href=${SMS_BALANCES_URL}>SMS balances</${Link}>.</p>`}
     </${Card}>`;
 }

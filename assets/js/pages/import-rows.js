@@ -7,7 +7,7 @@ import { html, useState, useEffect } from "/vendor/preact-htm.js";
 import { patch, post } from "../api.js";
 import { integer } from "../format.js";
 import {
-  DataTable, useUrlList, SearchBox, FilterBar, Badge, Notice, Dialog, Form, Field, DialogActions, useForm, toast, Link, useId, useQuery,
+  DataTable, useUrlList, SearchBox, FilterBar, Badge, Notice, Dialog, Form, Field, DialogActions, useForm, toast, Link, useQuery, FilterChips,
 } from "../components.js";
 
 const enc = encodeURIComponent;
@@ -151,18 +151,6 @@ function RowDialog({ row, onClose, onSaved, onFixed }) {
   </${Dialog}>`;
 }
 
-/** The Show chips: one filter of the staged rows at a time. */
-function FilterChips({ value, onChange, problems }) {
-  const id = useId("chips-");
-  return html`<div class="field chips-field">
-    <span class="field-label" id=${id}>Show</span>
-    <div class="chips" role="group" aria-labelledby=${id}>
-      ${FILTERS.map((f) => html`<button type="button" class="chip" aria-pressed=${value === f.value ? "true" : "false"} data-filter=${f.value}
-        onClick=${() => onChange(f.value)}>${f.label}${f.value === "problems" && problems > 0 ? html` <span class="chip-count">${integer(problems)}</span>` : ""}</button>`)}
-    </div>
-  </div>`;
-}
-
 /**
  * The staged rows with their filters in the URL (`filter`, default problems; `q`; page; sort).
  * Props: status (the import status: its counts go on the chips, the bulk buttons and the notes),
@@ -274,7 +262,7 @@ export function StagedRows({ status, onChanged, editable, reloadKey }) {
       onFixed=${(row) => { setEditing(null); setFixed(row); }} />`}
     <h2 class="section-title" id="staged-rows-title">Staged rows</h2>
     <${FilterBar} label="Filter staged rows">
-      <${FilterChips} value=${filter} problems=${status.problems} onChange=${(f) => setQuery({ filter: f === fallback ? "" : f })} />
+      <${FilterChips} value=${filter} options=${FILTERS.map((f) => ({ ...f, count: f.value === "problems" ? status.problems : 0 }))} onChange=${(f) => setQuery({ filter: f === fallback ? "" : f })} />
       <${SearchBox} value=${list.query.q || ""} label="Search" placeholder="Name or invoice number…" onSearch=${(q) => setQuery({ q }, { replace: true })} />
     </${FilterBar}>
     ${fixed && html`<${Notice} tone="success" testid="row-result" title=${`Row ${fixed.row} checked again: no problems left`}>

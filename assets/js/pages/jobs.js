@@ -9,6 +9,7 @@ import { Card, Notice, Loading, Badge, DateField, Spinner, toast, useFetch, useT
 const ABOUT = {
   daily_scan: "Reads bounced mail, raises the day's reminders (renewals, contracts ending, overdue invoices, quote follow-ups, follow-ups), then sends the quote follow-ups set to go by themselves.",
   recurring_generation: "Issues the invoices of recurring plans that are due; a plan that fails is parked with its reason.",
+  sms_balance_pass: "Asks the SMS gateway for every SMS subscription's balance (eight at a time); an answer that is an error or makes no sense flags the subscription and keeps its last balance. The day does not matter to it.",
 };
 const TONES = { ok: "success", failed: "danger", running: "info" };
 
@@ -20,7 +21,10 @@ function counts(result) {
     parts.push(made.length ? `raised ${made.map(([k, n]) => `${n} ${humanize(k).toLowerCase()}`).join(", ")}` : "raised nothing new");
     parts.push(`sent ${result.sent}, failed ${result.failed}`);
   }
-  for (const k of ["generated", "parked", "skipped"]) if (k in result) parts.push(`${k} ${Array.isArray(result[k]) ? result[k].length : result[k]}`);
+  if (typeof result.skipped === "string") parts.push(`skipped: ${result.skipped}`);
+  for (const k of ["generated", "parked", "skipped", "total", "updated", "unchanged", "flagged"]) {
+    if (k in result && typeof result[k] !== "string") parts.push(`${k} ${Array.isArray(result[k]) ? result[k].length : result[k]}`);
+  }
   return parts.join("; ");
 }
 
@@ -54,7 +58,7 @@ function JobCard({ job, onRan }) {
       </dl>
       ${job.last_error && html`<${Notice} tone="danger" title="Last error" testid="job-error">${job.last_error}</${Notice}>`}
       ${job.run_now && html`<div class="inline-form">
-        <${DateField} label="For the day" name="as_of" value=${asOf} onChange=${setAsOf} optional hint="Empty: today." />
+        ${job.job !== "sms_balance_pass" && html`<${DateField} label="For the day" name="as_of" value=${asOf} onChange=${setAsOf} optional hint="Empty: today." />`}
         <button type="button" class="btn btn-primary" disabled=${busy} onClick=${run}>${busy ? "Running…" : "Run now"}</button>
         ${busy && html`<${Spinner} small=${true} label="Running the job…" showLabel=${true} />`}
       </div>`}

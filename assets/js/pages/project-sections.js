@@ -237,8 +237,17 @@ export function CredentialsCard({ project, onSaved }) {
 
 // ---- Quotes from the subscription ------------------------------------------------------------
 
-function SmsQuoteDialog({ project, minimum, onClose, onDone }) {
+/**
+ * The count of an SMS top-up and "SMS top-up quote": a proforma draft for the subscription
+ * `project` ({ id, client_name }), handed to onDone(doc). `minimum`: the rate card's minimum
+ * order, when known; `suggested`: a count put in while the field is still empty (e.g. that
+ * minimum, found after the dialog opened). The project page and the SMS balances report use it.
+ */
+export function SmsQuoteDialog({ project, minimum, suggested, onClose, onDone }) {
   const form = useForm({ count: "" });
+  useEffect(() => {
+    if (suggested && !form.values.count) form.set("count", String(suggested));
+  }, [suggested]);
   const onSubmit = form.submit(async (v) => {
     const count = v.count.trim().replace(/,/g, "");
     if (!/^\d+$/.test(count) || Number(count) < 1) throw fieldError("count", "A whole number of SMS, e.g. 25000.");
@@ -256,15 +265,12 @@ function SmsQuoteDialog({ project, minimum, onClose, onDone }) {
 }
 
 /**
- * "Renewal quote" and, when the module has a rate card in force, "SMS top-up quote": each makes
- * a proforma draft and opens it. The rate card is found with a preview of one unit (a dry run
- * anyone may make; reading rate cards is the owner's). Returns { buttons, dialog }: render the
- * dialog first in <main>.
+ * Whether the module of `project` ({ id, client_id, module_id }) is priced by a rate card today:
+ * { minimum } (its minimum order) when it is, else null. Found with a preview of one unit (a dry
+ * run anyone may make; reading rate cards is the owner's).
  */
-export function useProjectQuotes(project) {
-  const [busy, setBusy] = useState(false);
-  const [asking, setAsking] = useState(false);
-  const [card, setCard] = useState(null); // { minimum } when the module has a rate card
+export function useRateCard(project) {
+  const [card, setCard] = useState(null);
   useEffect(() => {
     if (!project) return undefined;
     const ctl = new AbortController();
@@ -279,6 +285,19 @@ export function useProjectQuotes(project) {
       .catch(() => setCard(null));
     return () => ctl.abort();
   }, [project && project.id]);
+  return card;
+}
+
+/**
+ * "Renewal quote" and, when the module has a rate card in force, "SMS top-up quote": each makes
+ * a proforma draft and opens it. The rate card is found with a preview of one unit (a dry run
+ * anyone may make; reading rate cards is the owner's). Returns { buttons, dialog }: render the
+ * dialog first in <main>.
+ */
+export function useProjectQuotes(project) {
+  const [busy, setBusy] = useState(false);
+  const [asking, setAsking] = useState(false);
+  const card = useRateCard(project);
   const opened = (doc) => {
     toast.success("Proforma draft made: check it and issue it.");
     navigate(`/documents/${enc(doc.id)}`);

@@ -81,6 +81,8 @@ function DetailsCard({ project: p, onEdit }) {
       <${Detail} label="Trained on" value=${date(p.trained_on)} />
       <${Detail} label="Next renewal" value=${date(p.next_renewal)} />
       <${Detail} label="SMS balance" value=${p.sms_balance === null || p.sms_balance === undefined ? "" : integer(p.sms_balance)} />
+      ${p.sms_checked_at && html`<${Detail} label="SMS balance checked" value=${dateTime(p.sms_checked_at)} />`}
+      ${p.sms_flag && html`<${Detail} label="SMS balance flag" value=${html`<span class="sms-flag-text" data-testid="sms-flag">${p.sms_flag}</span>`} />`}
       <${Detail} label="Portal provider" value=${p.provider} />
       <${Detail} label="Portal username" value=${p.username && html`<span class="mono-ish">${p.username}</span>`} />
     </dl>

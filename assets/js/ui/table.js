@@ -2,7 +2,7 @@
 // the hook that keeps a list's filters, page and sort in the URL and fetches the page.
 import { html, useState, useEffect, useRef } from "/vendor/preact-htm.js";
 import { get, isAbort, qs } from "../api.js";
-import { pageRange } from "../format.js";
+import { pageRange, integer } from "../format.js";
 import { useQuery } from "../router.js";
 import { Spinner, EmptyState, Notice } from "./feedback.js";
 import { useId } from "./forms.js";
@@ -238,6 +238,21 @@ export function FilterSelect({ label, name, value, options, onChange }) {
     <select id=${id} name=${name} class="control" value=${value || ""} onChange=${(e) => onChange(e.currentTarget.value)}>
       ${options.map((o) => html`<option value=${o.value}>${o.label}</option>`)}
     </select>
+  </div>`;
+}
+
+/**
+ * One filter of a list chosen among a few, as a row of toggle chips (`data-filter` = the value):
+ * options [{ value, label, count? }]; a count above 0 shows in a red pill (e.g. rows with problems).
+ */
+export function FilterChips({ label = "Show", value, options, onChange }) {
+  const id = useId("chips-");
+  return html`<div class="field chips-field">
+    <span class="field-label" id=${id}>${label}</span>
+    <div class="chips" role="group" aria-labelledby=${id}>
+      ${options.map((o) => html`<button type="button" class="chip" aria-pressed=${value === o.value ? "true" : "false"} data-filter=${o.value}
+        onClick=${() => onChange(o.value)}>${o.label}${o.count > 0 ? html` <span class="chip-count">${integer(o.count)}</span>` : ""}</button>`)}
+    </div>
   </div>`;
 }
 
