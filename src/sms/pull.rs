@@ -12,7 +12,6 @@ use crate::outbound::Guard;
 use crate::sms::gateway;
 use crate::sms::rules::Outcome;
 use crate::sms::store::{self, Check};
-use axum::http::StatusCode;
 use serde::Serialize;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, PoisonError, TryLockError, mpsc};
@@ -99,8 +98,7 @@ pub fn run(
         Err(TryLockError::WouldBlock) if wait => pulls.gate.lock().unwrap_or_else(PoisonError::into_inner),
         Err(TryLockError::WouldBlock) => {
             let p = pulls.progress();
-            return Err(AppError::new(
-                StatusCode::CONFLICT,
+            return Err(AppError::conflict(
                 "sms_refresh_running",
                 format!(
                     "A refresh is already running ({} of {} done); wait for it to end.",
@@ -122,8 +120,7 @@ pub fn run(
         Ok((gateway, subscriptions))
     })?;
     let gateway = gateway.ok_or_else(|| {
-        AppError::new(
-            StatusCode::CONFLICT,
+        AppError::conflict(
             "sms_gateway_not_set",
             "No SMS gateway address is set: the owner sets it under Settings → Operations.",
         )
