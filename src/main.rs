@@ -362,7 +362,9 @@ fn summary_text(data: &std::path::Path, s: &demo::Summary) -> String {
     format!(
         "Demo office written to {}: {} clients, {} subscriptions ({} milestones), {} documents ({} lines), \
          {} payments ({} allocations; {} cancelled, {} advances refunded), {} audit rows; {} service contracts, \
-         {} recurring plans, {} interactions, {} reminders; {} credentials left encrypted by the old system.\nEmployees: manager@demo.office and staff1..{}@demo.office, password {}",
+         {} recurring plans, {} interactions, {} reminders; {} active SMS subscriptions ({} below 500 credits, {} flagged; \
+         {} balance checks in the last {} days, {} balance changes); {} credentials left encrypted by the old system.\n\
+         Employees: manager@demo.office and staff1..{}@demo.office, password {}",
         data.display(),
         s.clients,
         s.subscriptions,
@@ -378,6 +380,12 @@ fn summary_text(data: &std::path::Path, s: &demo::Summary) -> String {
         s.plans,
         s.interactions,
         s.reminders,
+        s.sms_subscriptions,
+        s.sms_low,
+        s.sms_flagged,
+        s.sms_checks,
+        demo::SMS_DAYS,
+        s.sms_balance_changes,
         s.legacy_credentials,
         s.staff - 1,
         demo::STAFF_PASSWORD

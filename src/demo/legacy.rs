@@ -8,7 +8,7 @@ use crate::error::AppError;
 use rusqlite::{Connection, params};
 
 /// Ciphertext-looking text (base64 letters), as the old system wrote it.
-fn ciphertext(rng: &mut Rng) -> String {
+pub(super) fn ciphertext(rng: &mut Rng) -> String {
     const B64: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     let body: String = (0..32).map(|_| B64[rng.range(0, 63) as usize] as char).collect();
     format!("{LEGACY_ENCRYPTED_PREFIX}U2FsdGVkX1{body}=")

@@ -2,7 +2,8 @@
 //! are really written, GSTINs that pass the check, a catalog with dated price changes and an SMS
 //! rate card, subscriptions with milestones in every stage, and years of documents through every
 //! lifecycle path (quotes won and lost, proformas converted, invoices paid in part with TDS,
-//! credit notes, cancellations), payments and advances, and the audit rows all of that writes.
+//! credit notes, cancellations), payments and advances, and the audit rows all of that writes;
+//! SMS subscriptions with their gateway logins and a month of daily balance checks.
 //!
 //! It writes straight to the tables in one transaction (the API would take hours for a large
 //! office), using the same rules as the API: line taxes from `documents::rules::line_tax`,
@@ -12,6 +13,7 @@
 mod history;
 mod legacy;
 mod names;
+mod sms;
 mod work;
 mod write;
 
@@ -49,7 +51,18 @@ pub struct Summary {
     pub reminders: usize,
     /// DB and portal passwords the old system left encrypted.
     pub legacy_credentials: usize,
+    /// Active SMS subscriptions (counted in `subscriptions` too), those below the default
+    /// low-balance threshold and those flagged by their last check; the balance checks of the
+    /// last month and the changes of a read balance among them (each audited).
+    pub sms_subscriptions: usize,
+    pub sms_low: usize,
+    pub sms_flagged: usize,
+    pub sms_checks: usize,
+    pub sms_balance_changes: usize,
 }
+
+/// Days of daily SMS balance checks the demo holds.
+pub const SMS_DAYS: usize = sms::DAYS;
 
 /// The password of every demo employee (they are past their first sign-in).
 pub const STAFF_PASSWORD: &str = "demo-office-2026";
@@ -117,5 +130,8 @@ pub fn fill(
     let mut summary = write::write(conn, &mut rng, &plan, owner_id, &staff_hash, start, today)?;
     work::write(conn, &mut rng, today, &mut summary)?;
     legacy::write(conn, &mut rng, &mut summary)?;
+    // After the legacy pass: the SMS logins take its one-in-forty themselves, and their month
+    // of checks must know which passwords no pass could send.
+    sms::write(conn, &mut rng, today, &mut summary)?;
     Ok(summary)
 }

@@ -26,10 +26,11 @@ pub fn poll(guard: Guard, gateway: &str, subscription: &Subscription) -> Check {
             let url = rules::poll_url(gateway, username, password);
             match outbound::call(guard, outbound::Request::get(&url, MAX_REPLY)) {
                 Ok(reply) => (rules::read_reply(&reply.text(), reply.status), reply.latency),
-                Err(CallError::TooLarge(cap)) => (
+                // It answered, but not with its line: a redirect or an answer past the cap.
+                Err(e @ (CallError::TooLarge(_) | CallError::Redirect(_))) => (
                     Reading::Flag(
                         Outcome::Malformed,
-                        format!("The gateway's answer is larger than {cap} bytes."),
+                        format!("The gateway's answer is refused: {e}."),
                     ),
                     started.elapsed(),
                 ),

@@ -29,7 +29,7 @@ const BATCH_WAIT: Duration = Duration::from_millis(500);
 
 /// What a pull came to.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, ToSchema)]
-pub struct Counts {
+pub struct PullCounts {
     /// Subscriptions polled.
     pub total: usize,
     /// A balance was read and differs from the stored one (or none was stored).
@@ -52,7 +52,7 @@ pub struct Progress {
     pub started_at: Option<String>,
     pub finished_at: Option<String>,
     /// The counts so far (the last pull's when none is running).
-    pub counts: Counts,
+    pub counts: PullCounts,
 }
 
 /// One pull at a time per process: the gate, and where the running one stands.
@@ -90,7 +90,7 @@ pub fn run(
     user_id: Option<&str>,
     scope: Scope<'_>,
     wait: bool,
-) -> Result<Counts, AppError> {
+) -> Result<PullCounts, AppError> {
     let pulls = &state.sms_pulls;
     let _gate = match pulls.gate.try_lock() {
         Ok(gate) => gate,
@@ -163,8 +163,8 @@ fn record_as_they_come(
     state: &AppState,
     user_id: Option<&str>,
     received: mpsc::Receiver<Check>,
-) -> Result<Counts, AppError> {
-    let mut counts = Counts::default();
+) -> Result<PullCounts, AppError> {
+    let mut counts = PullCounts::default();
     let mut batch: Vec<Check> = Vec::with_capacity(BATCH);
     let mut since = Instant::now();
     loop {
@@ -199,9 +199,9 @@ fn record_as_they_come(
     }
 }
 
-impl Counts {
-    fn plus(self, other: Counts) -> Counts {
-        Counts {
+impl PullCounts {
+    fn plus(self, other: PullCounts) -> PullCounts {
+        PullCounts {
             total: self.total + other.total,
             updated: self.updated + other.updated,
             unchanged: self.unchanged + other.unchanged,
@@ -217,8 +217,8 @@ pub fn record_in(
     tx: &rusqlite::Connection,
     user_id: Option<&str>,
     checks: &[Check],
-) -> Result<Counts, AppError> {
-    let mut counts = Counts::default();
+) -> Result<PullCounts, AppError> {
+    let mut counts = PullCounts::default();
     for check in checks {
         store::insert_check(tx, check)?;
         counts.total += 1;

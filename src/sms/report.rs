@@ -8,7 +8,7 @@ use crate::db::audit::{Audit, audit};
 use crate::db::page::{Page, Paginated};
 use crate::db::settings;
 use crate::error::AppError;
-use crate::sms::pull::{self, Counts, Scope};
+use crate::sms::pull::{self, PullCounts, Scope};
 use crate::sms::store::{self, BalanceFilter, BalanceRow, Show};
 use axum::http::StatusCode;
 use rusqlite::Connection;
@@ -63,7 +63,7 @@ pub fn logins_exported_in(
 /// A manual refresh by a managerial user: the pull, then its answer. A client without an SMS
 /// subscription is a 409; a pull whose every poll went unanswered is a 502 (decisions 3: the
 /// upstream failed during a call about it), its checks and flags recorded all the same.
-pub fn refresh(state: &AppState, user: &AuthUser, scope: Scope<'_>) -> Result<Counts, AppError> {
+pub fn refresh(state: &AppState, user: &AuthUser, scope: Scope<'_>) -> Result<PullCounts, AppError> {
     if let Scope::Client(id) = scope {
         let found = state.db.read_blocking(|c| {
             crate::book::visible_client(c, user, id)?;

@@ -7,7 +7,7 @@ use crate::db::page::Page;
 use crate::error::{AppError, ErrorBody};
 use crate::http::csv;
 use crate::http::extract::{IdPath, QueryParams};
-use crate::sms::pull::{Counts, Progress, Scope};
+use crate::sms::pull::{Progress, PullCounts, Scope};
 use crate::sms::report;
 use crate::sms::store::{self, BalanceFilter, BalanceRow, LoginRow, Show};
 use axum::Json;
@@ -140,7 +140,11 @@ async fn logins_csv(
     .await
 }
 
-async fn refresh(state: AppState, user: AuthUser, client: Option<String>) -> Result<Json<Counts>, AppError> {
+async fn refresh(
+    state: AppState,
+    user: AuthUser,
+    client: Option<String>,
+) -> Result<Json<PullCounts>, AppError> {
     let counts = tokio::task::spawn_blocking(move || {
         let scope = client.as_deref().map_or(Scope::All, Scope::Client);
         report::refresh(&state, &user, scope)
@@ -153,13 +157,13 @@ async fn refresh(state: AppState, user: AuthUser, client: Option<String>) -> Res
 /// Pull every active SMS subscription's balance from the gateway now (managerial), a few at a
 /// time; answers the counts when done (progress: the GET of this path).
 #[utoipa::path(post, path = "/api/reports/sms-balances/refresh", tag = "reports",
-    responses((status = 200, body = Counts), (status = 403, body = ErrorBody),
+    responses((status = 200, body = PullCounts), (status = 403, body = ErrorBody),
               (status = 409, description = "No gateway address is set, or a refresh is already running", body = ErrorBody),
               (status = 502, description = "The gateway answered none of the polls", body = ErrorBody)))]
 async fn refresh_all(
     State(state): State<AppState>,
     Manager(user): Manager,
-) -> Result<Json<Counts>, AppError> {
+) -> Result<Json<PullCounts>, AppError> {
     refresh(state, user, None).await
 }
 
@@ -172,13 +176,13 @@ async fn refresh_progress(State(state): State<AppState>, _manager: Manager) -> J
 
 /// Pull one client's SMS balances now (managerial).
 #[utoipa::path(post, path = "/api/clients/{id}/sms-balance/refresh", tag = "reports", params(("id" = String, Path)),
-    responses((status = 200, body = Counts), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
+    responses((status = 200, body = PullCounts), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
               (status = 409, description = "No gateway address is set, the client has no SMS subscription, or a refresh is running", body = ErrorBody),
               (status = 502, description = "The gateway did not answer", body = ErrorBody)))]
 async fn refresh_client(
     State(state): State<AppState>,
     Manager(user): Manager,
     IdPath(id): IdPath,
-) -> Result<Json<Counts>, AppError> {
+) -> Result<Json<PullCounts>, AppError> {
     refresh(state, user, Some(id)).await
 }

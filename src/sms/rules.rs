@@ -2,12 +2,8 @@
 //! `200|OK|1520` or `401|ERROR|Invalid login`. The balance is the trailing number of an OK
 //! payload; anything else is flagged, never guessed (spec 4.9).
 
-use serde::Serialize;
-use utoipa::ToSchema;
-
 /// What one poll came to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Outcome {
     /// A balance was read.
     Ok,

@@ -2,7 +2,6 @@
 //! 5.12), the record of each poll, and the balances report and its CSV of logins.
 
 use crate::book;
-use crate::clock;
 use crate::db::ids::new_id;
 use crate::db::query::{Filter, ListQuery, Listing, like_contains};
 use crate::error::AppError;
@@ -90,14 +89,14 @@ pub fn balance(tx: &Connection, id: &str) -> Result<Option<i64>, AppError> {
         .ok_or_else(|| AppError::not_found("subscription"))
 }
 
-/// Stores a balance read at `at` and clears the flag.
+/// Stores a balance read at `at` and clears the flag; a changed balance is an update at `at`.
 pub fn set_balance(tx: &Connection, id: &str, balance: i64, at: &str, changed: bool) -> Result<(), AppError> {
     tx.prepare_cached(
         "UPDATE client_module SET sms_balance = ?2, sms_checked_at = ?3, sms_flag = NULL,
-             updated_at = CASE WHEN ?4 THEN ?5 ELSE updated_at END
+             updated_at = CASE WHEN ?4 THEN ?3 ELSE updated_at END
          WHERE id = ?1",
     )?
-    .execute(params![id, balance, at, changed, clock::now_timestamp()])?;
+    .execute(params![id, balance, at, changed])?;
     Ok(())
 }
 
@@ -130,7 +129,7 @@ pub struct BalanceFilter {
 /// The login columns, for managerial users only (spec 4.9): the username and whether a
 /// password is stored. The password itself is revealed one at a time (audited) or in the CSV.
 #[derive(Debug, Clone, Serialize, ToSchema)]
-pub struct Login {
+pub struct SmsLogin {
     pub username: Option<String>,
     #[serde(rename = "hasPassword")]
     pub has_password: bool,
@@ -154,7 +153,7 @@ pub struct BalanceRow {
     /// Managerial users only.
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
     #[schema(inline)]
-    pub login: Option<Login>,
+    pub login: Option<SmsLogin>,
 }
 
 const FROM: &str =
@@ -188,7 +187,7 @@ pub fn balances(filter: BalanceFilter, with_logins: bool) -> Listing<BalanceRow>
                 flag: r.get(7)?,
                 login: with_logins
                     .then(|| {
-                        Ok::<_, rusqlite::Error>(Login {
+                        Ok::<_, rusqlite::Error>(SmsLogin {
                             username: r.get(8)?,
                             has_password: r.get(9)?,
                         })

@@ -220,7 +220,7 @@ async fn each_reply_shape_is_read_or_flagged_and_a_flag_keeps_the_last_balance()
     );
     assert_eq!(
         o.stored(&huge).1.as_deref(),
-        Some("The gateway's answer is larger than 4096 bytes.")
+        Some("The gateway's answer is refused: the answer is larger than 4096 bytes.")
     );
     let (balance, flag, _) = o.stored(&slow);
     assert_eq!(
@@ -322,6 +322,24 @@ async fn an_audit_row_only_when_the_balance_changes_and_telemetry_on_every_poll(
         ),
         0
     );
+}
+
+#[tokio::test]
+async fn a_redirecting_gateway_is_not_followed_and_flags_the_subscription() {
+    let o = office().await;
+    let (_, cm) = o.account("ANCHAL SCB", "anchal", 1).await;
+    o.gateway.answer_raw("anchal", 302, "200|OK|999");
+    let pulled = o.refresh_all(&o.manager).await;
+    assert_eq!(pulled.body["flagged"], 1, "{}", pulled.text);
+    assert_eq!(
+        o.stored(&cm),
+        (
+            None,
+            Some("The gateway's answer is refused: it answered with a redirect (HTTP 302), which is not followed.".into()),
+            true
+        )
+    );
+    assert_eq!(o.checks(&cm)[0].0, "malformed");
 }
 
 #[tokio::test]

@@ -2,13 +2,12 @@
 //! `GET /balance?username=..&password=..` answered with one line `code|STATUS|payload`.
 //! It keeps a login → balance book, answers `401|ERROR|Invalid login` to a wrong password, and
 //! can be told to answer a given raw reply, to answer slowly, or to count what it was asked.
-//! The benchmark includes this file too (`#[path]`), so it depends on std only.
+//! The benchmark includes this file (and `loopback.rs`) too, so it depends on std only.
 
 #![allow(dead_code)]
 
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Write};
-use std::net::TcpListener;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -41,19 +40,12 @@ pub struct FakeGateway {
 
 impl FakeGateway {
     pub fn start() -> FakeGateway {
-        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-        let url = format!("http://{}/balance", listener.local_addr().unwrap());
         let inner = Arc::new(Inner::default());
-        let shared = inner.clone();
-        std::thread::spawn(move || {
-            for stream in listener.incoming().flatten() {
-                let inner = shared.clone();
-                std::thread::spawn(move || {
-                    let _ = serve(stream, &inner);
-                });
-            }
-        });
-        FakeGateway { url, inner }
+        let addr = super::loopback::serve(inner.clone(), serve);
+        FakeGateway {
+            url: format!("http://{addr}/balance"),
+            inner,
+        }
     }
 
     /// The account `username` with `password` holds `balance` credits.

@@ -5,7 +5,6 @@
 
 use serde_json::{Value, json};
 use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpListener;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -33,19 +32,12 @@ pub struct FakeMail {
 
 impl FakeMail {
     pub fn start() -> FakeMail {
-        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-        let url = format!("http://{}", listener.local_addr().unwrap());
         let inner = Arc::new(Inner::default());
-        let shared = inner.clone();
-        std::thread::spawn(move || {
-            for stream in listener.incoming().flatten() {
-                let inner = shared.clone();
-                std::thread::spawn(move || {
-                    let _ = serve(stream, &inner);
-                });
-            }
-        });
-        FakeMail { url, inner }
+        let addr = super::loopback::serve(inner.clone(), serve);
+        FakeMail {
+            url: format!("http://{addr}"),
+            inner,
+        }
     }
 
     /// Emails accepted so far (the JSON bodies as posted).

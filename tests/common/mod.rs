@@ -13,6 +13,7 @@
 
 pub mod browser;
 pub mod gateway;
+pub mod loopback;
 pub mod mail;
 pub mod server;
 pub mod webdriver;

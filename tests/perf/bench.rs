@@ -4,7 +4,7 @@
 //! with the release binary, signs in and drives it over loopback with keep-alive clients. Every
 //! read is measured at 1 and 16 clients next to its floor: the same store functions (the same
 //! SQL) called directly on a read-only connection to the same file in the same run. Writes,
-//! sign-in, a mixed office day, the legacy import, memory, cold start and binary size follow. The table goes to
+//! sign-in, a mixed office day, the SMS balances refresh, the legacy import, memory, cold start and binary size follow. The table goes to
 //! stdout and to docs/benchmark.md. It is a benchmark, not a test: CI does not run it.
 //! `cargo bench -- --regen` makes the large office again; `--quick` shortens every timed run.
 
@@ -15,6 +15,7 @@ mod office;
 mod pdf_table;
 mod reads;
 mod scan;
+mod sms;
 mod writes;
 
 use http::{Client, Measured, drive, floor, summarize};
@@ -140,6 +141,7 @@ fn main() {
     let mut small = small_reads(&fixture);
     let mut scenarios = reads::scenarios(&fixture);
     small.append(&mut scenarios);
+    small.extend(sms::scenarios(&fixture));
     let scenarios = small;
     for s in scenarios.iter().filter(|s| wanted(&s.name)) {
         let work = s.floor.clone();
@@ -363,6 +365,120 @@ fn main() {
         rows.push(row);
     }
 
+    // The SMS balances refresh against a fake gateway on loopback, on the served copy with a
+    // server of its own (allowed to call loopback), with reads beside it.
+    let sms_facts = if wanted("sms balances refresh") {
+        let mut paths: Vec<reads::PathOf> = ["client list", "documents, page 1 ", "one document"]
+            .iter()
+            .map(|prefix| {
+                scenarios
+                    .iter()
+                    .find(|s| s.name.starts_with(prefix))
+                    .unwrap_or_else(|| panic!("no read scenario {prefix}"))
+                    .path
+                    .clone()
+            })
+            .collect();
+        paths.extend(
+            scenarios
+                .iter()
+                .filter(|s| s.name.starts_with("SMS balances report"))
+                .map(|s| s.path.clone()),
+        );
+        paths.push(Arc::new(|_| "/api/reports/sms-balances/refresh".into()));
+        let run = sms::refresh(&data, &paths, budget.one);
+        let (c, e) = (run.counts, run.expected);
+        let secs = run.took.as_secs_f64();
+        let parallel = backoffice::sms::pull::PARALLEL;
+        let floor = run.expected_calls as f64 * sms::GATEWAY_DELAY.as_secs_f64() / parallel as f64;
+        let cpu = run.server_cpu.as_secs_f64();
+        let reads_cpu = (run.reads_cpu_per_s * secs).min(cpu);
+        let mut row = Row {
+            scenario: format!(
+                "sms balances refresh, all {} subscriptions as the manager (POST /api/reports/sms-balances/refresh, \
+                 one request end to end; req/s here is polls per second), the gateway answering each poll in {} ms: \
+                 {} updated, {} unchanged, {} flagged, {} unreachable; the gateway's peak {} polls in flight",
+                c.total,
+                sms::GATEWAY_DELAY.as_millis(),
+                c.updated,
+                c.unchanged,
+                c.flagged,
+                c.unreachable,
+                run.gateway_peak
+            ),
+            clients: 1,
+            server: http::Measured {
+                rate: c.total as f64 / secs,
+                p50: run.took,
+                p99: run.took,
+                calls: 1,
+            },
+            floor: None,
+            checks: vec![
+                check("≤ 60 s", secs <= 60.0),
+                check(
+                    format!("≤ {parallel} polls in flight"),
+                    run.gateway_peak <= parallel,
+                ),
+                check(
+                    "counts as the gateway holds them",
+                    c == e
+                        && run.gateway_calls == run.expected_calls
+                        && run.flagged_listed == c.flagged
+                        && run.progress_done == c.total,
+                ),
+            ],
+        };
+        if c != e {
+            row.checks.push(check(format!("expected {e:?}"), false));
+        }
+        println!("{}", line(&row));
+        rows.push(row);
+        for (phase, (measured, slowest)) in [("before it", run.before), ("while it runs", run.during)] {
+            let mut row = Row {
+                scenario: format!(
+                    "reads beside the sms balances refresh, {phase} ({}; slowest {:.0} ms)",
+                    sms::reads_named(),
+                    ms(slowest)
+                ),
+                clients: run.readers,
+                server: measured,
+                floor: None,
+                checks: vec![],
+            };
+            if phase != "before it" {
+                row.checks.push(check("p99 ≤ 100 ms", ms(measured.p99) <= 100.0));
+            }
+            println!("{}", line(&row));
+            rows.push(row);
+        }
+        vec![(
+            format!(
+                "sms balances refresh of {} subscriptions against a fake gateway answering each poll in {} ms: \
+                 {secs:.2} s end to end ({parallel} polls at a time make {floor:.1} s of waiting alone); server CPU \
+                 {cpu:.2} s, of which about {reads_cpu:.1} s for the reads beside it (as before it), so about {:.1} ms \
+                 per poll; {} updated, {} unchanged, {} flagged ({} never sent: passwords the old system left \
+                 encrypted), {} unreachable; the gateway answered {} polls, at most {} at once; the report's flagged \
+                 list after it: {}",
+                c.total,
+                sms::GATEWAY_DELAY.as_millis(),
+                (cpu - reads_cpu) * 1000.0 / c.total as f64,
+                c.updated,
+                c.unchanged,
+                c.flagged,
+                e.total as usize - run.expected_calls,
+                c.unreachable,
+                run.gateway_calls,
+                run.gateway_peak,
+                run.flagged_listed
+            ),
+            secs < 60.0,
+            "< 60 s",
+        )]
+    } else {
+        vec![]
+    };
+
     // The legacy import on a fresh copy of the large office, with reads beside it.
     let import_facts = if wanted("legacy import") {
         let paths: Vec<reads::PathOf> = [
@@ -477,6 +593,7 @@ fn main() {
         ),
     ];
     facts.extend(scan_facts);
+    facts.extend(sms_facts);
     facts.extend(import_facts);
     facts.extend(cpu_notes.into_iter().map(|note| (note, true, "")));
     let page_ratio = {

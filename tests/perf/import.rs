@@ -316,11 +316,11 @@ pub fn legacy_file(today: NaiveDate) -> LegacyFile {
 }
 
 /// Reads timed while the import runs: (when each began, how long it took).
-type Timed = Vec<(Instant, Duration)>;
+pub type Timed = Vec<(Instant, Duration)>;
 
 /// Runs `paths` round by round on `clients` keep-alive connections as the holder of `cookie`,
 /// each client one read every [`READ_EVERY`], until `stop`; every read is timed.
-fn keep_reading(
+pub fn keep_reading(
     addr: &str,
     cookie: &str,
     paths: &[PathOf],
@@ -352,7 +352,7 @@ fn keep_reading(
 }
 
 /// The reads begun within `from..to`, summarized over that span, and the slowest of them.
-fn within(timed: &[(Instant, Duration)], from: Instant, to: Instant) -> (Measured, Duration) {
+pub fn within(timed: &[(Instant, Duration)], from: Instant, to: Instant) -> (Measured, Duration) {
     let times: Vec<Duration> = timed
         .iter()
         .filter(|(began, _)| (from..to).contains(began))

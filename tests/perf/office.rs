@@ -100,6 +100,12 @@ impl Server {
     /// Starts `serve` on `data` (no scheduled snapshots: a 1 GB VACUUM INTO a minute into the
     /// run would be measured with everything else) and waits for /api/health.
     pub fn start(data: &Path) -> Server {
+        Server::start_with(data, &[])
+    }
+
+    /// [`Server::start`] with more environment (e.g. `BACKOFFICE_ALLOW_PRIVATE_TARGETS=1`, so
+    /// outbound calls may reach a fake service on loopback).
+    pub fn start_with(data: &Path, env: &[(&str, &str)]) -> Server {
         let started = Instant::now();
         let mut child = Command::new(server_bin())
             .args([
@@ -115,6 +121,7 @@ impl Server {
             .arg(data)
             .env("BACKOFFICE_OWNER_PASSWORD", OWNER_PASSWORD)
             .env("RUST_LOG", "warn")
+            .envs(env.iter().copied())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
