@@ -3,10 +3,9 @@
 //! owner sets up a plan with a priced line, sees it parked with its reason after the generation
 //! failed for a lost client, and retries it into an issued invoice.
 
-use crate::common::browser::{Office, select, shot};
+use crate::common::browser::{Office, select, shot, until};
 use crate::common::webdriver::Session;
 use serde_json::json;
-use std::time::{Duration, Instant};
 
 fn company(office: &Office) {
     let (status, _, _) = office.server.call(
@@ -22,14 +21,6 @@ fn company(office: &Office) {
 fn pick_client(s: &Session, id: &str) {
     s.wait(&format!("select[name='client_id'] option[value='{id}']"));
     select(s, "select[name='client_id']", id);
-}
-
-fn until(s: &Session, what: &str, ok: impl Fn() -> bool) {
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while !ok() {
-        assert!(Instant::now() < deadline, "{what}: {}", s.page_text());
-        std::thread::sleep(Duration::from_millis(100));
-    }
 }
 
 #[test]

@@ -5,11 +5,13 @@
 //! says what will be written, creates the clients and the legacy invoices (read back beside the
 //! staged totals). Then an old-system encrypted password is cleared from the same page.
 
-use crate::common::browser::{OFFICE_OWNER_PASSWORD, owner_session, select, shot, sign_in_home};
+use crate::common::browser::{
+    OFFICE_OWNER_PASSWORD, owner_session, quiet, select, shot, sign_in_home, until,
+};
 use crate::common::server::Server;
 use crate::common::webdriver::{Driver, Session};
 use serde_json::json;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Headers as an old spreadsheet writes them (read by their aliases, "Remarks" ignored); row 5's
 /// total is not an amount.
@@ -18,22 +20,6 @@ const CSV: &str = "Society Name,GSTIN No.,District,Sector,AnyDesk,OS,Invoice No,
 \"Kallada Service Co-operative Bank Ltd, No 1432\",32AABAK1234C1ZI,Kollam,Banking,123 456 789,Windows 10,INV/24-25-0102,02/05/2024,\"₹5,900.00\",\"5,900.00\",\r\n\
 Kundara Service Co-operative Bank,,Kollam,Banking,,Windows 11,INV/23-24-0007,10-01-2024,\"1,180\",,already a client\r\n\
 Perinad Vanitha Society,,Kollam,Women,,,INV/24-25-0103,01-06-2024,12x,,\r\n";
-
-fn until(s: &Session, what: &str, ok: impl Fn() -> bool) {
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while !ok() {
-        assert!(Instant::now() < deadline, "{what}: {}", s.page_text());
-        std::thread::sleep(Duration::from_millis(100));
-    }
-}
-
-/// Closes the toasts, so that a screenshot shows the page under them.
-fn quiet(s: &Session) {
-    s.script(
-        "document.querySelectorAll('.toast-close').forEach(b => b.click())",
-        json!([]),
-    );
-}
 
 fn button_disabled(s: &Session, text: &str) -> bool {
     s.script(

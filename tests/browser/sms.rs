@@ -7,30 +7,15 @@
 //! (changed, then flagged); sees the home tile. A staff user sees the balances of their own
 //! client, without the Username and Password columns, the CSV or the refresh.
 
-use crate::common::browser::{OFFICE_OWNER_PASSWORD, owner_session, ready_user, shot, sign_in_home};
+use crate::common::browser::{
+    OFFICE_OWNER_PASSWORD, owner_session, quiet, ready_user, shot, sign_in_home, until,
+};
 use crate::common::gateway::FakeGateway;
 use crate::common::server::Server;
 use crate::common::webdriver::{Driver, Session};
 use serde_json::{Value, json};
-use std::time::{Duration, Instant};
 
 const STAFF_PASSWORD: &str = "the staff member's passphrase";
-
-fn until(s: &Session, what: &str, ok: impl Fn() -> bool) {
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while !ok() {
-        assert!(Instant::now() < deadline, "{what}: {}", s.page_text());
-        std::thread::sleep(Duration::from_millis(100));
-    }
-}
-
-/// Closes the toasts, so that a screenshot shows the page under them.
-fn quiet(s: &Session) {
-    s.script(
-        "document.querySelectorAll('.toast-close').forEach(b => b.click())",
-        json!([]),
-    );
-}
 
 fn created(call: (u16, Option<String>, Value)) -> String {
     let (status, _, body) = call;

@@ -7,6 +7,23 @@ use serde_json::json;
 use std::path::PathBuf;
 
 /// Saves a screenshot as target/screenshots/NAME.png for a reviewer.
+/// Waits up to 20 s for `ok`, failing with `what` and the page's text.
+pub fn until(s: &Session, what: &str, ok: impl Fn() -> bool) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while !ok() {
+        assert!(std::time::Instant::now() < deadline, "{what}: {}", s.page_text());
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+}
+
+/// Closes the toasts, so that a screenshot shows the page under them.
+pub fn quiet(s: &Session) {
+    s.script(
+        "document.querySelectorAll('.toast-close').forEach(b => b.click())",
+        json!([]),
+    );
+}
+
 pub fn shot(session: &Session, name: &str) {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("target/screenshots")

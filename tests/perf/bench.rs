@@ -368,17 +368,7 @@ fn main() {
     // The SMS balances refresh against a fake gateway on loopback, on the served copy with a
     // server of its own (allowed to call loopback), with reads beside it.
     let sms_facts = if wanted("sms balances refresh") {
-        let mut paths: Vec<reads::PathOf> = ["client list", "documents, page 1 ", "one document"]
-            .iter()
-            .map(|prefix| {
-                scenarios
-                    .iter()
-                    .find(|s| s.name.starts_with(prefix))
-                    .unwrap_or_else(|| panic!("no read scenario {prefix}"))
-                    .path
-                    .clone()
-            })
-            .collect();
+        let mut paths = paths_of(&scenarios, &["client list", "documents, page 1 ", "one document"]);
         paths.extend(
             scenarios
                 .iter()
@@ -481,22 +471,15 @@ fn main() {
 
     // The legacy import on a fresh copy of the large office, with reads beside it.
     let import_facts = if wanted("legacy import") {
-        let paths: Vec<reads::PathOf> = [
-            "client list",
-            "documents, page 1 ",
-            "documents q by client name",
-            "one document",
-        ]
-        .iter()
-        .map(|prefix| {
-            scenarios
-                .iter()
-                .find(|s| s.name.starts_with(prefix))
-                .unwrap_or_else(|| panic!("no read scenario {prefix}"))
-                .path
-                .clone()
-        })
-        .collect();
+        let paths = paths_of(
+            &scenarios,
+            &[
+                "client list",
+                "documents, page 1 ",
+                "documents q by client name",
+                "one document",
+            ],
+        );
         let run = import::run(&cached, &dir.path().join("import.db"), &paths, budget.one);
         let reads = run.reads;
         for (phase, (measured, slowest)) in [
@@ -861,3 +844,18 @@ fn report(rows: &[Row], facts: &[(String, bool, &str)], env: &Environment, pdf_t
 
 /// The heading of the hand-written part of docs/benchmark.md, which a run keeps.
 const NOTES: &str = "## How these numbers were reached";
+
+/// The paths of the read scenarios whose names start with `prefixes`, in that order.
+fn paths_of(scenarios: &[reads::ReadScenario], prefixes: &[&str]) -> Vec<reads::PathOf> {
+    prefixes
+        .iter()
+        .map(|prefix| {
+            scenarios
+                .iter()
+                .find(|s| s.name.starts_with(prefix))
+                .unwrap_or_else(|| panic!("no read scenario {prefix}"))
+                .path
+                .clone()
+        })
+        .collect()
+}
