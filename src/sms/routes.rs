@@ -108,25 +108,23 @@ fn login_cells(row: &LoginRow) -> Vec<String> {
 }
 
 /// The CSV of SMS logins (managerial; every row, no cap; `filter` defaults to `all`): client,
-/// code, username, password, provider, balance, install date, phone. Each download is audited.
-#[utoipa::path(get, path = "/api/reports/sms-balances.csv", tag = "reports", params(BalancesQuery),
+/// code, username, password, provider, balance, install date, phone; `sort` as the list. Each
+/// download is audited.
+#[utoipa::path(get, path = "/api/reports/sms-balances.csv", tag = "reports", params(BalancesQuery, Page),
     responses((status = 200, content_type = "text/csv", body = String), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody)))]
 async fn logins_csv(
     State(state): State<AppState>,
     Manager(user): Manager,
+    page: Page,
     QueryParams(q): QueryParams<BalancesQuery>,
 ) -> Result<Response, AppError> {
     let show = q.show(Show::All)?;
     let name = q.q.clone();
-    state
-        .db
-        .write(move |tx| report::logins_exported_in(tx, &user, show, name.as_deref()))
-        .await?;
-    csv::stream(
+    let download = csv::stream(
         &state.db,
         "sms-logins.csv".into(),
         LOGIN_HEADER,
-        None,
+        page.sort,
         move |c| {
             Ok(store::logins(BalanceFilter {
                 show,
@@ -137,7 +135,13 @@ async fn logins_csv(
         },
         login_cells,
     )
-    .await
+    .await?;
+    // Audited once the download has begun: a refused one (an unknown sort) hands nothing out.
+    state
+        .db
+        .write(move |tx| report::logins_exported_in(tx, &user, show, name.as_deref()))
+        .await?;
+    Ok(download)
 }
 
 async fn refresh(

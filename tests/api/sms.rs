@@ -494,17 +494,45 @@ async fn the_csv_of_logins_has_every_row_with_passwords_and_each_download_is_aud
         lines.contains(&"LEGACY SCB,SMS,legacy,,MSG91,,2024-06-01,"),
         "a legacy-encrypted password reads as empty"
     );
+    // The list's filter and sort: highest balance first.
+    o.refresh_all(&o.manager).await;
+    let sorted = o
+        .app
+        .get(
+            "/api/reports/sms-balances.csv?filter=all&sort=-balance",
+            &o.manager,
+        )
+        .await;
+    assert_eq!(sorted.status, StatusCode::OK, "{}", sorted.text);
+    assert!(
+        sorted
+            .text
+            .lines()
+            .nth(1)
+            .unwrap()
+            .starts_with("SOCIETY 229 SCB,SMS,soc229,"),
+        "{}",
+        &sorted.text[..300]
+    );
+    let bad_sort = o
+        .app
+        .get("/api/reports/sms-balances.csv?sort=password", &o.manager)
+        .await;
+    assert_eq!(
+        (bad_sort.status, bad_sort.code()),
+        (StatusCode::BAD_REQUEST, "invalid_sort")
+    );
     let audits = o.app.count(
         "SELECT COUNT(*) FROM audit WHERE action = 'sms_logins_exported' AND after NOT LIKE '%-pw-7Q%'",
     );
-    assert_eq!(audits, 1);
+    assert_eq!(audits, 2, "each download, not the refused one");
     // Staff may not download logins.
     let refused = o.app.get("/api/reports/sms-balances.csv", &o.staff).await;
     assert_eq!(refused.status, StatusCode::FORBIDDEN);
     assert_eq!(
         o.app
             .count("SELECT COUNT(*) FROM audit WHERE action = 'sms_logins_exported'"),
-        1
+        2
     );
 }
 

@@ -235,7 +235,7 @@ export function SmsBalancesPage() {
   };
 
   const threshold = data ? data.threshold : null;
-  const csv = `${PATH}.csv${qs({ filter, q: query.q })}`;
+  const csv = `${PATH}.csv${qs({ filter, q: query.q, sort: query.sort })}`;
   const actions = managerial && html`
     <a class="btn" href=${csv} download data-testid="sms-csv" title="Every login of this list with its password, in clear; the download is recorded in the audit trail">Download logins (CSV)</a>
     <button type="button" class="btn btn-primary" onClick=${() => setConfirming(true)} disabled=${refresh.busy}
