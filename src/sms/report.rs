@@ -40,7 +40,7 @@ pub fn page(
     ))
 }
 
-/// Audits a download of the CSV of logins (who, which filter, how many rows), before it goes out.
+/// Audits a download of the CSV of logins: who, with which filter (never a password).
 pub fn logins_exported_in(
     tx: &Connection,
     user: &AuthUser,
