@@ -94,6 +94,30 @@ pub fn checklist() -> Vec<crate::projects::rules::Step> {
     crate::projects::rules::default_tail()
 }
 
+/// A subscription's installed and trained days and its status, from the days its checklist
+/// steps were done (as ticking them through the API moves the status).
+pub fn project_status(
+    steps: &[crate::projects::rules::Step],
+    done: &[Option<NaiveDate>],
+) -> (Option<String>, Option<String>, &'static str) {
+    let step_day = |key: &str| {
+        steps
+            .iter()
+            .position(|st| st.key == key)
+            .and_then(|i| done[i])
+            .map(|d| d.to_string())
+    };
+    let (installed, trained) = (step_day("installed"), step_day("trained"));
+    let status = if trained.is_some() {
+        "trained"
+    } else if installed.is_some() {
+        "installed"
+    } else {
+        "new"
+    };
+    (installed, trained, status)
+}
+
 const SMS: usize = 11;
 const TRAINING: usize = 10;
 

@@ -13,7 +13,7 @@
 //! as a real pass writes them.
 
 use crate::clock;
-use crate::demo::history::checklist;
+use crate::demo::history::{checklist, project_status};
 use crate::demo::{Rng, Summary, legacy};
 use crate::error::AppError;
 use crate::outbound::CallError;
@@ -467,21 +467,7 @@ fn record(
             on += Duration::days(rng.range(0, 3));
             done.push((on <= today).then_some(on));
         }
-        let step_day = |key: &str| {
-            steps
-                .iter()
-                .position(|st| st.key == key)
-                .and_then(|i| done[i])
-                .map(|d| d.to_string())
-        };
-        let (installed, trained) = (step_day("installed"), step_day("trained"));
-        let status = if trained.is_some() {
-            "trained"
-        } else if installed.is_some() {
-            "installed"
-        } else {
-            "new"
-        };
+        let (installed, trained, status) = project_status(&steps, &done);
         // The stored balance is the last one read; before the month, the one read before it
         // (none for a subscription that began within it). An inactive one keeps what was typed
         // in long ago, never checked.

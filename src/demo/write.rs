@@ -5,7 +5,7 @@ use crate::clock;
 use crate::company::PROFILE_KEY;
 use crate::db::audit::Audit;
 use crate::db::settings;
-use crate::demo::history::{Plan, checklist};
+use crate::demo::history::{Plan, checklist, project_status};
 use crate::demo::names::MODULES;
 use crate::demo::{Rng, Summary};
 use crate::documents::rules;
@@ -184,21 +184,7 @@ pub fn write(
         let at = w.rng.office_time(s.start);
         let id = w.rng.id(at);
         let owner = &staff_ids[plan.clients[s.client].owner];
-        let step_day = |key: &str| {
-            steps
-                .iter()
-                .position(|st| st.key == key)
-                .and_then(|i| s.done[i])
-                .map(|d| d.to_string())
-        };
-        let (installed, trained) = (step_day("installed"), step_day("trained"));
-        let status = if trained.is_some() {
-            "trained"
-        } else if installed.is_some() {
-            "installed"
-        } else {
-            "new"
-        };
+        let (installed, trained, status) = project_status(&steps, &s.done);
         let renewal = MODULES[s.module]
             .4
             .map(|_| next_anniversary(s.start, today).to_string());
