@@ -19,6 +19,7 @@ use crate::documents::store::{self as document_store, Document};
 use crate::error::AppError;
 use crate::payments::store::{self as payment_store, Payment};
 use crate::projects::store::{self as project_store, ClientModule};
+use crate::tickets::store::{self as ticket_store, Ticket};
 use rusqlite::Connection;
 use rusqlite::types::Value;
 
@@ -57,6 +58,28 @@ pub fn narrow_reminders(filter: &mut Filter, alias: &str, book: Option<String>) 
     }
 }
 
+/// SQL: the ticket row `alias` is in the share of the staff user bound at `param` (NULL:
+/// every ticket): the tickets of their clients and those assigned to them, since a support call
+/// is worked by whoever it is assigned to, whoever keeps the account.
+pub fn ticket_is_in(alias: &str, param: &str) -> String {
+    format!(
+        "({param} IS NULL OR {alias}.assignee_id = {param} \
+         OR {alias}.client_id IN (SELECT id FROM client WHERE owner_id = {param}))"
+    )
+}
+
+/// Narrows the ticket list to a staff user's share ([`ticket_is_in`]).
+pub fn narrow_tickets(filter: &mut Filter, alias: &str, book: Option<String>) {
+    if let Some(staff) = book {
+        filter.and(
+            &format!(
+                "{alias}.assignee_id = ? OR {alias}.client_id IN (SELECT id FROM client WHERE owner_id = ?)"
+            ),
+            [Value::Text(staff.clone()), Value::Text(staff)],
+        );
+    }
+}
+
 /// Narrows a list to the records whose client (the column `client_id`) is in `book` (None:
 /// every book).
 pub fn narrow(filter: &mut Filter, client_id: &str, book: Option<String>) {
@@ -88,6 +111,16 @@ pub fn visible_payment(conn: &Connection, user: &AuthUser, id: &str) -> Result<P
 pub fn visible_contract(conn: &Connection, user: &AuthUser, id: &str) -> Result<Contract, AppError> {
     contract_store::get(conn, id, user.book().as_deref())?
         .ok_or_else(|| AppError::not_found("service contract"))
+}
+
+/// The ticket, if it is in the user's share ([`ticket_is_in`]).
+pub fn visible_ticket(
+    conn: &Connection,
+    user: &AuthUser,
+    id: &str,
+    clock: ticket_store::Clock,
+) -> Result<Ticket, AppError> {
+    ticket_store::get(conn, id, user.book().as_deref(), clock)?.ok_or_else(|| AppError::not_found("ticket"))
 }
 
 /// The project (client module), if its client is in the user's book.

@@ -29,12 +29,15 @@ pub mod operations;
 pub mod outbound;
 pub mod payments;
 pub mod pdf;
+pub mod pipeline;
 pub mod projects;
 pub mod recurring;
 pub mod reminders;
+pub mod renewals;
 pub mod reports;
 pub mod sms;
 pub mod staff;
+pub mod tickets;
 pub mod workers;
 
 use auth::limiter::LoginLimits;
@@ -116,6 +119,9 @@ pub fn app(state: AppState) -> Router {
         .merge(crate::admin::routes::router())
         .merge(crate::operations::routes::router())
         .merge(crate::sms::routes::router())
+        .merge(crate::tickets::routes::router())
+        .merge(crate::pipeline::routes::router())
+        .merge(crate::renewals::routes::router())
         .split_for_parts();
     openapi::PlumbingStatuses.modify(&mut openapi);
     let openapi_json = Arc::new(openapi.to_pretty_json().expect("the OpenAPI document serializes"));

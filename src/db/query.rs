@@ -6,7 +6,7 @@ use rusqlite::types::Value;
 use rusqlite::{Connection, Row, params_from_iter};
 
 /// `WHERE` clauses joined by AND, with their positional values.
-#[derive(Default)]
+#[derive(Default, Clone)]
 pub struct Filter {
     clauses: Vec<String>,
     values: Vec<Value>,
@@ -47,8 +47,8 @@ impl Filter {
         }
     }
 
-    /// The total from `tally` when every clause is an equality on one of its columns.
-    fn tally_sql(&self, tally: &Tally) -> Option<(String, Vec<Value>)> {
+    /// The WHERE on `tally` when every clause is an equality on one of its columns.
+    fn tally_where(&self, tally: &Tally) -> Option<(String, Vec<Value>)> {
         if self.other {
             return None;
         }
@@ -59,14 +59,53 @@ impl Filter {
             wheres.push(format!("{counted} = ?"));
             values.push(value.clone());
         }
+        Some((wheres.join(" AND "), values))
+    }
+
+    /// The total from `tally` when every clause is an equality on one of its columns.
+    fn tally_sql(&self, tally: &Tally) -> Option<(String, Vec<Value>)> {
+        let (wheres, values) = self.tally_where(tally)?;
         Some((
-            format!(
-                "SELECT COALESCE(SUM(n), 0) FROM {} WHERE {}",
-                tally.table,
-                wheres.join(" AND ")
-            ),
+            format!("SELECT COALESCE(SUM(n), 0) FROM {} WHERE {wheres}", tally.table),
             values,
         ))
+    }
+
+    /// How many rows of `from` this filter selects for each value of `group` (the list's
+    /// column, e.g. `t.status`): summed from `tally` when every clause is an equality on its
+    /// columns and it counts `group` too, else counted.
+    pub fn counts_by(
+        &self,
+        conn: &Connection,
+        from: &str,
+        group: &str,
+        tally: Option<&Tally>,
+    ) -> Result<Vec<(String, i64)>, AppError> {
+        let tallied = tally.and_then(|t| {
+            let (_, counted) = t.columns.iter().find(|(c, _)| *c == group)?;
+            let (wheres, values) = self.tally_where(t)?;
+            Some((
+                format!(
+                    "SELECT {counted}, SUM(n) FROM {} WHERE {wheres} GROUP BY {counted}",
+                    t.table
+                ),
+                values,
+            ))
+        });
+        let (sql, values) = tallied.unwrap_or_else(|| {
+            (
+                format!(
+                    "SELECT {group}, COUNT(*) FROM {from}{} GROUP BY {group}",
+                    self.sql()
+                ),
+                self.values.clone(),
+            )
+        });
+        let mut statement = conn.prepare_cached(&sql)?;
+        let counts = statement
+            .query_map(params_from_iter(values.iter()), |r| Ok((r.get(0)?, r.get(1)?)))?
+            .collect::<Result<_, _>>()?;
+        Ok(counts)
     }
 }
 

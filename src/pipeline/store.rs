@@ -1,0 +1,195 @@
+//! The SQL of the pipeline: open quotations and bare leads as one list (a UNION ALL of the two,
+//! narrowed by the filter before the union so a view of open conversations never walks the
+//! years of lost ones), each with the day its conversation began; the band is read in Rust.
+
+use crate::book;
+use crate::clock;
+use crate::db::query::{Filter, ListQuery, Listing, like_contains};
+use crate::pipeline::rules::{self, Chase};
+use chrono::{FixedOffset, NaiveDate};
+use rusqlite::Row;
+use serde::Serialize;
+use std::sync::LazyLock;
+use utoipa::ToSchema;
+
+/// One sales conversation.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct PipelineRow {
+    pub client_id: String,
+    pub client_name: String,
+    /// The account owner.
+    pub owner_id: Option<String>,
+    pub owner_name: Option<String>,
+    /// The quotation; none for a bare lead.
+    pub document_id: Option<String>,
+    #[serde(rename = "docNo")]
+    pub doc_no: Option<String>,
+    /// issued, sent or lost.
+    pub doc_status: Option<String>,
+    /// The quotation's total, paise.
+    pub total: Option<i64>,
+    /// Enquiry, Quoted/Waiting or Lost.
+    pub stage: String,
+    /// Days since the first `sent` (a lead: since the client was created).
+    pub age: i64,
+    /// green, amber, red or grey (from the quote follow-up day offsets).
+    pub band: String,
+    pub next_action: String,
+    /// The day of the next follow-up rung, if one is still to come.
+    #[schema(format = Date)]
+    pub next_on: Option<String>,
+    /// The quotation's open (or failed) follow-up reminder.
+    pub reminder_id: Option<String>,
+    #[schema(format = Date)]
+    pub reminder_due_on: Option<String>,
+}
+
+/// Which conversations a list shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Show {
+    Open,
+    Lost,
+    All,
+}
+
+/// The two kinds of conversation, each narrowed to `quotes` and `leads` (SQL conditions).
+fn union(quotes: &str, leads: &str) -> String {
+    format!(
+        "(SELECT d.id AS row_id, d.client_id, c.name AS client_name, c.owner_id, d.id AS document_id,
+                 d.doc_no, d.status AS doc_status, d.total,
+                 CASE WHEN d.status = 'lost' OR c.status = 'lost' THEN '{lost}' ELSE '{quoted}' END AS stage,
+                 COALESCE((SELECT MIN(e.at) FROM document_event e WHERE e.document_id = d.id AND e.kind = 'sent'),
+                          d.doc_date) AS anchor,
+                 r.id AS reminder_id, r.due_on AS reminder_due_on
+          FROM document d JOIN client c ON c.id = d.client_id
+               LEFT JOIN reminder r ON r.id = (SELECT r2.id FROM reminder r2 WHERE r2.doc_id = d.id
+                     AND r2.rule_kind = 'quote_followup' AND r2.status IN ('open', 'failed') ORDER BY r2.id DESC LIMIT 1)
+          WHERE d.type = 'QUOTATION' AND c.status <> 'inactive' AND ({quotes})
+            AND NOT EXISTS (SELECT 1 FROM document k WHERE k.parent_id = d.id AND k.status <> 'cancelled')
+          UNION ALL
+          SELECT c.id, c.id, c.name, c.owner_id, NULL, NULL, NULL, NULL,
+                 CASE WHEN c.status = 'lost' THEN '{lost}' ELSE '{enquiry}' END, c.created_at, NULL, NULL
+          FROM client c
+          WHERE (c.status = 'lead' OR c.id IN (SELECT client_id FROM bare_client)) AND ({leads})
+            AND NOT EXISTS (SELECT 1 FROM document q WHERE q.client_id = c.id AND q.type = 'QUOTATION'
+                            AND q.status NOT IN ('draft', 'cancelled'))
+         ) p LEFT JOIN staff o ON o.id = p.owner_id",
+        lost = rules::LOST,
+        quoted = rules::QUOTED,
+        enquiry = rules::ENQUIRY,
+    )
+}
+
+static OPEN: LazyLock<String> = LazyLock::new(|| {
+    union(
+        "d.status IN ('issued', 'sent') AND c.status <> 'lost'",
+        "c.status NOT IN ('lost', 'inactive')",
+    )
+});
+static LOST: LazyLock<String> = LazyLock::new(|| {
+    union(
+        "d.status = 'lost' OR (d.status IN ('issued', 'sent') AND c.status = 'lost')",
+        "c.status = 'lost'",
+    )
+});
+static ALL: LazyLock<String> =
+    LazyLock::new(|| union("d.status IN ('issued', 'sent', 'lost')", "c.status <> 'inactive'"));
+
+const COLUMNS: &str = "p.row_id, p.client_id, p.client_name, p.owner_id, o.name, p.document_id, p.doc_no, \
+    p.doc_status, p.total, p.stage, p.anchor, p.reminder_id, p.reminder_due_on";
+
+/// What the pipeline may be sorted by (decisions 10).
+const SORTS: &[(&str, &str)] = &[
+    ("client_name", "p.client_name COLLATE NOCASE"),
+    ("docNo", "p.doc_no"),
+    ("total", "p.total"),
+    ("stage", "p.stage"),
+    ("age", "-julianday(p.anchor)"),
+    ("owner_name", "o.name COLLATE NOCASE"),
+];
+
+/// Filters of the pipeline.
+pub struct PipelineFilter {
+    pub show: Show,
+    /// Part of the client's name or the quotation's number.
+    pub q: Option<String>,
+    /// The account owner (ignored for staff: their book is theirs).
+    pub owner_id: Option<String>,
+    /// A staff user's book (`crate::book`); None: every book.
+    pub book: Option<String>,
+}
+
+/// What the bands are read against: today, the office's offset from UTC (a `sent` event's
+/// office day) and the quote follow-up day offsets in force.
+#[derive(Debug, Clone)]
+pub struct Ladder {
+    pub today: NaiveDate,
+    pub offset: FixedOffset,
+    pub offsets: Vec<i64>,
+}
+
+fn row(r: &Row<'_>, ladder: &Ladder) -> rusqlite::Result<PipelineRow> {
+    let stage: String = r.get(9)?;
+    // A quotation's first `sent` moment (a timestamp), else its issue date (a day): not sent.
+    let anchor: String = r.get(10)?;
+    let (began, sent) = match NaiveDate::parse_from_str(&anchor, "%Y-%m-%d") {
+        Ok(issued) => (issued, false),
+        Err(_) => (
+            clock::office_date(&anchor, ladder.offset).unwrap_or(ladder.today),
+            true,
+        ),
+    };
+    let Chase {
+        age,
+        band,
+        next_action,
+        next_on,
+    } = rules::chase(&stage, sent, began, &ladder.offsets, ladder.today);
+    Ok(PipelineRow {
+        client_id: r.get(1)?,
+        client_name: r.get(2)?,
+        owner_id: r.get(3)?,
+        owner_name: r.get(4)?,
+        document_id: r.get(5)?,
+        doc_no: r.get(6)?,
+        doc_status: r.get(7)?,
+        total: r.get(8)?,
+        stage,
+        age,
+        band: band.to_string(),
+        next_action,
+        next_on: next_on.map(|d| d.to_string()),
+        reminder_id: r.get(11)?,
+        reminder_due_on: r.get(12)?,
+    })
+}
+
+/// The pipeline: open conversations oldest first (the longest waiting on top), lost ones
+/// newest first; a page of it or every row for the CSV twin.
+pub fn list(filter: PipelineFilter, ladder: Ladder) -> Listing<PipelineRow> {
+    let mut f = Filter::default();
+    if filter.book.is_none() {
+        f.eq("p.owner_id", filter.owner_id);
+    }
+    if let Some(q) = filter.q.as_deref().map(str::trim).filter(|q| !q.is_empty()) {
+        let pattern = like_contains(q);
+        f.and(
+            "p.client_name LIKE ? ESCAPE '\\' OR p.doc_no LIKE ? ESCAPE '\\'",
+            [pattern.clone(), pattern],
+        );
+    }
+    book::narrow(&mut f, "p.client_id", filter.book);
+    let (from, order_by) = match filter.show {
+        Show::Open => (OPEN.as_str(), "p.anchor ASC, p.row_id ASC"),
+        Show::Lost => (LOST.as_str(), "p.anchor DESC, p.row_id DESC"),
+        Show::All => (ALL.as_str(), "p.anchor ASC, p.row_id ASC"),
+    };
+    let query = ListQuery {
+        columns: COLUMNS.into(),
+        from,
+        order_by,
+        id_column: "p.row_id",
+        sorts: SORTS,
+    };
+    Listing::new(query, f, move |r| row(r, &ladder))
+}

@@ -1,0 +1,127 @@
+//! The SQL of the renewals worklist: the active subscriptions renewing in a range and the
+//! service contracts ending in it, of clients not lost, in the caller's book.
+
+use crate::book;
+use crate::db::query::like_contains;
+use crate::error::AppError;
+use chrono::NaiveDate;
+use rusqlite::Connection;
+use rusqlite::types::Value;
+
+/// A subscription renewing in the range, before it is priced.
+pub struct ModuleRenewal {
+    pub id: String,
+    pub client_id: String,
+    pub client_name: String,
+    pub module_id: String,
+    pub module_name: String,
+    pub edition: Option<String>,
+    pub due_on: String,
+}
+
+/// A contract ending in the range.
+pub struct ContractRenewal {
+    pub id: String,
+    pub client_id: String,
+    pub client_name: String,
+    pub description: String,
+    pub due_on: String,
+    pub amount: i64,
+    pub document_id: Option<String>,
+    pub doc_no: Option<String>,
+}
+
+/// Filters of the renewals list.
+#[derive(Debug, Clone)]
+pub struct RenewalFilter {
+    pub from: NaiveDate,
+    pub to: NaiveDate,
+    /// module or contract; None: both.
+    pub kind: Option<String>,
+    /// Part of the client's name.
+    pub q: Option<String>,
+    /// A staff user's book; None: every book.
+    pub book: Option<String>,
+}
+
+impl RenewalFilter {
+    fn wants(&self, kind: &str) -> bool {
+        self.kind.as_deref().is_none_or(|k| k == kind)
+    }
+
+    /// ?1 from, ?2 to, ?3 the book, ?4 the name pattern (NULL: any).
+    fn values(&self) -> [Value; 4] {
+        let pattern = self
+            .q
+            .as_deref()
+            .map(str::trim)
+            .filter(|q| !q.is_empty())
+            .map_or(Value::Null, like_contains);
+        [
+            Value::Text(self.from.to_string()),
+            Value::Text(self.to.to_string()),
+            self.book.clone().map_or(Value::Null, Value::Text),
+            pattern,
+        ]
+    }
+}
+
+pub fn modules(conn: &Connection, filter: &RenewalFilter) -> Result<Vec<ModuleRenewal>, AppError> {
+    if !filter.wants("module") {
+        return Ok(vec![]);
+    }
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT cm.id, cm.client_id, c.name, cm.module_id, m.name, cm.edition, cm.next_renewal
+         FROM client_module cm JOIN client c ON c.id = cm.client_id JOIN module m ON m.id = cm.module_id
+         WHERE cm.active = 1 AND cm.next_renewal BETWEEN ?1 AND ?2 AND c.status <> 'lost' AND {}
+           AND (?4 IS NULL OR c.name LIKE ?4 ESCAPE '\\')",
+        book::owner_is("c", "?3")
+    ))?;
+    let rows = stmt
+        .query_map(params_of(filter), |r| {
+            Ok(ModuleRenewal {
+                id: r.get(0)?,
+                client_id: r.get(1)?,
+                client_name: r.get(2)?,
+                module_id: r.get(3)?,
+                module_name: r.get(4)?,
+                edition: r.get(5)?,
+                due_on: r.get(6)?,
+            })
+        })?
+        .collect::<Result<_, _>>()?;
+    Ok(rows)
+}
+
+pub fn contracts(conn: &Connection, filter: &RenewalFilter) -> Result<Vec<ContractRenewal>, AppError> {
+    if !filter.wants("contract") {
+        return Ok(vec![]);
+    }
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT sc.id, sc.client_id, c.name, sc.description, sc.period_to, sc.amount, d.id, d.doc_no
+         FROM service_contract sc JOIN client c ON c.id = sc.client_id
+              LEFT JOIN document d ON d.id = sc.renewal_invoice_id AND d.status <> 'cancelled'
+         WHERE sc.period_to BETWEEN ?1 AND ?2 AND c.status <> 'lost' AND {}
+           AND (?4 IS NULL OR c.name LIKE ?4 ESCAPE '\\')",
+        book::owner_is("c", "?3")
+    ))?;
+    let rows = stmt
+        .query_map(params_of(filter), |r| {
+            Ok(ContractRenewal {
+                id: r.get(0)?,
+                client_id: r.get(1)?,
+                client_name: r.get(2)?,
+                description: r.get(3)?,
+                due_on: r.get(4)?,
+                amount: r.get(5)?,
+                document_id: r.get(6)?,
+                doc_no: r.get(7)?,
+            })
+        })?
+        .collect::<Result<_, _>>()?;
+    Ok(rows)
+}
+
+fn params_of(filter: &RenewalFilter) -> rusqlite::ParamsFromIter<[Value; 4]> {
+    rusqlite::params_from_iter(filter.values())
+}

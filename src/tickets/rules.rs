@@ -1,0 +1,354 @@
+//! The rules of support tickets (spec 2.10, 2.11, 3.3; decisions 5, 9, 11):
+//!
+//! - A status is `open`, `in_progress`, `waiting_on_client`, `resolved` or `closed`; the first
+//!   three are "still open". Any status may move to any other (a resolved call that comes back
+//!   is reopened); `resolved_on` is set on the move out of the still-open group and cleared on
+//!   the move back into it.
+//! - A ticket's age is whole office days from `opened_on` to today while it is still open, and
+//!   to `resolved_on` once it is not. It is `overdue` when it is still open and older than the
+//!   `ticket.sla_days` setting in force today.
+//! - `opened_on` is today by default, may be backdated (a call logged late), never lies in the
+//!   future, and never after the day it was resolved.
+//! - `type` is one of the `ticket.types` setting in force (seeded on first boot; the code's
+//!   list when the stored one cannot be read), `service` by default. `kind` is free text.
+//! - The list's chips are status groups: `still_open` (the default), each status, and `all`.
+
+use crate::error::AppError;
+use chrono::NaiveDate;
+use serde_json::Value;
+
+pub const STATUSES: &[&str] = &["open", "in_progress", "waiting_on_client", "resolved", "closed"];
+pub const STILL_OPEN: &[&str] = &["open", "in_progress", "waiting_on_client"];
+/// The SQL twin of [`STILL_OPEN`], word for word the WHERE of the `ticket_still_open` index
+/// (migrations/V16) so the planner takes it.
+pub const STILL_OPEN_SQL: &str = "t.status IN ('open', 'in_progress', 'waiting_on_client')";
+
+/// The list's chips, in the order the console shows them.
+pub const CHIPS: &[&str] = &[
+    "still_open",
+    "open",
+    "in_progress",
+    "waiting_on_client",
+    "resolved",
+    "closed",
+    "all",
+];
+pub const DEFAULT_CHIP: &str = "still_open";
+pub const DEFAULT_TYPE: &str = "service";
+
+pub const MAX_SUBJECT: usize = 200;
+pub const MAX_TEXT: usize = 5000;
+pub const MAX_KIND: usize = 60;
+
+pub fn still_open(status: &str) -> bool {
+    STILL_OPEN.contains(&status)
+}
+
+/// The statuses a chip stands for (None: every status).
+pub fn chip_statuses(chip: &str) -> Option<&'static [&'static str]> {
+    match chip {
+        "still_open" => Some(STILL_OPEN),
+        "all" => None,
+        other => STATUSES
+            .iter()
+            .position(|s| *s == other)
+            .map(|i| &STATUSES[i..=i]),
+    }
+}
+
+/// Whole days from `opened_on` to today while still open, else to the day it was resolved.
+pub fn age(opened_on: NaiveDate, resolved_on: Option<NaiveDate>, status: &str, today: NaiveDate) -> i64 {
+    let end = match resolved_on {
+        Some(day) if !still_open(status) => day,
+        _ => today,
+    };
+    (end - opened_on).num_days().max(0)
+}
+
+/// Past the SLA: still open and older than `sla_days`.
+pub fn overdue(status: &str, age: i64, sla_days: i64) -> bool {
+    still_open(status) && age > sla_days
+}
+
+/// The last `opened_on` a ticket still open today may have and not be overdue: one older is
+/// past the SLA (the SQL twin of [`overdue`]).
+pub fn overdue_before(today: NaiveDate, sla_days: i64) -> NaiveDate {
+    today - chrono::Duration::days(sla_days)
+}
+
+/// The ticket types of the `ticket.types` setting; the code's list when it is not a list of
+/// names.
+pub fn types(stored: Option<Value>, fallback: Value) -> Vec<String> {
+    let names = |v: &Value| -> Option<Vec<String>> {
+        let list: Vec<String> = v
+            .as_array()?
+            .iter()
+            .map(|t| t.as_str().map(|s| s.trim().to_string()))
+            .collect::<Option<_>>()?;
+        (!list.is_empty() && list.iter().all(|t| !t.is_empty())).then_some(list)
+    };
+    stored
+        .as_ref()
+        .and_then(names)
+        .or_else(|| names(&fallback))
+        .unwrap_or_else(|| vec![DEFAULT_TYPE.to_string()])
+}
+
+/// A subject: 1 to 200 characters once trimmed.
+pub fn check_subject(raw: &str) -> Result<String, AppError> {
+    let text = raw.trim();
+    if text.is_empty() || text.chars().count() > MAX_SUBJECT {
+        return Err(AppError::invalid(
+            "subject",
+            "invalid_subject",
+            "Write a subject of 1 to 200 characters.",
+        ));
+    }
+    Ok(text.to_string())
+}
+
+/// Optional free text of at most `max` characters; empty is none.
+pub fn check_text(field: &str, raw: &str, max: usize) -> Result<Option<String>, AppError> {
+    let text = raw.trim();
+    if text.chars().count() > max {
+        return Err(AppError::invalid(
+            field,
+            "too_long",
+            format!("Write at most {max} characters."),
+        ));
+    }
+    Ok((!text.is_empty()).then(|| text.to_string()))
+}
+
+/// A status of [`STATUSES`].
+pub fn check_status(raw: &str) -> Result<&'static str, AppError> {
+    STATUSES.iter().find(|s| **s == raw).copied().ok_or_else(|| {
+        AppError::invalid(
+            "status",
+            "unknown_status",
+            format!("The status is one of {}.", STATUSES.join(", ")),
+        )
+    })
+}
+
+/// A type of the list in force.
+pub fn check_type(raw: &str, types: &[String]) -> Result<String, AppError> {
+    let text = raw.trim();
+    types
+        .iter()
+        .find(|t| t.eq_ignore_ascii_case(text))
+        .cloned()
+        .ok_or_else(|| {
+            AppError::invalid(
+                "type",
+                "unknown_type",
+                format!("The type is one of {}.", types.join(", ")),
+            )
+        })
+}
+
+/// The day a ticket was opened: a real date, not in the future, not after it was resolved.
+pub fn check_opened_on(
+    raw: &str,
+    today: NaiveDate,
+    resolved_on: Option<NaiveDate>,
+) -> Result<NaiveDate, AppError> {
+    let day = NaiveDate::parse_from_str(raw.trim(), "%Y-%m-%d")
+        .map_err(|_| AppError::invalid("opened_on", "invalid_date", "Give the date as YYYY-MM-DD."))?;
+    if day > today {
+        return Err(AppError::invalid(
+            "opened_on",
+            "future_date",
+            format!("A ticket cannot be opened after today ({today})."),
+        ));
+    }
+    if resolved_on.is_some_and(|r| day > r) {
+        return Err(AppError::invalid(
+            "opened_on",
+            "after_resolved",
+            "A ticket cannot be opened after the day it was resolved.",
+        ));
+    }
+    if day < NaiveDate::from_ymd_opt(2000, 1, 1).expect("a date") {
+        return Err(AppError::invalid(
+            "opened_on",
+            "invalid_date",
+            "Give a date from 2000 on.",
+        ));
+    }
+    Ok(day)
+}
+
+/// The `resolved_on` a move from `from` to `to` leaves: set to today on leaving the still-open
+/// group, cleared on coming back to it, kept otherwise.
+pub fn resolved_on_after(
+    from: &str,
+    to: &str,
+    kept: Option<NaiveDate>,
+    today: NaiveDate,
+) -> Option<NaiveDate> {
+    match (still_open(from), still_open(to)) {
+        (true, false) => Some(today),
+        (false, true) => None,
+        (false, false) => kept.or(Some(today)),
+        (true, true) => None,
+    }
+}
+
+/// The note and the line of a bill raised from a ticket: both name it.
+pub fn bill_texts(subject: &str, opened_on: Option<NaiveDate>) -> (String, String) {
+    let opened = opened_on.map_or_else(String::new, |d| format!(" of {}", d.format("%d-%m-%Y")));
+    (
+        format!("Support ticket{opened}: {subject}."),
+        format!("Support: {subject} (ticket{opened})"),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn day(text: &str) -> NaiveDate {
+        NaiveDate::parse_from_str(text, "%Y-%m-%d").unwrap()
+    }
+
+    #[test]
+    fn age_counts_to_today_while_open_and_to_the_resolution_after() {
+        let today = day("2026-11-25");
+        let cases = [
+            ("2026-11-25", None, "open", 0),
+            ("2026-11-18", None, "in_progress", 7),
+            ("2026-11-17", None, "waiting_on_client", 8),
+            ("2026-11-01", Some("2026-11-04"), "resolved", 3),
+            ("2026-11-01", Some("2026-11-04"), "closed", 3),
+            // Reopened: resolved_on is cleared by the move, but counts to today either way.
+            ("2026-11-01", Some("2026-11-04"), "open", 24),
+            // A closed ticket with no day recorded (never in the API's writes): to today.
+            ("2026-11-20", None, "closed", 5),
+        ];
+        for (opened, resolved, status, want) in cases {
+            assert_eq!(
+                age(day(opened), resolved.map(day), status, today),
+                want,
+                "{opened} {resolved:?} {status}"
+            );
+        }
+    }
+
+    #[test]
+    fn overdue_is_past_the_sla_and_still_open() {
+        let cases = [
+            ("open", 7, 7, false),
+            ("open", 8, 7, true),
+            ("waiting_on_client", 8, 7, true),
+            ("in_progress", 3, 2, true),
+            ("resolved", 30, 7, false),
+            ("closed", 30, 7, false),
+        ];
+        for (status, age, sla, want) in cases {
+            assert_eq!(overdue(status, age, sla), want, "{status} {age} {sla}");
+        }
+        let today = day("2026-11-25");
+        let before = overdue_before(today, 7);
+        assert_eq!(before, day("2026-11-18"));
+        assert!(!overdue("open", age(before, None, "open", today), 7));
+        assert!(overdue(
+            "open",
+            age(before.pred_opt().unwrap(), None, "open", today),
+            7
+        ));
+    }
+
+    #[test]
+    fn chips_stand_for_status_groups() {
+        assert_eq!(chip_statuses("still_open"), Some(STILL_OPEN));
+        assert_eq!(
+            chip_statuses("waiting_on_client"),
+            Some(&["waiting_on_client"][..])
+        );
+        assert_eq!(chip_statuses("all"), None);
+        assert_eq!(chip_statuses("pending"), None);
+        for chip in CHIPS {
+            assert!(*chip == "all" || chip_statuses(chip).is_some(), "{chip}");
+        }
+    }
+
+    #[test]
+    fn types_come_from_the_setting_or_the_code() {
+        let fallback = json!(["service", "training"]);
+        assert_eq!(
+            types(Some(json!(["bug", " amc "])), fallback.clone()),
+            ["bug", "amc"]
+        );
+        for broken in [json!([]), json!("service"), json!([1, 2]), json!(["", "bug"])] {
+            assert_eq!(types(Some(broken), fallback.clone()), ["service", "training"]);
+        }
+        assert_eq!(types(None, fallback), ["service", "training"]);
+        let list = types(None, json!(["service", "Data correction"]));
+        assert_eq!(check_type("data CORRECTION", &list).unwrap(), "Data correction");
+        assert_eq!(check_type("hardware", &list).unwrap_err().code, "unknown_type");
+    }
+
+    #[test]
+    fn opened_on_is_never_in_the_future_nor_after_the_resolution() {
+        let today = day("2026-11-25");
+        assert_eq!(check_opened_on("2026-11-25", today, None).unwrap(), today);
+        assert_eq!(
+            check_opened_on(" 2026-10-01 ", today, None).unwrap(),
+            day("2026-10-01")
+        );
+        for (raw, resolved, code) in [
+            ("2026-11-26", None, "future_date"),
+            ("2026-11-10", Some("2026-11-05"), "after_resolved"),
+            ("25-11-2026", None, "invalid_date"),
+            ("1999-12-31", None, "invalid_date"),
+            ("", None, "invalid_date"),
+        ] {
+            let e = check_opened_on(raw, today, resolved.map(day)).unwrap_err();
+            assert_eq!((e.code, e.field.as_deref()), (code, Some("opened_on")), "{raw}");
+        }
+    }
+
+    #[test]
+    fn resolution_day_follows_the_moves() {
+        let today = day("2026-11-25");
+        let kept = Some(day("2026-11-20"));
+        assert_eq!(resolved_on_after("open", "resolved", None, today), Some(today));
+        assert_eq!(
+            resolved_on_after("in_progress", "closed", None, today),
+            Some(today)
+        );
+        assert_eq!(resolved_on_after("resolved", "closed", kept, today), kept);
+        assert_eq!(resolved_on_after("closed", "open", kept, today), None);
+        assert_eq!(resolved_on_after("open", "waiting_on_client", None, today), None);
+    }
+
+    #[test]
+    fn a_bill_names_its_ticket() {
+        assert_eq!(
+            bill_texts("Day-end stuck", Some(day("2026-11-03"))),
+            (
+                "Support ticket of 03-11-2026: Day-end stuck.".to_string(),
+                "Support: Day-end stuck (ticket of 03-11-2026)".to_string()
+            )
+        );
+    }
+
+    #[test]
+    fn subjects_texts_and_statuses_are_checked() {
+        assert_eq!(check_subject("  Day-end stuck ").unwrap(), "Day-end stuck");
+        assert_eq!(check_subject(" ").unwrap_err().code, "invalid_subject");
+        assert_eq!(
+            check_subject(&"x".repeat(201)).unwrap_err().code,
+            "invalid_subject"
+        );
+        assert_eq!(check_text("kind", "  ", MAX_KIND).unwrap(), None);
+        assert_eq!(
+            check_text("kind", &"k".repeat(61), MAX_KIND).unwrap_err().code,
+            "too_long"
+        );
+        assert_eq!(check_status("waiting_on_client").unwrap(), "waiting_on_client");
+        assert_eq!(check_status("pending").unwrap_err().code, "unknown_status");
+    }
+}

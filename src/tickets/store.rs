@@ -1,0 +1,370 @@
+//! The SQL of support tickets: one ticket with its timeline, the list with its chips' counts
+//! and the kinds already used, and the writes. Ages and the SLA flag are read against the
+//! office's today and the `ticket.sla_days` in force, passed in by the caller.
+
+use crate::book;
+use crate::db::query::{
+    Changes, Filter, ListQuery, Listing, Plan, Tally, insert_row, like_contains, update_columns,
+};
+use crate::error::AppError;
+use crate::tickets::rules;
+use chrono::NaiveDate;
+use rusqlite::types::Value;
+use rusqlite::{Connection, OptionalExtension, Row, params};
+use serde::Serialize;
+use std::collections::BTreeMap;
+use utoipa::ToSchema;
+
+/// A support ticket as the API shows it.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct Ticket {
+    pub id: String,
+    pub client_id: String,
+    pub client_name: String,
+    pub subject: String,
+    pub description: Option<String>,
+    /// One of the `ticket.types` setting (`GET /api/tickets/types`).
+    #[serde(rename = "type")]
+    pub ticket_type: String,
+    /// Free text (`kind_suggestions` of the list).
+    pub kind: Option<String>,
+    /// open, in_progress, waiting_on_client (still open), resolved or closed.
+    pub status: String,
+    #[schema(format = Date)]
+    pub opened_on: String,
+    #[schema(format = Date)]
+    pub resolved_on: Option<String>,
+    pub assignee_id: Option<String>,
+    pub assignee_name: Option<String>,
+    pub created_by: Option<String>,
+    pub created_at: String,
+    pub updated_at: String,
+    /// Whole office days from opened_on to today (to resolved_on once resolved or closed).
+    pub age: i64,
+    /// 1 when still open and older than `ticket.sla_days`.
+    pub overdue: u8,
+}
+
+/// One entry of a ticket's timeline.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct TicketEvent {
+    pub id: String,
+    /// opened, status, note, billed or assigned.
+    pub kind: String,
+    pub at: String,
+    pub user_id: Option<String>,
+    pub user_name: Option<String>,
+    pub from_status: Option<String>,
+    pub to_status: Option<String>,
+    pub note: Option<String>,
+    /// The draft a `billed` entry made.
+    pub document_id: Option<String>,
+    #[serde(rename = "docNo")]
+    pub doc_no: Option<String>,
+    /// The document's status now (a bill's draft may since have been issued or cancelled).
+    pub document_status: Option<String>,
+    pub assignee_id: Option<String>,
+    pub assignee_name: Option<String>,
+}
+
+/// What a ticket's age and SLA flag are read against.
+#[derive(Debug, Clone, Copy)]
+pub struct Clock {
+    pub today: NaiveDate,
+    pub sla_days: i64,
+}
+
+const COLUMNS: &str = "t.id, t.client_id, c.name, t.subject, t.description, t.type, t.kind, t.status, t.opened_on, \
+    t.resolved_on, t.assignee_id, a.name, t.created_by, t.created_at, t.updated_at";
+const FROM: &str = "ticket t JOIN client c ON c.id = t.client_id LEFT JOIN staff a ON a.id = t.assignee_id";
+/// Where the list's rows are found and ordered: the joins its filters and sorts may name.
+const FIND_IN: &str = "ticket t JOIN client c ON c.id = t.client_id";
+
+fn date(text: &str) -> Option<NaiveDate> {
+    NaiveDate::parse_from_str(text, "%Y-%m-%d").ok()
+}
+
+fn ticket(r: &Row<'_>, clock: Clock) -> rusqlite::Result<Ticket> {
+    let status: String = r.get(7)?;
+    let opened_on: String = r.get(8)?;
+    let resolved_on: Option<String> = r.get(9)?;
+    let age = date(&opened_on).map_or(0, |opened| {
+        rules::age(
+            opened,
+            resolved_on.as_deref().and_then(date),
+            &status,
+            clock.today,
+        )
+    });
+    Ok(Ticket {
+        id: r.get(0)?,
+        client_id: r.get(1)?,
+        client_name: r.get(2)?,
+        subject: r.get(3)?,
+        description: r.get(4)?,
+        ticket_type: r.get(5)?,
+        kind: r.get(6)?,
+        overdue: u8::from(rules::overdue(&status, age, clock.sla_days)),
+        status,
+        opened_on,
+        resolved_on,
+        assignee_id: r.get(10)?,
+        assignee_name: r.get(11)?,
+        created_by: r.get(12)?,
+        created_at: r.get(13)?,
+        updated_at: r.get(14)?,
+        age,
+    })
+}
+
+/// The ticket `id`, if it is in the staff user's share (`book`; None: every ticket).
+pub fn get(
+    conn: &Connection,
+    id: &str,
+    book: Option<&str>,
+    clock: Clock,
+) -> Result<Option<Ticket>, AppError> {
+    Ok(conn
+        .prepare_cached(&format!(
+            "SELECT {COLUMNS} FROM {FROM} WHERE t.id = ?1 AND {}",
+            book::ticket_is_in("t", "?2")
+        ))?
+        .query_row(params![id, book], |r| ticket(r, clock))
+        .optional()?)
+}
+
+/// A ticket's timeline, oldest first.
+pub fn events(conn: &Connection, ticket_id: &str) -> Result<Vec<TicketEvent>, AppError> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT e.id, e.kind, e.at, e.user_id, u.name, e.from_status, e.to_status, e.note, e.document_id,
+                d.doc_no, d.status, e.assignee_id, s.name
+         FROM ticket_event e LEFT JOIN staff u ON u.id = e.user_id LEFT JOIN document d ON d.id = e.document_id
+              LEFT JOIN staff s ON s.id = e.assignee_id
+         WHERE e.ticket_id = ?1 ORDER BY e.id",
+    )?;
+    let rows = stmt
+        .query_map([ticket_id], |r| {
+            Ok(TicketEvent {
+                id: r.get(0)?,
+                kind: r.get(1)?,
+                at: r.get(2)?,
+                user_id: r.get(3)?,
+                user_name: r.get(4)?,
+                from_status: r.get(5)?,
+                to_status: r.get(6)?,
+                note: r.get(7)?,
+                document_id: r.get(8)?,
+                doc_no: r.get(9)?,
+                document_status: r.get(10)?,
+                assignee_id: r.get(11)?,
+                assignee_name: r.get(12)?,
+            })
+        })?
+        .collect::<Result<_, _>>()?;
+    Ok(rows)
+}
+
+/// The documents billed from a ticket that are still live (not cancelled).
+pub fn live_bill(conn: &Connection, ticket_id: &str) -> Result<Option<(String, Option<String>)>, AppError> {
+    Ok(conn
+        .prepare_cached(
+            "SELECT d.id, d.doc_no FROM ticket_event e JOIN document d ON d.id = e.document_id
+             WHERE e.ticket_id = ?1 AND e.kind = 'billed' AND d.status <> 'cancelled' ORDER BY e.id DESC LIMIT 1",
+        )?
+        .query_row([ticket_id], |r| Ok((r.get(0)?, r.get(1)?)))
+        .optional()?)
+}
+
+/// Filters of the ticket list.
+#[derive(Default, Clone)]
+pub struct TicketFilter {
+    /// One of `rules::CHIPS`, checked by the caller.
+    pub chip: String,
+    /// Assigned to this employee (`mine=1`).
+    pub assignee_id: Option<String>,
+    /// Part of the subject, the description or the client's name.
+    pub search: Option<String>,
+    /// One type; None: every type.
+    pub ticket_type: Option<String>,
+    /// Only those past the SLA.
+    pub overdue: bool,
+    pub client_id: Option<String>,
+    /// A staff user's share (`book::narrow_tickets`); None: every ticket.
+    pub book: Option<String>,
+}
+
+/// The chips' counts are summed from this when the list is filtered only by type and assignee.
+const TALLY: Tally = Tally {
+    table: "ticket_tally",
+    columns: &[
+        ("t.status", "status"),
+        ("t.type", "type"),
+        ("t.assignee_id", "assignee_id"),
+    ],
+};
+
+const SORTS: &[(&str, &str)] = &[
+    ("opened_on", "t.opened_on"),
+    ("resolved_on", "t.resolved_on"),
+    ("subject", "t.subject COLLATE NOCASE"),
+    ("client_name", "c.name COLLATE NOCASE"),
+    ("status", "t.status"),
+    ("type", "t.type"),
+    ("kind", "t.kind COLLATE NOCASE"),
+    ("created_at", "t.created_at"),
+];
+
+/// Every filter but the chip's: what the chips' counts are counted under.
+fn base_filter(filter: &TicketFilter, clock: Clock) -> Filter {
+    let mut f = Filter::default();
+    f.eq("t.type", filter.ticket_type.clone())
+        .eq("t.assignee_id", filter.assignee_id.clone())
+        .eq("t.client_id", filter.client_id.clone());
+    if let Some(q) = filter.search.as_deref().map(str::trim).filter(|q| !q.is_empty()) {
+        let pattern = like_contains(q);
+        f.and(
+            "t.subject LIKE ? ESCAPE '\\' OR t.description LIKE ? ESCAPE '\\' OR c.name LIKE ? ESCAPE '\\'",
+            [pattern.clone(), pattern.clone(), pattern],
+        );
+    }
+    if filter.overdue {
+        f.and(rules::STILL_OPEN_SQL, []);
+        let before = rules::overdue_before(clock.today, clock.sla_days);
+        f.and("t.opened_on < ?", [Value::Text(before.to_string())]);
+    }
+    book::narrow_tickets(&mut f, "t", filter.book.clone());
+    f
+}
+
+/// Where a filtered list is counted: the tickets alone, unless the search names the client.
+fn counted_in(filter: &TicketFilter) -> &'static str {
+    match filter.search.as_deref().map(str::trim) {
+        Some(q) if !q.is_empty() => FIND_IN,
+        _ => "ticket t",
+    }
+}
+
+/// The count of each chip under every other filter.
+pub fn counts(
+    conn: &Connection,
+    filter: &TicketFilter,
+    clock: Clock,
+) -> Result<BTreeMap<String, i64>, AppError> {
+    let by_status =
+        base_filter(filter, clock).counts_by(conn, counted_in(filter), "t.status", Some(&TALLY))?;
+    let count_of = |statuses: Option<&[&str]>| -> i64 {
+        by_status
+            .iter()
+            .filter(|(s, _)| statuses.is_none_or(|group| group.contains(&s.as_str())))
+            .map(|(_, n)| n)
+            .sum()
+    };
+    Ok(rules::CHIPS
+        .iter()
+        .map(|chip| (chip.to_string(), count_of(rules::chip_statuses(chip))))
+        .collect())
+}
+
+/// Kinds already used, the most used first.
+pub fn kind_suggestions(conn: &Connection) -> Result<Vec<String>, AppError> {
+    let mut stmt =
+        conn.prepare_cached("SELECT kind FROM ticket_kind_tally WHERE n > 0 ORDER BY n DESC, kind LIMIT 30")?;
+    let kinds = stmt.query_map([], |r| r.get(0))?.collect::<Result<_, _>>()?;
+    Ok(kinds)
+}
+
+/// The ticket list: still-open chips oldest first (the most overdue on top), the others newest
+/// first; a page of it or every row for the CSV twin.
+pub fn list(filter: &TicketFilter, clock: Clock) -> Listing<Ticket> {
+    let mut f = base_filter(filter, clock);
+    let statuses = rules::chip_statuses(&filter.chip);
+    match statuses {
+        Some(statuses) if statuses == rules::STILL_OPEN => {
+            f.and(rules::STILL_OPEN_SQL, []);
+        }
+        Some([one]) => {
+            f.eq("t.status", Some(one.to_string()));
+        }
+        _ => {}
+    }
+    let oldest_first = statuses.is_some_and(|s| s.iter().all(|s| rules::still_open(s)));
+    let query = ListQuery {
+        columns: COLUMNS.into(),
+        from: FROM,
+        order_by: if oldest_first {
+            "t.opened_on ASC, t.id ASC"
+        } else {
+            "t.opened_on DESC, t.id DESC"
+        },
+        id_column: "t.id",
+        sorts: SORTS,
+    };
+    Listing::new(query, f, move |r| ticket(r, clock)).with_plan(Plan {
+        find_in: Some(FIND_IN),
+        tally: Some(&TALLY),
+        count_in: Some(counted_in(filter)),
+    })
+}
+
+/// Inserts a ticket of checked `fields`; answers its id.
+pub fn insert(tx: &Connection, fields: Changes) -> Result<String, AppError> {
+    Ok(insert_row(tx, "ticket", fields)?)
+}
+
+/// Writes `changes`; with none, only marks the ticket as worked on (`updated_at`).
+pub fn update(tx: &Connection, id: &str, changes: Changes) -> Result<(), AppError> {
+    if changes.is_empty() {
+        return touch(tx, id);
+    }
+    update_columns(tx, "ticket", id, changes)?;
+    Ok(())
+}
+
+pub fn touch(tx: &Connection, id: &str) -> Result<(), AppError> {
+    tx.prepare_cached("UPDATE ticket SET updated_at = ?2 WHERE id = ?1")?
+        .execute(params![id, crate::clock::now_timestamp()])?;
+    Ok(())
+}
+
+/// One timeline entry, written in the transaction of the change it records.
+pub struct NewEvent<'a> {
+    pub kind: &'static str,
+    pub from_status: Option<&'a str>,
+    pub to_status: Option<&'a str>,
+    pub note: Option<&'a str>,
+    pub document_id: Option<&'a str>,
+    pub assignee_id: Option<&'a str>,
+}
+
+impl NewEvent<'_> {
+    pub fn of(kind: &'static str) -> NewEvent<'static> {
+        NewEvent {
+            kind,
+            from_status: None,
+            to_status: None,
+            note: None,
+            document_id: None,
+            assignee_id: None,
+        }
+    }
+}
+
+pub fn add_event(tx: &Connection, ticket_id: &str, user_id: &str, e: NewEvent<'_>) -> Result<(), AppError> {
+    tx.prepare_cached(
+        "INSERT INTO ticket_event (id, ticket_id, kind, at, user_id, from_status, to_status, note, document_id, assignee_id)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+    )?
+    .execute(params![
+        crate::db::ids::new_id(),
+        ticket_id,
+        e.kind,
+        crate::clock::now_timestamp(),
+        user_id,
+        e.from_status,
+        e.to_status,
+        e.note,
+        e.document_id,
+        e.assignee_id
+    ])?;
+    Ok(())
+}
