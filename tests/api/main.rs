@@ -25,3 +25,4 @@ mod props_money;
 mod reminders;
 mod sms;
 mod staff;
+mod worklists;
