@@ -42,6 +42,10 @@ import { RemindersPage } from "/js/pages/reminders.js";
 import { ReminderSettingsPage } from "/js/pages/reminder-settings.js";
 import { JobsPage } from "/js/pages/jobs.js";
 import { ImportPage } from "/js/pages/import.js";
+import { PipelinePage } from "/js/pages/pipeline.js";
+import { RenewalsPage } from "/js/pages/renewals.js";
+import { TicketsPage } from "/js/pages/tickets.js";
+import { TicketPage } from "/js/pages/ticket.js";
 import { ForbiddenPage, NotFoundPage } from "/js/pages/errors.js";
 
 // `roles` absent = every signed-in user. Later screens add a line here and, when they belong
@@ -77,6 +81,9 @@ const ROUTES = {
   "/settings/operations": { page: OperationsSettingsPage, roles: ["owner"] },
   "/jobs": { page: JobsPage, roles: ["owner"] },
   "/import": { page: ImportPage, roles: ["owner"] },
+  "/pipeline": { page: PipelinePage },
+  "/renewals": { page: RenewalsPage },
+  "/tickets": { page: TicketsPage },
 };
 
 // Screens whose path ends in a record id ("/clients/01J…"): an exact ROUTES entry wins, else
@@ -87,6 +94,7 @@ const PARAM_ROUTES = [
   { prefix: "/projects/", page: ProjectPage },
   { prefix: "/documents/", page: DocumentPage },
   { prefix: "/payments/", page: PaymentPage },
+  { prefix: "/tickets/", page: TicketPage },
 ];
 
 function findRoute(path) {
@@ -107,6 +115,9 @@ function findRoute(path) {
 export const NAV = [
   { href: "/", label: "Home", group: "Work" },
   { href: "/reminders", label: "Reminders", group: "Work", badge: "reminders" },
+  { href: "/pipeline", label: "Pipeline", group: "Work" },
+  { href: "/renewals", label: "Renewals", group: "Work" },
+  { href: "/tickets", label: "Tickets", group: "Work" },
   { href: "/projects", label: "Projects", group: "Work" },
   { href: "/clients", label: "Clients", group: "Sales" },
   { href: "/documents", label: "Documents", group: "Sales" },

@@ -103,7 +103,11 @@ const SORTS: &[(&str, &str)] = &[
     ("client_name", "p.client_name COLLATE NOCASE"),
     ("docNo", "p.doc_no"),
     ("total", "p.total"),
-    ("stage", "p.stage"),
+    // In the pipeline's own order, not the alphabet's.
+    (
+        "stage",
+        "CASE p.stage WHEN 'Enquiry' THEN 0 WHEN 'Quoted/Waiting' THEN 1 ELSE 2 END",
+    ),
     ("age", "-julianday(p.anchor)"),
     ("owner_name", "o.name COLLATE NOCASE"),
 ];

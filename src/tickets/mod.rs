@@ -25,7 +25,7 @@ use rusqlite::Connection;
 use rusqlite::types::Value;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-use store::{Clock, NewEvent, Ticket, TicketEvent, TicketFilter};
+use store::{Clock, NewEvent, Ticket, TicketBill, TicketEvent, TicketFilter};
 use utoipa::ToSchema;
 
 /// The fields of a ticket a request may set (decisions 9). At create `client_id` and `subject`
@@ -60,15 +60,8 @@ pub struct TicketDetail {
     #[serde(flatten)]
     pub ticket: Ticket,
     pub events: Vec<TicketEvent>,
-    /// The bill raised from it that is not cancelled: `{ id, docNo }`.
+    /// The bill raised from it that is not cancelled.
     pub bill: Option<TicketBill>,
-}
-
-#[derive(Debug, Serialize, ToSchema)]
-pub struct TicketBill {
-    pub id: String,
-    #[serde(rename = "docNo")]
-    pub doc_no: Option<String>,
 }
 
 /// Today at the office and the SLA in force: what ages are read against.
@@ -113,7 +106,7 @@ pub fn detail(conn: &Connection, user: &AuthUser, id: &str) -> Result<TicketDeta
     let ticket = visible_ticket(conn, user, id, clock(conn)?)?;
     Ok(TicketDetail {
         events: store::events(conn, id)?,
-        bill: store::live_bill(conn, id)?.map(|(id, doc_no)| TicketBill { id, doc_no }),
+        bill: store::live_bill(conn, id)?,
         ticket,
     })
 }
@@ -322,7 +315,7 @@ pub fn change_in(
     if checked.changes.is_empty() && checked.note.is_none() {
         return Ok(TicketDetail {
             events: store::events(tx, id)?,
-            bill: store::live_bill(tx, id)?.map(|(id, doc_no)| TicketBill { id, doc_no }),
+            bill: store::live_bill(tx, id)?,
             ticket: before,
         });
     }
@@ -342,7 +335,7 @@ pub fn bill_in(
     doc_type: Option<String>,
 ) -> Result<DocumentReply, AppError> {
     let ticket = visible_ticket(tx, user, id, clock(tx)?)?;
-    if let Some((_, doc_no)) = store::live_bill(tx, id)? {
+    if let Some(TicketBill { doc_no, .. }) = store::live_bill(tx, id)? {
         return Err(AppError::conflict(
             "already_billed",
             format!(

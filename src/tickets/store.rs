@@ -61,10 +61,23 @@ pub struct TicketEvent {
     pub document_id: Option<String>,
     #[serde(rename = "docNo")]
     pub doc_no: Option<String>,
-    /// The document's status now (a bill's draft may since have been issued or cancelled).
+    /// Its type (INVOICE, PROFORMA or QUOTATION) and status now (a bill's draft may since
+    /// have been issued or cancelled).
+    pub document_type: Option<String>,
     pub document_status: Option<String>,
     pub assignee_id: Option<String>,
     pub assignee_name: Option<String>,
+}
+
+/// The live bill of a ticket.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct TicketBill {
+    pub id: String,
+    #[serde(rename = "docNo")]
+    pub doc_no: Option<String>,
+    /// INVOICE, PROFORMA or QUOTATION.
+    #[serde(rename = "type")]
+    pub doc_type: String,
 }
 
 /// What a ticket's age and SLA flag are read against.
@@ -137,7 +150,7 @@ pub fn get(
 pub fn events(conn: &Connection, ticket_id: &str) -> Result<Vec<TicketEvent>, AppError> {
     let mut stmt = conn.prepare_cached(
         "SELECT e.id, e.kind, e.at, e.user_id, u.name, e.from_status, e.to_status, e.note, e.document_id,
-                d.doc_no, d.status, e.assignee_id, s.name
+                d.doc_no, d.type, d.status, e.assignee_id, s.name
          FROM ticket_event e LEFT JOIN staff u ON u.id = e.user_id LEFT JOIN document d ON d.id = e.document_id
               LEFT JOIN staff s ON s.id = e.assignee_id
          WHERE e.ticket_id = ?1 ORDER BY e.id",
@@ -155,23 +168,30 @@ pub fn events(conn: &Connection, ticket_id: &str) -> Result<Vec<TicketEvent>, Ap
                 note: r.get(7)?,
                 document_id: r.get(8)?,
                 doc_no: r.get(9)?,
-                document_status: r.get(10)?,
-                assignee_id: r.get(11)?,
-                assignee_name: r.get(12)?,
+                document_type: r.get(10)?,
+                document_status: r.get(11)?,
+                assignee_id: r.get(12)?,
+                assignee_name: r.get(13)?,
             })
         })?
         .collect::<Result<_, _>>()?;
     Ok(rows)
 }
 
-/// The documents billed from a ticket that are still live (not cancelled).
-pub fn live_bill(conn: &Connection, ticket_id: &str) -> Result<Option<(String, Option<String>)>, AppError> {
+/// The document billed from a ticket that is still live (not cancelled), the latest.
+pub fn live_bill(conn: &Connection, ticket_id: &str) -> Result<Option<TicketBill>, AppError> {
     Ok(conn
         .prepare_cached(
-            "SELECT d.id, d.doc_no FROM ticket_event e JOIN document d ON d.id = e.document_id
+            "SELECT d.id, d.doc_no, d.type FROM ticket_event e JOIN document d ON d.id = e.document_id
              WHERE e.ticket_id = ?1 AND e.kind = 'billed' AND d.status <> 'cancelled' ORDER BY e.id DESC LIMIT 1",
         )?
-        .query_row([ticket_id], |r| Ok((r.get(0)?, r.get(1)?)))
+        .query_row([ticket_id], |r| {
+            Ok(TicketBill {
+                id: r.get(0)?,
+                doc_no: r.get(1)?,
+                doc_type: r.get(2)?,
+            })
+        })
         .optional()?)
 }
 

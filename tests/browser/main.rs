@@ -25,3 +25,4 @@ mod projects;
 mod reminders;
 mod settings;
 mod sms;
+mod worklists;

@@ -16,6 +16,7 @@ mod pdf_table;
 mod reads;
 mod scan;
 mod sms;
+mod worklists;
 mod writes;
 
 use http::{Client, Measured, drive, floor, summarize};
@@ -142,6 +143,7 @@ fn main() {
     let mut scenarios = reads::scenarios(&fixture);
     small.append(&mut scenarios);
     small.extend(sms::scenarios(&fixture));
+    small.extend(worklists::scenarios(&fixture));
     let scenarios = small;
     for s in scenarios.iter().filter(|s| wanted(&s.name)) {
         let work = s.floor.clone();

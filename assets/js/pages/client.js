@@ -1,4 +1,4 @@
-// One client: the profile (with an Edit dialog), its modules (projects), payments, contacts, branches and
+// One client: the profile (with an Edit dialog), its modules (projects), payments, contacts, branches, tickets and
 // the interactions timeline; for owner and manager also the account owner and the DB password (set, reveal).
 import { html, useState, useEffect } from "/vendor/preact-htm.js";
 import { post, patch } from "../api.js";
@@ -14,6 +14,7 @@ import {
 import { EditClientDialog, SetPasswordDialog } from "./client-dialogs.js";
 import { ContactsSection, BranchesSection, InteractionsSection, PaymentsSection } from "./client-sections.js";
 import { ModulesSection } from "./client-modules.js";
+import { TicketsCard } from "./client-tickets.js";
 
 const enc = encodeURIComponent;
 
@@ -194,6 +195,7 @@ export function ClientPage({ id }) {
       <div class="client-col">
         ${managerial && html`<${OwnerCard} key=${`owner-${c.owner_id || ""}`} client=${c} onSaved=${setClient} />`}
         ${managerial && html`<${DbPasswordCard} client=${c} onSaved=${setClient} />`}
+        <${TicketsCard} client=${c} />
         <${InteractionsSection} client=${c} me=${me} managerial=${managerial} types=${options.interaction_types} />
       </div>
     </div>
