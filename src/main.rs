@@ -360,13 +360,15 @@ fn fill_demo(db: &db::Db, options: demo::Options) -> Result<demo::Summary, Strin
 
 fn summary_text(data: &std::path::Path, s: &demo::Summary) -> String {
     format!(
-        "Demo office written to {}: {} clients, {} subscriptions ({} milestones), {} documents ({} lines), \
+        "Demo office written to {}: {} clients ({} leads), {} subscriptions ({} milestones), {} documents ({} lines), \
          {} payments ({} allocations; {} cancelled, {} advances refunded), {} audit rows; {} service contracts, \
          {} recurring plans, {} interactions, {} reminders; {} active SMS subscriptions ({} below 500 credits, {} flagged; \
-         {} balance checks in the last {} days, {} balance changes); {} credentials left encrypted by the old system.\n\
+         {} balance checks in the last {} days, {} balance changes); {} credentials left encrypted by the old system; \
+         {} tickets ({} still open, {} timeline events).\n\
          Employees: manager@demo.office and staff1..{}@demo.office, password {}",
         data.display(),
         s.clients,
+        s.leads,
         s.subscriptions,
         s.milestones,
         s.documents,
@@ -387,6 +389,9 @@ fn summary_text(data: &std::path::Path, s: &demo::Summary) -> String {
         demo::SMS_DAYS,
         s.sms_balance_changes,
         s.legacy_credentials,
+        s.tickets,
+        s.tickets_open,
+        s.ticket_events,
         s.staff - 1,
         demo::STAFF_PASSWORD
     )

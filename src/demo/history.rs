@@ -17,9 +17,19 @@ pub struct Client {
     pub since: NaiveDate,
     pub email: Option<String>,
     pub phone: String,
+    /// 'active', 'lost' or `LEAD`.
     pub status: &'static str,
     /// (name, role, phone, email).
     pub contacts: Vec<(String, &'static str, String, Option<String>)>,
+}
+
+/// The status of a client still in the pipeline (no subscription, no document yet).
+pub const LEAD: &str = "lead";
+
+impl Client {
+    pub fn is_lead(&self) -> bool {
+        self.status == LEAD
+    }
 }
 
 pub struct Sub {
@@ -417,9 +427,13 @@ impl Planner<'_> {
         let name = pattern
             .replace("{place}", place)
             .replace("{no}", &(1000 + n).to_string());
-        // Most societies have been clients from the start; the rest joined along the way.
+        // Most societies have been clients from the start; the rest joined along the way. One in
+        // forty is still a lead: it came in over the last months and has bought nothing yet.
         let span = (self.today - start).num_days();
-        let since = if rng.chance(60) {
+        let lead = rng.below(1000) < 25;
+        let since = if lead {
+            self.today - Duration::days(rng.range(5, 150))
+        } else if rng.chance(60) {
             start + Duration::days(rng.range(0, 60))
         } else {
             start + Duration::days(rng.range(0, span - 30))
@@ -450,14 +464,24 @@ impl Planner<'_> {
             since,
             email,
             phone: phone(rng),
-            status: if rng.chance(3) { "lost" } else { "active" },
+            status: if lead {
+                LEAD
+            } else if rng.chance(3) {
+                "lost"
+            } else {
+                "active"
+            },
             contacts,
         };
         self.plan.clients.push(client);
     }
 
     /// The subscriptions of client `c`: a core module for its kind, and a few more over the years.
+    /// A lead has none.
     fn subscriptions(&mut self, c: usize) {
+        if self.plan.clients[c].is_lead() {
+            return;
+        }
         let since = self.plan.clients[c].since;
         let store = self.plan.clients[c].name.contains("STORES");
         let mut modules: Vec<usize> = vec![if store { 6 } else { 0 }];
@@ -496,7 +520,11 @@ impl Planner<'_> {
     }
 
     /// Year by year: the renewal billed on each anniversary, a new-sale quotation, an SMS top-up.
+    /// A lead has none: it is a bare client of the pipeline.
     fn documents(&mut self, c: usize) {
+        if self.plan.clients[c].is_lead() {
+            return;
+        }
         let since = self.plan.clients[c].since;
         let mut year_start = since;
         while year_start <= self.today {

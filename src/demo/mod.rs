@@ -3,17 +3,22 @@
 //! rate card, subscriptions with milestones in every stage, and years of documents through every
 //! lifecycle path (quotes won and lost, proformas converted, invoices paid in part with TDS,
 //! credit notes, cancellations), payments and advances, and the audit rows all of that writes;
-//! SMS subscriptions with their gateway logins and a month of daily balance checks.
+//! SMS subscriptions with their gateway logins and a month of daily balance checks; a support desk
+//! of about ten tickets per society in every status, with their timelines (old ones closed, the
+//! last weeks' still open, a few hundred past the SLA); and leads, one society in forty that came
+//! in over the last months and has bought nothing yet (the pipeline's bare clients).
 //!
 //! It writes straight to the tables in one transaction (the API would take hours for a large
 //! office), using the same rules as the API: line taxes from `documents::rules::line_tax`,
 //! numbers gapless per series and financial year in date order, allocations never beyond what an
 //! invoice owes.
 
+mod calls;
 mod history;
 mod legacy;
 mod names;
 mod sms;
+mod tickets;
 mod work;
 mod write;
 
@@ -51,6 +56,13 @@ pub struct Summary {
     pub reminders: usize,
     /// DB and portal passwords the old system left encrypted.
     pub legacy_credentials: usize,
+    /// Clients still in the pipeline: no subscription, no document.
+    pub leads: usize,
+    /// Support tickets, those still open (open, in progress or waiting on the client), and the
+    /// lines of their timelines.
+    pub tickets: usize,
+    pub tickets_open: usize,
+    pub ticket_events: usize,
     /// Active SMS subscriptions (counted in `subscriptions` too), those below the default
     /// low-balance threshold and those flagged by their last check; the balance checks of the
     /// last month and the changes of a read balance among them (each audited).
@@ -128,7 +140,9 @@ pub fn fill(
     let plan = history::plan(&mut rng, options, start, today);
     let staff_hash = auth_rules::hash_password(STAFF_PASSWORD);
     let mut summary = write::write(conn, &mut rng, &plan, owner_id, &staff_hash, start, today)?;
+    summary.leads = plan.clients.iter().filter(|c| c.is_lead()).count();
     work::write(conn, &mut rng, today, &mut summary)?;
+    tickets::write(conn, &mut rng, today, &mut summary)?;
     legacy::write(conn, &mut rng, &mut summary)?;
     // After the legacy pass: the SMS logins take its one-in-forty themselves, and their month
     // of checks must know which passwords no pass could send.

@@ -268,7 +268,7 @@ pub fn write(
         .prepare(
             "SELECT c.id, c.name, c.owner_id, c.status, substr(c.created_at, 1, 10),
                     (SELECT MIN(d.doc_date) FROM document d WHERE d.client_id = c.id AND d.source = 'bulk_sms_topup')
-             FROM client c ORDER BY c.id",
+             FROM client c WHERE c.status <> 'lead' ORDER BY c.id",
         )?
         .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?)))?
         .collect::<Result<_, _>>()?;

@@ -46,7 +46,7 @@ pub fn write(
         let author = account_owner.clone().unwrap_or_else(|| owner.clone());
         // A third of the societies keep an annual maintenance contract; the current one ends
         // somewhere from two months ago to ten months ahead.
-        if rng.chance(33) {
+        if status != "lead" && rng.chance(33) {
             let to = today + Duration::days(rng.range(-60, 300));
             let from = to - Duration::days(364);
             let amount = rng.range(12, 60) * 1_000 * 100;
@@ -68,7 +68,7 @@ pub fn write(
             summary.contracts += 1;
         }
         // A few bill a monthly hosting fee on a plan; one in twenty of those is parked.
-        if status != "lost" && rng.chance(3) {
+        if status == "active" && rng.chance(3) {
             let lines = serde_json::json!([{ "description": "Cloud hosting and backup (monthly)", "qty": 1,
                                               "unit_price": rng.range(15, 40) * 100 * 100, "gst_rate": 18 }]);
             let next = today + Duration::days(rng.range(1, 28));
