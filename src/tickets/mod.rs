@@ -313,11 +313,7 @@ pub fn change_in(
     let before = visible_ticket(tx, user, id, clock(tx)?)?;
     let mut checked = check(tx, user, input, Some(&before), today)?;
     if checked.changes.is_empty() && checked.note.is_none() {
-        return Ok(TicketDetail {
-            events: store::events(tx, id)?,
-            bill: store::live_bill(tx, id)?,
-            ticket: before,
-        });
+        return detail(tx, user, id);
     }
     store::update(tx, id, std::mem::take(&mut checked.changes))?;
     record(tx, user, id, &checked, false)?;
