@@ -73,7 +73,8 @@ impl Filter {
 
     /// How many rows of `from` this filter selects for each value of `group` (the list's
     /// column, e.g. `t.status`): summed from `tally` when every clause is an equality on its
-    /// columns and it counts `group` too, else counted.
+    /// columns and it counts `group` too, else counted (grouped by `+group`, so the rows are
+    /// found by the filter's index, not walked in the group's order and read one by one).
     pub fn counts_by(
         &self,
         conn: &Connection,
@@ -95,7 +96,7 @@ impl Filter {
         let (sql, values) = tallied.unwrap_or_else(|| {
             (
                 format!(
-                    "SELECT {group}, COUNT(*) FROM {from}{} GROUP BY {group}",
+                    "SELECT {group}, COUNT(*) FROM {from}{} GROUP BY +{group}",
                     self.sql()
                 ),
                 self.values.clone(),

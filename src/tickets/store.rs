@@ -92,6 +92,9 @@ const COLUMNS: &str = "t.id, t.client_id, c.name, t.subject, t.description, t.ty
 const FROM: &str = "ticket t JOIN client c ON c.id = t.client_id LEFT JOIN staff a ON a.id = t.assignee_id";
 /// Where the list's rows are found and ordered: the joins its filters and sorts may name.
 const FIND_IN: &str = "ticket t JOIN client c ON c.id = t.client_id";
+/// Where a filtered list is counted: the tickets alone (a search finds the client's name by
+/// its ids, not by joining every ticket to its client).
+const COUNTED_IN: &str = "ticket t";
 
 fn date(text: &str) -> Option<NaiveDate> {
     NaiveDate::parse_from_str(text, "%Y-%m-%d").ok()
@@ -243,7 +246,8 @@ fn base_filter(filter: &TicketFilter, clock: Clock) -> Filter {
     if let Some(q) = filter.search.as_deref().map(str::trim).filter(|q| !q.is_empty()) {
         let pattern = like_contains(q);
         f.and(
-            "t.subject LIKE ? ESCAPE '\\' OR t.description LIKE ? ESCAPE '\\' OR c.name LIKE ? ESCAPE '\\'",
+            "t.subject LIKE ? ESCAPE '\\' OR t.description LIKE ? ESCAPE '\\' \
+             OR t.client_id IN (SELECT id FROM client WHERE name LIKE ? ESCAPE '\\')",
             [pattern.clone(), pattern.clone(), pattern],
         );
     }
@@ -256,22 +260,13 @@ fn base_filter(filter: &TicketFilter, clock: Clock) -> Filter {
     f
 }
 
-/// Where a filtered list is counted: the tickets alone, unless the search names the client.
-fn counted_in(filter: &TicketFilter) -> &'static str {
-    match filter.search.as_deref().map(str::trim) {
-        Some(q) if !q.is_empty() => FIND_IN,
-        _ => "ticket t",
-    }
-}
-
 /// The count of each chip under every other filter.
 pub fn counts(
     conn: &Connection,
     filter: &TicketFilter,
     clock: Clock,
 ) -> Result<BTreeMap<String, i64>, AppError> {
-    let by_status =
-        base_filter(filter, clock).counts_by(conn, counted_in(filter), "t.status", Some(&TALLY))?;
+    let by_status = base_filter(filter, clock).counts_by(conn, COUNTED_IN, "t.status", Some(&TALLY))?;
     let count_of = |statuses: Option<&[&str]>| -> i64 {
         by_status
             .iter()
@@ -322,7 +317,7 @@ pub fn list(filter: &TicketFilter, clock: Clock) -> Listing<Ticket> {
     Listing::new(query, f, move |r| ticket(r, clock)).with_plan(Plan {
         find_in: Some(FIND_IN),
         tally: Some(&TALLY),
-        count_in: Some(counted_in(filter)),
+        count_in: Some(COUNTED_IN),
     })
 }
 
