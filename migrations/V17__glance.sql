@@ -25,7 +25,12 @@ CREATE INDEX cloud_cost_month ON cloud_cost(month, amount);
 --              ("issued": not draft, not cancelled; the GST summary's definition);
 --   taxable    the same documents' taxable value (subtotal), GST excluded;
 --   collected  payments recorded (not cancelled), by received_on's month; TDS is not money
---              received and is not in it.
+--              received and is not in it;
+--   settled    what settled those invoices: allocations (money and TDS) by the month of the
+--              later of the payment and the invoice (an advance settles nothing before the
+--              invoice exists), and what the old system had already received (legacy_paid) by
+--              the invoice's month. So what the office was owed at the end of a month is every
+--              month's billed less settled up to it (the dues aging's figure, summed).
 -- Rows are never deleted: a cancelled document leaves a row of zeros behind.
 CREATE TABLE client_month (
     month     TEXT NOT NULL,
@@ -33,6 +38,7 @@ CREATE TABLE client_month (
     billed    INTEGER NOT NULL DEFAULT 0,
     taxable   INTEGER NOT NULL DEFAULT 0,
     collected INTEGER NOT NULL DEFAULT 0,
+    settled   INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (month, client_id)
 ) WITHOUT ROWID;
 
@@ -46,15 +52,19 @@ CREATE TABLE module_month (
     PRIMARY KEY (month, module_id, client_id)
 ) WITHOUT ROWID;
 
-INSERT INTO client_month (month, client_id, billed, taxable, collected)
-    SELECT month, client_id, SUM(billed), SUM(taxable), SUM(collected) FROM (
+INSERT INTO client_month (month, client_id, billed, taxable, collected, settled)
+    SELECT month, client_id, SUM(billed), SUM(taxable), SUM(collected), SUM(settled) FROM (
         SELECT substr(doc_date, 1, 7) AS month, client_id,
                CASE type WHEN 'INVOICE' THEN total ELSE -total END AS billed,
-               CASE type WHEN 'INVOICE' THEN subtotal ELSE -subtotal END AS taxable, 0 AS collected
+               CASE type WHEN 'INVOICE' THEN subtotal ELSE -subtotal END AS taxable, 0 AS collected,
+               CASE type WHEN 'INVOICE' THEN legacy_paid ELSE 0 END AS settled
           FROM document
          WHERE type IN ('INVOICE', 'CREDIT_NOTE') AND status NOT IN ('draft', 'cancelled') AND doc_date IS NOT NULL
         UNION ALL
-        SELECT substr(received_on, 1, 7), client_id, 0, 0, amount FROM payment WHERE status = 'recorded')
+        SELECT substr(received_on, 1, 7), client_id, 0, 0, amount, 0 FROM payment WHERE status = 'recorded'
+        UNION ALL
+        SELECT substr(MAX(p.received_on, d.doc_date), 1, 7), d.client_id, 0, 0, 0, a.amount + a.tds
+          FROM payment_allocation a JOIN payment p ON p.id = a.payment_id JOIN document d ON d.id = a.document_id)
      GROUP BY month, client_id;
 
 INSERT INTO module_month (month, module_id, client_id, taxable)
@@ -71,12 +81,13 @@ INSERT INTO module_month (month, module_id, client_id, taxable)
 CREATE TRIGGER client_month_document_insert AFTER INSERT ON document
     WHEN NEW.type IN ('INVOICE', 'CREDIT_NOTE') AND NEW.status NOT IN ('draft', 'cancelled') AND NEW.doc_date IS NOT NULL
 BEGIN
-    INSERT INTO client_month (month, client_id, billed, taxable)
+    INSERT INTO client_month (month, client_id, billed, taxable, settled)
         VALUES (substr(NEW.doc_date, 1, 7), NEW.client_id,
                 CASE NEW.type WHEN 'INVOICE' THEN NEW.total ELSE -NEW.total END,
-                CASE NEW.type WHEN 'INVOICE' THEN NEW.subtotal ELSE -NEW.subtotal END)
-        ON CONFLICT (month, client_id) DO UPDATE
-           SET billed = billed + excluded.billed, taxable = taxable + excluded.taxable;
+                CASE NEW.type WHEN 'INVOICE' THEN NEW.subtotal ELSE -NEW.subtotal END,
+                CASE NEW.type WHEN 'INVOICE' THEN NEW.legacy_paid ELSE 0 END)
+        ON CONFLICT (month, client_id) DO UPDATE SET billed = billed + excluded.billed,
+           taxable = taxable + excluded.taxable, settled = settled + excluded.settled;
 END;
 
 CREATE TRIGGER client_month_document_delete AFTER DELETE ON document
@@ -84,24 +95,26 @@ CREATE TRIGGER client_month_document_delete AFTER DELETE ON document
 BEGIN
     UPDATE client_month
        SET billed = billed - CASE OLD.type WHEN 'INVOICE' THEN OLD.total ELSE -OLD.total END,
-           taxable = taxable - CASE OLD.type WHEN 'INVOICE' THEN OLD.subtotal ELSE -OLD.subtotal END
+           taxable = taxable - CASE OLD.type WHEN 'INVOICE' THEN OLD.subtotal ELSE -OLD.subtotal END,
+           settled = settled - CASE OLD.type WHEN 'INVOICE' THEN OLD.legacy_paid ELSE 0 END
      WHERE month = substr(OLD.doc_date, 1, 7) AND client_id = OLD.client_id;
     -- (Its lines went before it, each taking its share out of module_month.)
 END;
 
 CREATE TRIGGER client_month_document_update
-    AFTER UPDATE OF type, status, doc_date, total, subtotal, client_id ON document
+    AFTER UPDATE OF type, status, doc_date, total, subtotal, client_id, legacy_paid ON document
     WHEN (OLD.type IN ('INVOICE', 'CREDIT_NOTE') AND OLD.status NOT IN ('draft', 'cancelled') AND OLD.doc_date IS NOT NULL)
       OR (NEW.type IN ('INVOICE', 'CREDIT_NOTE') AND NEW.status NOT IN ('draft', 'cancelled') AND NEW.doc_date IS NOT NULL)
 BEGIN
     -- The old share out.
-    INSERT INTO client_month (month, client_id, billed, taxable)
+    INSERT INTO client_month (month, client_id, billed, taxable, settled)
         SELECT substr(OLD.doc_date, 1, 7), OLD.client_id,
                -CASE OLD.type WHEN 'INVOICE' THEN OLD.total ELSE -OLD.total END,
-               -CASE OLD.type WHEN 'INVOICE' THEN OLD.subtotal ELSE -OLD.subtotal END
+               -CASE OLD.type WHEN 'INVOICE' THEN OLD.subtotal ELSE -OLD.subtotal END,
+               -CASE OLD.type WHEN 'INVOICE' THEN OLD.legacy_paid ELSE 0 END
          WHERE OLD.type IN ('INVOICE', 'CREDIT_NOTE') AND OLD.status NOT IN ('draft', 'cancelled') AND OLD.doc_date IS NOT NULL
-        ON CONFLICT (month, client_id) DO UPDATE
-           SET billed = billed + excluded.billed, taxable = taxable + excluded.taxable;
+        ON CONFLICT (month, client_id) DO UPDATE SET billed = billed + excluded.billed,
+           taxable = taxable + excluded.taxable, settled = settled + excluded.settled;
     INSERT INTO module_month (month, module_id, client_id, taxable)
         SELECT substr(OLD.doc_date, 1, 7), module_id, OLD.client_id,
                -SUM(CASE OLD.type WHEN 'INVOICE' THEN taxable ELSE -taxable END)
@@ -111,13 +124,14 @@ BEGIN
          GROUP BY module_id
         ON CONFLICT (month, module_id, client_id) DO UPDATE SET taxable = taxable + excluded.taxable;
     -- The new share in.
-    INSERT INTO client_month (month, client_id, billed, taxable)
+    INSERT INTO client_month (month, client_id, billed, taxable, settled)
         SELECT substr(NEW.doc_date, 1, 7), NEW.client_id,
                CASE NEW.type WHEN 'INVOICE' THEN NEW.total ELSE -NEW.total END,
-               CASE NEW.type WHEN 'INVOICE' THEN NEW.subtotal ELSE -NEW.subtotal END
+               CASE NEW.type WHEN 'INVOICE' THEN NEW.subtotal ELSE -NEW.subtotal END,
+               CASE NEW.type WHEN 'INVOICE' THEN NEW.legacy_paid ELSE 0 END
          WHERE NEW.type IN ('INVOICE', 'CREDIT_NOTE') AND NEW.status NOT IN ('draft', 'cancelled') AND NEW.doc_date IS NOT NULL
-        ON CONFLICT (month, client_id) DO UPDATE
-           SET billed = billed + excluded.billed, taxable = taxable + excluded.taxable;
+        ON CONFLICT (month, client_id) DO UPDATE SET billed = billed + excluded.billed,
+           taxable = taxable + excluded.taxable, settled = settled + excluded.settled;
     INSERT INTO module_month (month, module_id, client_id, taxable)
         SELECT substr(NEW.doc_date, 1, 7), module_id, NEW.client_id,
                SUM(CASE NEW.type WHEN 'INVOICE' THEN taxable ELSE -taxable END)
@@ -193,4 +207,42 @@ BEGIN
     INSERT INTO client_month (month, client_id, collected)
         SELECT substr(NEW.received_on, 1, 7), NEW.client_id, NEW.amount WHERE NEW.status = 'recorded'
         ON CONFLICT (month, client_id) DO UPDATE SET collected = collected + excluded.collected;
+END;
+
+-- Settlements: each allocation by the month of the later of its payment and its invoice.
+CREATE TRIGGER client_month_allocation_insert AFTER INSERT ON payment_allocation BEGIN
+    INSERT INTO client_month (month, client_id, settled)
+        SELECT substr(MAX(p.received_on, d.doc_date), 1, 7), d.client_id, NEW.amount + NEW.tds
+          FROM payment p, document d WHERE p.id = NEW.payment_id AND d.id = NEW.document_id
+        ON CONFLICT (month, client_id) DO UPDATE SET settled = settled + excluded.settled;
+END;
+CREATE TRIGGER client_month_allocation_delete AFTER DELETE ON payment_allocation BEGIN
+    INSERT INTO client_month (month, client_id, settled)
+        SELECT substr(MAX(p.received_on, d.doc_date), 1, 7), d.client_id, -(OLD.amount + OLD.tds)
+          FROM payment p, document d WHERE p.id = OLD.payment_id AND d.id = OLD.document_id
+        ON CONFLICT (month, client_id) DO UPDATE SET settled = settled + excluded.settled;
+END;
+CREATE TRIGGER client_month_allocation_update AFTER UPDATE OF amount, tds, payment_id, document_id ON payment_allocation
+BEGIN
+    INSERT INTO client_month (month, client_id, settled)
+        SELECT substr(MAX(p.received_on, d.doc_date), 1, 7), d.client_id, -(OLD.amount + OLD.tds)
+          FROM payment p, document d WHERE p.id = OLD.payment_id AND d.id = OLD.document_id
+        ON CONFLICT (month, client_id) DO UPDATE SET settled = settled + excluded.settled;
+    INSERT INTO client_month (month, client_id, settled)
+        SELECT substr(MAX(p.received_on, d.doc_date), 1, 7), d.client_id, NEW.amount + NEW.tds
+          FROM payment p, document d WHERE p.id = NEW.payment_id AND d.id = NEW.document_id
+        ON CONFLICT (month, client_id) DO UPDATE SET settled = settled + excluded.settled;
+END;
+-- A payment's day corrected: its allocations settle in the new month.
+CREATE TRIGGER client_month_payment_moved AFTER UPDATE OF received_on ON payment
+    WHEN OLD.received_on IS NOT NEW.received_on
+BEGIN
+    INSERT INTO client_month (month, client_id, settled)
+        SELECT substr(MAX(OLD.received_on, d.doc_date), 1, 7), d.client_id, -(a.amount + a.tds)
+          FROM payment_allocation a JOIN document d ON d.id = a.document_id WHERE a.payment_id = NEW.id
+        ON CONFLICT (month, client_id) DO UPDATE SET settled = settled + excluded.settled;
+    INSERT INTO client_month (month, client_id, settled)
+        SELECT substr(MAX(NEW.received_on, d.doc_date), 1, 7), d.client_id, a.amount + a.tds
+          FROM payment_allocation a JOIN document d ON d.id = a.document_id WHERE a.payment_id = NEW.id
+        ON CONFLICT (month, client_id) DO UPDATE SET settled = settled + excluded.settled;
 END;

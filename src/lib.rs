@@ -9,9 +9,11 @@ pub mod book;
 pub mod catalog;
 pub mod clients;
 pub mod clock;
+pub mod cockpit;
 pub mod company;
 pub mod config;
 pub mod contracts;
+pub mod dashboard;
 pub mod db;
 pub mod demo;
 pub mod documents;
@@ -35,6 +37,7 @@ pub mod recurring;
 pub mod reminders;
 pub mod renewals;
 pub mod reports;
+pub mod revenue;
 pub mod sms;
 pub mod staff;
 pub mod tickets;
@@ -122,6 +125,9 @@ pub fn app(state: AppState) -> Router {
         .merge(crate::tickets::routes::router())
         .merge(crate::pipeline::routes::router())
         .merge(crate::renewals::routes::router())
+        .merge(crate::revenue::routes::router())
+        .merge(crate::dashboard::routes::router())
+        .merge(crate::cockpit::routes::router())
         .split_for_parts();
     openapi::PlumbingStatuses.modify(&mut openapi);
     let openapi_json = Arc::new(openapi.to_pretty_json().expect("the OpenAPI document serializes"));

@@ -130,7 +130,7 @@ async fn stalled(
     let days = q.days.as_deref().map(rules::parse_stall_days).transpose()?;
     let result = state
         .db
-        .read(move |c| milestones::stalled(c, &user, days))
+        .read(move |c| milestones::stalled(c, user.book().as_deref(), days))
         .await?;
     Ok(Json(result))
 }

@@ -224,9 +224,9 @@ pub struct Stalled {
     pub days: i64,
 }
 
-/// Active projects in the user's book with nothing ticked for at least `days` (default: the
-/// project.stall_days setting), oldest activity first.
-pub fn stalled(c: &Connection, user: &AuthUser, days: Option<i64>) -> Result<Stalled, AppError> {
+/// Active projects in `book` (`crate::book`; None: every book) with nothing ticked for at least
+/// `days` (default: the project.stall_days setting), oldest activity first.
+pub fn stalled(c: &Connection, book: Option<&str>, days: Option<i64>) -> Result<Stalled, AppError> {
     let today = settings::office_today(c)?;
     let days = match days {
         Some(d) => d,
@@ -234,7 +234,7 @@ pub fn stalled(c: &Connection, user: &AuthUser, days: Option<i64>) -> Result<Sta
     };
     let mut projects = vec![];
     let mut unknown = 0;
-    for (project, last) in store::open_projects_with_activity(c, user.book().as_deref())? {
+    for (project, last) in store::open_projects_with_activity(c, book)? {
         let Some(last) = last.and_then(|d| NaiveDate::parse_from_str(&d, "%Y-%m-%d").ok()) else {
             unknown += 1;
             continue;

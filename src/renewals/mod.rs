@@ -119,3 +119,18 @@ pub fn page(conn: &Connection, filter: &RenewalFilter, page: &Page) -> Result<Re
         to: filter.to,
     })
 }
+
+/// How many renewals fall in the `days` from today, and their amount (paise; a renewal without
+/// a price counts as nothing), in `book`.
+pub fn due_within(conn: &Connection, days: u64, book: Option<String>) -> Result<(i64, i64), AppError> {
+    let today = settings::office_today(conn)?;
+    let filter = RenewalFilter {
+        from: today,
+        to: today + chrono::Days::new(days),
+        kind: None,
+        q: None,
+        book,
+    };
+    let rows = renewals(conn, &filter, None)?;
+    Ok((rows.len() as i64, rows.iter().filter_map(|r| r.amount).sum()))
+}

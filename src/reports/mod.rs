@@ -1,5 +1,6 @@
 //! Reports for the office: what is still owed (dues aging) and what goes into the GST return.
 
+pub mod continuity;
 pub mod routes;
 pub mod rules;
 pub mod store;

@@ -2,13 +2,14 @@
 //! (with its CSV). Staff see their own book (`crate::book`).
 
 use crate::AppState;
-use crate::auth::session::AuthUser;
+use crate::auth::session::{AuthUser, Manager};
 use crate::db::page::Page;
 use crate::db::settings;
 use crate::documents::rules::financial_year_span;
 use crate::error::{AppError, ErrorBody};
 use crate::http::csv;
 use crate::http::extract::QueryParams;
+use crate::reports::continuity::{self, ContinuityReport};
 use crate::reports::rules::{BUCKETS, Buckets, ClientDues, GstFigures, by_client};
 use crate::reports::store::{self, DueInvoice};
 use axum::Json;
@@ -26,6 +27,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(dues_csv))
         .routes(routes!(gst_summary))
         .routes(routes!(gst_csv))
+        .routes(routes!(number_continuity))
 }
 
 #[derive(Deserialize, IntoParams)]
@@ -262,5 +264,30 @@ async fn gst_csv(
     Ok(csv::attachment(
         &format!("gst-summary-{}-to-{}.csv", summary.from, summary.to),
         out,
+    ))
+}
+
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct FinancialYear {
+    /// YYYY-YY (e.g. 2025-26); none: every year.
+    pub fy: Option<String>,
+}
+
+/// Each number series of the year (or of every year) with its first and last number, count,
+/// and the numbers missing or written twice.
+#[utoipa::path(get, path = "/api/reports/number-continuity", tag = "reports", params(FinancialYear),
+    responses((status = 200, body = ContinuityReport), (status = 400, body = ErrorBody),
+              (status = 403, description = "Staff", body = ErrorBody)))]
+async fn number_continuity(
+    State(state): State<AppState>,
+    _manager: Manager,
+    QueryParams(q): QueryParams<FinancialYear>,
+) -> Result<Json<ContinuityReport>, AppError> {
+    Ok(Json(
+        state
+            .db
+            .read(move |c| continuity::report(c, q.fy.as_deref()))
+            .await?,
     ))
 }

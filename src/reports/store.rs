@@ -137,3 +137,25 @@ pub fn gst_by_month(
     }
     Ok(months)
 }
+
+/// Calls `each` with every number given: the documents' and the receipts'.
+pub fn each_number(conn: &Connection, mut each: impl FnMut(&str)) -> Result<(), AppError> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT doc_no FROM document WHERE doc_no IS NOT NULL UNION ALL SELECT receipt_no FROM payment",
+    )?;
+    let mut rows = stmt.query([])?;
+    while let Some(r) = rows.next()? {
+        let number: String = r.get(0)?;
+        each(&number);
+    }
+    Ok(())
+}
+
+/// The last sequence each series (prefix, fy) gave.
+pub fn series_given(conn: &Connection) -> Result<std::collections::HashMap<(String, String), i64>, AppError> {
+    let mut stmt = conn.prepare_cached("SELECT prefix, fy, last_seq FROM number_series")?;
+    let given = stmt
+        .query_map([], |r| Ok(((r.get(0)?, r.get(1)?), r.get(2)?)))?
+        .collect::<Result<_, _>>()?;
+    Ok(given)
+}

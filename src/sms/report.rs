@@ -89,3 +89,21 @@ pub fn refresh(state: &AppState, user: &AuthUser, scope: Scope<'_>) -> Result<Pu
     }
     Ok(counts)
 }
+
+/// How many active SMS subscriptions of `book` are below the threshold, and the threshold.
+pub fn low_count(conn: &Connection, book: Option<String>) -> Result<(i64, i64), AppError> {
+    let threshold = threshold(conn)?;
+    let filter = BalanceFilter {
+        show: Show::Low,
+        q: None,
+        book,
+        threshold,
+    };
+    let one = Page {
+        page: 1,
+        per_page: 1,
+        after: None,
+        sort: None,
+    };
+    Ok((store::balances(filter, false).page(conn, &one)?.total, threshold))
+}

@@ -368,3 +368,39 @@ pub fn bill_in(
     store::touch(tx, id)?;
     Ok(reply)
 }
+
+/// The still-open tickets of `book`'s share (None: every ticket), and those past the SLA.
+pub fn still_open(conn: &Connection, book: Option<String>) -> Result<(i64, i64), AppError> {
+    let clock = clock(conn)?;
+    let count = |overdue: bool| -> Result<i64, AppError> {
+        let filter = TicketFilter {
+            chip: "still_open".into(),
+            overdue,
+            book: book.clone(),
+            ..Default::default()
+        };
+        Ok(store::counts(conn, &filter, clock)?
+            .get("still_open")
+            .copied()
+            .unwrap_or(0))
+    };
+    Ok((count(false)?, count(true)?))
+}
+
+/// How many tickets were still open at the end of each of `days` (in order): opened by then
+/// and not resolved by then.
+pub fn still_open_at(conn: &Connection, days: &[NaiveDate]) -> Result<Vec<i64>, AppError> {
+    let Some(first) = days.iter().min() else {
+        return Ok(vec![]);
+    };
+    let days: Vec<String> = days.iter().map(NaiveDate::to_string).collect();
+    let mut counts = vec![0; days.len()];
+    for (opened, resolved) in store::open_after(conn, &first.to_string())? {
+        for (count, day) in counts.iter_mut().zip(&days) {
+            if opened <= *day && resolved.as_ref().is_none_or(|r| r > day) {
+                *count += 1;
+            }
+        }
+    }
+    Ok(counts)
+}

@@ -1,0 +1,189 @@
+//! The number-continuity report (issue 20; decisions 11): for each number series and financial
+//! year, the first and last number, how many there are, and every number missing between them
+//! or written twice, so the owner can show an auditor that the invoice series is unbroken.
+//!
+//! A series is a prefix and a financial year (`INV/25-26-0001`: INV, 25-26): the documents'
+//! (QT, PI, INV, CN) and the receipts' (RCT). Every number given counts, cancelled documents
+//! and payments included (they keep theirs: spec 3.1). A number in another shape (an old
+//! system's, kept by the import) belongs to no series and is left out. Gaps are read between
+//! the first and the last number found, and after the last up to the last one the series gave
+//! (`number_series.last_seq`); a series that starts past 1 (seeded past the old system's numbers
+//! by the import) shows it in `first`.
+
+use crate::error::AppError;
+use crate::reports::store;
+use crate::revenue::rules::parse_fy;
+use rusqlite::Connection;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use utoipa::ToSchema;
+
+/// At most this many gaps or duplicates are listed per series (the counts are whole).
+pub const LISTED: usize = 100;
+
+/// One series of one financial year.
+#[derive(Debug, PartialEq, Eq, Serialize, ToSchema)]
+pub struct Continuity {
+    pub prefix: String,
+    /// YY-YY.
+    pub fy: String,
+    pub first: String,
+    pub last: String,
+    pub count: i64,
+    /// Numbers missing (at most `LISTED`).
+    pub gaps: Vec<String>,
+    pub gap_count: i64,
+    /// Numbers found more than once (at most `LISTED`).
+    pub duplicates: Vec<String>,
+    /// No gap and no duplicate.
+    pub unbroken: bool,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ContinuityReport {
+    /// By financial year, then prefix.
+    pub rows: Vec<Continuity>,
+}
+
+/// `INV/25-26-0001` as (INV, 25-26, 1); None for any other shape.
+pub fn parse_number(number: &str) -> Option<(&str, &str, i64)> {
+    let (prefix, rest) = number.split_once('/')?;
+    let (fy, seq) = rest.rsplit_once('-')?;
+    let fy_ok =
+        fy.len() == 5 && fy.as_bytes()[2] == b'-' && fy.bytes().filter(u8::is_ascii_digit).count() == 4;
+    let prefix_ok = !prefix.is_empty() && prefix.bytes().all(|b| b.is_ascii_uppercase());
+    let seq_ok = !seq.is_empty() && seq.bytes().all(|b| b.is_ascii_digit());
+    (fy_ok && prefix_ok && seq_ok).then_some((prefix, fy, seq.parse().ok()?))
+}
+
+/// The continuity of one series from its numbers' sequences and the last one it gave.
+pub fn continuity(prefix: &str, fy: &str, mut seqs: Vec<i64>, given: Option<i64>) -> Option<Continuity> {
+    seqs.sort_unstable();
+    let (&first, &last) = (seqs.first()?, seqs.last()?);
+    let number = |seq: i64| crate::documents::rules::number(prefix, fy, seq);
+    let mut gaps = vec![];
+    let mut gap_count = 0;
+    let mut duplicates = vec![];
+    let mut missing = |from: i64, to: i64| {
+        gap_count += (to - from + 1).max(0);
+        for seq in from..=to {
+            if gaps.len() >= LISTED {
+                break;
+            }
+            gaps.push(number(seq));
+        }
+    };
+    for pair in seqs.windows(2) {
+        if pair[1] == pair[0] {
+            if duplicates.len() < LISTED && duplicates.last() != Some(&number(pair[0])) {
+                duplicates.push(number(pair[0]));
+            }
+        } else {
+            missing(pair[0] + 1, pair[1] - 1);
+        }
+    }
+    if let Some(given) = given {
+        missing(last + 1, given);
+    }
+    Some(Continuity {
+        prefix: prefix.to_string(),
+        fy: fy.to_string(),
+        first: number(first),
+        last: number(last),
+        count: seqs.len() as i64,
+        unbroken: gap_count == 0 && duplicates.is_empty(),
+        gaps,
+        gap_count,
+        duplicates,
+    })
+}
+
+/// Every series of `fy` (`YYYY-YY`; None: every year).
+pub fn report(conn: &Connection, fy: Option<&str>) -> Result<ContinuityReport, AppError> {
+    let short = match fy.map(str::trim).filter(|f| !f.is_empty()) {
+        Some(text) => {
+            let start = parse_fy(text).ok_or_else(|| {
+                AppError::bad_request("invalid_fy", "fy is a financial year as YYYY-YY, e.g. 2025-26.")
+                    .on_field("fy")
+            })?;
+            Some(crate::documents::rules::financial_year(start))
+        }
+        None => None,
+    };
+    let mut series: BTreeMap<(String, String), Vec<i64>> = BTreeMap::new();
+    store::each_number(conn, |number| {
+        if let Some((prefix, fy, seq)) = parse_number(number)
+            && short.as_deref().is_none_or(|s| s == fy)
+        {
+            series
+                .entry((fy.to_string(), prefix.to_string()))
+                .or_default()
+                .push(seq);
+        }
+    })?;
+    let given = store::series_given(conn)?;
+    let rows = series
+        .into_iter()
+        .filter_map(|((fy, prefix), seqs)| {
+            let last_given = given.get(&(prefix.clone(), fy.clone())).copied();
+            continuity(&prefix, &fy, seqs, last_given)
+        })
+        .collect();
+    Ok(ContinuityReport { rows })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_of_the_house_shape_are_read_and_others_are_not() {
+        assert_eq!(parse_number("INV/25-26-0001"), Some(("INV", "25-26", 1)));
+        assert_eq!(parse_number("RCT/16-17-12345"), Some(("RCT", "16-17", 12345)));
+        for other in [
+            "INV-25-26-0001",
+            "inv/25-26-0001",
+            "INV/2025-26-0001",
+            "INV/25-26-",
+            "INV/25-26-00x1",
+            "OLD/1234",
+        ] {
+            assert_eq!(parse_number(other), None, "{other}");
+        }
+    }
+
+    #[test]
+    fn gaps_and_duplicates_are_listed_between_the_first_and_the_last_given() {
+        let c = continuity("INV", "25-26", vec![3, 1, 2, 5, 5, 8], Some(9)).unwrap();
+        assert_eq!(
+            c,
+            Continuity {
+                prefix: "INV".into(),
+                fy: "25-26".into(),
+                first: "INV/25-26-0001".into(),
+                last: "INV/25-26-0008".into(),
+                count: 6,
+                gaps: vec![
+                    "INV/25-26-0004".into(),
+                    "INV/25-26-0006".into(),
+                    "INV/25-26-0007".into(),
+                    "INV/25-26-0009".into()
+                ],
+                gap_count: 4,
+                duplicates: vec!["INV/25-26-0005".into()],
+                unbroken: false,
+            }
+        );
+        let whole = continuity("RCT", "26-27", vec![4, 5, 6], Some(6)).unwrap();
+        assert!(whole.unbroken);
+        assert_eq!((whole.first.as_str(), whole.gap_count), ("RCT/26-27-0004", 0));
+        assert_eq!(continuity("QT", "26-27", vec![], None), None);
+    }
+
+    #[test]
+    fn a_long_gap_is_counted_whole_and_listed_in_part() {
+        let c = continuity("CN", "24-25", vec![1, 500], None).unwrap();
+        assert_eq!((c.gap_count, c.gaps.len()), (498, LISTED));
+        assert_eq!(c.gaps[0], "CN/24-25-0002");
+    }
+}

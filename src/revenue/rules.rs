@@ -1,0 +1,233 @@
+//! The months the revenue reports read, and the margin (spec 4.9, issue 20).
+//!
+//! A report reads whole months (`YYYY-MM`): `from` and `to`, or a financial year `fy=YYYY-YY`
+//! (April to March), or by default the current financial year up to this month. A range runs
+//! forwards and spans at most ten years. The margin is what was billed before GST less what the
+//! society's cloud server cost; its percentage is of what was billed, and there is none when
+//! nothing was billed.
+
+use crate::error::AppError;
+use chrono::{Datelike, Months as ChronoMonths, NaiveDate};
+
+/// The longest range a report reads.
+pub const MAX_MONTHS: usize = 120;
+
+/// A range of whole months, each held as its first day.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Months {
+    pub from: NaiveDate,
+    pub to: NaiveDate,
+}
+
+/// `YYYY-MM` of the month of `day`.
+pub fn month_text(day: NaiveDate) -> String {
+    day.format("%Y-%m").to_string()
+}
+
+/// The first day of the month `text` names (`YYYY-MM`), else None.
+pub fn parse_month(text: &str) -> Option<NaiveDate> {
+    let (year, month) = text.trim().split_once('-')?;
+    if year.len() != 4 || month.len() != 2 {
+        return None;
+    }
+    NaiveDate::from_ymd_opt(year.parse().ok()?, month.parse().ok()?, 1)
+}
+
+fn month_param(text: &str, field: &str) -> Result<NaiveDate, AppError> {
+    parse_month(text).ok_or_else(|| {
+        AppError::bad_request("invalid_month", format!("{field} is a month as YYYY-MM.")).on_field(field)
+    })
+}
+
+/// The first of April that starts the financial year `text` names (`2025-26`).
+pub fn parse_fy(text: &str) -> Option<NaiveDate> {
+    let (start, end) = text.trim().split_once('-')?;
+    let start: i32 = start.parse().ok().filter(|_| start.len() == 4)?;
+    let end: i32 = end.parse().ok().filter(|_| end.len() == 2)?;
+    ((start + 1) % 100 == end).then(|| NaiveDate::from_ymd_opt(start, 4, 1))?
+}
+
+impl Months {
+    /// The range a request names: `fy`, or `from` and `to` (each defaulting to the current
+    /// financial year's ends), checked.
+    pub fn asked(
+        from: Option<&str>,
+        to: Option<&str>,
+        fy: Option<&str>,
+        today: NaiveDate,
+    ) -> Result<Months, AppError> {
+        let this_month = first_of_month(today);
+        let range = match fy.map(str::trim).filter(|f| !f.is_empty()) {
+            Some(_) if from.is_some() || to.is_some() => {
+                return Err(AppError::bad_request(
+                    "invalid_range",
+                    "Give a financial year or from and to, not both.",
+                )
+                .on_field("fy"));
+            }
+            Some(fy) => {
+                let start = parse_fy(fy).ok_or_else(|| {
+                    AppError::bad_request("invalid_fy", "fy is a financial year as YYYY-YY, e.g. 2025-26.")
+                        .on_field("fy")
+                })?;
+                Months {
+                    from: start,
+                    to: start + ChronoMonths::new(11),
+                }
+            }
+            None => {
+                let fy_start = NaiveDate::from_ymd_opt(
+                    if today.month() >= 4 {
+                        today.year()
+                    } else {
+                        today.year() - 1
+                    },
+                    4,
+                    1,
+                )
+                .expect("the first of April");
+                Months {
+                    from: from
+                        .map(|t| month_param(t, "from"))
+                        .transpose()?
+                        .unwrap_or(fy_start),
+                    to: to
+                        .map(|t| month_param(t, "to"))
+                        .transpose()?
+                        .unwrap_or(this_month),
+                }
+            }
+        };
+        if range.to < range.from {
+            return Err(AppError::bad_request("invalid_range", "to is on or after from.").on_field("to"));
+        }
+        if range.len() > MAX_MONTHS {
+            return Err(
+                AppError::bad_request("invalid_range", "Ask for at most ten years at a time.").on_field("to"),
+            );
+        }
+        Ok(range)
+    }
+
+    /// The `n` months that end with the month of `day`.
+    pub fn ending(day: NaiveDate, n: u32) -> Months {
+        let to = first_of_month(day);
+        Months {
+            from: to - ChronoMonths::new(n.saturating_sub(1)),
+            to,
+        }
+    }
+
+    /// Every month of the range, as `YYYY-MM`, in order.
+    pub fn list(&self) -> Vec<String> {
+        let mut months = vec![];
+        let mut at = self.from;
+        while at <= self.to {
+            months.push(month_text(at));
+            at = at + ChronoMonths::new(1);
+        }
+        months
+    }
+
+    pub fn len(&self) -> usize {
+        ((self.to.year() - self.from.year()) * 12 + self.to.month() as i32 - self.from.month() as i32 + 1)
+            .max(0) as usize
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    pub fn from_text(&self) -> String {
+        month_text(self.from)
+    }
+
+    pub fn to_text(&self) -> String {
+        month_text(self.to)
+    }
+}
+
+pub fn first_of_month(day: NaiveDate) -> NaiveDate {
+    day.with_day(1).expect("every month has a first day")
+}
+
+/// The margin's share of what was billed, in percent to one decimal; none when nothing was.
+pub fn margin_pct(margin: i64, billed: i64) -> Option<f64> {
+    (billed != 0).then(|| (margin as f64 * 1000.0 / billed as f64).round() / 10.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn day(y: i32, m: u32, d: u32) -> NaiveDate {
+        NaiveDate::from_ymd_opt(y, m, d).unwrap()
+    }
+
+    #[test]
+    fn a_range_is_a_financial_year_or_from_and_to_or_this_year_so_far() {
+        let today = day(2026, 11, 24);
+        let cases: &[(Option<&str>, Option<&str>, Option<&str>, (&str, &str, usize))] = &[
+            (None, None, None, ("2026-04", "2026-11", 8)),
+            (None, None, Some("2025-26"), ("2025-04", "2026-03", 12)),
+            (Some("2024-01"), Some("2024-01"), None, ("2024-01", "2024-01", 1)),
+            (Some("2024-11"), None, None, ("2024-11", "2026-11", 25)),
+        ];
+        for (from, to, fy, (f, t, n)) in cases {
+            let m = Months::asked(*from, *to, *fy, today).unwrap();
+            assert_eq!(
+                (m.from_text().as_str(), m.to_text().as_str(), m.len()),
+                (*f, *t, *n)
+            );
+            assert_eq!(m.list().len(), *n);
+        }
+        // In January the financial year began last April.
+        let m = Months::asked(None, None, None, day(2027, 1, 5)).unwrap();
+        assert_eq!((m.from_text(), m.to_text()), ("2026-04".into(), "2027-01".into()));
+    }
+
+    #[test]
+    fn bad_months_and_ranges_are_refused_naming_the_field() {
+        let today = day(2026, 11, 24);
+        let cases: &[(Option<&str>, Option<&str>, Option<&str>, &str, &str)] = &[
+            (Some("2026-13"), None, None, "invalid_month", "from"),
+            (Some("2026-1"), None, None, "invalid_month", "from"),
+            (None, Some("26-01"), None, "invalid_month", "to"),
+            (None, Some("nonsense"), None, "invalid_month", "to"),
+            (Some("2026-05"), Some("2026-04"), None, "invalid_range", "to"),
+            (Some("2010-01"), Some("2020-01"), None, "invalid_range", "to"),
+            (None, None, Some("2025-27"), "invalid_fy", "fy"),
+            (None, None, Some("2025"), "invalid_fy", "fy"),
+            (Some("2025-04"), None, Some("2025-26"), "invalid_range", "fy"),
+        ];
+        for (from, to, fy, code, field) in cases {
+            let e = Months::asked(*from, *to, *fy, today).unwrap_err();
+            assert_eq!(
+                (e.code, e.field.as_deref()),
+                (*code, Some(*field)),
+                "{from:?} {to:?} {fy:?}"
+            );
+        }
+        // Exactly ten years is allowed.
+        assert_eq!(
+            Months::asked(Some("2010-01"), Some("2019-12"), None, today)
+                .unwrap()
+                .len(),
+            120
+        );
+    }
+
+    #[test]
+    fn the_last_twelve_months_end_with_this_one() {
+        let m = Months::ending(day(2026, 2, 10), 12);
+        assert_eq!((m.from_text(), m.to_text()), ("2025-03".into(), "2026-02".into()));
+    }
+
+    #[test]
+    fn the_margin_percentage_is_of_what_was_billed() {
+        assert_eq!(margin_pct(25_000, 100_000), Some(25.0));
+        assert_eq!(margin_pct(-5_000, 30_000), Some(-16.7));
+        assert_eq!(margin_pct(1, 3), Some(33.3));
+        assert_eq!(margin_pct(-500, 0), None);
+    }
+}
