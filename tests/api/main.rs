@@ -15,6 +15,7 @@ mod clients;
 mod console;
 mod contracts;
 mod documents;
+mod glance;
 mod imports;
 mod large_office;
 mod lists;
