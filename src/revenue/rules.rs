@@ -160,6 +160,9 @@ pub fn margin_pct(margin: i64, billed: i64) -> Option<f64> {
 mod tests {
     use super::*;
 
+    /// from, to, fy as a request gives them.
+    type Asked = (Option<&'static str>, Option<&'static str>, Option<&'static str>);
+
     fn day(y: i32, m: u32, d: u32) -> NaiveDate {
         NaiveDate::from_ymd_opt(y, m, d).unwrap()
     }
@@ -167,13 +170,16 @@ mod tests {
     #[test]
     fn a_range_is_a_financial_year_or_from_and_to_or_this_year_so_far() {
         let today = day(2026, 11, 24);
-        let cases: &[(Option<&str>, Option<&str>, Option<&str>, (&str, &str, usize))] = &[
-            (None, None, None, ("2026-04", "2026-11", 8)),
-            (None, None, Some("2025-26"), ("2025-04", "2026-03", 12)),
-            (Some("2024-01"), Some("2024-01"), None, ("2024-01", "2024-01", 1)),
-            (Some("2024-11"), None, None, ("2024-11", "2026-11", 25)),
+        let cases: &[(Asked, (&str, &str, usize))] = &[
+            ((None, None, None), ("2026-04", "2026-11", 8)),
+            ((None, None, Some("2025-26")), ("2025-04", "2026-03", 12)),
+            (
+                (Some("2024-01"), Some("2024-01"), None),
+                ("2024-01", "2024-01", 1),
+            ),
+            ((Some("2024-11"), None, None), ("2024-11", "2026-11", 25)),
         ];
-        for (from, to, fy, (f, t, n)) in cases {
+        for ((from, to, fy), (f, t, n)) in cases {
             let m = Months::asked(*from, *to, *fy, today).unwrap();
             assert_eq!(
                 (m.from_text().as_str(), m.to_text().as_str(), m.len()),
@@ -189,18 +195,18 @@ mod tests {
     #[test]
     fn bad_months_and_ranges_are_refused_naming_the_field() {
         let today = day(2026, 11, 24);
-        let cases: &[(Option<&str>, Option<&str>, Option<&str>, &str, &str)] = &[
-            (Some("2026-13"), None, None, "invalid_month", "from"),
-            (Some("2026-1"), None, None, "invalid_month", "from"),
-            (None, Some("26-01"), None, "invalid_month", "to"),
-            (None, Some("nonsense"), None, "invalid_month", "to"),
-            (Some("2026-05"), Some("2026-04"), None, "invalid_range", "to"),
-            (Some("2010-01"), Some("2020-01"), None, "invalid_range", "to"),
-            (None, None, Some("2025-27"), "invalid_fy", "fy"),
-            (None, None, Some("2025"), "invalid_fy", "fy"),
-            (Some("2025-04"), None, Some("2025-26"), "invalid_range", "fy"),
+        let cases: &[(Asked, &str, &str)] = &[
+            ((Some("2026-13"), None, None), "invalid_month", "from"),
+            ((Some("2026-1"), None, None), "invalid_month", "from"),
+            ((None, Some("26-01"), None), "invalid_month", "to"),
+            ((None, Some("nonsense"), None), "invalid_month", "to"),
+            ((Some("2026-05"), Some("2026-04"), None), "invalid_range", "to"),
+            ((Some("2010-01"), Some("2020-01"), None), "invalid_range", "to"),
+            ((None, None, Some("2025-27")), "invalid_fy", "fy"),
+            ((None, None, Some("2025")), "invalid_fy", "fy"),
+            ((Some("2025-04"), None, Some("2025-26")), "invalid_range", "fy"),
         ];
-        for (from, to, fy, code, field) in cases {
+        for ((from, to, fy), code, field) in cases {
             let e = Months::asked(*from, *to, *fy, today).unwrap_err();
             assert_eq!(
                 (e.code, e.field.as_deref()),

@@ -475,15 +475,15 @@ async fn the_dashboard_counts_what_needs_each_user_within_their_book() {
     );
 }
 
+/// (month, client, billed, taxable, collected, settled) rows of client_month.
+type ClientMonths = Vec<(String, String, i64, i64, i64, i64)>;
+/// (month, module, client, taxable) rows of module_month.
+type ModuleMonths = Vec<(String, String, String, i64)>;
+
 /// client_month and module_month as kept, and as derived from the documents and payments now.
-fn kept_and_derived(
-    app: &TestApp,
-) -> [(
-    Vec<(String, String, i64, i64, i64, i64)>,
-    Vec<(String, String, String, i64)>,
-); 2] {
+fn kept_and_derived(app: &TestApp) -> [(ClientMonths, ModuleMonths); 2] {
     let sql = app.sql();
-    let rows = |q: &str| -> Vec<(String, String, i64, i64, i64, i64)> {
+    let rows = |q: &str| -> ClientMonths {
         let mut stmt = sql.prepare(q).unwrap();
         stmt.query_map([], |r| {
             Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?))
@@ -492,7 +492,7 @@ fn kept_and_derived(
         .map(Result::unwrap)
         .collect()
     };
-    let modules = |q: &str| -> Vec<(String, String, String, i64)> {
+    let modules = |q: &str| -> ModuleMonths {
         let mut stmt = sql.prepare(q).unwrap();
         stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
             .unwrap()
