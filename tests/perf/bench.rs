@@ -8,6 +8,7 @@
 //! stdout and to docs/benchmark.md. It is a benchmark, not a test: CI does not run it.
 //! `cargo bench -- --regen` makes the large office again; `--quick` shortens every timed run.
 
+mod glance;
 mod http;
 mod import;
 mod mixed;
@@ -144,6 +145,7 @@ fn main() {
     small.append(&mut scenarios);
     small.extend(sms::scenarios(&fixture));
     small.extend(worklists::scenarios(&fixture));
+    small.extend(glance::scenarios(&fixture));
     let scenarios = small;
     for s in scenarios.iter().filter(|s| wanted(&s.name)) {
         let work = s.floor.clone();
@@ -171,6 +173,9 @@ fn main() {
             match (s.kind, clients) {
                 (Kind::List, 16) => row.checks.push(check("p99 ≤ 10 ms", ms(measured.p99) <= 10.0)),
                 (Kind::Report, _) => row.checks.push(check("p99 ≤ 100 ms", ms(measured.p99) <= 100.0)),
+                (Kind::AtOneClient(target), 1) => row
+                    .checks
+                    .push(check(format!("p99 ≤ {target} ms"), ms(measured.p99) <= target)),
                 _ => {}
             }
             let ratio = row.ratio().unwrap();

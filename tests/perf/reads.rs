@@ -17,6 +17,9 @@ pub enum Kind {
     List,
     /// Reports: at most 100 ms.
     Report,
+    /// A page of its own target: p99 at most this many ms at one client (the dashboard, the
+    /// global search).
+    AtOneClient(f64),
     /// Rendered documents: no target of their own.
     Render,
     /// Requests that do next to no work (health, the session): they measure the HTTP path
@@ -532,4 +535,41 @@ pub fn scenarios(f: &Fixture) -> Vec<ReadScenario> {
         );
     }
     out
+}
+
+/// Who reads a scenario.
+#[derive(Clone, Copy)]
+pub enum Reader {
+    Owner,
+    Manager,
+}
+
+/// A scenario of `who` reading `path`, whose floor is `work` after the same session lookup.
+pub fn read_as(
+    f: &Fixture,
+    who: Reader,
+    name: &str,
+    kind: Kind,
+    path: impl Into<String>,
+    work: impl Fn(&Connection) + Send + Sync + 'static,
+) -> ReadScenario {
+    let (cookie, hash) = match who {
+        Reader::Owner => (f.owner.clone(), f.owner_hash.clone()),
+        Reader::Manager => (f.manager.clone(), f.manager_hash.clone()),
+    };
+    let floor: Floor = Arc::new(move |c, _| {
+        backoffice::auth::store::session_by_hash(c, &hash)
+            .unwrap()
+            .unwrap();
+        work(c);
+    });
+    let path = path.into();
+    let path: PathOf = Arc::new(move |_| path.clone());
+    ReadScenario {
+        name: name.to_string(),
+        kind,
+        path,
+        cookie,
+        floor,
+    }
 }

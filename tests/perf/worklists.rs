@@ -3,13 +3,12 @@
 //! read as a manager reads it (every book) at 1 and 16 clients next to its floor: the same
 //! operation the handler calls, on a read-only connection, after the same session lookup.
 
-use crate::reads::{Fixture, Floor, Kind, PathOf, ReadScenario};
+use crate::reads::{Fixture, Kind, ReadScenario, Reader, read_as};
 use backoffice::db::page::Page;
 use backoffice::pipeline::store::{PipelineFilter, Show};
 use backoffice::renewals::store::RenewalFilter;
 use backoffice::tickets::store::TicketFilter;
 use rusqlite::Connection;
-use std::sync::Arc;
 
 fn first_page() -> Page {
     Page {
@@ -17,31 +16,6 @@ fn first_page() -> Page {
         per_page: 50,
         after: None,
         sort: None,
-    }
-}
-
-/// A scenario of the manager's reading `path`, whose floor is `work` after the session lookup.
-fn scenario(
-    f: &Fixture,
-    name: &str,
-    kind: Kind,
-    path: &'static str,
-    work: impl Fn(&Connection) + Send + Sync + 'static,
-) -> ReadScenario {
-    let hash = f.manager_hash.clone();
-    let floor: Floor = Arc::new(move |c, _| {
-        backoffice::auth::store::session_by_hash(c, &hash)
-            .unwrap()
-            .unwrap();
-        work(c);
-    });
-    let path: PathOf = Arc::new(move |_| path.to_string());
-    ReadScenario {
-        name: name.to_string(),
-        kind,
-        path,
-        cookie: f.manager.clone(),
-        floor,
     }
 }
 
@@ -68,22 +42,25 @@ pub fn scenarios(f: &Fixture) -> Vec<ReadScenario> {
         }
     };
     vec![
-        scenario(
+        read_as(
             f,
+            Reader::Manager,
             "pipeline (/api/pipeline), open conversations",
             Kind::List,
             "/api/pipeline",
             pipeline(Show::Open),
         ),
-        scenario(
+        read_as(
             f,
+            Reader::Manager,
             "pipeline (/api/pipeline?filter=lost), lost ones",
             Kind::List,
             "/api/pipeline?filter=lost",
             pipeline(Show::Lost),
         ),
-        scenario(
+        read_as(
             f,
+            Reader::Manager,
             "renewals (/api/renewals), the next 60 days with their total",
             Kind::Report,
             "/api/renewals",
@@ -101,8 +78,9 @@ pub fn scenarios(f: &Fixture) -> Vec<ReadScenario> {
                 assert!(listed.total > 0, "no renewals");
             },
         ),
-        scenario(
+        read_as(
             f,
+            Reader::Manager,
             "tickets (/api/tickets), still open with the chips' counts",
             Kind::List,
             "/api/tickets",
@@ -111,8 +89,9 @@ pub fn scenarios(f: &Fixture) -> Vec<ReadScenario> {
                 ..Default::default()
             }),
         ),
-        scenario(
+        read_as(
             f,
+            Reader::Manager,
             "tickets (/api/tickets?chip=all&search=printer), searched",
             Kind::List,
             "/api/tickets?chip=all&search=printer",
