@@ -35,6 +35,10 @@ import { ReportsPage } from "/js/pages/reports.js";
 import { DuesAgingPage } from "/js/pages/report-dues.js";
 import { GstSummaryPage } from "/js/pages/report-gst.js";
 import { SmsBalancesPage } from "/js/pages/report-sms.js";
+import { ModuleRevenuePage } from "/js/pages/report-module-revenue.js";
+import { ClientProfitabilityPage } from "/js/pages/report-profitability.js";
+import { NumberContinuityPage } from "/js/pages/report-continuity.js";
+import { CockpitPage } from "/js/pages/cockpit.js";
 import { OperationsSettingsPage } from "/js/pages/operations-settings.js";
 import { ContractsPage } from "/js/pages/contracts.js";
 import { RecurringPlansPage } from "/js/pages/recurring-plans.js";
@@ -72,6 +76,10 @@ const ROUTES = {
   "/reports/dues-aging": { page: DuesAgingPage },
   "/reports/gst-summary": { page: GstSummaryPage },
   "/reports/sms-balances": { page: SmsBalancesPage },
+  "/reports/module-revenue": { page: ModuleRevenuePage },
+  "/reports/client-profitability": { page: ClientProfitabilityPage },
+  "/reports/number-continuity": { page: NumberContinuityPage, roles: ["owner", "manager"] },
+  "/cockpit": { page: CockpitPage, roles: ["owner"] },
   "/settings": { page: SettingsPage, roles: ["owner"] },
   "/settings/company": { page: CompanyPage, roles: ["owner"] },
   "/settings/template": { page: TemplateSettingsPage, roles: ["owner"] },
@@ -124,6 +132,7 @@ export const NAV = [
   { href: "/payments", label: "Payments", group: "Sales" },
   { href: "/contracts", label: "Service contracts", group: "Sales" },
   { href: "/recurring-plans", label: "Recurring plans", roles: ["owner"], group: "Sales" },
+  { href: "/cockpit", label: "Cockpit", roles: ["owner"], group: "Reports" },
   { href: "/reports", label: "Reports", group: "Reports" },
   { href: "/reports/sms-balances", label: "SMS balances", group: "Reports" },
   { href: "/audit", label: "Audit", roles: ["owner"], group: "Reports" },

@@ -11,3 +11,4 @@ export { Link, navigate, useLocation, useQuery, safeNext, useLeaveGuard } from "
 export { useFetch, useTitle, useSession, SessionContext } from "./hooks.js";
 export { PageHeader, Card } from "./ui/layout.js";
 export { RowsEditor, keyed, unkeyed, listFieldError, focusRowControl } from "./ui/rows.js";
+export { BarChart, HBarChart, Sparkline, rupeesCompact, monthShort, countFormat } from "./ui/charts.js";

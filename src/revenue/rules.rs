@@ -50,14 +50,17 @@ pub fn parse_fy(text: &str) -> Option<NaiveDate> {
 impl Months {
     /// The range a request names: `fy`, or `from` and `to` (each defaulting to the current
     /// financial year's ends), checked.
-    pub fn asked(
-        from: Option<&str>,
-        to: Option<&str>,
-        fy: Option<&str>,
+    pub fn asked<'a>(
+        from: Option<&'a str>,
+        to: Option<&'a str>,
+        fy: Option<&'a str>,
         today: NaiveDate,
     ) -> Result<Months, AppError> {
         let this_month = first_of_month(today);
-        let range = match fy.map(str::trim).filter(|f| !f.is_empty()) {
+        // A field sent empty is a field not sent.
+        let given = |t: Option<&'a str>| t.map(str::trim).filter(|t| !t.is_empty());
+        let (from, to) = (given(from), given(to));
+        let range = match given(fy) {
             Some(_) if from.is_some() || to.is_some() => {
                 return Err(AppError::bad_request(
                     "invalid_range",
@@ -178,6 +181,7 @@ mod tests {
                 ("2024-01", "2024-01", 1),
             ),
             ((Some("2024-11"), None, None), ("2024-11", "2026-11", 25)),
+            ((Some(""), Some(" "), Some("2025-26")), ("2025-04", "2026-03", 12)),
         ];
         for ((from, to, fy), (f, t, n)) in cases {
             let m = Months::asked(*from, *to, *fy, today).unwrap();

@@ -18,6 +18,7 @@ mod clients;
 mod contracts;
 mod documents;
 mod forms;
+mod glance;
 mod imports;
 mod outbound;
 mod payments;

@@ -1,10 +1,12 @@
 // Dues aging (/reports/dues-aging): what each client owes on a date, in buckets by days past the
 // due date, largest total first, with the totals over every client. A non-zero bucket opens the
-// invoices behind it; "Download CSV" gives the same table in paise.
+// invoices behind it; "Download CSV" gives the same table in paise. Above the table, the totals
+// of the buckets as horizontal bars.
 import { html, useState } from "/vendor/preact-htm.js";
 import { qs } from "../api.js";
 import { date, rupees, integer, isoDate } from "../format.js";
 import { DataTable, Dialog, EmptyState, DateField, FilterBar, useUrlList, useFetch, useTitle, PageHeader, Link } from "../components.js";
+import { HBarChart } from "../ui/charts.js";
 import { docUrl } from "./document-shared.js";
 
 const enc = encodeURIComponent;
@@ -80,6 +82,11 @@ export function DuesAgingPage() {
       <${DateField} label="As of" name="as_of" value=${asOf} onChange=${(d) => setQuery({ as_of: d })} />
       ${query.as_of && html`<div class="filter-clear"><button type="button" class="btn btn-sm" onClick=${() => setQuery({ as_of: "" })}>Today</button></div>`}
     </${FilterBar}>
+    ${t && data.total > 0 && html`<div class="card chart-card">
+      <${HBarChart} testid="dues-chart" name="Owed" title=${`Owed by days past due, as of ${date(asOf)}`}
+        note=${`${rupees(t.total)} over ${integer(data.total)} ${data.total === 1 ? "client" : "clients"}`}
+        rows=${BUCKETS.map((b, i) => ({ label: b.key === "not_due" ? "Not due" : `${b.label} days`, value: t[b.key], tone: `age-${i}` }))} />
+    </div>`}
     <div data-testid="dues-table" class="report-table">
       <${DataTable} caption=${`Dues aging as of ${date(asOf)}`} columns=${columns} ...${list.tableProps} rowKey="client_id"
         rowAttrs=${(r) => ({ "data-id": r.client_id })} footer=${footer}

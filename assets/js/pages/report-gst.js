@@ -1,10 +1,12 @@
 // GST summary (/reports/gst-summary): taxable value and GST by month of the document date, issued
 // invoices added and issued credit notes subtracted (so a month can be negative), with the grand
-// total. Empty dates mean the server's default, the current financial year (1 April–31 March).
+// total, the GST of each month drawn as bars above the table. Empty dates mean the server's
+// default, the current financial year (1 April–31 March).
 import { html } from "/vendor/preact-htm.js";
 import { qs } from "../api.js";
 import { date, rupees } from "../format.js";
 import { DataTable, EmptyState, DateField, FilterBar, Notice, useFetch, useQuery, useTitle, PageHeader, Link } from "../components.js";
+import { BarChart, monthShort } from "../ui/charts.js";
 
 const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
 
@@ -58,6 +60,10 @@ export function GstSummaryPage() {
     </${FilterBar}>
     ${backwards && html`<${Notice} tone="warning">The “From” date is after the “To” date: choose a period that runs forwards.</${Notice}>`}
     ${period && html`<p class="hint report-note" data-testid="gst-period">${period}</p>`}
+    ${rows.length > 0 && html`<div class="card chart-card">
+      <${BarChart} testid="gst-chart" title=${`GST by month, ${period}`} note="CGST, SGST and IGST together; credit notes subtracted"
+        labels=${rows.map((r) => monthShort(r.month))} series=${[{ name: "GST", values: rows.map((r) => r.cgst + r.sgst + r.igst), tone: 0 }]} />
+    </div>`}
     <div data-testid="gst-table" class="report-table">
       <${DataTable} caption=${`GST summary ${period}`} columns=${columns} rows=${rows} rowKey="month"
         rowAttrs=${(r) => ({ "data-month": r.month })} loading=${loading} loaded=${!!data || !!error} error=${backwards ? null : error}

@@ -2,9 +2,14 @@
 import { html } from "/vendor/preact-htm.js";
 import { Link, useSession, useTitle, PageHeader } from "../components.js";
 
+// `roles` absent = everyone signed in.
 const REPORTS = [
+  { href: "/cockpit", title: "Owner cockpit", text: "This month against last: billed, collected, outstanding, pipeline, renewals, tickets, reminders and SMS, with 12-month trends.", roles: ["owner"] },
   { href: "/reports/dues-aging", title: "Dues aging", text: "What each client owes on a date, by days past due (not due, 1–30, 31–60, 61–90, over 90), with the invoices behind every figure." },
   { href: "/reports/gst-summary", title: "GST summary", text: "Taxable value, CGST, SGST and IGST by month for a period (the financial year by default), credit notes subtracted." },
+  { href: "/reports/module-revenue", title: "Module revenue", text: "What each module billed per month, before GST, over a financial year or any months, credit notes subtracted; chart and CSV." },
+  { href: "/reports/client-profitability", title: "Client profitability", text: "Per client: billed, collected, cloud cost and the margin, sortable, with the best and worst margins drawn; CSV." },
+  { href: "/reports/number-continuity", title: "Number continuity", text: "Each document series by financial year: first and last number, count, and any gap or duplicate, printable for the auditor.", roles: ["owner", "manager"] },
   { href: "/reports/sms-balances", title: "SMS balances", text: "The last balance the SMS gateway gave for each SMS subscription, the low ones first, the flagged ones with the reason; a top-up quote from any row." },
 ];
 
@@ -13,9 +18,9 @@ export function ReportsPage() {
   useTitle("Reports");
   return html`<main data-page="reports">
     <${PageHeader} title="Reports"
-      subtitle=${me.role === "staff" ? "Figures of the invoices and credit notes you made, and your clients' SMS balances; the dues and GST figures download as CSV." : "Figures from the issued documents and payments, and the SMS balances; each downloads as CSV."} />
+      subtitle=${me.role === "staff" ? "Figures of the invoices and credit notes you made, your clients' module revenue and profitability, and their SMS balances; each table downloads as CSV." : "Figures from the issued documents, payments and cloud costs, drawn as charts where a picture helps, and the SMS balances; each table downloads as CSV."} />
     <ul class="tiles">
-      ${REPORTS.map((r) => html`<li class="tile">
+      ${REPORTS.filter((r) => !r.roles || r.roles.includes(me.role)).map((r) => html`<li class="tile">
         <${Link} href=${r.href} class="tile-link">
           <span class="tile-title">${r.title}</span>
           <span class="tile-text">${r.text}</span>
