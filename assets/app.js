@@ -35,6 +35,7 @@ import { ReportsPage } from "/js/pages/reports.js";
 import { DuesAgingPage } from "/js/pages/report-dues.js";
 import { GstSummaryPage } from "/js/pages/report-gst.js";
 import { SmsBalancesPage } from "/js/pages/report-sms.js";
+import { CloudCostsPage } from "/js/pages/cloud-costs.js";
 import { OperationsSettingsPage } from "/js/pages/operations-settings.js";
 import { ContractsPage } from "/js/pages/contracts.js";
 import { RecurringPlansPage } from "/js/pages/recurring-plans.js";
@@ -72,6 +73,7 @@ const ROUTES = {
   "/reports/dues-aging": { page: DuesAgingPage },
   "/reports/gst-summary": { page: GstSummaryPage },
   "/reports/sms-balances": { page: SmsBalancesPage },
+  "/reports/cloud-costs": { page: CloudCostsPage },
   "/settings": { page: SettingsPage, roles: ["owner"] },
   "/settings/company": { page: CompanyPage, roles: ["owner"] },
   "/settings/template": { page: TemplateSettingsPage, roles: ["owner"] },
@@ -126,6 +128,7 @@ export const NAV = [
   { href: "/recurring-plans", label: "Recurring plans", roles: ["owner"], group: "Sales" },
   { href: "/reports", label: "Reports", group: "Reports" },
   { href: "/reports/sms-balances", label: "SMS balances", group: "Reports" },
+  { href: "/reports/cloud-costs", label: "Cloud costs", group: "Reports" },
   { href: "/audit", label: "Audit", roles: ["owner"], group: "Reports" },
   { href: "/login-history", label: "Login history", roles: ["owner"], group: "Reports" },
   { href: "/settings", label: "Settings", roles: ["owner"], group: "Settings" },

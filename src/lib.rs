@@ -9,6 +9,7 @@ pub mod book;
 pub mod catalog;
 pub mod clients;
 pub mod clock;
+pub mod cloud_costs;
 pub mod company;
 pub mod config;
 pub mod contracts;
@@ -122,6 +123,7 @@ pub fn app(state: AppState) -> Router {
         .merge(crate::tickets::routes::router())
         .merge(crate::pipeline::routes::router())
         .merge(crate::renewals::routes::router())
+        .merge(crate::cloud_costs::routes::router())
         .split_for_parts();
     openapi::PlumbingStatuses.modify(&mut openapi);
     let openapi_json = Arc::new(openapi.to_pretty_json().expect("the OpenAPI document serializes"));

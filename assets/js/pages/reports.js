@@ -6,6 +6,7 @@ const REPORTS = [
   { href: "/reports/dues-aging", title: "Dues aging", text: "What each client owes on a date, by days past due (not due, 1–30, 31–60, 61–90, over 90), with the invoices behind every figure." },
   { href: "/reports/gst-summary", title: "GST summary", text: "Taxable value, CGST, SGST and IGST by month for a period (the financial year by default), credit notes subtracted." },
   { href: "/reports/sms-balances", title: "SMS balances", text: "The last balance the SMS gateway gave for each SMS subscription, the low ones first, the flagged ones with the reason; a top-up quote from any row." },
+  { href: "/reports/cloud-costs", title: "Cloud costs", text: "What each society's cloud server cost a month, entered or pulled from the provider, and the clients ranked by their cost over a range of months." },
 ];
 
 export function ReportsPage() {
