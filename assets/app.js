@@ -39,6 +39,7 @@ import { ModuleRevenuePage } from "/js/pages/report-module-revenue.js";
 import { ClientProfitabilityPage } from "/js/pages/report-profitability.js";
 import { NumberContinuityPage } from "/js/pages/report-continuity.js";
 import { CockpitPage } from "/js/pages/cockpit.js";
+import { CloudCostsPage } from "/js/pages/cloud-costs.js";
 import { OperationsSettingsPage } from "/js/pages/operations-settings.js";
 import { ContractsPage } from "/js/pages/contracts.js";
 import { RecurringPlansPage } from "/js/pages/recurring-plans.js";
@@ -80,6 +81,7 @@ const ROUTES = {
   "/reports/client-profitability": { page: ClientProfitabilityPage },
   "/reports/number-continuity": { page: NumberContinuityPage, roles: ["owner", "manager"] },
   "/cockpit": { page: CockpitPage, roles: ["owner"] },
+  "/reports/cloud-costs": { page: CloudCostsPage },
   "/settings": { page: SettingsPage, roles: ["owner"] },
   "/settings/company": { page: CompanyPage, roles: ["owner"] },
   "/settings/template": { page: TemplateSettingsPage, roles: ["owner"] },
@@ -135,6 +137,7 @@ export const NAV = [
   { href: "/cockpit", label: "Cockpit", roles: ["owner"], group: "Reports" },
   { href: "/reports", label: "Reports", group: "Reports" },
   { href: "/reports/sms-balances", label: "SMS balances", group: "Reports" },
+  { href: "/reports/cloud-costs", label: "Cloud costs", group: "Reports" },
   { href: "/audit", label: "Audit", roles: ["owner"], group: "Reports" },
   { href: "/login-history", label: "Login history", roles: ["owner"], group: "Reports" },
   { href: "/settings", label: "Settings", roles: ["owner"], group: "Settings" },

@@ -9,6 +9,7 @@ pub mod book;
 pub mod catalog;
 pub mod clients;
 pub mod clock;
+pub mod cloud_costs;
 pub mod cockpit;
 pub mod company;
 pub mod config;
@@ -128,6 +129,7 @@ pub fn app(state: AppState) -> Router {
         .merge(crate::revenue::routes::router())
         .merge(crate::dashboard::routes::router())
         .merge(crate::cockpit::routes::router())
+        .merge(crate::cloud_costs::routes::router())
         .split_for_parts();
     openapi::PlumbingStatuses.modify(&mut openapi);
     let openapi_json = Arc::new(openapi.to_pretty_json().expect("the OpenAPI document serializes"));

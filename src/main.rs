@@ -364,7 +364,7 @@ fn summary_text(data: &std::path::Path, s: &demo::Summary) -> String {
          {} payments ({} allocations; {} cancelled, {} advances refunded), {} audit rows; {} service contracts, \
          {} recurring plans, {} interactions, {} reminders; {} active SMS subscriptions ({} below 500 credits, {} flagged; \
          {} balance checks in the last {} days, {} balance changes); {} credentials left encrypted by the old system; \
-         {} tickets ({} still open, {} timeline events).\n\
+         {} tickets ({} still open, {} timeline events); {} cloud-cost rows of {} societies on the cloud.\n\
          Employees: manager@demo.office and staff1..{}@demo.office, password {}",
         data.display(),
         s.clients,
@@ -392,6 +392,8 @@ fn summary_text(data: &std::path::Path, s: &demo::Summary) -> String {
         s.tickets,
         s.tickets_open,
         s.ticket_events,
+        s.cloud_costs,
+        s.cloud_clients,
         s.staff - 1,
         demo::STAFF_PASSWORD
     )

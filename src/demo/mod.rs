@@ -6,7 +6,8 @@
 //! SMS subscriptions with their gateway logins and a month of daily balance checks; a support desk
 //! of about ten tickets per society in every status, with their timelines (old ones closed, the
 //! last weeks' still open, a few hundred past the SLA); and leads, one society in forty that came
-//! in over the last months and has bought nothing yet (the pipeline's bare clients).
+//! in over the last months and has bought nothing yet (the pipeline's bare clients); and the
+//! cloud costs of the societies that run on the cloud, month by month for two years.
 //!
 //! It writes straight to the tables in one transaction (the API would take hours for a large
 //! office), using the same rules as the API: line taxes from `documents::rules::line_tax`,
@@ -14,6 +15,7 @@
 //! invoice owes.
 
 mod calls;
+mod cloud;
 mod history;
 mod legacy;
 mod names;
@@ -71,6 +73,9 @@ pub struct Summary {
     pub sms_flagged: usize,
     pub sms_checks: usize,
     pub sms_balance_changes: usize,
+    /// Societies on the cloud and their monthly cost rows (the last 24 months).
+    pub cloud_clients: usize,
+    pub cloud_costs: usize,
 }
 
 /// Days of daily SMS balance checks the demo holds.
@@ -147,5 +152,6 @@ pub fn fill(
     // After the legacy pass: the SMS logins take its one-in-forty themselves, and their month
     // of checks must know which passwords no pass could send.
     sms::write(conn, &mut rng, today, &mut summary)?;
+    cloud::write(conn, &mut rng, today, &mut summary)?;
     Ok(summary)
 }

@@ -54,6 +54,11 @@ pub const JOBS: &[Job] = &[
         run_now: true,
         run: |state, _as_of| crate::sms::pull::daily(state),
     },
+    Job {
+        name: "cloud_cost_pull",
+        run_now: true,
+        run: crate::cloud_costs::pull::monthly,
+    },
 ];
 
 /// The office times of the ticks.

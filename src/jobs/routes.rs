@@ -126,7 +126,7 @@ async fn daily_scan(
 }
 
 /// Run any job the jobs page offers now (owner): `daily_scan`, `recurring_generation` or
-/// `sms_balance_pass`; answers its counts when it is done.
+/// `sms_balance_pass` or `cloud_cost_pull`; answers its counts when it is done.
 #[utoipa::path(post, path = "/api/jobs/{job}/run", tag = "jobs", params(("job" = String, Path)), request_body = ScanInput,
     responses((status = 200, body = Object), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
 async fn run_job_now(

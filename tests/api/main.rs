@@ -12,6 +12,7 @@ mod common;
 mod auth;
 mod backup;
 mod clients;
+mod cloud_costs;
 mod console;
 mod contracts;
 mod documents;

@@ -15,6 +15,7 @@ mod common;
 mod audit;
 mod auth;
 mod clients;
+mod cloud_costs;
 mod contracts;
 mod documents;
 mod forms;

@@ -12,6 +12,7 @@
 #![allow(dead_code)]
 
 pub mod browser;
+pub mod cloud;
 pub mod gateway;
 pub mod loopback;
 pub mod mail;

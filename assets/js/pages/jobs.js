@@ -9,6 +9,7 @@ import { Card, Notice, Loading, Badge, DateField, Spinner, toast, useFetch, useT
 const ABOUT = {
   daily_scan: "Reads bounced mail, raises the day's reminders (renewals, contracts ending, overdue invoices, quote follow-ups, follow-ups), then sends the quote follow-ups set to go by themselves.",
   recurring_generation: "Issues the invoices of recurring plans that are due; a plan that fails is parked with its reason.",
+  cloud_cost_pull: "Pulls the month before the day's month from the cloud-cost provider, once a month: a month already pulled is not asked again, and with no provider set it does nothing.",
   sms_balance_pass: "Asks the SMS gateway for every SMS subscription's balance (eight at a time); an answer that is an error or makes no sense flags the subscription and keeps its last balance. The day does not matter to it.",
 };
 const TONES = { ok: "success", failed: "danger", running: "info" };
@@ -22,7 +23,7 @@ function counts(result) {
     parts.push(`sent ${result.sent}, failed ${result.failed}`);
   }
   if (typeof result.skipped === "string") parts.push(`skipped: ${result.skipped}`);
-  for (const k of ["generated", "parked", "skipped", "total", "updated", "unchanged", "flagged"]) {
+  for (const k of ["generated", "parked", "skipped", "total", "written", "updated", "unchanged", "flagged"]) {
     if (k in result && typeof result[k] !== "string") parts.push(`${k} ${Array.isArray(result[k]) ? result[k].length : result[k]}`);
   }
   return parts.join("; ");
