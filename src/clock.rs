@@ -1,6 +1,7 @@
-//! Time as the service writes it: RFC 3339 UTC with second precision, so text order is time order.
+//! Time as the service writes it: RFC 3339 UTC with second precision, so text order is time order;
+//! office days; and calendar months (`YYYY-MM`), which the monthly figures and reports count in.
 
-use chrono::{DateTime, FixedOffset, NaiveDate, SecondsFormat, Utc};
+use chrono::{DateTime, Datelike, FixedOffset, NaiveDate, SecondsFormat, Utc};
 
 pub fn now() -> DateTime<Utc> {
     Utc::now()
@@ -67,6 +68,83 @@ pub fn office_today(offset: FixedOffset) -> NaiveDate {
     now().with_timezone(&offset).date_naive()
 }
 
+/// No month before this year is taken: the business is younger, and a year 0026 is a typo.
+pub const FIRST_YEAR: i32 = 2000;
+
+/// A calendar month, `YYYY-MM`; months order as time does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Month {
+    year: i32,
+    /// 1 to 12.
+    month: u32,
+}
+
+impl Month {
+    /// Reads exactly `YYYY-MM` (four digits, a dash, two digits, month 01 to 12, year from 2000).
+    pub fn parse(text: &str) -> Option<Month> {
+        let bytes = text.as_bytes();
+        if bytes.len() != 7
+            || bytes[4] != b'-'
+            || !bytes[..4].iter().chain(&bytes[5..]).all(u8::is_ascii_digit)
+        {
+            return None;
+        }
+        let year: i32 = text[..4].parse().ok()?;
+        let month: u32 = text[5..].parse().ok()?;
+        ((1..=12).contains(&month) && year >= FIRST_YEAR).then_some(Month { year, month })
+    }
+
+    /// The month `day` falls in.
+    pub fn of(day: NaiveDate) -> Month {
+        Month {
+            year: day.year(),
+            month: day.month(),
+        }
+    }
+
+    /// The first day of the month.
+    pub fn first_day(self) -> NaiveDate {
+        NaiveDate::from_ymd_opt(self.year, self.month, 1).unwrap_or(NaiveDate::MIN)
+    }
+
+    /// Months since the start of year 0: consecutive months are consecutive numbers.
+    fn index(self) -> i64 {
+        i64::from(self.year) * 12 + i64::from(self.month) - 1
+    }
+
+    fn from_index(index: i64) -> Month {
+        Month {
+            year: i32::try_from(index.div_euclid(12)).unwrap_or(i32::MAX),
+            month: u32::try_from(index.rem_euclid(12) + 1).unwrap_or(1),
+        }
+    }
+
+    /// The month `n` months later (earlier when `n` is negative).
+    pub fn plus(self, n: i32) -> Month {
+        Month::from_index(self.index() + i64::from(n))
+    }
+
+    /// The last day of the month.
+    pub fn last_day(self) -> NaiveDate {
+        self.plus(1).first_day().pred_opt().unwrap_or(NaiveDate::MIN)
+    }
+
+    pub fn previous(self) -> Month {
+        self.plus(-1)
+    }
+
+    /// How many months `self..=to` holds (0 when `to` is before `self`).
+    pub fn months_through(self, to: Month) -> i64 {
+        (to.index() - self.index() + 1).max(0)
+    }
+}
+
+impl std::fmt::Display for Month {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:04}-{:02}", self.year, self.month)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -83,5 +161,52 @@ mod tests {
         assert_eq!(office_day_start(day, ist), "2026-11-21T18:30:00Z");
         assert_eq!(office_date("2026-11-21T18:30:00Z", ist), Some(day));
         assert_eq!(office_date("2026-11-21T18:29:59Z", ist), day.pred_opt());
+    }
+
+    fn m(text: &str) -> Month {
+        Month::parse(text).unwrap()
+    }
+
+    #[test]
+    fn months_are_read_exactly_and_step_across_years() {
+        for bad in [
+            "2026-13",
+            "2026-00",
+            "2026-1",
+            "26-01",
+            "2026/01",
+            "2026-01-01",
+            " 2026-01",
+            "1999-12",
+            "０２０２-01",
+            "",
+            "abcd-ef",
+        ] {
+            assert_eq!(Month::parse(bad), None, "{bad:?}");
+        }
+        assert_eq!(m("2026-01").to_string(), "2026-01");
+        assert_eq!(m("2026-01").previous(), m("2025-12"));
+        assert_eq!(m("2025-12").plus(1), m("2026-01"));
+        assert_eq!(m("2026-11").plus(-11), m("2025-12"));
+        assert_eq!(m("2026-11").plus(-120), m("2016-11"));
+        assert_eq!(m("2025-12").months_through(m("2026-11")), 12);
+        assert_eq!(m("2026-11").months_through(m("2026-11")), 1);
+        assert_eq!(m("2026-11").months_through(m("2026-10")), 0);
+        assert!(m("2025-12") < m("2026-01"));
+        assert_eq!(
+            Month::of(NaiveDate::from_ymd_opt(2026, 3, 31).unwrap()),
+            m("2026-03")
+        );
+        assert_eq!(
+            m("2026-03").first_day(),
+            NaiveDate::from_ymd_opt(2026, 3, 1).unwrap()
+        );
+        assert_eq!(
+            (m("2024-02").last_day(), m("2026-12").last_day()),
+            (
+                NaiveDate::from_ymd_opt(2024, 2, 29).unwrap(),
+                NaiveDate::from_ymd_opt(2026, 12, 31).unwrap()
+            )
+        );
     }
 }

@@ -19,13 +19,15 @@ pub mod store;
 
 use crate::auth::session::AuthUser;
 use crate::clients::rules::{credential_value, readable_credential};
+use crate::clock::Month;
 use crate::db::audit::{Audit, audit, record};
 use crate::db::page::{Page, Paginated};
 use crate::db::settings;
 use crate::error::{AppError, Checks};
 use crate::http::csv;
 use crate::money;
-use rules::{Month, Ranked};
+use crate::revenue::rules::{Months, Start};
+use rules::Ranked;
 use rusqlite::Connection;
 use rusqlite::types::Value as SqlValue;
 use serde::{Deserialize, Serialize};
@@ -300,6 +302,11 @@ pub fn ranking_rows(
     Ok(rows)
 }
 
+/// The ranking's range: the query's `from` and `to`, by default the 12 months up to this one.
+fn ranking_range(conn: &Connection, from: Option<&str>, to: Option<&str>) -> Result<Months, AppError> {
+    Months::asked(from, to, None, settings::office_today(conn)?, Start::Trailing(12))
+}
+
 /// One page of the ranking over the range of the query's `from` and `to`.
 pub fn ranking(
     conn: &Connection,
@@ -308,7 +315,7 @@ pub fn ranking(
     to: Option<&str>,
     page: &Page,
 ) -> Result<Ranking, AppError> {
-    let (from, to) = rules::range(from, to, current_month(conn)?)?;
+    let Months { from, to } = ranking_range(conn, from, to)?;
     let rows = ranking_rows(conn, book, from, to, page.sort.as_deref())?;
     let grand_total = rows.iter().map(|r| r.total).sum();
     let total = i64::try_from(rows.len()).unwrap_or(i64::MAX);
@@ -339,7 +346,7 @@ pub fn ranking_csv(
     to: Option<&str>,
     sort: Option<&str>,
 ) -> Result<String, AppError> {
-    let (from, to) = rules::range(from, to, current_month(conn)?)?;
+    let Months { from, to } = ranking_range(conn, from, to)?;
     let rows = ranking_rows(conn, book, from, to, sort)?;
     let mut out = csv::line(&["Client", "From", "To", "Total", "Months", "Average per month"]);
     let (from, to) = (from.to_string(), to.to_string());

@@ -8,7 +8,8 @@
 //! run [`run`].
 
 use crate::AppState;
-use crate::cloud_costs::rules::{self, Month, Reported};
+use crate::clock::Month;
+use crate::cloud_costs::rules::{self, Reported};
 use crate::cloud_costs::{self, store};
 use crate::db::audit::{Audit, audit};
 use crate::error::AppError;

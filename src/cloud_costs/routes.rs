@@ -4,8 +4,9 @@
 
 use crate::AppState;
 use crate::auth::session::{AuthUser, Owner};
+use crate::clock::Month;
 use crate::cloud_costs::pull::PullOutcome;
-use crate::cloud_costs::rules::{self, Month};
+use crate::cloud_costs::rules;
 use crate::cloud_costs::store::{self, CloudCostRow, CostFilter};
 use crate::cloud_costs::{self, CostsInput, CostsWritten, ProviderSettings, Ranking};
 use crate::db::page::{Page, Paginated};

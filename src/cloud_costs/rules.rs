@@ -9,12 +9,12 @@
 //! - The provider's report (`GET {api_url}?month=YYYY-MM`) gives rupees as a decimal string or
 //!   number with at most two decimals, read exactly into paise; a reply that is not of the month
 //!   asked, names a client twice or holds an amount that is not one is refused whole.
-//! - The ranking reads a range of months (the last 12 up to the current one by default, at most
-//!   120), costliest first.
+//! - The ranking reads a range of months (`revenue::rules::Months`: the last 12 up to the
+//!   current one by default, at most 120), costliest first.
 
+use crate::clock::{FIRST_YEAR, Month};
 use crate::error::AppError;
 use crate::money;
-use chrono::{Datelike, NaiveDate};
 use serde::Deserialize;
 use serde_json::Value;
 use std::cmp::Ordering;
@@ -25,82 +25,6 @@ pub const MAX_ROWS: usize = 1000;
 /// The largest cost of one client's month, in paise (₹1 crore): a larger one is a typo, and
 /// ten years of the largest office's costs stay far inside an i64.
 pub const MAX_AMOUNT: i64 = 1_000_000_000;
-/// The longest range the ranking reads, in months.
-pub const MAX_RANGE_MONTHS: i64 = 120;
-/// The ranking's range when none is given: a year of months up to the current one.
-pub const DEFAULT_RANGE_MONTHS: i32 = 12;
-/// No month before this year is taken: the business is younger, and a year 0026 is a typo.
-const FIRST_YEAR: i32 = 2000;
-
-/// A calendar month, `YYYY-MM`; months order as time does.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Month {
-    year: i32,
-    /// 1 to 12.
-    month: u32,
-}
-
-impl Month {
-    /// Reads exactly `YYYY-MM` (four digits, a dash, two digits, month 01 to 12, year from 2000).
-    pub fn parse(text: &str) -> Option<Month> {
-        let bytes = text.as_bytes();
-        if bytes.len() != 7
-            || bytes[4] != b'-'
-            || !bytes[..4].iter().chain(&bytes[5..]).all(u8::is_ascii_digit)
-        {
-            return None;
-        }
-        let year: i32 = text[..4].parse().ok()?;
-        let month: u32 = text[5..].parse().ok()?;
-        ((1..=12).contains(&month) && year >= FIRST_YEAR).then_some(Month { year, month })
-    }
-
-    /// The month `day` falls in.
-    pub fn of(day: NaiveDate) -> Month {
-        Month {
-            year: day.year(),
-            month: day.month(),
-        }
-    }
-
-    /// The first day of the month.
-    pub fn first_day(self) -> NaiveDate {
-        NaiveDate::from_ymd_opt(self.year, self.month, 1).unwrap_or(NaiveDate::MIN)
-    }
-
-    /// Months since the start of year 0: consecutive months are consecutive numbers.
-    fn index(self) -> i64 {
-        i64::from(self.year) * 12 + i64::from(self.month) - 1
-    }
-
-    fn from_index(index: i64) -> Month {
-        Month {
-            year: i32::try_from(index.div_euclid(12)).unwrap_or(i32::MAX),
-            month: u32::try_from(index.rem_euclid(12) + 1).unwrap_or(1),
-        }
-    }
-
-    /// The month `n` months later (earlier when `n` is negative).
-    pub fn plus(self, n: i32) -> Month {
-        Month::from_index(self.index() + i64::from(n))
-    }
-
-    pub fn previous(self) -> Month {
-        self.plus(-1)
-    }
-
-    /// How many months `self..=to` holds (0 when `to` is before `self`).
-    pub fn months_through(self, to: Month) -> i64 {
-        (to.index() - self.index() + 1).max(0)
-    }
-}
-
-impl std::fmt::Display for Month {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{:04}-{:02}", self.year, self.month)
-    }
-}
-
 /// A month written in a body at `field`: `YYYY-MM`, not after `current` (the office's month).
 pub fn month_in(field: &str, text: &str, current: Month) -> Result<Month, AppError> {
     let month = Month::parse(text.trim()).ok_or_else(|| {
@@ -252,45 +176,6 @@ pub fn report_url(api_url: &str, month: Month) -> String {
     format!("{api_url}{joint}month={month}")
 }
 
-/// The ranking's range from the query's `from` and `to` (each `YYYY-MM` or absent): absent
-/// `to` is the current month, absent `from` the 12 months that end with `to`. A range that runs
-/// backwards or spans more than [`MAX_RANGE_MONTHS`] is a 400.
-pub fn range(from: Option<&str>, to: Option<&str>, current: Month) -> Result<(Month, Month), AppError> {
-    let read = |field: &str, text: Option<&str>| -> Result<Option<Month>, AppError> {
-        match text.map(str::trim).filter(|t| !t.is_empty()) {
-            None => Ok(None),
-            Some(t) => Month::parse(t).map(Some).ok_or_else(|| {
-                AppError::bad_request(
-                    "invalid_month",
-                    format!("{field} is a month written YYYY-MM (e.g. {current}), from {FIRST_YEAR}-01 on."),
-                )
-                .on_field(field)
-            }),
-        }
-    };
-    let (from, to) = (read("from", from)?, read("to", to)?);
-    let to = to.unwrap_or(current);
-    let from = from.unwrap_or_else(|| to.plus(1 - DEFAULT_RANGE_MONTHS));
-    if from > to {
-        return Err(AppError::bad_request(
-            "backwards_range",
-            format!("from ({from}) is after to ({to}): the range runs from the earlier month to the later."),
-        )
-        .on_field("from"));
-    }
-    if from.months_through(to) > MAX_RANGE_MONTHS {
-        return Err(AppError::bad_request(
-            "range_too_long",
-            format!(
-                "{from} to {to} is {} months; the ranking reads at most {MAX_RANGE_MONTHS} (ten years).",
-                from.months_through(to)
-            ),
-        )
-        .on_field("from"));
-    }
-    Ok((from, to))
-}
-
 /// A client's place in the ranking.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Ranked {
@@ -354,42 +239,6 @@ mod tests {
 
     fn m(text: &str) -> Month {
         Month::parse(text).unwrap()
-    }
-
-    #[test]
-    fn months_are_read_exactly_and_step_across_years() {
-        for bad in [
-            "2026-13",
-            "2026-00",
-            "2026-1",
-            "26-01",
-            "2026/01",
-            "2026-01-01",
-            " 2026-01",
-            "1999-12",
-            "０２０２-01",
-            "",
-            "abcd-ef",
-        ] {
-            assert_eq!(Month::parse(bad), None, "{bad:?}");
-        }
-        assert_eq!(m("2026-01").to_string(), "2026-01");
-        assert_eq!(m("2026-01").previous(), m("2025-12"));
-        assert_eq!(m("2025-12").plus(1), m("2026-01"));
-        assert_eq!(m("2026-11").plus(-11), m("2025-12"));
-        assert_eq!(m("2026-11").plus(-120), m("2016-11"));
-        assert_eq!(m("2025-12").months_through(m("2026-11")), 12);
-        assert_eq!(m("2026-11").months_through(m("2026-11")), 1);
-        assert_eq!(m("2026-11").months_through(m("2026-10")), 0);
-        assert!(m("2025-12") < m("2026-01"));
-        assert_eq!(
-            Month::of(NaiveDate::from_ymd_opt(2026, 3, 31).unwrap()),
-            m("2026-03")
-        );
-        assert_eq!(
-            m("2026-03").first_day(),
-            NaiveDate::from_ymd_opt(2026, 3, 1).unwrap()
-        );
     }
 
     #[test]
@@ -509,34 +358,6 @@ mod tests {
             report_url("https://costs.example/r?account=7", month),
             "https://costs.example/r?account=7&month=2026-10"
         );
-    }
-
-    #[test]
-    fn the_ranking_range_defaults_to_a_year_and_refuses_bad_ones() {
-        let now = m("2026-11");
-        assert_eq!(range(None, None, now).unwrap(), (m("2025-12"), now));
-        assert_eq!(
-            range(None, Some("2026-03"), now).unwrap(),
-            (m("2025-04"), m("2026-03"))
-        );
-        assert_eq!(range(Some("2026-01"), None, now).unwrap(), (m("2026-01"), now));
-        assert_eq!(
-            range(Some("2016-12"), Some("2026-11"), now).unwrap(),
-            (m("2016-12"), now)
-        );
-        for (from, to, code, field) in [
-            ("2026-05", "2026-04", "backwards_range", "from"),
-            ("2016-11", "2026-11", "range_too_long", "from"),
-            ("2026-13", "", "invalid_month", "from"),
-            ("", "May", "invalid_month", "to"),
-        ] {
-            let e = range(Some(from), Some(to), now).unwrap_err();
-            assert_eq!(
-                (e.status.as_u16(), e.code, e.field.as_deref()),
-                (400, code, Some(field)),
-                "{from} {to}"
-            );
-        }
     }
 
     #[test]

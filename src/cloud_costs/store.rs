@@ -3,7 +3,8 @@
 //! pulled (the pull's own audit row).
 
 use crate::book;
-use crate::cloud_costs::rules::{Month, Ranked};
+use crate::clock::Month;
+use crate::cloud_costs::rules::Ranked;
 use crate::db::query::{Filter, ListQuery, Listing, Plan, starts_with};
 use crate::error::AppError;
 use rusqlite::types::Value;

@@ -20,13 +20,13 @@ use crate::revenue::rules::Months;
 use crate::revenue::store as revenue_store;
 use crate::sms::report as sms_report;
 use crate::tickets;
-use chrono::{Months as ChronoMonths, NaiveDate};
+use chrono::NaiveDate;
 use rusqlite::Connection;
 use serde::Serialize;
 use utoipa::ToSchema;
 
 /// How many months the sparklines cover, this one included.
-pub const SERIES_MONTHS: u32 = 12;
+pub const SERIES_MONTHS: i32 = 12;
 
 /// This month against last month, with the months of the series.
 #[derive(Debug, Serialize, ToSchema)]
@@ -115,12 +115,7 @@ pub fn mis(conn: &Connection) -> Result<Mis, AppError> {
         owed[i] = end;
         end -= m.owed;
     }
-    let month_ends: Vec<NaiveDate> = (0..months.len() as u32)
-        .map(|i| {
-            let next = range.from + ChronoMonths::new(i + 1);
-            next.pred_opt().expect("a day before the first").min(today)
-        })
-        .collect();
+    let month_ends: Vec<NaiveDate> = range.each().map(|m| m.last_day().min(today)).collect();
     let quotes = pipeline::open_quotes(conn, None)?;
     let (renewals, renewal_amount) = renewals::due_within(conn, crate::dashboard::RENEWAL_DAYS, None)?;
     let (open, past_sla) = tickets::still_open(conn, None)?;

@@ -6,7 +6,7 @@
 //! reads); one in ten was typed in by the account owner in the first week instead.
 
 use crate::clock;
-use crate::cloud_costs::rules::Month;
+use crate::clock::Month;
 use crate::cloud_costs::store::{MANUAL, PULL, PULL_ENTITY};
 use crate::demo::{Rng, Summary};
 use crate::error::AppError;

@@ -106,7 +106,7 @@ pub fn report(conn: &Connection, fy: Option<&str>) -> Result<ContinuityReport, A
                 AppError::bad_request("invalid_fy", "fy is a financial year as YYYY-YY, e.g. 2025-26.")
                     .on_field("fy")
             })?;
-            Some(crate::documents::rules::financial_year(start))
+            Some(crate::documents::rules::financial_year(start.first_day()))
         }
         None => None,
     };

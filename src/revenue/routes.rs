@@ -9,7 +9,7 @@ use crate::error::{AppError, ErrorBody};
 use crate::http::csv;
 use crate::http::extract::QueryParams;
 use crate::money;
-use crate::revenue::rules::Months;
+use crate::revenue::rules::{Months, Start};
 use crate::revenue::{self, ModuleRevenue, Profitability};
 use axum::Json;
 use axum::extract::State;
@@ -45,6 +45,7 @@ impl MonthRange {
             self.to.as_deref(),
             self.fy.as_deref(),
             today,
+            Start::FinancialYear,
         )
     }
 }

@@ -1,63 +1,63 @@
 //! The months the revenue reports read, and the margin (spec 4.9, issue 20).
 //!
 //! A report reads whole months (`YYYY-MM`): `from` and `to`, or a financial year `fy=YYYY-YY`
-//! (April to March), or by default the current financial year up to this month. A range runs
+//! (April to March); by default up to this month, from the start of the financial year (the
+//! revenue reports) or over the last twelve months (the cloud-cost ranking). A range runs
 //! forwards and spans at most ten years. The margin is what was billed before GST less what the
 //! society's cloud server cost; its percentage is of what was billed, and there is none when
 //! nothing was billed.
 
+use crate::clock::Month;
 use crate::error::AppError;
-use chrono::{Datelike, Months as ChronoMonths, NaiveDate};
+use chrono::{Datelike, NaiveDate};
 
 /// The longest range a report reads.
-pub const MAX_MONTHS: usize = 120;
+pub const MAX_MONTHS: i64 = 120;
 
-/// A range of whole months, each held as its first day.
+/// A range of whole months, both ends included.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Months {
-    pub from: NaiveDate,
-    pub to: NaiveDate,
+    pub from: Month,
+    pub to: Month,
 }
 
-/// `YYYY-MM` of the month of `day`.
-pub fn month_text(day: NaiveDate) -> String {
-    day.format("%Y-%m").to_string()
+/// Where a range without `from` starts.
+#[derive(Debug, Clone, Copy)]
+pub enum Start {
+    /// April of the financial year `to` is in.
+    FinancialYear,
+    /// The `n` months that end with `to`.
+    Trailing(i32),
 }
 
-/// The first day of the month `text` names (`YYYY-MM`), else None.
-pub fn parse_month(text: &str) -> Option<NaiveDate> {
-    let (year, month) = text.trim().split_once('-')?;
-    if year.len() != 4 || month.len() != 2 {
-        return None;
-    }
-    NaiveDate::from_ymd_opt(year.parse().ok()?, month.parse().ok()?, 1)
-}
-
-fn month_param(text: &str, field: &str) -> Result<NaiveDate, AppError> {
-    parse_month(text).ok_or_else(|| {
-        AppError::bad_request("invalid_month", format!("{field} is a month as YYYY-MM.")).on_field(field)
-    })
-}
-
-/// The first of April that starts the financial year `text` names (`2025-26`).
-pub fn parse_fy(text: &str) -> Option<NaiveDate> {
+/// The April that starts the financial year `text` names (`2025-26`).
+pub fn parse_fy(text: &str) -> Option<Month> {
     let (start, end) = text.trim().split_once('-')?;
     let start: i32 = start.parse().ok().filter(|_| start.len() == 4)?;
     let end: i32 = end.parse().ok().filter(|_| end.len() == 2)?;
-    ((start + 1) % 100 == end).then(|| NaiveDate::from_ymd_opt(start, 4, 1))?
+    ((start + 1) % 100 == end).then(|| Month::parse(&format!("{start:04}-04")))?
+}
+
+fn month_param(text: &str, field: &str) -> Result<Month, AppError> {
+    Month::parse(text).ok_or_else(|| {
+        AppError::bad_request(
+            "invalid_month",
+            format!("{field} is a month as YYYY-MM, from 2000-01."),
+        )
+        .on_field(field)
+    })
 }
 
 impl Months {
-    /// The range a request names: `fy`, or `from` and `to` (each defaulting to the current
-    /// financial year's ends), checked.
+    /// The range a request names, checked: `fy`, or `from` and `to` (`to` defaulting to this
+    /// month, `from` to `start`). A field sent empty is a field not sent.
     pub fn asked<'a>(
         from: Option<&'a str>,
         to: Option<&'a str>,
         fy: Option<&'a str>,
         today: NaiveDate,
+        start: Start,
     ) -> Result<Months, AppError> {
-        let this_month = first_of_month(today);
-        // A field sent empty is a field not sent.
         let given = |t: Option<&'a str>| t.map(str::trim).filter(|t| !t.is_empty());
         let (from, to) = (given(from), given(to));
         let range = match given(fy) {
@@ -69,36 +69,34 @@ impl Months {
                 .on_field("fy"));
             }
             Some(fy) => {
-                let start = parse_fy(fy).ok_or_else(|| {
+                let april = parse_fy(fy).ok_or_else(|| {
                     AppError::bad_request("invalid_fy", "fy is a financial year as YYYY-YY, e.g. 2025-26.")
                         .on_field("fy")
                 })?;
                 Months {
-                    from: start,
-                    to: start + ChronoMonths::new(11),
+                    from: april,
+                    to: april.plus(11),
                 }
             }
             None => {
-                let fy_start = NaiveDate::from_ymd_opt(
-                    if today.month() >= 4 {
-                        today.year()
-                    } else {
-                        today.year() - 1
-                    },
-                    4,
-                    1,
-                )
-                .expect("the first of April");
-                Months {
-                    from: from
-                        .map(|t| month_param(t, "from"))
-                        .transpose()?
-                        .unwrap_or(fy_start),
-                    to: to
-                        .map(|t| month_param(t, "to"))
-                        .transpose()?
-                        .unwrap_or(this_month),
-                }
+                let to = to
+                    .map(|t| month_param(t, "to"))
+                    .transpose()?
+                    .unwrap_or(Month::of(today));
+                let from = match (from, start) {
+                    (Some(f), _) => month_param(f, "from")?,
+                    (None, Start::Trailing(n)) => to.plus(1 - n),
+                    (None, Start::FinancialYear) => {
+                        let day = to.first_day();
+                        let year = if day.month() >= 4 {
+                            day.year()
+                        } else {
+                            day.year() - 1
+                        };
+                        Month::of(NaiveDate::from_ymd_opt(year, 4, 1).expect("the first of April"))
+                    }
+                };
+                Months { from, to }
             }
         };
         if range.to < range.from {
@@ -113,28 +111,28 @@ impl Months {
     }
 
     /// The `n` months that end with the month of `day`.
-    pub fn ending(day: NaiveDate, n: u32) -> Months {
-        let to = first_of_month(day);
+    pub fn ending(day: NaiveDate, n: i32) -> Months {
+        let to = Month::of(day);
         Months {
-            from: to - ChronoMonths::new(n.saturating_sub(1)),
+            from: to.plus(1 - n),
             to,
         }
     }
 
-    /// Every month of the range, as `YYYY-MM`, in order.
-    pub fn list(&self) -> Vec<String> {
-        let mut months = vec![];
-        let mut at = self.from;
-        while at <= self.to {
-            months.push(month_text(at));
-            at = at + ChronoMonths::new(1);
-        }
-        months
+    /// Every month of the range, in order.
+    pub fn each(&self) -> impl Iterator<Item = Month> + use<> {
+        let from = self.from;
+        (0..self.len()).map(move |i| from.plus(i as i32))
     }
 
-    pub fn len(&self) -> usize {
-        ((self.to.year() - self.from.year()) * 12 + self.to.month() as i32 - self.from.month() as i32 + 1)
-            .max(0) as usize
+    /// Every month of the range as `YYYY-MM`, in order.
+    pub fn list(&self) -> Vec<String> {
+        self.each().map(|m| m.to_string()).collect()
+    }
+
+    /// How many months the range holds.
+    pub fn len(&self) -> i64 {
+        self.from.months_through(self.to)
     }
 
     pub fn is_empty(&self) -> bool {
@@ -142,16 +140,12 @@ impl Months {
     }
 
     pub fn from_text(&self) -> String {
-        month_text(self.from)
+        self.from.to_string()
     }
 
     pub fn to_text(&self) -> String {
-        month_text(self.to)
+        self.to.to_string()
     }
-}
-
-pub fn first_of_month(day: NaiveDate) -> NaiveDate {
-    day.with_day(1).expect("every month has a first day")
 }
 
 /// The margin's share of what was billed, in percent to one decimal; none when nothing was.
@@ -173,7 +167,7 @@ mod tests {
     #[test]
     fn a_range_is_a_financial_year_or_from_and_to_or_this_year_so_far() {
         let today = day(2026, 11, 24);
-        let cases: &[(Asked, (&str, &str, usize))] = &[
+        let cases: &[(Asked, (&str, &str, i64))] = &[
             ((None, None, None), ("2026-04", "2026-11", 8)),
             ((None, None, Some("2025-26")), ("2025-04", "2026-03", 12)),
             (
@@ -184,15 +178,15 @@ mod tests {
             ((Some(""), Some(" "), Some("2025-26")), ("2025-04", "2026-03", 12)),
         ];
         for ((from, to, fy), (f, t, n)) in cases {
-            let m = Months::asked(*from, *to, *fy, today).unwrap();
+            let m = Months::asked(*from, *to, *fy, today, Start::FinancialYear).unwrap();
             assert_eq!(
                 (m.from_text().as_str(), m.to_text().as_str(), m.len()),
                 (*f, *t, *n)
             );
-            assert_eq!(m.list().len(), *n);
+            assert_eq!(m.list().len() as i64, *n);
         }
         // In January the financial year began last April.
-        let m = Months::asked(None, None, None, day(2027, 1, 5)).unwrap();
+        let m = Months::asked(None, None, None, day(2027, 1, 5), Start::FinancialYear).unwrap();
         assert_eq!((m.from_text(), m.to_text()), ("2026-04".into(), "2027-01".into()));
     }
 
@@ -211,7 +205,7 @@ mod tests {
             ((Some("2025-04"), None, Some("2025-26")), "invalid_range", "fy"),
         ];
         for ((from, to, fy), code, field) in cases {
-            let e = Months::asked(*from, *to, *fy, today).unwrap_err();
+            let e = Months::asked(*from, *to, *fy, today, Start::FinancialYear).unwrap_err();
             assert_eq!(
                 (e.code, e.field.as_deref()),
                 (*code, Some(*field)),
@@ -220,11 +214,37 @@ mod tests {
         }
         // Exactly ten years is allowed.
         assert_eq!(
-            Months::asked(Some("2010-01"), Some("2019-12"), None, today)
-                .unwrap()
-                .len(),
+            Months::asked(
+                Some("2010-01"),
+                Some("2019-12"),
+                None,
+                today,
+                Start::FinancialYear
+            )
+            .unwrap()
+            .len(),
             120
         );
+    }
+
+    #[test]
+    fn a_trailing_range_is_the_twelve_months_up_to_to() {
+        let today = day(2026, 11, 24);
+        let asked = |from, to| Months::asked(from, to, None, today, Start::Trailing(12)).unwrap();
+        let texts = |m: Months| (m.from_text(), m.to_text());
+        assert_eq!(texts(asked(None, None)), ("2025-12".into(), "2026-11".into()));
+        assert_eq!(
+            texts(asked(None, Some("2026-03"))),
+            ("2025-04".into(), "2026-03".into())
+        );
+        assert_eq!(
+            texts(asked(Some("2026-01"), None)),
+            ("2026-01".into(), "2026-11".into())
+        );
+        assert_eq!(asked(Some("2016-12"), Some("2026-11")).len(), 120);
+        let e =
+            Months::asked(Some("2016-11"), Some("2026-11"), None, today, Start::Trailing(12)).unwrap_err();
+        assert_eq!((e.code, e.field.as_deref()), ("invalid_range", Some("to")));
     }
 
     #[test]

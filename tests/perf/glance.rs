@@ -4,7 +4,7 @@
 //! on a read-only connection, after the same session lookup).
 
 use crate::reads::{Fixture, Kind, ReadScenario, Reader, read_as};
-use backoffice::revenue::rules::Months;
+use backoffice::revenue::rules::{Months, Start};
 use chrono::Datelike;
 
 pub fn scenarios(f: &Fixture) -> Vec<ReadScenario> {
@@ -15,7 +15,7 @@ pub fn scenarios(f: &Fixture) -> Vec<ReadScenario> {
         f.today.year() - 2
     };
     let fy = format!("{start}-{:02}", (start + 1) % 100);
-    let months = Months::asked(None, None, Some(&fy), f.today).unwrap();
+    let months = Months::asked(None, None, Some(&fy), f.today, Start::FinancialYear).unwrap();
     vec![
         read_as(
             f,
