@@ -14,6 +14,7 @@ pub mod config;
 pub mod contracts;
 pub mod db;
 pub mod demo;
+pub mod directory;
 pub mod documents;
 pub mod email;
 pub mod error;
@@ -35,6 +36,7 @@ pub mod recurring;
 pub mod reminders;
 pub mod renewals;
 pub mod reports;
+pub mod search;
 pub mod sms;
 pub mod staff;
 pub mod tickets;
@@ -122,6 +124,8 @@ pub fn app(state: AppState) -> Router {
         .merge(crate::tickets::routes::router())
         .merge(crate::pipeline::routes::router())
         .merge(crate::renewals::routes::router())
+        .merge(crate::search::routes::router())
+        .merge(crate::directory::routes::router())
         .split_for_parts();
     openapi::PlumbingStatuses.modify(&mut openapi);
     let openapi_json = Arc::new(openapi.to_pretty_json().expect("the OpenAPI document serializes"));
