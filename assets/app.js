@@ -51,7 +51,10 @@ import { PipelinePage } from "/js/pages/pipeline.js";
 import { RenewalsPage } from "/js/pages/renewals.js";
 import { TicketsPage } from "/js/pages/tickets.js";
 import { TicketPage } from "/js/pages/ticket.js";
+import { PortalsPage } from "/js/pages/portals.js";
+import { ModuleDataPage } from "/js/pages/module-data.js";
 import { ForbiddenPage, NotFoundPage } from "/js/pages/errors.js";
+import { GlobalSearch } from "/js/search.js";
 
 // `roles` absent = every signed-in user. Later screens add a line here and, when they belong
 // in the navigation, one in NAV.
@@ -94,6 +97,8 @@ const ROUTES = {
   "/pipeline": { page: PipelinePage },
   "/renewals": { page: RenewalsPage },
   "/tickets": { page: TicketsPage },
+  "/portals": { page: PortalsPage },
+  "/module-data": { page: ModuleDataPage },
 };
 
 // Screens whose path ends in a record id ("/clients/01J…"): an exact ROUTES entry wins, else
@@ -138,6 +143,8 @@ export const NAV = [
   { href: "/reports", label: "Reports", group: "Reports" },
   { href: "/reports/sms-balances", label: "SMS balances", group: "Reports" },
   { href: "/reports/cloud-costs", label: "Cloud costs", group: "Reports" },
+  { href: "/portals", label: "Portals", group: "Reports" },
+  { href: "/module-data", label: "Module data", group: "Reports" },
   { href: "/audit", label: "Audit", roles: ["owner"], group: "Reports" },
   { href: "/login-history", label: "Login history", roles: ["owner"], group: "Reports" },
   { href: "/settings", label: "Settings", roles: ["owner"], group: "Settings" },
@@ -213,7 +220,10 @@ function Shell({ me, path, forced, onSignOut, children }) {
         </div>
       </nav>
     </aside>
-    <div class="content" id="content">${children}</div>
+    <div class="content" id="content">
+      ${!forced && html`<header class="topbar"><${GlobalSearch} /></header>`}
+      ${children}
+    </div>
   </div>`;
 }
 

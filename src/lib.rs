@@ -17,6 +17,7 @@ pub mod contracts;
 pub mod dashboard;
 pub mod db;
 pub mod demo;
+pub mod directory;
 pub mod documents;
 pub mod email;
 pub mod error;
@@ -39,6 +40,7 @@ pub mod reminders;
 pub mod renewals;
 pub mod reports;
 pub mod revenue;
+pub mod search;
 pub mod sms;
 pub mod staff;
 pub mod tickets;
@@ -130,6 +132,8 @@ pub fn app(state: AppState) -> Router {
         .merge(crate::dashboard::routes::router())
         .merge(crate::cockpit::routes::router())
         .merge(crate::cloud_costs::routes::router())
+        .merge(crate::search::routes::router())
+        .merge(crate::directory::routes::router())
         .split_for_parts();
     openapi::PlumbingStatuses.modify(&mut openapi);
     let openapi_json = Arc::new(openapi.to_pretty_json().expect("the OpenAPI document serializes"));

@@ -25,6 +25,7 @@ mod outbound;
 mod payments;
 mod projects;
 mod reminders;
+mod search;
 mod settings;
 mod sms;
 mod worklists;

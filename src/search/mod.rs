@@ -1,0 +1,137 @@
+//! Global search (spec 1 function 12, 4.7; decisions 11): what the console's search box asks
+//! as one types. One read answers three groups, each of at most five hits with a `capped` flag:
+//!
+//! - clients whose name, GSTIN, district or remote access id contains the text, by name;
+//! - issued documents (never a draft; cancelled ones too, since their numbers stay in the
+//!   series and people look them up) whose number contains it, then those of the clients whose
+//!   name contains it, newest first;
+//! - tickets whose subject contains it, still-open ones first, newest first.
+//!
+//! A staff user searches their book (and for tickets, their share: `book::ticket_is_in`). The
+//! rules are in `rules`, the SQL in `store`; the handler, and a benchmark, call [`search`].
+
+pub mod routes;
+pub mod rules;
+pub mod store;
+
+use crate::error::AppError;
+use rules::Groups;
+use rusqlite::Connection;
+use serde::Serialize;
+use store::{ClientHit, DocumentHit, TicketHit};
+use utoipa::ToSchema;
+
+/// Clients found; `capped` when there are more than `rows`.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ClientHits {
+    pub rows: Vec<ClientHit>,
+    pub capped: bool,
+}
+
+/// Documents found; `capped` when there are more than `rows`.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct DocumentHits {
+    pub rows: Vec<DocumentHit>,
+    pub capped: bool,
+}
+
+/// Tickets found; `capped` when there are more than `rows`.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct TicketHits {
+    pub rows: Vec<TicketHit>,
+    pub capped: bool,
+}
+
+/// The answer of `GET /api/search` (decisions 11).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SearchResults {
+    pub clients: ClientHits,
+    pub documents: DocumentHits,
+    pub tickets: TicketHits,
+}
+
+impl SearchResults {
+    fn empty() -> Self {
+        SearchResults {
+            clients: ClientHits {
+                rows: vec![],
+                capped: false,
+            },
+            documents: DocumentHits {
+                rows: vec![],
+                capped: false,
+            },
+            tickets: TicketHits {
+                rows: vec![],
+                capped: false,
+            },
+        }
+    }
+}
+
+/// How many clients' documents a name search looks through: the documents group shows a few
+/// hits, and the clients group names the clients themselves.
+const NAMED_CLIENTS: usize = rules::LOOKED_FOR;
+
+/// Searches `q` as typed (trimmed; under two characters: three empty groups; over 100: 400)
+/// in `groups`, within `book` (a staff user's id; None: every book).
+pub fn search(
+    conn: &Connection,
+    q: Option<&str>,
+    groups: Groups,
+    book: Option<&str>,
+) -> Result<SearchResults, AppError> {
+    let Some(q) = rules::text(q)? else {
+        return Ok(SearchResults::empty());
+    };
+    let (clients, clients_capped) = match groups.clients {
+        true => rules::shown(store::clients(conn, &q, book)?),
+        false => (vec![], false),
+    };
+    let (documents, documents_capped) = match groups.documents {
+        true => documents(conn, &q, book)?,
+        false => (vec![], false),
+    };
+    let (tickets, tickets_capped) = match groups.tickets {
+        true => rules::shown(store::tickets(conn, &q, book)?),
+        false => (vec![], false),
+    };
+    Ok(SearchResults {
+        clients: ClientHits {
+            rows: clients,
+            capped: clients_capped,
+        },
+        documents: DocumentHits {
+            rows: documents,
+            capped: documents_capped,
+        },
+        tickets: TicketHits {
+            rows: tickets,
+            capped: tickets_capped,
+        },
+    })
+}
+
+/// Number matches first, then the newest documents of the clients the name matches (the
+/// first [`NAMED_CLIENTS`] of them, in the order of what follows the text in their names), each
+/// document once. A client past those with a document of its own caps the group too: there is
+/// more to see than the group shows.
+fn documents(conn: &Connection, q: &str, book: Option<&str>) -> Result<(Vec<DocumentHit>, bool), AppError> {
+    let mut hits = store::documents_by_number(conn, q, book)?;
+    let mut more = false;
+    if hits.len() < rules::LOOKED_FOR {
+        let (named, more_clients) = store::clients_named(conn, q, book, NAMED_CLIENTS)?;
+        if !named.is_empty() {
+            for hit in store::documents_of(conn, &named)? {
+                if !hits.iter().any(|h| h.id == hit.id) {
+                    hits.push(hit);
+                }
+            }
+        }
+        more = more_clients
+            && hits.len() < rules::LOOKED_FOR
+            && store::more_documents_named(conn, q, book, &named)?;
+    }
+    let (shown, capped) = rules::shown(hits);
+    Ok((shown, capped || more))
+}
