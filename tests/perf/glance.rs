@@ -1,10 +1,14 @@
 //! What the office sees at a glance on the large office (issue 20): the home dashboard of every
-//! book, the owner's cockpit, and the module revenue and client profitability of the last whole
-//! financial year, each at 1 and 16 clients next to its floor (the operation the handler calls,
-//! on a read-only connection, after the same session lookup).
+//! book, the owner's cockpit, the module revenue and client profitability of the last whole
+//! financial year, the global search, the portals list, the module data directory and the cloud
+//! costs, each at 1 and 16 clients next to its floor (the operation the handler calls, on a
+//! read-only connection, after the same session lookup).
 
-use crate::reads::{Fixture, Kind, ReadScenario, Reader, read_as};
+use crate::reads::{Fixture, Kind, ReadScenario, Reader, first_page, read_as};
+use backoffice::cloud_costs::store::CostFilter;
+use backoffice::directory::store::{ModuleDataFilter, PortalFilter};
 use backoffice::revenue::rules::{Months, Start};
+use backoffice::search::rules::Groups;
 use chrono::Datelike;
 
 pub fn scenarios(f: &Fixture) -> Vec<ReadScenario> {
@@ -66,5 +70,98 @@ pub fn scenarios(f: &Fixture) -> Vec<ReadScenario> {
                 assert!(rows.len() > 1000, "too few clients billed in a year");
             },
         ),
+        search(f, "a part of a client's name", f.name_q.clone()),
+        search(
+            f,
+            "text nothing holds (every group read to its end)",
+            "zzqx".into(),
+        ),
+        read_as(
+            f,
+            Reader::Manager,
+            "portals (/api/portals), every book, page 1",
+            Kind::List,
+            "/api/portals",
+            |c| {
+                let filter = PortalFilter {
+                    module_id: None,
+                    provider: None,
+                    q: None,
+                    active: None,
+                    book: None,
+                };
+                let page = backoffice::directory::portals_page(c, filter, &first_page()).unwrap();
+                assert!(page.total > 100, "too few portal logins");
+            },
+        ),
+        {
+            let module = f.roster_module.clone();
+            read_as(
+                f,
+                Reader::Manager,
+                "module data (/api/module-data), the module with the most subscribers, page 1",
+                Kind::List,
+                format!("/api/module-data?module_id={module}"),
+                move |c| {
+                    let filter = ModuleDataFilter {
+                        module_id: module.clone(),
+                        q: None,
+                        active: None,
+                        book: None,
+                    };
+                    let page = backoffice::directory::module_data_page(c, filter, &first_page()).unwrap();
+                    assert!(page.total > 1000, "too few subscribers");
+                },
+            )
+        },
+        read_as(
+            f,
+            Reader::Manager,
+            "cloud costs (/api/cloud-costs), newest month first, page 1",
+            Kind::List,
+            "/api/cloud-costs",
+            |c| {
+                let filter = CostFilter {
+                    month: None,
+                    client_id: None,
+                    q: None,
+                    source: None,
+                    book: None,
+                };
+                let page = backoffice::cloud_costs::list(c, filter, &first_page()).unwrap();
+                assert!(page.total > 10_000, "too few cloud costs");
+            },
+        ),
+        read_as(
+            f,
+            Reader::Manager,
+            "cloud-cost ranking (/api/cloud-costs/ranking), the last 12 months",
+            Kind::Report,
+            "/api/cloud-costs/ranking",
+            |c| {
+                let ranking = backoffice::cloud_costs::ranking(c, None, None, None, &first_page()).unwrap();
+                assert!(ranking.total > 1000, "too few clients on the cloud");
+            },
+        ),
     ]
+}
+
+/// The manager's global search for `q` (target: p99 ≤ 10 ms at one client).
+fn search(f: &Fixture, what: &str, q: String) -> ReadScenario {
+    let path = format!("/api/search?q={q}");
+    read_as(
+        f,
+        Reader::Manager,
+        &format!("global search (/api/search), {what}: `{q}`"),
+        Kind::AtOneClient(10.0),
+        path,
+        move |c| {
+            let groups = Groups {
+                clients: true,
+                documents: true,
+                tickets: true,
+            };
+            backoffice::search::search(c, Some(&q), groups, None).unwrap();
+        },
+    )
 }

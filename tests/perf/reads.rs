@@ -573,3 +573,13 @@ pub fn read_as(
         floor,
     }
 }
+
+/// The first page of 50, as the console asks for a list.
+pub fn first_page() -> Page {
+    Page {
+        page: 1,
+        per_page: 50,
+        after: None,
+        sort: None,
+    }
+}

@@ -3,21 +3,11 @@
 //! read as a manager reads it (every book) at 1 and 16 clients next to its floor: the same
 //! operation the handler calls, on a read-only connection, after the same session lookup.
 
-use crate::reads::{Fixture, Kind, ReadScenario, Reader, read_as};
-use backoffice::db::page::Page;
+use crate::reads::{Fixture, Kind, ReadScenario, Reader, first_page, read_as};
 use backoffice::pipeline::store::{PipelineFilter, Show};
 use backoffice::renewals::store::RenewalFilter;
 use backoffice::tickets::store::TicketFilter;
 use rusqlite::Connection;
-
-fn first_page() -> Page {
-    Page {
-        page: 1,
-        per_page: 50,
-        after: None,
-        sort: None,
-    }
-}
 
 pub fn scenarios(f: &Fixture) -> Vec<ReadScenario> {
     let pipeline = |show: Show| {
