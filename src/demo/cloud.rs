@@ -187,34 +187,12 @@ mod tests {
     /// recorded as the job would have left it.
     #[test]
     fn the_costs_are_the_active_societies_last_two_years() {
-        let dir = tempfile::TempDir::new().unwrap();
-        let config = crate::config::Config {
-            data: dir.path().join("demo.db"),
-            owner_password: Some("demo-owner-password".into()),
-            ..Default::default()
-        };
-        let boot = crate::bootstrap(&config).unwrap();
-        let summary = boot
-            .db
-            .write_blocking(|tx| {
-                let owner: String =
-                    tx.query_row("SELECT id FROM staff WHERE role = 'owner'", [], |r| r.get(0))?;
-                let today = crate::db::settings::office_today(tx)?;
-                crate::demo::fill(
-                    tx,
-                    crate::demo::Options {
-                        clients: 200,
-                        years: 3,
-                        seed: 7,
-                    },
-                    &owner,
-                    today,
-                )
-            })
-            .unwrap();
-        let conn = Connection::open(&config.data).unwrap();
+        let (_dir, conn, summary, today) = crate::demo::small_office(crate::demo::Options {
+            clients: 200,
+            years: 3,
+            seed: 7,
+        });
         let one = |sql: &str| -> i64 { conn.query_row(sql, [], |r| r.get(0)).unwrap() };
-        let today = boot.db.read_blocking(crate::db::settings::office_today).unwrap();
         let last = Month::of(today).previous();
         let earliest = last.plus(1 - MONTHS);
         assert_eq!(

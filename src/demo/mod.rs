@@ -155,3 +155,29 @@ pub fn fill(
     cloud::write(conn, &mut rng, today, &mut summary)?;
     Ok(summary)
 }
+
+/// A small demo office for the demo's own tests: its directory (kept for the test's life), a
+/// connection to its file, what was written and the office's today.
+#[cfg(test)]
+pub(crate) fn small_office(
+    options: Options,
+) -> (tempfile::TempDir, rusqlite::Connection, Summary, NaiveDate) {
+    let dir = tempfile::TempDir::new().unwrap();
+    let config = crate::config::Config {
+        data: dir.path().join("demo.db"),
+        owner_password: Some("demo-owner-password".into()),
+        ..Default::default()
+    };
+    let boot = crate::bootstrap(&config).unwrap();
+    let today = boot.db.read_blocking(crate::db::settings::office_today).unwrap();
+    let summary = boot
+        .db
+        .write_blocking(|tx| {
+            let owner: String =
+                tx.query_row("SELECT id FROM staff WHERE role = 'owner'", [], |r| r.get(0))?;
+            fill(tx, options, &owner, today)
+        })
+        .unwrap();
+    let conn = rusqlite::Connection::open(&config.data).unwrap();
+    (dir, conn, summary, today)
+}

@@ -619,32 +619,11 @@ mod tests {
     /// balances agree with one another as `sms::pull::record_in` would have left them.
     #[test]
     fn the_month_of_checks_agrees_with_what_is_stored_and_audited() {
-        let dir = tempfile::TempDir::new().unwrap();
-        let config = crate::config::Config {
-            data: dir.path().join("demo.db"),
-            owner_password: Some("demo-owner-password".into()),
-            ..Default::default()
-        };
-        let boot = crate::bootstrap(&config).unwrap();
-        let summary = boot
-            .db
-            .write_blocking(|tx| {
-                let owner: String =
-                    tx.query_row("SELECT id FROM staff WHERE role = 'owner'", [], |r| r.get(0))?;
-                let today = crate::db::settings::office_today(tx)?;
-                crate::demo::fill(
-                    tx,
-                    crate::demo::Options {
-                        clients: 300,
-                        years: 2,
-                        seed: 5,
-                    },
-                    &owner,
-                    today,
-                )
-            })
-            .unwrap();
-        let conn = Connection::open(&config.data).unwrap();
+        let (_dir, conn, summary, _) = crate::demo::small_office(crate::demo::Options {
+            clients: 300,
+            years: 2,
+            seed: 5,
+        });
         let one = |sql: &str| -> i64 { conn.query_row(sql, [], |r| r.get(0)).unwrap() };
         let sms = "FROM client_module cm JOIN module m ON m.id = cm.module_id WHERE m.code = 'SMS' AND cm.active = 1";
         let active = one(&format!("SELECT COUNT(*) {sms}"));

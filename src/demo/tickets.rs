@@ -414,7 +414,6 @@ pub fn write(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use rusqlite::Connection;
 
     #[test]
     fn a_ticket_moves_in_order_and_never_past_today() {
@@ -441,28 +440,11 @@ mod tests {
     /// timeline, as the API would have left them.
     #[test]
     fn the_tickets_agree_with_their_timelines() {
-        let dir = tempfile::TempDir::new().unwrap();
-        let config = crate::config::Config {
-            data: dir.path().join("demo.db"),
-            owner_password: Some("demo-owner-password".into()),
-            ..Default::default()
-        };
-        let boot = crate::bootstrap(&config).unwrap();
-        let summary = boot
-            .db
-            .write_blocking(|tx| {
-                let owner: String =
-                    tx.query_row("SELECT id FROM staff WHERE role = 'owner'", [], |r| r.get(0))?;
-                let today = crate::db::settings::office_today(tx)?;
-                let options = crate::demo::Options {
-                    clients: 300,
-                    years: 3,
-                    seed: 19,
-                };
-                crate::demo::fill(tx, options, &owner, today)
-            })
-            .unwrap();
-        let conn = Connection::open(&config.data).unwrap();
+        let (_dir, conn, summary, _) = crate::demo::small_office(crate::demo::Options {
+            clients: 300,
+            years: 3,
+            seed: 19,
+        });
         let one = |sql: &str| -> i64 { conn.query_row(sql, [], |r| r.get(0)).unwrap() };
         assert_eq!(one("SELECT COUNT(*) FROM ticket") as usize, summary.tickets);
         assert_eq!(

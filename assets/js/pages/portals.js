@@ -3,14 +3,13 @@
 // name or the username, all in the URL; sorting, paging and the CSV of the filter (no
 // passwords). Each row links to its client and its project. Whether a password is stored shows
 // as a badge; owner and manager may reveal it for 30 seconds (the project's audited reveal).
-import { html, useState, useEffect } from "/vendor/preact-htm.js";
-import { post } from "../api.js";
+import { html } from "/vendor/preact-htm.js";
 import {
-  DataTable, useUrlList, SearchBox, FilterBar, FilterSelect, FilterChips, Badge, Notice, TimedSecret, EmptyState,
+  DataTable, useUrlList, SearchBox, FilterBar, FilterSelect, FilterChips, Badge, EmptyState,
   useFetch, useSession, useTitle, PageHeader, Link,
 } from "../components.js";
 import { isManagerial } from "./client-shared.js";
-import { revealFailure } from "./project-shared.js";
+import { usePortalReveal } from "./project-shared.js";
 
 const enc = encodeURIComponent;
 const FILTER_KEYS = ["module_id", "provider", "q", "active"];
@@ -37,28 +36,7 @@ export function PortalsPage() {
   const providers = useFetch("/api/portals/providers");
   const providerOptions = [{ value: "", label: "All providers" }, ...((providers.data && providers.data.rows) || []).map((p) => ({ value: p, label: p }))];
   if (query.provider && !providerOptions.some((o) => o.value === query.provider)) providerOptions.push({ value: query.provider, label: query.provider });
-  const [revealed, setRevealed] = useState(null); // { id, value }
-  const [revealing, setRevealing] = useState(null);
-  const [revealError, setRevealError] = useState(null); // { id, message }
-  useEffect(() => {
-    setRevealed(null);
-    setRevealError(null);
-  }, [query.module_id, query.provider, query.q, query.active, query.page, query.sort]);
-
-  const reveal = async (r) => {
-    const id = r.client_module_id;
-    setRevealing(id);
-    setRevealError(null);
-    try {
-      const answer = await post(`/api/client-modules/${enc(id)}/reveal-password`, {});
-      setRevealed({ id, value: answer.password || "" });
-    } catch (err) {
-      setRevealed(null);
-      setRevealError({ id, message: revealFailure(err) });
-    } finally {
-      setRevealing(null);
-    }
-  };
+  const { reveal, revealing, secretOf } = usePortalReveal([query.module_id, query.provider, query.q, query.active, query.page, query.sort]);
 
   const columns = [
     {
@@ -83,14 +61,6 @@ export function PortalsPage() {
     { key: "active", label: "Active", sortable: true, render: (r) => (r.active ? html`<${Badge} tone="success">Active</${Badge}>` : html`<${Badge}>Inactive</${Badge}>`) },
   ];
 
-  const expanded = (r) => {
-    if (revealed && revealed.id === r.client_module_id) {
-      return html`<${TimedSecret} secret=${revealed.value} seconds=${30} label=${`Portal password of ${r.client_name}${r.username ? ` (${r.username})` : ""}`}
-        onHide=${() => setRevealed(null)} />`;
-    }
-    if (revealError && revealError.id === r.client_module_id) return html`<${Notice} tone="danger" alert=${true}>${revealError.message}</${Notice}>`;
-    return null;
-  };
 
   const filtered = FILTER_KEYS.some((k) => query[k]);
   const empty = filtered
@@ -109,7 +79,7 @@ export function PortalsPage() {
       <${FilterChips} label="Subscriptions" value=${query.active || ""} options=${ACTIVE_CHIPS} onChange=${(active) => setQuery({ active })} />
     </${FilterBar}>
     <div data-testid="portals">
-      <${DataTable} caption="Portal logins" columns=${columns} ...${list.tableProps} rowKey="client_module_id" expanded=${expanded} empty=${empty}
+      <${DataTable} caption="Portal logins" columns=${columns} ...${list.tableProps} rowKey="client_module_id" expanded=${secretOf} empty=${empty}
         rowAttrs=${(r) => ({ "data-id": r.client_module_id, "data-client-id": r.client_id, "data-active": String(r.active) })} />
     </div>
   </main>`;

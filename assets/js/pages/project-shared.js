@@ -1,9 +1,10 @@
 // What the project screens share (the client page's modules card, the project page, the
 // projects board): status badges, and the custom fields a module's field_spec asks for, as
 // controls and as the field_values map the API takes.
-import { html } from "/vendor/preact-htm.js";
+import { html, useState, useEffect } from "/vendor/preact-htm.js";
+import { post } from "../api.js";
 import { humanize, duration } from "../format.js";
-import { Badge, Field, DateField } from "../components.js";
+import { Badge, Field, DateField, Notice, TimedSecret } from "../components.js";
 
 export const projectUrl = (id) => `/projects/${encodeURIComponent(id)}`;
 
@@ -25,6 +26,44 @@ export function revealFailure(err) {
     return `Too many reveals: at most 20 a minute per person.${wait}`;
   }
   return err.message;
+}
+
+/**
+ * A list's portal passwords, revealed one row at a time (the audited reveal route; 30 seconds on
+ * screen) and hidden again when any of `resetKeys` changes (another page or filter): the row's
+ * `reveal(r)`, whether a row is `revealing`, and `secretOf(r)`, the row's expanded secret or error.
+ */
+export function usePortalReveal(resetKeys) {
+  const [revealed, setRevealed] = useState(null); // { id, value }
+  const [revealing, setRevealing] = useState(null);
+  const [revealError, setRevealError] = useState(null); // { id, message }
+  useEffect(() => {
+    setRevealed(null);
+    setRevealError(null);
+  }, resetKeys);
+  const reveal = async (r) => {
+    const id = r.client_module_id;
+    setRevealing(id);
+    setRevealError(null);
+    try {
+      const answer = await post(`/api/client-modules/${encodeURIComponent(id)}/reveal-password`, {});
+      setRevealed({ id, value: answer.password || "" });
+    } catch (err) {
+      setRevealed(null);
+      setRevealError({ id, message: revealFailure(err) });
+    } finally {
+      setRevealing(null);
+    }
+  };
+  const secretOf = (r) => {
+    if (revealed && revealed.id === r.client_module_id) {
+      return html`<${TimedSecret} secret=${revealed.value} seconds=${30} label=${`Portal password of ${r.client_name}${r.username ? ` (${r.username})` : ""}`}
+        onHide=${() => setRevealed(null)} />`;
+    }
+    if (revealError && revealError.id === r.client_module_id) return html`<${Notice} tone="danger" alert=${true}>${revealError.message}</${Notice}>`;
+    return null;
+  };
+  return { reveal, revealing, secretOf };
 }
 
 /** The form state of a spec's fields from stored values: text for inputs, booleans for checkboxes. */

@@ -8,11 +8,11 @@ import { html, useState, useEffect, useRef } from "/vendor/preact-htm.js";
 import { get, post, qs } from "../api.js";
 import { integer, dateTime, ago } from "../format.js";
 import {
-  DataTable, useUrlList, SearchBox, FilterBar, FilterChips, Badge, ConfirmDialog, Notice, Progress, TimedSecret, EmptyState,
+  DataTable, useUrlList, SearchBox, FilterBar, FilterChips, Badge, ConfirmDialog, Notice, Progress, EmptyState,
   toast, navigate, useQuery, useSession, useTitle, PageHeader, Link,
 } from "../components.js";
 import { isManagerial } from "./client-shared.js";
-import { revealFailure } from "./project-shared.js";
+import { usePortalReveal } from "./project-shared.js";
 import { SmsQuoteDialog, useRateCard } from "./project-sections.js";
 import { countsText, RefreshFailure } from "./sms-shared.js";
 
@@ -159,29 +159,7 @@ export function SmsBalancesPage() {
   const refresh = useGatewayRefresh(managerial, () => reload.current());
   const [confirming, setConfirming] = useState(false);
   const [quoting, setQuoting] = useState(null);
-  const [revealed, setRevealed] = useState(null); // { id, value }
-  const [revealing, setRevealing] = useState(null);
-  const [revealError, setRevealError] = useState(null); // { id, message }
-  // A revealed password belongs to its row: another page or filter hides it.
-  useEffect(() => {
-    setRevealed(null);
-    setRevealError(null);
-  }, [filter, query.q, query.page, query.sort]);
-
-  const reveal = async (r) => {
-    const id = r.client_module_id;
-    setRevealing(id);
-    setRevealError(null);
-    try {
-      const answer = await post(`/api/client-modules/${enc(id)}/reveal-password`, {});
-      setRevealed({ id, value: answer.password || "" });
-    } catch (err) {
-      setRevealed(null);
-      setRevealError({ id, message: revealFailure(err) });
-    } finally {
-      setRevealing(null);
-    }
-  };
+  const { reveal, revealing, secretOf } = usePortalReveal([filter, query.q, query.page, query.sort]);
 
   const columns = [
     {
@@ -225,14 +203,6 @@ export function SmsBalancesPage() {
       aria-label=${`Top-up quote for ${r.client_name}`}>Top-up quote</button>`,
   });
 
-  const expanded = (r) => {
-    if (revealed && revealed.id === r.client_module_id) {
-      return html`<${TimedSecret} secret=${revealed.value} seconds=${30} label=${`Portal password of ${r.client_name}${r.username ? ` (${r.username})` : ""}`}
-        onHide=${() => setRevealed(null)} />`;
-    }
-    if (revealError && revealError.id === r.client_module_id) return html`<${Notice} tone="danger" alert=${true}>${revealError.message}</${Notice}>`;
-    return null;
-  };
 
   const threshold = data ? data.threshold : null;
   const csv = `${PATH}.csv${qs({ filter, q: query.q, sort: query.sort })}`;
@@ -267,7 +237,7 @@ export function SmsBalancesPage() {
       Low is below <strong>${integer(threshold)}</strong> credits.${me.role === "owner" && html` <${Link} href="/settings/operations">Change the threshold</${Link}>`}
     </p>`}
     <div data-testid="sms-balances">
-      <${DataTable} caption="SMS balances" columns=${columns} ...${list.tableProps} rowKey="client_module_id" expanded=${expanded} empty=${empty}
+      <${DataTable} caption="SMS balances" columns=${columns} ...${list.tableProps} rowKey="client_module_id" expanded=${secretOf} empty=${empty}
         rowAttrs=${(r) => ({ "data-id": r.client_module_id, "data-client-id": r.client_id, "data-low": r.low ? "1" : "0", "data-flagged": r.flag ? "1" : "0" })} />
     </div>
   </main>`;
