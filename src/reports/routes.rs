@@ -28,6 +28,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(gst_summary))
         .routes(routes!(gst_csv))
         .routes(routes!(number_continuity))
+        .routes(routes!(number_continuity_csv))
 }
 
 #[derive(Deserialize, IntoParams)]
@@ -290,4 +291,48 @@ async fn number_continuity(
             .read(move |c| continuity::report(c, q.fy.as_deref()))
             .await?,
     ))
+}
+
+/// The number continuity as CSV: a series a line, its gaps and duplicates joined by spaces.
+#[utoipa::path(get, path = "/api/reports/number-continuity.csv", tag = "reports", params(FinancialYear),
+    responses((status = 200, content_type = "text/csv", body = String, description = "prefix, fy, first, last, count, gap_count, gaps, duplicates, unbroken"),
+              (status = 400, body = ErrorBody), (status = 403, description = "Staff", body = ErrorBody)))]
+async fn number_continuity_csv(
+    State(state): State<AppState>,
+    _manager: Manager,
+    QueryParams(q): QueryParams<FinancialYear>,
+) -> Result<Response, AppError> {
+    let name = match q.fy.as_deref().map(str::trim).filter(|f| !f.is_empty()) {
+        Some(fy) => format!("number-continuity-{fy}.csv"),
+        None => "number-continuity.csv".into(),
+    };
+    let report = state
+        .db
+        .read(move |c| continuity::report(c, q.fy.as_deref()))
+        .await?;
+    let mut out = csv::line(&[
+        "Series",
+        "Financial year",
+        "First",
+        "Last",
+        "Count",
+        "Gaps",
+        "Missing",
+        "Duplicated",
+        "Unbroken",
+    ]);
+    for r in &report.rows {
+        out.push_str(&csv::line(&[
+            &r.prefix,
+            &r.fy,
+            &r.first,
+            &r.last,
+            &r.count.to_string(),
+            &r.gap_count.to_string(),
+            &r.gaps.join(" "),
+            &r.duplicates.join(" "),
+            if r.unbroken { "yes" } else { "no" },
+        ]));
+    }
+    Ok(csv::attachment(&name, out))
 }

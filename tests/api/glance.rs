@@ -637,5 +637,29 @@ async fn number_continuity_shows_each_series_unbroken_and_finds_a_gap() {
         ])
     );
     assert_eq!(invoices["gap_count"], 2);
+    let csv = app
+        .get(&format!("/api/reports/number-continuity.csv?fy={fy}"), &o.owner)
+        .await;
+    assert_eq!(csv.status, StatusCode::OK);
+    let line = csv
+        .text
+        .lines()
+        .find(|l| l.starts_with("INV,"))
+        .unwrap()
+        .to_string();
+    assert_eq!(
+        line,
+        format!(
+            "INV,{short},INV/{short}-0001,INV/{short}-{last:04},{count},2,INV/{short}-0002 INV/{short}-{gap:04},,no",
+            last = count + 2,
+            gap = count + 1
+        )
+    );
+    assert_eq!(
+        app.get("/api/reports/number-continuity.csv", &o.anna)
+            .await
+            .status,
+        StatusCode::FORBIDDEN
+    );
     assert_eq!(invoices["last"], format!("INV/{short}-{:04}", count + 2));
 }

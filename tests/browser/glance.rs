@@ -484,6 +484,11 @@ fn the_office_at_a_glance_dashboard_cockpit_and_revenue_reports() {
     s.goto(&server.url("/reports/number-continuity"));
     s.wait_page("number-continuity");
     s.wait_text("[data-testid='continuity-summary']", "Every series is unbroken");
+    let csv = s.find_all("[data-testid='continuity-csv']");
+    assert_eq!(
+        csv.first().and_then(|a| a.attribute("href")).as_deref(),
+        Some("/api/reports/number-continuity.csv")
+    );
     let verdicts = texts(&s, "[data-testid='continuity-table'] [data-testid='verdict']");
     assert!(
         !verdicts.as_array().unwrap().is_empty()

@@ -4,6 +4,7 @@
 // navigation, filters and buttons stay off the paper.
 import { html } from "/vendor/preact-htm.js";
 import { integer } from "../format.js";
+import { qs } from "../api.js";
 import { DataTable, EmptyState, FilterBar, useFetch, useQuery, useTitle, PageHeader, Link } from "../components.js";
 import { fyChoices } from "./report-range.js";
 
@@ -54,7 +55,8 @@ export function NumberContinuityPage() {
     <p class="crumbs no-print"><${Link} href="/reports">← Reports</${Link}></p>
     <${PageHeader} title="Number continuity"
       subtitle=${`Each document series by financial year: first and last number, how many were issued, and any number missing or used twice${query.fy ? ` (FY ${query.fy})` : ""}.`}
-      actions=${html`<button type="button" class="btn" onClick=${() => window.print()}>Print</button>`} />
+      actions=${html`<a class="btn" href=${`/api/reports/number-continuity.csv${qs({ fy: query.fy || undefined })}`} download data-testid="continuity-csv">Download CSV</a>
+        <button type="button" class="btn" onClick=${() => window.print()}>Print</button>`} />
     <${FilterBar} label="Financial year">
       <div class=${`field continuity-fy${refused ? " has-error" : ""}`}>
         <label for="continuity-fy">Financial year</label>
