@@ -14,7 +14,7 @@ pub mod store;
 use crate::dashboard::RenewalsTile;
 use crate::db::settings;
 use crate::error::AppError;
-use crate::pipeline;
+use crate::pipeline::{self, Bands};
 use crate::renewals;
 use crate::revenue::rules::Months;
 use crate::revenue::store as revenue_store;
@@ -50,6 +50,10 @@ pub struct PipelineTile {
     /// Open quotations' totals, paise.
     pub open_value: i64,
     pub open_count: i64,
+    /// The open pipeline by stage: leads without a quotation yet (Enquiry), and the quotations
+    /// waiting (Quoted/Waiting) by follow-up band.
+    pub enquiries: i64,
+    pub bands: Bands,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -131,6 +135,8 @@ pub fn mis(conn: &Connection) -> Result<Mis, AppError> {
         pipeline: PipelineTile {
             open_value: quotes.value,
             open_count: quotes.count,
+            enquiries: quotes.enquiries,
+            bands: quotes.bands,
         },
         renewals: RenewalsTile {
             count: renewals,

@@ -50,6 +50,8 @@ pub struct OpenQuotes {
     /// Their totals, paise.
     pub value: i64,
     pub bands: Bands,
+    /// Open conversations without a quotation yet (the Enquiry stage).
+    pub enquiries: i64,
 }
 
 /// The open quotations of `book` (None: every book): the open pipeline's rows that have one.
@@ -62,7 +64,9 @@ pub fn open_quotes(conn: &Connection, book: Option<String>) -> Result<OpenQuotes
     };
     let mut quotes = OpenQuotes::default();
     listing(conn, filter)?.each(conn, None, |row| {
-        if row.document_id.is_some() {
+        if row.document_id.is_none() {
+            quotes.enquiries += 1;
+        } else {
             quotes.count += 1;
             quotes.value += row.total.unwrap_or(0);
             let band = &mut quotes.bands;

@@ -409,7 +409,11 @@ async fn the_cockpit_compares_this_month_with_last_and_draws_twelve_months() {
         mis["tickets"],
         json!({ "open": 0, "past_sla": 0, "series": vec![0; 12] })
     );
-    assert_eq!(mis["pipeline"], json!({ "open_value": 0, "open_count": 0 }));
+    assert_eq!(
+        mis["pipeline"],
+        json!({ "open_value": 0, "open_count": 0, "enquiries": 0,
+                "bands": { "green": 0, "amber": 0, "red": 0, "grey": 0 } })
+    );
     assert_eq!(mis["reminders"], json!({ "open": 0, "failed": 0 }));
     assert_eq!(mis["renewals"], json!({ "count": 0, "amount": 0, "days": 30 }));
 }
@@ -427,6 +431,13 @@ async fn the_dashboard_counts_what_needs_each_user_within_their_book() {
     )
     .await);
     created(app, &format!("/api/documents/{quote}/issue"), &o.owner, json!({})).await;
+    created(
+        app,
+        "/api/clients",
+        &o.owner,
+        json!({ "name": "Beypore Women's Society", "state_code": "32", "status": "lead" }),
+    )
+    .await;
     let opened = (today(app) - Duration::days(30)).to_string();
     created(
         app,
@@ -448,6 +459,8 @@ async fn the_dashboard_counts_what_needs_each_user_within_their_book() {
         .map(|b| bands[b].as_i64().unwrap())
         .sum();
     assert_eq!(banded, 1);
+    // The lead is an enquiry: in the pipeline, not a quotation.
+    assert_eq!(all["quotes"]["enquiries"], 1);
     assert_eq!(all["tickets"], json!({ "still_open": 1, "past_sla": 1 }));
     assert_eq!(all["reminders"], json!({ "due_today": 0, "overdue": 0 }));
     assert_eq!(all["renewals"], json!({ "count": 0, "amount": 0, "days": 30 }));

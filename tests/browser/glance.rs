@@ -243,7 +243,7 @@ fn the_office_at_a_glance_dashboard_cockpit_and_revenue_reports() {
             &dash["low_sms"]["count"]
         ),
         (
-            &json!({ "count": 2, "value": 2_360_000, "bands": { "green": 1, "amber": 1, "red": 0, "grey": 0 } }),
+            &json!({ "count": 2, "value": 2_360_000, "bands": { "green": 1, "amber": 1, "red": 0, "grey": 0 }, "enquiries": 0 }),
             &json!({ "count": 1, "amount": 236_000 }),
             &json!({ "still_open": 2, "past_sla": 1 }),
             &json!(1),
@@ -348,6 +348,18 @@ fn the_office_at_a_glance_dashboard_cockpit_and_revenue_reports() {
         count(&s, "[data-testid='cockpit-billed'] svg.sparkline polyline"),
         1
     );
+    // The open pipeline by stage: the two quotations, one on track and one to follow up.
+    assert_eq!(count(&s, "[data-testid='pipeline-chart'] svg rect.bar"), 4);
+    for stage in ["Quoted: on track", "Quoted: follow up"] {
+        assert_eq!(
+            count(
+                &s,
+                &format!("[data-testid='pipeline-chart'] svg rect.bar[data-label='{stage}'][data-value='1']")
+            ),
+            1,
+            "{stage}"
+        );
+    }
     // Billed and collected for each of the twelve months.
     assert_eq!(count(&s, "[data-testid='collections-chart'] svg rect.bar"), 24);
     assert_eq!(

@@ -2,11 +2,12 @@
 // GET /api/reports/mis. Billed (issued invoices less credit notes) and collected (payments) this
 // month against last month with the change (GST included), outstanding, the open pipeline, renewals due, tickets,
 // the reminder queue and the low SMS balances; a sparkline of the last 12 months where there is a
-// series, each tile a link to its list; then collections against billing as bars.
+// series, each tile a link to its list; then collections against billing as bars, and the open
+// pipeline by stage (enquiries, and the quotations waiting by follow-up band).
 import { html } from "/vendor/preact-htm.js";
 import { date, integer, rupees } from "../format.js";
 import { Link, Loading, Notice, useFetch, useTitle, PageHeader } from "../components.js";
-import { BarChart, Sparkline, monthShort } from "../ui/charts.js";
+import { BarChart, HBarChart, Sparkline, monthShort } from "../ui/charts.js";
 import { monthLabel } from "./report-gst.js";
 
 /** "2026-05" → ["2026-05-01", "2026-05-31"]. */
@@ -101,6 +102,17 @@ export function CockpitPage() {
         <${BarChart} testid="collections-chart" title="Collections against billing, last 12 months"
           labels=${d.months.map(monthShort)}
           series=${[{ name: "Billed", values: d.billed.series, tone: 0 }, { name: "Collected", values: d.collections.series, tone: 1 }]} />
+      </div>
+      <div class="card chart-card">
+        <${HBarChart} testid="pipeline-chart" name="Conversations" title="Open pipeline by stage"
+          format=${integer} exact=${integer} minStep=${1}
+          note=${`${integer(d.pipeline.enquiries + d.pipeline.open_count)} open conversations`}
+          rows=${[
+            { label: "Enquiry", value: d.pipeline.enquiries, tone: 0 },
+            { label: "Quoted: on track", value: d.pipeline.bands.green, tone: "band-green" },
+            { label: "Quoted: follow up", value: d.pipeline.bands.amber, tone: "band-amber" },
+            { label: "Quoted: overdue", value: d.pipeline.bands.red, tone: "band-red" },
+          ]} />
       </div>`;
   }
   return html`<main data-page="cockpit">
