@@ -206,6 +206,20 @@ pub fn check_target(url: &str, allow_private: bool) -> Result<(), TargetError> {
     resolve(url, allow_private).map(|_| ())
 }
 
+/// [`check_target`] for an address about to be stored in a setting (a provider's), off the
+/// async threads: a refused one is 422 `address_refused` on `field`, saying why.
+pub async fn check_stored(
+    url: String,
+    allow_private: bool,
+    field: &'static str,
+) -> Result<(), crate::error::AppError> {
+    use crate::error::AppError;
+    tokio::task::spawn_blocking(move || check_target(&url, allow_private))
+        .await
+        .map_err(AppError::internal)?
+        .map_err(|e| AppError::invalid(field, "address_refused", format!("This address is refused: {e}.")))
+}
+
 /// The resolver of one call: answers the addresses that were checked, whatever it is asked.
 #[derive(Debug)]
 struct Pinned(Vec<SocketAddr>);

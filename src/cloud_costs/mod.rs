@@ -318,19 +318,12 @@ pub fn ranking(
     let Months { from, to } = ranking_range(conn, from, to)?;
     let rows = ranking_rows(conn, book, from, to, page.sort.as_deref())?;
     let grand_total = rows.iter().map(|r| r.total).sum();
-    let total = i64::try_from(rows.len()).unwrap_or(i64::MAX);
-    let skip = usize::try_from(page.offset()).unwrap_or(usize::MAX);
-    let take = usize::try_from(page.limit()).unwrap_or(usize::MAX);
+    let listed = page.slice(rows.into_iter().map(RankingRow::from).collect());
     Ok(Ranking {
-        rows: rows
-            .into_iter()
-            .skip(skip)
-            .take(take)
-            .map(RankingRow::from)
-            .collect(),
-        total,
-        page: page.page,
-        per_page: page.per_page,
+        rows: listed.rows,
+        total: listed.total,
+        page: listed.page,
+        per_page: listed.per_page,
         from: from.to_string(),
         to: to.to_string(),
         range_months: from.months_through(to),

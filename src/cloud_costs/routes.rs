@@ -257,17 +257,7 @@ async fn put_settings(
 ) -> Result<Json<ProviderSettings>, AppError> {
     let api_url = input.api_url.map(|u| u.trim().to_string());
     if let Some(url) = api_url.clone().filter(|u| !u.is_empty()) {
-        let allow = state.config.allow_private_targets;
-        tokio::task::spawn_blocking(move || outbound::check_target(&url, allow))
-            .await
-            .map_err(AppError::internal)?
-            .map_err(|e| {
-                AppError::invalid(
-                    "api_url",
-                    "address_refused",
-                    format!("This address is refused: {e}."),
-                )
-            })?;
+        outbound::check_stored(url, state.config.allow_private_targets, "api_url").await?;
     }
     let saved = state
         .db

@@ -44,6 +44,18 @@ impl Page {
             i64::from(self.page - 1) * i64::from(self.per_page)
         }
     }
+    /// This page of `all`, a list read and ordered whole (the lists sorted in Rust), with its
+    /// total.
+    pub fn slice<T>(&self, all: Vec<T>) -> Paginated<T> {
+        let total = all.len() as i64;
+        let rows = all
+            .into_iter()
+            .skip(self.offset() as usize)
+            .take(self.limit() as usize)
+            .collect();
+        self.wrap(rows, total)
+    }
+
     pub fn wrap<T>(&self, rows: Vec<T>, total: i64) -> Paginated<T> {
         Paginated {
             rows,

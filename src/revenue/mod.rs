@@ -111,17 +111,24 @@ pub const PROFIT_SORTS: &[&str] = &[
     "margin_pct",
 ];
 
-/// Every client of `book` billed, paid or costing something over `months`, in `sort` order
-/// (default: the largest margin first), with the totals.
+/// Every client of `book` billed, paid or costing something over `months` (whose name holds
+/// `q`, ignoring case, when given), in `sort` order (default: the largest margin first), with
+/// their totals.
 pub fn profitability(
     conn: &Connection,
     months: Months,
     book: Option<&str>,
+    q: Option<&str>,
     sort: Option<&str>,
 ) -> Result<(Vec<Profitability>, Profitability), AppError> {
     let by = profit_order(sort)?;
+    let q = q.map(|q| q.trim().to_lowercase()).filter(|q| !q.is_empty());
     let mut rows: Vec<Profitability> = store::client_figures(conn, months, book)?
         .into_iter()
+        .filter(|f| {
+            q.as_ref()
+                .is_none_or(|q| f.client_name.to_lowercase().contains(q))
+        })
         .map(|f| {
             let margin = f.billed - f.cost;
             Profitability {

@@ -37,6 +37,13 @@ pub struct MonthRange {
     pub fy: Option<String>,
 }
 
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct ClientPart {
+    /// Part of the client's name.
+    pub q: Option<String>,
+}
+
 impl MonthRange {
     async fn months(self, state: &AppState) -> Result<Months, AppError> {
         let today = state.db.read(settings::office_today).await?;
@@ -120,40 +127,32 @@ pub struct ProfitabilityList {
 
 /// Each client's billed (before GST), collected, cloud cost and margin over the range, largest
 /// margin first; sort by client_name, billed, collected, cost, margin or margin_pct.
-#[utoipa::path(get, path = "/api/reports/client-profitability", tag = "reports", params(MonthRange, Page),
+#[utoipa::path(get, path = "/api/reports/client-profitability", tag = "reports", params(MonthRange, ClientPart, Page),
     responses((status = 200, body = ProfitabilityList), (status = 400, body = ErrorBody)))]
 async fn client_profitability(
     State(state): State<AppState>,
     user: AuthUser,
     page: Page,
     QueryParams(q): QueryParams<MonthRange>,
+    QueryParams(name): QueryParams<ClientPart>,
 ) -> Result<Json<ProfitabilityList>, AppError> {
     let months = q.months(&state).await?;
     let book = user.book();
     let sort = page.sort.clone();
     let (rows, totals) = state
         .db
-        .read(move |c| revenue::profitability(c, months, book.as_deref(), sort.as_deref()))
+        .read(move |c| revenue::profitability(c, months, book.as_deref(), name.q.as_deref(), sort.as_deref()))
         .await?;
     Ok(Json(ProfitabilityList {
         from: months.from_text(),
         to: months.to_text(),
-        page: Paginated {
-            total: rows.len() as i64,
-            rows: rows
-                .into_iter()
-                .skip(page.offset() as usize)
-                .take(page.limit() as usize)
-                .collect(),
-            page: page.page,
-            per_page: page.per_page,
-        },
+        page: page.slice(rows),
         totals,
     }))
 }
 
 /// Every client of the profitability in the list's order as CSV (rupees), the totals last.
-#[utoipa::path(get, path = "/api/reports/client-profitability.csv", tag = "reports", params(MonthRange, Page),
+#[utoipa::path(get, path = "/api/reports/client-profitability.csv", tag = "reports", params(MonthRange, ClientPart, Page),
     responses((status = 200, content_type = "text/csv", body = String, description = "The whole list"),
               (status = 400, body = ErrorBody)))]
 async fn client_profitability_csv(
@@ -161,13 +160,14 @@ async fn client_profitability_csv(
     user: AuthUser,
     page: Page,
     QueryParams(q): QueryParams<MonthRange>,
+    QueryParams(name): QueryParams<ClientPart>,
 ) -> Result<Response, AppError> {
     let months = q.months(&state).await?;
     let book = user.book();
     let sort = page.sort.clone();
     let (rows, totals) = state
         .db
-        .read(move |c| revenue::profitability(c, months, book.as_deref(), sort.as_deref()))
+        .read(move |c| revenue::profitability(c, months, book.as_deref(), name.q.as_deref(), sort.as_deref()))
         .await?;
     let mut out = csv::line(&[
         "client_id",

@@ -291,6 +291,16 @@ async fn client_profitability_is_billed_before_gst_less_cloud_cost_within_the_bo
         (Some(o.chavara.as_str()), Some(2))
     );
     assert_eq!(by_cost["rows"].as_array().unwrap().len(), 1);
+    // A part of a name, any case: that client, and the totals are the list's.
+    let named = ok(
+        &o.app,
+        &format!("/api/reports/client-profitability?{range}&q=CHAV"),
+        &o.owner,
+    )
+    .await;
+    assert_eq!(named["total"], 1);
+    assert_eq!(named["rows"][0]["client_id"], o.chavara.as_str());
+    assert_eq!(named["totals"]["margin"], 650_000);
     // Anna sees Chavara only.
     let hers = ok(
         &o.app,

@@ -41,15 +41,6 @@ fn cells(s: &Session, css: &str) -> Value {
     )
 }
 
-fn count(s: &Session, css: &str) -> u64 {
-    s.script(
-        "return document.querySelectorAll(arguments[0]).length",
-        json!([css]),
-    )
-    .as_u64()
-    .unwrap()
-}
-
 #[test]
 fn a_cost_is_entered_listed_ranked_and_pulled_from_the_provider() {
     let Some(driver) = Driver::start() else { return };
@@ -120,7 +111,7 @@ fn a_cost_is_entered_listed_ranked_and_pulled_from_the_provider() {
     until(&s, "the cost is replaced", || {
         cells(&s, &row)[2] == json!("₹1,500.00")
     });
-    assert_eq!(count(&s, &format!("tr[data-client-id='{anchal}']")), 1);
+    assert_eq!(s.count(&format!("tr[data-client-id='{anchal}']")), 1);
 
     // The ranking: the last 12 months, costliest first, as a table and as bars.
     s.wait("button[data-filter='ranking']").click();
@@ -148,7 +139,7 @@ fn a_cost_is_entered_listed_ranked_and_pulled_from_the_provider() {
         ])
     );
     s.wait_text("[data-testid=ranking-total]", "₹10,000.00");
-    assert_eq!(count(&s, "[data-testid=ranking-chart] .bar-row"), 2);
+    assert_eq!(s.count("[data-testid=ranking-chart] .bar-row"), 2);
     let widths = s.script(
         "return [...document.querySelectorAll('[data-testid=ranking-chart] rect.bar')].map((r) => r.getBoundingClientRect().width)",
         json!([]),

@@ -81,18 +81,6 @@ fn cells(s: &Session, css: &str) -> Value {
     )
 }
 
-/// The texts of every element matching `css`, spaces collapsed.
-fn texts(s: &Session, css: &str) -> Value {
-    s.script(
-        "return [...document.querySelectorAll(arguments[0])].map((e) => e.textContent.replace(/\\s+/g, ' ').trim());",
-        json!([css]),
-    )
-}
-
-fn count(s: &Session, css: &str) -> usize {
-    s.find_all(css).len()
-}
-
 /// The big figure of the dashboard or cockpit tile `name`.
 fn stat(s: &Session, tile: &str) -> String {
     s.wait(&format!("[data-testid='{tile}'] [data-testid='stat']"))
@@ -258,7 +246,7 @@ fn the_office_at_a_glance_dashboard_cockpit_and_revenue_reports() {
     assert_eq!(stat(&s, "tile-quotes"), "2");
     s.wait_text("[data-testid='quotes-value']", "₹23,600.00");
     assert_eq!(
-        texts(&s, "[data-testid='tile-quotes'] [data-testid='bands'] .band"),
+        s.texts("[data-testid='tile-quotes'] [data-testid='bands'] .band"),
         json!(["1 on track", "1 follow up"])
     );
     assert_eq!(stat(&s, "tile-overdue-invoices"), "1");
@@ -314,7 +302,7 @@ fn the_office_at_a_glance_dashboard_cockpit_and_revenue_reports() {
     s.wait_page("tickets");
     s.wait("[data-toggle='overdue'][aria-pressed='true']");
     until(&s, "one ticket past the SLA", || {
-        count(&s, "[data-testid='tickets'] tbody tr[data-id]") == 1
+        s.count("[data-testid='tickets'] tbody tr[data-id]") == 1
     });
 
     // ---- The cockpit: this month against last, the 12-month chart.
@@ -345,33 +333,31 @@ fn the_office_at_a_glance_dashboard_cockpit_and_revenue_reports() {
     assert_eq!(stat(&s, "cockpit-pipeline"), "₹23,600.00");
     assert_eq!(stat(&s, "cockpit-tickets"), "2");
     assert_eq!(
-        count(&s, "[data-testid='cockpit-billed'] svg.sparkline polyline"),
+        s.count("[data-testid='cockpit-billed'] svg.sparkline polyline"),
         1
     );
     // The open pipeline by stage: the two quotations, one on track and one to follow up.
-    assert_eq!(count(&s, "[data-testid='pipeline-chart'] svg rect.bar"), 4);
+    assert_eq!(s.count("[data-testid='pipeline-chart'] svg rect.bar"), 4);
     for stage in ["Quoted: on track", "Quoted: follow up"] {
         assert_eq!(
-            count(
-                &s,
-                &format!("[data-testid='pipeline-chart'] svg rect.bar[data-label='{stage}'][data-value='1']")
-            ),
+            s.count(&format!(
+                "[data-testid='pipeline-chart'] svg rect.bar[data-label='{stage}'][data-value='1']"
+            )),
             1,
             "{stage}"
         );
     }
     // Billed and collected for each of the twelve months.
-    assert_eq!(count(&s, "[data-testid='collections-chart'] svg rect.bar"), 24);
+    assert_eq!(s.count("[data-testid='collections-chart'] svg rect.bar"), 24);
     assert_eq!(
-        count(
-            &s,
+        s.count(
             "[data-testid='collections-chart'] svg rect.bar[data-series='Collected'][data-value='1180000']"
         ),
         1
     );
     s.wait("[data-testid='collections-chart'] svg[role='img'] title");
     assert_eq!(
-        count(&s, "[data-testid='collections-chart'] table.sr-only tbody tr"),
+        s.count("[data-testid='collections-chart'] table.sr-only tbody tr"),
         12
     );
     shot(&s, "152-cockpit");
@@ -401,11 +387,9 @@ fn the_office_at_a_glance_dashboard_cockpit_and_revenue_reports() {
     assert_eq!(cbs_cells.as_array().unwrap().last().unwrap(), "₹5,000.00");
     s.wait_text("[data-testid='module-revenue-totals']", "₹15,000.00");
     // Both modules billed this month only: one stacked part each.
-    assert_eq!(count(&s, "[data-testid='module-revenue-chart'] svg rect.bar"), 2);
+    assert_eq!(s.count("[data-testid='module-revenue-chart'] svg rect.bar"), 2);
     assert_eq!(
-        count(
-            &s,
-            "[data-testid='module-revenue-chart'] rect.bar[data-series='Deposit module'][data-value='1000000']"
+        s.count("[data-testid='module-revenue-chart'] rect.bar[data-series='Deposit module'][data-value='1000000']"
         ),
         1
     );
@@ -452,7 +436,7 @@ fn the_office_at_a_glance_dashboard_cockpit_and_revenue_reports() {
         ])
     );
     assert!(
-        texts(&s, "[data-testid='profitability-table'] thead th")
+        s.texts("[data-testid='profitability-table'] thead th")
             .as_array()
             .unwrap()
             .contains(&json!("Billed (before GST)↕"))
@@ -462,13 +446,11 @@ fn the_office_at_a_glance_dashboard_cockpit_and_revenue_reports() {
     assert!(clients >= 2, "{profit}");
     s.wait("[data-testid='profitability-chart'] svg");
     assert_eq!(
-        count(&s, "[data-testid='profitability-chart'] svg rect.bar"),
+        s.count("[data-testid='profitability-chart'] svg rect.bar"),
         clients
     );
     assert_eq!(
-        count(
-            &s,
-            "[data-testid='profitability-chart'] rect.bar[data-label='KALLADA SERVICE CO-OPERATIVE BANK'][data-value='1000000']"
+        s.count("[data-testid='profitability-chart'] rect.bar[data-label='KALLADA SERVICE CO-OPERATIVE BANK'][data-value='1000000']"
         ),
         1
     );
@@ -476,10 +458,7 @@ fn the_office_at_a_glance_dashboard_cockpit_and_revenue_reports() {
     s.click_button("Client↕");
     until(&s, "sorted by client", || s.url().contains("sort=client_name"));
     until(&s, "the rows by name", || {
-        let names = texts(
-            &s,
-            "[data-testid='profitability-table'] tbody tr[data-id] td:first-child",
-        );
+        let names = s.texts("[data-testid='profitability-table'] tbody tr[data-id] td:first-child");
         let names: Vec<String> = names
             .as_array()
             .unwrap()
@@ -501,7 +480,7 @@ fn the_office_at_a_glance_dashboard_cockpit_and_revenue_reports() {
         csv.first().and_then(|a| a.attribute("href")).as_deref(),
         Some("/api/reports/number-continuity.csv")
     );
-    let verdicts = texts(&s, "[data-testid='continuity-table'] [data-testid='verdict']");
+    let verdicts = s.texts("[data-testid='continuity-table'] [data-testid='verdict']");
     assert!(
         !verdicts.as_array().unwrap().is_empty()
             && verdicts.as_array().unwrap().iter().all(|v| v == "✓ Unbroken"),
@@ -513,20 +492,17 @@ fn the_office_at_a_glance_dashboard_cockpit_and_revenue_reports() {
     s.goto(&server.url("/reports/dues-aging"));
     s.wait_page("dues-aging");
     s.wait("[data-testid='dues-chart'] svg");
-    assert_eq!(count(&s, "[data-testid='dues-chart'] svg rect.bar"), 5);
+    assert_eq!(s.count("[data-testid='dues-chart'] svg rect.bar"), 5);
     assert_eq!(
-        count(
-            &s,
-            "[data-testid='dues-chart'] rect.bar[data-label='1–30 days'][data-value='236000']"
-        ),
+        s.count("[data-testid='dues-chart'] rect.bar[data-label='1–30 days'][data-value='236000']"),
         1
     );
     shot(&s, "159-dues-aging-chart");
     s.goto(&server.url("/reports/gst-summary"));
     s.wait_page("gst-summary");
     s.wait("[data-testid='gst-chart'] svg");
-    let gst_months = count(&s, "[data-testid='gst-table'] tbody tr[data-month]");
-    assert_eq!(count(&s, "[data-testid='gst-chart'] svg rect.bar"), gst_months);
+    let gst_months = s.count("[data-testid='gst-table'] tbody tr[data-month]");
+    assert_eq!(s.count("[data-testid='gst-chart'] svg rect.bar"), gst_months);
     shot(&s, "160-gst-summary-chart");
 
     // The home page on a phone.

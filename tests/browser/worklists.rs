@@ -96,14 +96,6 @@ fn href(s: &Session, css: &str) -> Value {
     )
 }
 
-/// The texts of every element matching `css`, spaces collapsed.
-fn texts(s: &Session, css: &str) -> Value {
-    s.script(
-        "return [...document.querySelectorAll(arguments[0])].map((e) => e.textContent.replace(/\\s+/g, ' ').trim());",
-        json!([css]),
-    )
-}
-
 fn value_of(s: &Session, css: &str) -> Value {
     s.script("return document.querySelector(arguments[0]).value", json!([css]))
 }
@@ -245,21 +237,15 @@ fn the_pipeline_shows_leads_and_quotations_by_band_and_they_are_chased_from_the_
     s.wait("[data-testid='pipeline-board']");
     assert!(s.url().ends_with("/pipeline?view=board"), "{}", s.url());
     assert_eq!(
-        texts(&s, ".pipeline-column-title"),
+        s.texts(".pipeline-column-title"),
         json!(["Enquiry 1", "Quoted/Waiting 2"])
     );
     assert_eq!(
-        texts(
-            &s,
-            ".pipeline-column[data-stage='Enquiry'] .pipeline-card .cell-main"
-        ),
+        s.texts(".pipeline-column[data-stage='Enquiry'] .pipeline-card .cell-main"),
         json!(["THRIKKOVILVATTOM PACS"])
     );
     assert_eq!(
-        texts(
-            &s,
-            ".pipeline-column[data-stage='Quoted/Waiting'] .pipeline-card .cell-main"
-        ),
+        s.texts(".pipeline-column[data-stage='Quoted/Waiting'] .pipeline-card .cell-main"),
         json!([
             "PERINAD SERVICE CO-OPERATIVE BANK",
             "KUNDARA SERVICE CO-OPERATIVE BANK"
@@ -363,7 +349,7 @@ fn a_renewal_in_range_is_priced_totalled_and_quoted_in_one_click() {
     let contract_row = format!("[data-testid='renewals'] tr[data-kind='contract'][data-id='{contract}']");
     s.wait(&module_row);
     assert_eq!(
-        texts(&s, "[data-testid='renewals'] tbody tr td:nth-child(4)"),
+        s.texts("[data-testid='renewals'] tbody tr td:nth-child(4)"),
         json!(["KALLAI PACS", "ANCHAL SERVICE CO-OPERATIVE BANK"]),
         "earliest first"
     );
@@ -533,12 +519,12 @@ fn a_ticket_is_opened_moved_noted_and_billed_and_listed_on_its_client() {
         Some("badge badge-danger".into())
     );
     assert_eq!(
-        texts(&s, "[data-testid='tickets'] tbody tr td:nth-child(2)"),
+        s.texts("[data-testid='tickets'] tbody tr td:nth-child(2)"),
         json!(["Loan ledger mismatch", "Day-end stuck"]),
         "still open: the oldest first"
     );
     assert_eq!(
-        texts(&s, ".ticket-chips .chip"),
+        s.texts(".ticket-chips .chip"),
         json!([
             "Still open 2",
             "Open 2",
@@ -556,7 +542,7 @@ fn a_ticket_is_opened_moved_noted_and_billed_and_listed_on_its_client() {
     s.wait("[data-toggle='overdue']").click();
     until(&s, "only the overdue ticket", || s.find_all(&row).is_empty());
     assert_eq!(
-        texts(&s, "[data-testid='tickets'] tbody tr td:nth-child(2)"),
+        s.texts("[data-testid='tickets'] tbody tr td:nth-child(2)"),
         json!(["Loan ledger mismatch"])
     );
     assert!(s.url().ends_with("/tickets?overdue=1"), "{}", s.url());
@@ -571,21 +557,21 @@ fn a_ticket_is_opened_moved_noted_and_billed_and_listed_on_its_client() {
         "CHAVARA SERVICE CO-OPERATIVE BANK",
     );
     assert_eq!(
-        texts(&s, ".ticket-moves button"),
+        s.texts(".ticket-moves button"),
         json!(["Start", "Waiting on client", "Resolve", "Close"])
     );
     s.click_button("Start");
     s.wait_text("[data-testid='ticket-status']", "In progress");
     assert_eq!(
-        texts(&s, ".ticket-moves button"),
+        s.texts(".ticket-moves button"),
         json!(["Waiting on client", "Resolve", "Close"])
     );
     s.click_button("Resolve");
     s.wait_text("[data-testid='ticket-status']", "Resolved");
-    assert_eq!(texts(&s, ".ticket-moves button"), json!(["Close", "Reopen"]));
+    assert_eq!(s.texts(".ticket-moves button"), json!(["Close", "Reopen"]));
     assert_eq!(s.wait("[data-testid='sla']").text(), "Took 2 days");
     assert_eq!(
-        texts(&s, "[data-testid='timeline'] [data-testid='status-move']"),
+        s.texts("[data-testid='timeline'] [data-testid='status-move']"),
         json!(["Open → In progress", "In progress → Resolved"])
     );
     s.fill(
@@ -659,7 +645,7 @@ fn a_ticket_is_opened_moved_noted_and_billed_and_listed_on_its_client() {
             " [data-testid='ticket-status']",
             " [data-testid='sla']"
         ]
-        .map(|part| texts(&s, &format!("{card_row}{part}"))),
+        .map(|part| s.texts(&format!("{card_row}{part}"))),
         [
             json!(["Day-end stuck"]),
             json!([format!("Opened {}", dd_mm_yyyy(today - Duration::days(2)))]),

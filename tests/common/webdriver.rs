@@ -165,6 +165,19 @@ impl Session {
         self.find_with("css selector", css)
     }
 
+    /// How many elements match `css` now.
+    pub fn count(&self, css: &str) -> usize {
+        self.find_all(css).len()
+    }
+
+    /// The texts of every element matching `css`, spaces collapsed.
+    pub fn texts(&self, css: &str) -> Value {
+        self.script(
+            "return [...document.querySelectorAll(arguments[0])].map((e) => e.textContent.replace(/\\s+/g, ' ').trim());",
+            json!([css]),
+        )
+    }
+
     fn find_with(&self, using: &str, value: &str) -> Vec<Element<'_>> {
         let found = post(
             &format!("{}/elements", self.base),

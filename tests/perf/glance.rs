@@ -66,7 +66,7 @@ pub fn scenarios(f: &Fixture) -> Vec<ReadScenario> {
             Kind::Report,
             format!("/api/reports/client-profitability?fy={fy}"),
             move |c| {
-                let (rows, _) = backoffice::revenue::profitability(c, months, None, None).unwrap();
+                let (rows, _) = backoffice::revenue::profitability(c, months, None, None, None).unwrap();
                 assert!(rows.len() > 1000, "too few clients billed in a year");
             },
         ),

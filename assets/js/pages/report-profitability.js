@@ -4,7 +4,7 @@
 // client. Above it the ten best and ten worst margins as horizontal bars (a loss left of zero).
 import { html } from "/vendor/preact-htm.js";
 import { rupees } from "../format.js";
-import { DataTable, EmptyState, FilterBar, useFetch, useUrlList, useTitle, PageHeader, Link } from "../components.js";
+import { DataTable, EmptyState, FilterBar, SearchBox, useFetch, useUrlList, useTitle, PageHeader, Link } from "../components.js";
 import { HBarChart } from "../ui/charts.js";
 import { monthLabel } from "./report-gst.js";
 import { RangePicker } from "./report-range.js";
@@ -47,10 +47,11 @@ function MarginChart({ range, total }) {
 
 export function ClientProfitabilityPage() {
   useTitle("Client profitability");
-  const list = useUrlList("/api/reports/client-profitability", RANGE_KEYS, { csv: true });
+  const list = useUrlList("/api/reports/client-profitability", [...RANGE_KEYS, "q"], { csv: true });
   const { query, setQuery, data, error } = list;
   const refused = error && error.status === 400;
-  const range = query.fy ? { fy: query.fy } : { from: query.from || "", to: query.to || "" };
+  // The chart follows the list: its period and its client filter.
+  const range = { ...(query.fy ? { fy: query.fy } : { from: query.from || "", to: query.to || "" }), ...(query.q ? { q: query.q } : {}) };
   const ok = data && !error;
   const columns = [
     { key: "client_name", label: "Client", sortable: true, wrap: true, render: (r) => html`<${Link} class="cell-main" href=${`/clients/${enc(r.client_id)}`}>${r.client_name}</${Link}>` },
@@ -74,6 +75,7 @@ export function ClientProfitabilityPage() {
       actions=${html`<${Link} class="btn" href="/reports/module-revenue">Module revenue</${Link}>`} />
     <${FilterBar} label="Period">
       <${RangePicker} query=${query} setQuery=${setQuery} data=${data} error=${error} />
+      <${SearchBox} value=${query.q || ""} label="Client" placeholder="Part of a client's name…" onSearch=${(q) => setQuery({ q }, { replace: true })} />
     </${FilterBar}>
     ${ok && html`<${MarginChart} key=${JSON.stringify(range)} range=${range} total=${data.total} />`}
     <div data-testid="profitability-table" class="report-table">
