@@ -22,6 +22,7 @@ pub mod documents;
 pub mod email;
 pub mod error;
 pub mod flag;
+pub mod gst_return;
 pub mod gstin;
 pub mod http;
 pub mod imports;
@@ -129,6 +130,7 @@ pub fn app(state: AppState) -> Router {
         .merge(crate::pipeline::routes::router())
         .merge(crate::renewals::routes::router())
         .merge(crate::revenue::routes::router())
+        .merge(crate::gst_return::routes::router())
         .merge(crate::dashboard::routes::router())
         .merge(crate::cockpit::routes::router())
         .merge(crate::cloud_costs::routes::router())

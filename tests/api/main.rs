@@ -18,6 +18,7 @@ mod contracts;
 mod directory;
 mod documents;
 mod glance;
+mod gstr1;
 mod imports;
 mod large_office;
 mod lists;

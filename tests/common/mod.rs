@@ -127,6 +127,10 @@ pub struct Reply {
 }
 
 impl Reply {
+    /// A header's value, when it is text.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers.get(name).and_then(|v| v.to_str().ok())
+    }
     /// The `error.code` of an error body.
     pub fn code(&self) -> &str {
         self.body["error"]["code"].as_str().unwrap_or("")

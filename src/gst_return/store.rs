@@ -1,0 +1,52 @@
+//! The SQL of the GSTR-1 export: the lines of a month's issued invoices and credit notes.
+
+use crate::error::AppError;
+use crate::gst_return::rules::ReturnLine;
+use chrono::NaiveDate;
+use rusqlite::{Connection, params};
+
+/// Every line of the invoices and credit notes dated `from` to `to` that were issued and not
+/// cancelled (legacy invoices included), with the document, its client and, for a credit note,
+/// the invoice it credits; by date, number and line position.
+pub fn lines(conn: &Connection, from: NaiveDate, to: NaiveDate) -> Result<Vec<ReturnLine>, AppError> {
+    // The month's documents come off `document_date (type, doc_date)`.
+    let mut stmt = conn.prepare_cached(
+        "SELECT d.id, d.type = 'CREDIT_NOTE', d.source = 'legacy', d.doc_no, d.doc_date, d.total, d.intra_state,
+                d.client_id, c.name, c.gstin, c.state_code, p.doc_no, p.doc_date,
+                l.sac, l.description, l.gst_rate, l.taxable, l.igst, l.cgst, l.sgst
+         FROM document d
+         JOIN client c ON c.id = d.client_id
+         LEFT JOIN document p ON p.id = d.parent_id
+         JOIN document_line l ON l.document_id = d.id
+         WHERE d.type IN ('INVOICE', 'CREDIT_NOTE') AND d.doc_date BETWEEN ?1 AND ?2
+           AND d.status NOT IN ('draft', 'cancelled')
+         ORDER BY d.doc_date, d.doc_no, l.position",
+    )?;
+    let rows = stmt
+        .query_map(params![from.to_string(), to.to_string()], |r| {
+            Ok(ReturnLine {
+                document_id: r.get(0)?,
+                credit_note: r.get(1)?,
+                legacy: r.get(2)?,
+                doc_no: r.get::<_, Option<String>>(3)?.unwrap_or_default(),
+                doc_date: r.get(4)?,
+                value: r.get(5)?,
+                intra_state: r.get(6)?,
+                client_id: r.get(7)?,
+                client_name: r.get(8)?,
+                gstin: r.get(9)?,
+                state_code: r.get(10)?,
+                invoice_no: r.get(11)?,
+                invoice_date: r.get(12)?,
+                sac: r.get(13)?,
+                description: r.get(14)?,
+                rate: r.get(15)?,
+                taxable: r.get(16)?,
+                igst: r.get(17)?,
+                cgst: r.get(18)?,
+                sgst: r.get(19)?,
+            })
+        })?
+        .collect::<Result<_, _>>()?;
+    Ok(rows)
+}
