@@ -135,3 +135,18 @@ pub const MODULES: &[(&str, &str, &str, i64, Option<i64>)] = &[
     ("TRN", "Training (per day)", "service", 6_000, None),
     ("SMS", "SMS credits (per 1,000)", "usage", 250, None),
 ];
+
+/// The SAC a module bills under: software licences and the app under licensing services, the
+/// maintenance contract under IT support, hosting, training, and SMS under other IT services.
+pub fn sac(code: &str) -> &'static str {
+    match code {
+        "AMC" => "998313",
+        "CLOUD" => "998315",
+        "TRN" => "999293",
+        "SMS" => "998319",
+        _ => "997331",
+    }
+}
+
+/// The SAC of a line without a module (data corrections, visits): IT design and development.
+pub const OTHER_SAC: &str = "998314";

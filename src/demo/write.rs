@@ -6,7 +6,7 @@ use crate::company::PROFILE_KEY;
 use crate::db::audit::Audit;
 use crate::db::settings;
 use crate::demo::history::{Plan, checklist, project_status};
-use crate::demo::names::MODULES;
+use crate::demo::names::{self, MODULES};
 use crate::demo::{Rng, Summary};
 use crate::documents::rules;
 use crate::error::AppError;
@@ -122,8 +122,8 @@ pub fn write(
         let id = w.rng.id(begin);
         let now = clock::timestamp(begin);
         conn.execute(
-            "INSERT INTO module (id, code, name, kind, sac, gst_rate, renewal_months, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, '998314', 18, ?5, ?6, ?6)",
-            params![id, code, name, kind, renewal, now],
+            "INSERT INTO module (id, code, name, kind, sac, gst_rate, renewal_months, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, ?5, 18, ?6, ?7, ?7)",
+            params![id, code, name, kind, names::sac(code), renewal, now],
         )?;
         for (from, price) in &plan.prices[m] {
             let at = w.rng.office_time(*from - Duration::days(20));
@@ -261,10 +261,11 @@ pub fn write(
             conn.prepare_cached(
                 "INSERT INTO document_line (id, document_id, position, module_id, description, sac, qty, explicit_price, unit_price, gst_rate,
                      price_source, taxable, cgst, sgst, igst, total, created_at, updated_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5, '998314', ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?16)",
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?17)",
             )?
             .execute(params![
-                w.rng.id(at), id, position as i64, l.module.map(|m| module_ids[m].clone()), l.description, l.qty,
+                w.rng.id(at), id, position as i64, l.module.map(|m| module_ids[m].clone()), l.description,
+                l.module.map_or(names::OTHER_SAC, |m| names::sac(MODULES[m].0)), l.qty,
                 (l.source == "override").then_some(l.unit_price), l.unit_price, l.gst_rate, l.source,
                 t.taxable, t.cgst, t.sgst, t.igst, t.total(), now
             ])?;

@@ -16,7 +16,7 @@ use utoipa::ToSchema;
 
 /// An unregistered client's inter-state invoice above this value (₹1,00,000 since August 2024;
 /// notification 12/2024-CT) belongs in B2C large, which this export does not write.
-pub const B2C_LARGE_ABOVE: i64 = 1_00_000_00;
+pub const B2C_LARGE_ABOVE: i64 = 10_000_000;
 
 /// The offline tool takes at most 16 characters of a document number.
 const NUMBER_MAX: usize = 16;
@@ -203,6 +203,7 @@ fn sac_description(sac: &str) -> Option<&'static str> {
         "998315" => "Hosting and IT infrastructure",
         "998316" => "IT infrastructure management",
         "998319" => "Other IT services",
+        "999293" => "Commercial training",
         _ => return None,
     })
 }
@@ -450,7 +451,7 @@ fn check_document(line: &ReturnLine, warnings: &mut Warnings) {
         warnings.document(
             "missing_sac",
             line,
-            format!("{} {} has a line without a SAC code: the HSN summary needs one. Set the SAC on the module and reissue, or correct the line.", kind(line), line.doc_no),
+            format!("{} {} has a line without a SAC code: the HSN summary needs one. Set the SAC on its module, then cancel the document and issue it again.", kind(line), line.doc_no),
         );
     }
     if line.doc_no.chars().count() > NUMBER_MAX {
@@ -862,6 +863,31 @@ mod tests {
         assert_eq!(r.warnings[2].document_id.as_deref(), Some("id-INV/25-26-0004"));
         // The unknown state of an intra-state supply is the company's own.
         assert_eq!(r.sections.b2cs.rows[0].pos, "32");
+    }
+
+    #[test]
+    fn a_large_inter_state_b2c_invoice_and_a_negative_b2c_row_are_warned() {
+        let mut large = line("INV/25-26-0009", None, 18, 10_000_000);
+        large.intra_state = false;
+        large.state_code = Some("29".into());
+        let credit_only = line("CN/25-26-0003", None, 18, 5_000);
+        let r = build(
+            Month::parse("2025-04").unwrap(),
+            &[large, credit_only],
+            Some(GSTIN),
+            Some("32"),
+        );
+        let codes: Vec<_> = r.warnings.iter().map(|w| w.code).collect();
+        assert_eq!(codes, ["b2c_large", "negative_b2cs"]);
+        assert_eq!(
+            r.sections
+                .b2cs
+                .rows
+                .iter()
+                .map(|b| (b.pos.as_str(), b.supply_type, b.tax.taxable))
+                .collect::<Vec<_>>(),
+            [("29", "INTER", 10_000_000), ("32", "INTRA", -5_000)]
+        );
     }
 
     #[test]

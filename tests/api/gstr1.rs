@@ -223,7 +223,7 @@ async fn the_offline_tool_sheets_match_the_hand_built_month_exactly() {
         sheet("hsn").await,
         "HSN,Description,UQC,Total Quantity,Total Value,Rate,Taxable Value,Integrated Tax Amount,Central Tax Amount,State/UT Tax Amount,Cess Amount\r\n\
          998314,IT design and development,NA,0,30090.00,18.00,25500.00,2520.00,1035.00,1035.00,0.00\r\n\
-         999293,Staff training,NA,0,2240.00,12.00,2000.00,0.00,120.00,120.00,0.00\r\n"
+         999293,Commercial training,NA,0,2240.00,12.00,2000.00,0.00,120.00,120.00,0.00\r\n"
     );
 }
 
@@ -263,7 +263,7 @@ async fn the_portal_json_matches_the_hand_built_month_exactly() {
         "hsn": { "data": [
             { "num": 1, "hsn_sc": "998314", "desc": "IT design and development", "uqc": "NA", "qty": 0, "rt": 18,
               "txval": 25500.0, "iamt": 2520.0, "camt": 1035.0, "samt": 1035.0, "csamt": 0.0 },
-            { "num": 2, "hsn_sc": "999293", "desc": "Staff training", "uqc": "NA", "qty": 0, "rt": 12,
+            { "num": 2, "hsn_sc": "999293", "desc": "Commercial training", "uqc": "NA", "qty": 0, "rt": 12,
               "txval": 2000.0, "iamt": 0.0, "camt": 120.0, "samt": 120.0, "csamt": 0.0 },
         ] },
     });

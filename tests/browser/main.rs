@@ -20,6 +20,7 @@ mod contracts;
 mod documents;
 mod forms;
 mod glance;
+mod gstr1;
 mod imports;
 mod outbound;
 mod payments;

@@ -9,6 +9,7 @@
 //! `cargo bench -- --regen` makes the large office again; `--quick` shortens every timed run.
 
 mod glance;
+mod gst_return;
 mod http;
 mod import;
 mod mixed;
@@ -146,6 +147,7 @@ fn main() {
     small.extend(sms::scenarios(&fixture));
     small.extend(worklists::scenarios(&fixture));
     small.extend(glance::scenarios(&fixture));
+    small.extend(gst_return::scenarios(&fixture));
     let scenarios = small;
     for s in scenarios.iter().filter(|s| wanted(&s.name)) {
         let work = s.floor.clone();

@@ -7,6 +7,7 @@ const REPORTS = [
   { href: "/cockpit", title: "Owner cockpit", text: "This month against last: billed, collected, outstanding, pipeline, renewals, tickets, reminders and SMS, with 12-month trends.", roles: ["owner"] },
   { href: "/reports/dues-aging", title: "Dues aging", text: "What each client owes on a date, by days past due (not due, 1–30, 31–60, 61–90, over 90), with the invoices behind every figure." },
   { href: "/reports/gst-summary", title: "GST summary", text: "Taxable value, CGST, SGST and IGST by month for a period (the financial year by default), credit notes subtracted." },
+  { href: "/reports/gstr1", title: "GSTR-1 export", text: "The month's return from the issued invoices and credit notes: B2B, B2C small, credit notes and the HSN/SAC summary, as the offline tool's CSV sheets or the portal's JSON, with what would make the tool refuse it.", roles: ["owner", "manager"] },
   { href: "/reports/module-revenue", title: "Module revenue", text: "What each module billed per month, before GST, over a financial year or any months, credit notes subtracted; chart and CSV." },
   { href: "/reports/client-profitability", title: "Client profitability", text: "Per client: billed, collected, cloud cost and the margin, sortable, with the best and worst margins drawn; CSV." },
   { href: "/reports/number-continuity", title: "Number continuity", text: "Each document series by financial year: first and last number, count, and any gap or duplicate, printable for the auditor.", roles: ["owner", "manager"] },

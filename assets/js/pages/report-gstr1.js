@@ -1,0 +1,101 @@
+// GSTR-1 export (/reports/gstr1, owner and manager): pick the month filed, read what would make
+// the GST offline tool refuse the file (each with a link to where it is fixed), the return's
+// totals and its sections, and download the tool's CSV sheet of each section or the portal's JSON.
+import { html } from "/vendor/preact-htm.js";
+import { qs } from "../api.js";
+import { integer, rupees } from "../format.js";
+import { DataTable, FilterBar, Notice, useFetch, useQuery, useTitle, PageHeader, Link, Loading } from "../components.js";
+import { monthLabel } from "./report-gst.js";
+
+const SECTIONS = [
+  { key: "b2b", title: "B2B invoices", text: "Invoices to registered clients, a row per rate of each invoice (table 4A)." },
+  { key: "b2cs", title: "B2C small", text: "Supplies to clients without a GSTIN, by place of supply and rate, their credit notes subtracted (table 7)." },
+  { key: "cdnr", title: "Credit notes, registered", text: "Credit notes to registered clients, a row per rate of each note (table 9B)." },
+  { key: "hsn", title: "HSN/SAC summary", text: "Every line by SAC and rate, credit notes subtracted (table 12)." },
+];
+
+/** The month before this one, and the 23 before it, newest first, as YYYY-MM. */
+function recentMonths() {
+  const d = new Date();
+  return Array.from({ length: 24 }, (_, i) => {
+    const m = new Date(d.getFullYear(), d.getMonth() - 1 - i, 1);
+    return `${m.getFullYear()}-${String(m.getMonth() + 1).padStart(2, "0")}`;
+  });
+}
+
+/** Where a warning is fixed. */
+function fixLink(w) {
+  if (w.document_id) return html`<${Link} href=${`/documents/${w.document_id}`}>Open the document</${Link}>`;
+  if (w.client_id) return html`<${Link} href=${`/clients/${w.client_id}`}>Open the client</${Link}>`;
+  if (w.code === "company_without_gstin") return html`<${Link} href="/settings/company">Open the company profile</${Link}>`;
+  return null;
+}
+
+function Warnings({ warnings }) {
+  if (!warnings.length) {
+    return html`<${Notice} tone="success" testid="gstr1-clean">Nothing in this month would make the offline tool refuse the file.</${Notice}>`;
+  }
+  const n = warnings.length;
+  return html`<${Notice} tone="warning" testid="gstr1-warnings"
+      title=${`${integer(n)} ${n === 1 ? "thing" : "things"} to fix before you download`}>
+    <ul class="gstr1-warnings">
+      ${warnings.map((w, i) => html`<li key=${i} data-code=${w.code}>${w.message} ${fixLink(w)}</li>`)}
+    </ul>
+  </${Notice}>`;
+}
+
+const money = (v) => html`<span class=${v < 0 ? "negative" : ""}>${rupees(v)}</span>`;
+
+export function Gstr1Page() {
+  useTitle("GSTR-1 export");
+  const [query, setQuery] = useQuery();
+  const { data, error, loading, reload } = useFetch("/api/reports/gstr1", { period: query.period || "" });
+  const g = data && !error ? data : null;
+  const period = query.period || (g ? g.period : "");
+  const months = recentMonths();
+  const download = (extra) => `/api/reports/gstr1${qs({ period: period || undefined, ...extra })}`;
+  const rows = g ? SECTIONS.map((s) => ({ ...s, ...g.sections[s.key] })) : [];
+  const columns = [
+    { key: "title", label: "Section", wrap: true, render: (r) => html`<div class="cell-main">${r.title}</div><div class="cell-sub">${r.text}</div>` },
+    { key: "count", label: "Rows", class: "num", render: (r) => integer(r.count) },
+    { key: "taxable", label: "Taxable value", class: "num", render: (r) => money(r.taxable) },
+    { key: "igst", label: "IGST", class: "num", render: (r) => money(r.igst) },
+    { key: "cgst", label: "CGST", class: "num", render: (r) => money(r.cgst) },
+    { key: "sgst", label: "SGST", class: "num", render: (r) => money(r.sgst) },
+    { key: "csv", label: "Offline tool sheet", render: (r) => html`<a class="btn btn-sm" href=${download({ format: "csv", section: r.key })} download
+      data-testid=${`gstr1-csv-${r.key}`}>${r.key}.csv</a>` },
+  ];
+  const t = g && g.totals;
+  const refused = error && error.status === 400;
+  return html`<main data-page="gstr1">
+    <p class="crumbs"><${Link} href="/reports">← Reports</${Link}></p>
+    <${PageHeader} title="GSTR-1 export"
+      subtitle="The month's return from the issued invoices and credit notes, ready for the GST offline tool or the portal: nothing to retype."
+      actions=${g && html`<a class="btn btn-primary" href=${download({ format: "portal" })} download data-testid="gstr1-portal">Download portal JSON</a>`} />
+    <${FilterBar} label="Month">
+      <div class=${`field${refused ? " has-error" : ""}`}>
+        <label for="gstr1-period">Month filed</label>
+        <select id="gstr1-period" name="period" class="control" value=${period} onChange=${(e) => setQuery({ period: e.currentTarget.value })}>
+          ${period && !months.includes(period) && html`<option value=${period}>${monthLabel(period)}</option>`}
+          ${months.map((m) => html`<option value=${m}>${monthLabel(m)}</option>`)}
+        </select>
+        ${refused && html`<p class="field-error" role="alert" data-testid="gstr1-error">${error.message}</p>`}
+      </div>
+    </${FilterBar}>
+    ${loading && !g && html`<${Loading} />`}
+    ${error && !refused && html`<${Notice} tone="danger" alert=${true}>${error.message} <button type="button" class="btn btn-sm" onClick=${reload}>Try again</button></${Notice}>`}
+    ${g && html`
+      <${Warnings} warnings=${g.warnings} />
+      <dl class="figures gstr1-totals" data-testid="gstr1-totals">
+        <div><dt>Taxable value</dt><dd>${money(t.taxable)}</dd></div>
+        <div><dt>IGST</dt><dd>${money(t.igst)}</dd></div>
+        <div><dt>CGST</dt><dd>${money(t.cgst)}</dd></div>
+        <div><dt>SGST</dt><dd>${money(t.sgst)}</dd></div>
+      </dl>
+      <p class="hint">Invoices less credit notes of ${monthLabel(g.period)}: the same figures as the <${Link} href=${`/reports/gst-summary${qs({ from: `${g.period}-01` })}`}>GST summary</${Link}> for the month.</p>
+      <div data-testid="gstr1-sections" class="report-table">
+        <${DataTable} caption=${`GSTR-1 sections, ${monthLabel(g.period)}`} columns=${columns} rows=${rows} rowKey="key"
+          rowAttrs=${(r) => ({ "data-section": r.key })} />
+      </div>`}
+  </main>`;
+}
