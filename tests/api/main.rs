@@ -29,4 +29,5 @@ mod reminders;
 mod search;
 mod sms;
 mod staff;
+mod tds;
 mod worklists;
