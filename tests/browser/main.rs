@@ -28,4 +28,5 @@ mod reminders;
 mod search;
 mod settings;
 mod sms;
+mod tds;
 mod worklists;

@@ -76,7 +76,7 @@ function CertificateDialog({ row, onClose, onSaved }) {
           onChange=${(d) => form.set("issued_on", d)} hint="After the quarter ends, and not after today." />
         <${MoneyField} label="TDS certified (₹)" ...${form.field("amount")} hint="The amount the certificate states; it should match what is booked." />
       </div>
-      <${DialogActions} onClose=${onClose} saving=${form.saving} label=${revising ? "Save revised certificate" : "Record certificate"} />
+      <${DialogActions} onClose=${onClose} saving=${form.saving} label=${revising ? "Save revised certificate" : "Save certificate"} />
     </${Form}>
   </${Dialog}>`;
 }
@@ -105,7 +105,7 @@ export function TdsCertificatesPage() {
     { key: "state", label: "State", sortable: true, render: (r) => html`<${TdsStateBadge} state=${r.state} />` },
     { key: "certificate_no", label: "Certificate", sortable: true,
       render: (r) => (r.certificate_no
-        ? html`<span class="mono-ish">${r.certificate_no}</span><div class="cell-sub">issued ${date(r.issued_on)}</div>`
+        ? html`<span class="mono-ish">${r.certificate_no}</span> <div class="cell-sub">issued ${date(r.issued_on)}</div>`
         : html`<span class="muted">—</span>`) },
     { key: "due_on", label: "Due on", sortable: true, render: (r) => date(r.due_on) },
     { key: "action", label: html`<span class="sr-only">Actions</span>`,
