@@ -17,6 +17,7 @@ mod pdf_table;
 mod reads;
 mod scan;
 mod sms;
+mod tds;
 mod worklists;
 mod writes;
 
@@ -146,6 +147,7 @@ fn main() {
     small.extend(sms::scenarios(&fixture));
     small.extend(worklists::scenarios(&fixture));
     small.extend(glance::scenarios(&fixture));
+    small.extend(tds::scenarios(&fixture));
     let scenarios = small;
     for s in scenarios.iter().filter(|s| wanted(&s.name)) {
         let work = s.floor.clone();
