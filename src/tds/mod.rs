@@ -10,17 +10,20 @@
 //! - [`reminders_due`]: the `tds_certificate_due` reminders of the daily scan.
 //! - [`certificate_letter`]: the letter asking a society for its certificate.
 //!
-//! `rules`: quarters, statutory dates, checks, sentences. `store`: the SQL. `routes`: handlers.
+//! `rules`: quarters, statutory dates, checks, sentences. `store`: the SQL. `settings`: the
+//! default section. `routes`: handlers.
 
 pub mod routes;
 pub mod rules;
+pub mod settings;
 pub mod store;
 
+pub use self::settings::{TdsSettings, TdsSettingsInput, default_section, save_settings_in, settings_view};
 use crate::auth::session::AuthUser;
-use crate::db::audit::{record, setting_changed};
+use crate::db::audit::record;
 use crate::db::page::{Page, Paginated};
 use crate::db::query::nocase_cmp;
-use crate::db::settings::{self, TDS_DEFAULT_SECTION};
+use crate::db::settings::office_today;
 use crate::error::{AppError, Checks};
 use crate::http::csv;
 use crate::money;
@@ -37,26 +40,6 @@ use utoipa::ToSchema;
 
 /// The reminder kind this area raises.
 pub const REMINDER_KIND: &str = "tds_certificate_due";
-
-/// The section a client without one of its own deducts under, in force today.
-pub fn default_section(conn: &Connection) -> Result<String, AppError> {
-    let today = settings::office_today(conn)?;
-    let stored = settings::get(conn, TDS_DEFAULT_SECTION.name, today)?;
-    Ok(stored
-        .as_ref()
-        .and_then(Value::as_str)
-        .filter(|s| rules::SECTIONS.contains(s))
-        .map_or_else(
-            || {
-                TDS_DEFAULT_SECTION
-                    .default_value()
-                    .as_str()
-                    .unwrap_or("194J")
-                    .to_string()
-            },
-            str::to_string,
-        ))
-}
 
 /// What the report is asked for, as the query gives it (checked by [`receivable`]).
 #[derive(Debug, Clone, Default)]
@@ -162,7 +145,7 @@ pub fn period(
             AppError::bad_request("invalid_fy", "fy is a financial year as YYYY-YY, e.g. 2025-26.")
                 .on_field("fy")
         })?,
-        None => Fy::of(settings::office_today(conn)?),
+        None => Fy::of(office_today(conn)?),
     };
     let quarter = given(quarter)
         .map(|text| {
@@ -495,7 +478,7 @@ pub fn record_certificate(
     user: &AuthUser,
     input: TdsCertificateInput,
 ) -> Result<Recorded, AppError> {
-    let today = settings::office_today(tx)?;
+    let today = office_today(tx)?;
     let mut checks = Checks::default();
     let deductor = match given("client_id", &input.client_id, &mut checks) {
         Given::Missing => {
@@ -674,66 +657,4 @@ pub fn certificate_letter(
         booked,
         received: received.as_ref().map(|c| (c.certificate_no.as_str(), c.amount)),
     }))
-}
-
-/// The TDS settings as the owner sees them.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct TdsSettings {
-    /// 194J or 194C: the section of a client whose record names none.
-    pub default_section: String,
-    /// The day the value in force took effect; null: never set (the default, 194J).
-    #[schema(format = Date)]
-    pub effective_from: Option<String>,
-}
-
-/// `PUT /api/settings/tds`.
-#[derive(Debug, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct TdsSettingsInput {
-    /// 194J or 194C.
-    pub default_section: Option<String>,
-}
-
-pub fn settings_view(conn: &Connection) -> Result<TdsSettings, AppError> {
-    let today = settings::office_today(conn)?;
-    let dated = settings::get_dated(conn, TDS_DEFAULT_SECTION.name, today)?;
-    Ok(TdsSettings {
-        default_section: default_section(conn)?,
-        effective_from: dated.map(|(_, from)| from.to_string()),
-    })
-}
-
-/// Sets the default section, in force from today and audited; an unchanged value writes
-/// nothing.
-pub fn save_settings_in(
-    tx: &Connection,
-    user: &AuthUser,
-    input: TdsSettingsInput,
-) -> Result<TdsSettings, AppError> {
-    let field = "default_section";
-    let section = match input.default_section.as_deref() {
-        None => return Err(required(field, "Choose 194J or 194C.")),
-        Some(raw) => {
-            rules::check_section(field, raw)?.ok_or_else(|| required(field, "Choose 194J or 194C."))?
-        }
-    };
-    let before = default_section(tx)?;
-    if before != section {
-        let today = settings::office_today(tx)?;
-        settings::set(
-            tx,
-            TDS_DEFAULT_SECTION.name,
-            &json!(section),
-            today,
-            Some(&user.id),
-        )?;
-        setting_changed(
-            tx,
-            &user.id,
-            TDS_DEFAULT_SECTION.name,
-            json!(before),
-            json!(section),
-        )?;
-    }
-    settings_view(tx)
 }
