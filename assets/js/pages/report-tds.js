@@ -96,9 +96,9 @@ export function TdsCertificatesPage() {
   const columns = [
     { key: "client_name", label: "Client", sortable: true, wrap: true,
       render: (r) => html`<${Link} class="cell-main" href=${`/clients/${enc(r.client_id)}`}>${r.client_name}</${Link}>` },
-    { key: "quarter", label: "Quarter", sortable: true, render: (r) => `${r.quarter} ${r.fy}` },
-    { key: "tan", label: "TAN", render: (r) => (r.tan ? html`<span class="mono-ish">${r.tan}</span>` : html`<span class="muted">—</span>`) },
-    { key: "section", label: "Section", render: (r) => r.section },
+    { key: "quarter", label: "Quarter", sortable: true, render: (r) => r.quarter },
+    { key: "tan", label: "TAN, section",
+      render: (r) => html`${r.tan ? html`<span class="mono-ish">${r.tan}</span>` : html`<span class="muted">No TAN</span>`} <div class="cell-sub">${r.section}</div>` },
     { key: "booked", label: "Booked", sortable: true, class: "num", render: (r) => html`<span data-testid="tds-booked">${rupees(r.booked)}</span>` },
     { key: "certified", label: "Certified", sortable: true, class: "num",
       render: (r) => (r.certified === null ? html`<span class="muted">—</span>` : html`<span data-testid="tds-certified">${rupees(r.certified)}</span>`) },
@@ -114,7 +114,7 @@ export function TdsCertificatesPage() {
   ];
   const rows = list.rows.map((r) => ({ ...r, key: `${r.client_id}/${r.fy}/${r.quarter}` }));
   const footer = data && rows.length > 0 && html`<tr class="totals-foot" data-testid="tds-totals">
-    <th scope="row" colspan="4">${integer(data.total)} ${data.total === 1 ? "row" : "rows"}</th>
+    <th scope="row" colspan="3">${integer(data.total)} ${data.total === 1 ? "row" : "rows"}</th>
     <td class="num">${rupees(data.totals.booked)}</td><td class="num">${rupees(data.totals.certified)}</td><td colspan="4"></td>
   </tr>`;
   const empty = filtered
