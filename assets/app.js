@@ -41,6 +41,7 @@ import { NumberContinuityPage } from "/js/pages/report-continuity.js";
 import { Gstr1Page } from "/js/pages/report-gstr1.js";
 import { CockpitPage } from "/js/pages/cockpit.js";
 import { CloudCostsPage } from "/js/pages/cloud-costs.js";
+import { TdsCertificatesPage } from "/js/pages/report-tds.js";
 import { OperationsSettingsPage } from "/js/pages/operations-settings.js";
 import { ContractsPage } from "/js/pages/contracts.js";
 import { RecurringPlansPage } from "/js/pages/recurring-plans.js";
@@ -87,6 +88,7 @@ const ROUTES = {
   "/reports/gstr1": { page: Gstr1Page, roles: ["owner", "manager"] },
   "/cockpit": { page: CockpitPage, roles: ["owner"] },
   "/reports/cloud-costs": { page: CloudCostsPage },
+  "/reports/tds": { page: TdsCertificatesPage, roles: ["owner", "manager"] },
   "/settings": { page: SettingsPage, roles: ["owner"] },
   "/settings/company": { page: CompanyPage, roles: ["owner"] },
   "/settings/template": { page: TemplateSettingsPage, roles: ["owner"] },
@@ -145,6 +147,7 @@ export const NAV = [
   { href: "/reports", label: "Reports", group: "Reports" },
   { href: "/reports/sms-balances", label: "SMS balances", group: "Reports" },
   { href: "/reports/cloud-costs", label: "Cloud costs", group: "Reports" },
+  { href: "/reports/tds", label: "TDS certificates", roles: ["owner", "manager"], group: "Reports" },
   { href: "/portals", label: "Portals", group: "Reports" },
   { href: "/module-data", label: "Module data", group: "Reports" },
   { href: "/audit", label: "Audit", roles: ["owner"], group: "Reports" },

@@ -44,6 +44,7 @@ pub mod revenue;
 pub mod search;
 pub mod sms;
 pub mod staff;
+pub mod tds;
 pub mod tickets;
 pub mod workers;
 
@@ -136,6 +137,7 @@ pub fn app(state: AppState) -> Router {
         .merge(crate::cloud_costs::routes::router())
         .merge(crate::search::routes::router())
         .merge(crate::directory::routes::router())
+        .merge(crate::tds::routes::router())
         .split_for_parts();
     openapi::PlumbingStatuses.modify(&mut openapi);
     let openapi_json = Arc::new(openapi.to_pretty_json().expect("the OpenAPI document serializes"));

@@ -364,7 +364,8 @@ fn summary_text(data: &std::path::Path, s: &demo::Summary) -> String {
          {} payments ({} allocations; {} cancelled, {} advances refunded), {} audit rows; {} service contracts, \
          {} recurring plans, {} interactions, {} reminders; {} active SMS subscriptions ({} below 500 credits, {} flagged; \
          {} balance checks in the last {} days, {} balance changes); {} credentials left encrypted by the old system; \
-         {} tickets ({} still open, {} timeline events); {} cloud-cost rows of {} societies on the cloud.\n\
+         {} tickets ({} still open, {} timeline events); {} cloud-cost rows of {} societies on the cloud; \
+         {} TDS certificates from {} societies deducting TDS ({} with their TAN).\n\
          Employees: manager@demo.office and staff1..{}@demo.office, password {}",
         data.display(),
         s.clients,
@@ -394,6 +395,9 @@ fn summary_text(data: &std::path::Path, s: &demo::Summary) -> String {
         s.ticket_events,
         s.cloud_costs,
         s.cloud_clients,
+        s.tds_certificates,
+        s.tds_clients,
+        s.tds_tans,
         s.staff - 1,
         demo::STAFF_PASSWORD
     )

@@ -10,6 +10,7 @@ use crate::db::query::{Changes, text_or_null};
 use crate::error::{AppError, Checks, Warning};
 use crate::gstin::{self, Gstin};
 use crate::staff::{rules as staff_rules, store as staff_store};
+use crate::tds::rules as tds_rules;
 use axum::http::StatusCode;
 use rusqlite::Connection;
 use rusqlite::types::Value;
@@ -40,6 +41,11 @@ pub struct ClientInput {
     pub phone: Option<String>,
     pub email: Option<String>,
     pub notes: Option<String>,
+    /// The society's TAN as a deductor of TDS: 4 letters, 5 digits, a letter (read upper-case);
+    /// empty clears it.
+    pub tan: Option<String>,
+    /// 194J or 194C; empty clears it (the office's `tds.default_section` then applies).
+    pub tds_section: Option<String>,
     /// Write-only, managerial users only; empty clears it.
     #[serde(rename = "dbPassword", alias = "db_password")]
     pub db_password: Option<String>,
@@ -142,6 +148,16 @@ pub fn client_changes(input: &ClientInput, existing: Option<&Client>) -> Result<
             }
             changes.push((column, text_or_null(v)));
         }
+    }
+    if let Some(raw) = input.tan.as_deref()
+        && let Some(tan) = checks.check(tds_rules::check_tan("tan", raw))
+    {
+        changes.push(("tan", tan.map_or(Value::Null, Value::Text)));
+    }
+    if let Some(raw) = input.tds_section.as_deref()
+        && let Some(section) = checks.check(tds_rules::check_section("tds_section", raw))
+    {
+        changes.push(("tds_section", section.map_or(Value::Null, Value::Text)));
     }
     if let Some(p) = &input.db_password
         && let Some(value) = checks.check(rules::credential_value("dbPassword", p))

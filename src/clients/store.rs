@@ -35,6 +35,10 @@ pub struct Client {
     pub phone: Option<String>,
     pub email: Option<String>,
     pub notes: Option<String>,
+    /// The society's TAN as a deductor of TDS (AAAA99999A), when known.
+    pub tan: Option<String>,
+    /// 194J or 194C: the section it deducts TDS under; none: `tds.default_section`.
+    pub tds_section: Option<String>,
     #[serde(rename = "hasDbPassword")]
     pub has_db_password: bool,
     pub created_by: Option<String>,
@@ -45,7 +49,7 @@ pub struct Client {
 const COLUMNS: &str = "c.id, c.name, c.gstin, c.state_code, c.status, c.owner_id, u.name, c.district, c.sector, \
     c.remote_access_id, c.os, c.client_type, c.category, c.address, c.phone, c.email, c.notes, \
     (c.db_password IS NOT NULL AND c.db_password <> '' AND substr(c.db_password, 1, 4) <> 'enc:'), \
-    c.created_by, c.created_at, c.updated_at";
+    c.created_by, c.created_at, c.updated_at, c.tan, c.tds_section";
 const FROM: &str = "client c LEFT JOIN staff u ON u.id = c.owner_id";
 
 fn client(r: &Row<'_>) -> rusqlite::Result<Client> {
@@ -71,6 +75,8 @@ fn client(r: &Row<'_>) -> rusqlite::Result<Client> {
         created_by: r.get(18)?,
         created_at: r.get(19)?,
         updated_at: r.get(20)?,
+        tan: r.get(21)?,
+        tds_section: r.get(22)?,
     })
 }
 

@@ -59,6 +59,14 @@ pub const SHARE_EXPIRY_DAYS: Key = Key {
     default: "30",
 };
 
+/// The section of the Income-tax Act a society deducts TDS under when its client record names
+/// none (issue 21): `194J` (fees for professional or technical services) or `194C` (work
+/// contracts). Not seeded: a read answers the default until the owner sets it.
+pub const TDS_DEFAULT_SECTION: Key = Key {
+    name: "tds.default_section",
+    default: r#""194J""#,
+};
+
 /// The reminders' day-offset ladders (decisions 11, without the policy, which is
 /// [`QUOTE_FOLLOWUP_POLICY`]); a dated, append-only schedule.
 pub const REMINDER_SCHEDULE: Key = Key {

@@ -7,7 +7,8 @@
 //! of about ten tickets per society in every status, with their timelines (old ones closed, the
 //! last weeks' still open, a few hundred past the SLA); and leads, one society in forty that came
 //! in over the last months and has bought nothing yet (the pipeline's bare clients); and the
-//! cloud costs of the societies that run on the cloud, month by month for two years.
+//! cloud costs of the societies that run on the cloud, month by month for two years; and the
+//! TANs of the societies that deduct TDS with the Form 16A certificates they sent (or not).
 //!
 //! It writes straight to the tables in one transaction (the API would take hours for a large
 //! office), using the same rules as the API: line taxes from `documents::rules::line_tax`,
@@ -20,6 +21,7 @@ mod history;
 mod legacy;
 mod names;
 mod sms;
+mod tds;
 mod tickets;
 mod work;
 mod write;
@@ -76,6 +78,11 @@ pub struct Summary {
     /// Societies on the cloud and their monthly cost rows (the last 24 months).
     pub cloud_clients: usize,
     pub cloud_costs: usize,
+    /// Societies that deducted TDS, those with their TAN on record, and the Form 16A
+    /// certificates recorded for past quarters.
+    pub tds_clients: usize,
+    pub tds_tans: usize,
+    pub tds_certificates: usize,
 }
 
 /// Days of daily SMS balance checks the demo holds.
@@ -153,6 +160,7 @@ pub fn fill(
     // of checks must know which passwords no pass could send.
     sms::write(conn, &mut rng, today, &mut summary)?;
     cloud::write(conn, &mut rng, today, &mut summary)?;
+    tds::write(conn, &mut rng, today, &mut summary)?;
     Ok(summary)
 }
 

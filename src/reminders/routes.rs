@@ -39,7 +39,8 @@ pub fn router() -> OpenApiRouter<AppState> {
 pub struct ReminderQuery {
     /// open, sent, dismissed or failed.
     pub status: Option<String>,
-    /// renewal_due, amc_expiring, invoice_overdue, quote_followup, follow_up or email_bounced.
+    /// renewal_due, amc_expiring, invoice_overdue, quote_followup, follow_up, email_bounced or
+    /// tds_certificate_due.
     pub rule_kind: Option<String>,
     /// One person's reminders (owner and manager; staff see their share whatever is asked).
     pub owner_id: Option<String>,

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 /// Every kind, in the order the queue lists them; `invoice_overdue` is the overdue-invoice kind
-/// (decisions 9).
+/// (decisions 9); `tds_certificate_due` is a society's Form 16A past its statutory date (issue 21).
 pub const KINDS: &[&str] = &[
     "renewal_due",
     "amc_expiring",
@@ -16,10 +16,17 @@ pub const KINDS: &[&str] = &[
     "quote_followup",
     "follow_up",
     "email_bounced",
+    "tds_certificate_due",
 ];
 
 /// The kinds whose reminder is an email to the client; the others are the office's own tasks.
-pub const SENDABLE: &[&str] = &["renewal_due", "amc_expiring", "invoice_overdue", "quote_followup"];
+pub const SENDABLE: &[&str] = &[
+    "renewal_due",
+    "amc_expiring",
+    "invoice_overdue",
+    "quote_followup",
+    "tds_certificate_due",
+];
 
 pub const STATUSES: &[&str] = &["open", "sent", "dismissed", "failed"];
 pub const POLICIES: &[&str] = &["manual", "auto"];

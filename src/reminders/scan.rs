@@ -73,6 +73,7 @@ pub fn due(conn: &Connection, as_of: NaiveDate) -> Result<Vec<Due>, AppError> {
     overdue(conn, as_of, &schedule, &mut out)?;
     quotes(conn, as_of, &schedule, &mut out)?;
     follow_ups(conn, as_of, &mut out)?;
+    out.extend(crate::tds::reminders_due(conn, as_of)?);
     Ok(out)
 }
 

@@ -13,6 +13,8 @@
 //!
 //! The preview composes the same email on a read connection: it shows a live link but never
 //! mints one. The kinds that are the office's own tasks (follow_up, email_bounced) send nothing.
+//! A society's Form 16A past its date (tds_certificate_due) is a letter asking for it, with the
+//! quarter and the amounts booked and certified as they stand when it is composed.
 
 use crate::AppState;
 use crate::auth::session::AuthUser;
@@ -103,6 +105,16 @@ fn compose(conn: &Connection, r: &Reminder, link: Option<&str>) -> Result<Letter
     let doc_no = doc.as_ref().and_then(|d| d.doc_no.clone()).unwrap_or_default();
     let module;
     let terms;
+    if r.rule_kind == crate::tds::REMINDER_KIND {
+        let (subject, message) = crate::tds::certificate_letter(conn, &r.client_id, date(&r.due_on)?)?;
+        let (html, text) = html::email(&message, None, None, &letterhead)?;
+        return Ok(Letter {
+            subject,
+            text,
+            html,
+            attachments: vec![],
+        });
+    }
     let about = match (r.rule_kind.as_str(), &doc) {
         ("quote_followup", Some(_)) => About::Quote {
             doc_no: &doc_no,

@@ -30,4 +30,5 @@ mod reminders;
 mod search;
 mod sms;
 mod staff;
+mod tds;
 mod worklists;

@@ -29,4 +29,5 @@ mod reminders;
 mod search;
 mod settings;
 mod sms;
+mod tds;
 mod worklists;

@@ -18,6 +18,7 @@ mod pdf_table;
 mod reads;
 mod scan;
 mod sms;
+mod tds;
 mod worklists;
 mod writes;
 
@@ -148,6 +149,7 @@ fn main() {
     small.extend(worklists::scenarios(&fixture));
     small.extend(glance::scenarios(&fixture));
     small.extend(gst_return::scenarios(&fixture));
+    small.extend(tds::scenarios(&fixture));
     let scenarios = small;
     for s in scenarios.iter().filter(|s| wanted(&s.name)) {
         let work = s.floor.clone();

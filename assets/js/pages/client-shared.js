@@ -73,7 +73,14 @@ export function ownerChoices(employees, { blank, current, currentName } = {}) {
 }
 
 // The client fields a form edits, in the order the API names them.
-export const CLIENT_FIELDS = ["name", "gstin", "state_code", "status", "client_type", "district", "sector", "phone", "email", "address", "notes", "remote_access_id", "os"];
+export const CLIENT_FIELDS = ["name", "gstin", "state_code", "status", "client_type", "district", "sector", "phone", "email", "address", "notes", "remote_access_id", "os", "tan", "tds_section"];
+
+/** The sections a society deducts TDS under; "" = the office's default (Settings → Company). */
+export const TDS_SECTIONS = [
+  { value: "", label: "The office's default" },
+  { value: "194J", label: "194J — professional or technical fees" },
+  { value: "194C", label: "194C — work contracts" },
+];
 
 /** The form values of a client (or the empty new-client form). */
 export function clientValues(client) {
@@ -102,8 +109,13 @@ function stateHint(gstin, code) {
 
 /** GSTIN input props that upper-case as the user types, keeping the caret where it was. */
 function gstinField(form) {
+  return upperField(form, "gstin");
+}
+
+/** Input props for `name` that upper-case as the user types, keeping the caret where it was. */
+function upperField(form, name) {
   return {
-    ...form.field("gstin"),
+    ...form.field(name),
     onInput: (e) => {
       const el = e.currentTarget;
       const up = el.value.toUpperCase();
@@ -116,7 +128,7 @@ function gstinField(form) {
           /* some input types do not keep a selection */
         }
       }
-      form.set("gstin", up);
+      form.set(name, up);
     },
   };
 }
@@ -151,6 +163,15 @@ export function ClientFields({ form, options, nameAfter, typeField, categoryFiel
         <${Field} label="Phone" type="tel" ...${form.field("phone")} optional autocomplete="off" hint="6 to 15 digits." />
         <${Field} label="Email" type="email" ...${form.field("email")} optional autocomplete="off" spellcheck=${false} />
         <${Field} label="Address" as="textarea" ...${form.field("address")} optional wide rows="2" />
+      </div>
+    </fieldset>
+    <fieldset class="form-section">
+      <legend>Tax deducted at source</legend>
+      <div class="form-grid">
+        <${Field} label="TAN" ...${upperField(form, "tan")} optional autocomplete="off" spellcheck=${false} autocapitalize="characters"
+          maxLength="10" class="mono-field" hint="The society's TAN as a deductor: 4 letters, 5 digits, a letter, e.g. TVDK01234E." />
+        <${Field} label="TDS section" as="select" ...${form.field("tds_section")} options=${TDS_SECTIONS}
+          hint="The section its Form 16A names for our fees." />
       </div>
     </fieldset>
     <fieldset class="form-section">

@@ -35,6 +35,8 @@ function ProfileCard({ client, onEdit }) {
       ${c.same_gstin && c.same_gstin.length > 0 && html`<${Detail} label="Same GSTIN" value=${html`<span data-testid="same-gstin">${
         c.same_gstin.map((o, i) => html`${i > 0 ? ", " : ""}<${Link} href=${`/clients/${enc(o.id)}`}>${o.name}</${Link}>`)}</span>`} />`}
       <${Detail} label="State" value=${stateLabel(c.state_code)} />
+      <${Detail} label="TAN" value=${c.tan && html`<span data-testid="client-tan">${c.tan}</span>`} mono />
+      <${Detail} label="TDS section" value=${c.tds_section || "The office's default"} />
       <${Detail} label="Type" value=${c.client_type} />
       <${Detail} label="Category" value=${c.category} />
       <${Detail} label="Status" value=${html`<${StatusBadge} status=${c.status} />`} />

@@ -1,11 +1,14 @@
 // The company profile (owner): the letterhead of every document, the GSTIN whose state decides
-// CGST + SGST or IGST, bank details for payment, and the office's UTC offset ("today").
+// CGST + SGST or IGST, bank details for payment, and the office's UTC offset ("today"). Below it,
+// the TDS section a society deducts under when its client record names none (its own setting,
+// `PUT /api/settings/tds`).
 import { html, useState } from "/vendor/preact-htm.js";
 import { put } from "../api.js";
 import {
   Card, Notice, Loading, Form, Field, SubmitButton, useForm, fieldError, toast, useFetch, useTitle, PageHeader, Link, useLeaveGuard,
 } from "../components.js";
-import { stateLabel, stateName } from "./client-shared.js";
+import { date } from "../format.js";
+import { stateLabel, stateName, TDS_SECTIONS } from "./client-shared.js";
 
 const TEXT = ["name", "address", "gstin", "state_code", "phone", "email", "bank_name", "bank_account", "bank_ifsc", "upi_id", "utc_offset"];
 
@@ -77,6 +80,41 @@ function CompanyForm({ profile, onSaved }) {
   </${Form}>`;
 }
 
+/** The TDS section of clients that name none (owner, audited, in force from today). */
+function TdsSectionForm({ settings, onSaved }) {
+  const form = useForm({ default_section: settings.default_section });
+  const onSubmit = form.submit(async (values) => {
+    if (values.default_section === settings.default_section) {
+      toast.info("Nothing to save: the section is unchanged.");
+      return;
+    }
+    const saved = await put("/api/settings/tds", { default_section: values.default_section });
+    form.reset({ default_section: saved.default_section });
+    onSaved(saved);
+    toast.success(`Clients without a section of their own now deduct under ${saved.default_section}.`);
+  });
+  return html`<${Form} onSubmit=${onSubmit} error=${form.formError} label="TDS section">
+    <p class="card-lead">The societies deduct TDS from our fees and owe us a Form 16A each quarter. A client whose record names no
+      section is read under this one on the TDS certificates report.</p>
+    <div class="form-grid form-grid-narrow">
+      <${Field} label="Default TDS section" as="select" ...${form.field("default_section")} options=${TDS_SECTIONS.filter((o) => o.value)}
+        hint=${settings.effective_from ? html`In force since <time datetime=${settings.effective_from}>${date(settings.effective_from)}</time>.` : "The default: never changed."} />
+    </div>
+    <div class="form-actions"><${SubmitButton} saving=${form.saving}>Save TDS section</${SubmitButton}></div>
+  </${Form}>`;
+}
+
+function TdsCard() {
+  const { data, error, reload } = useFetch("/api/settings/tds");
+  const [saved, setSaved] = useState(null);
+  const s = saved || data;
+  let body;
+  if (error) body = html`<${Notice} tone="danger">${error.message} <button type="button" class="btn btn-sm" onClick=${reload}>Try again</button></${Notice}>`;
+  else if (!s) body = html`<${Loading} label="Loading the TDS section…" />`;
+  else body = html`<${TdsSectionForm} settings=${s} onSaved=${setSaved} />`;
+  return html`<${Card} title="Tax deducted at source" class="form-card section-card tds-settings">${body}</${Card}>`;
+}
+
 export function CompanyPage() {
   useTitle("Company");
   const { data, error, reload } = useFetch("/api/settings/company");
@@ -92,5 +130,6 @@ export function CompanyPage() {
     ${p && !p.state_code && html`<${Notice} tone="warning">The company has no state yet: until a GSTIN or state code is saved, every document is
       treated as within the state (CGST + SGST) and carries a warning.</${Notice}>`}
     <${Card} class="form-card">${body}</${Card}>
+    <${TdsCard} />
   </main>`;
 }

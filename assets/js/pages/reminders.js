@@ -1,5 +1,5 @@
 // The reminder queue: what the daily scan raised (renewals, contracts ending, overdue invoices,
-// quote follow-ups, interaction follow-ups, bounced mail), open ones first by default. A row
+// quote follow-ups, interaction follow-ups, bounced mail, a society's Form 16A past its date), open ones first by default. A row
 // opens its preview beside the list: the exact email, who it goes to and what stands in its
 // way; from there it is sent or dismissed. Ticked rows are dismissed together after a question.
 // Staff see their own and the shared work (reminders without a document).
@@ -21,8 +21,9 @@ export const KIND_LABELS = {
   quote_followup: "Quote follow-up",
   follow_up: "Follow-up",
   email_bounced: "Email bounced",
+  tds_certificate_due: "Form 16A awaited",
 };
-const SENDABLE = ["renewal_due", "amc_expiring", "invoice_overdue", "quote_followup"];
+const SENDABLE = ["renewal_due", "amc_expiring", "invoice_overdue", "quote_followup", "tds_certificate_due"];
 const STATUS_TONES = { open: "info", sent: "success", dismissed: "neutral", failed: "danger" };
 
 // "" is the open queue (the default); "all" every status.
@@ -45,7 +46,22 @@ function StatusBadge({ r }) {
   return html`<${Badge} tone=${STATUS_TONES[r.status] || "neutral"} title=${r.failure || undefined}>${humanize(r.status)}</${Badge}>`;
 }
 
-function about(r) {
+/** The quarter whose Form 16A falls due on `dueOn` (15 Aug Q1, 15 Nov Q2, 15 Feb Q3, 15 Jun Q4). */
+function tdsQuarter(dueOn) {
+  const [y, m] = String(dueOn).split("-").map(Number);
+  const [quarter, start] = { 8: ["Q1", y], 11: ["Q2", y], 2: ["Q3", y - 1], 6: ["Q4", y - 1] }[m] || [null, null];
+  return quarter && { quarter, fy: `${start}-${String((start + 1) % 100).padStart(2, "0")}` };
+}
+
+function about(r, managerial) {
+  if (r.rule_kind === "tds_certificate_due") {
+    const q = tdsQuarter(r.due_on);
+    if (!q) return html`<span class="muted">—</span>`;
+    const text = `Form 16A, ${q.quarter} ${q.fy}`;
+    return managerial
+      ? html`<${Link} href=${`/reports/tds?fy=${q.fy}&quarter=${q.quarter}&q=${enc(r.client_name)}`}>${text}</${Link}>`
+      : text;
+  }
   if (r.doc_id) return html`<${Link} href=${`/documents/${enc(r.doc_id)}`}>${r.docNo || "Document"}</${Link}>`;
   if (r.client_module_id) return html`<${Link} href=${`/projects/${enc(r.client_module_id)}`}>Subscription</${Link}>`;
   if (r.contract_id) return html`<${Link} href=${`/service-contracts?client_id=${enc(r.client_id)}`}>Contract</${Link}>`;
@@ -171,7 +187,7 @@ export function RemindersPage() {
         aria-pressed=${query.r === r.id ? "true" : "false"}>${KIND_LABELS[r.rule_kind] || r.rule_kind}</button>`,
     },
     { key: "client_name", sortable: true, label: "Client", wrap: true, render: (r) => html`<${Link} href=${`/clients/${enc(r.client_id)}`}>${r.client_name}</${Link}>` },
-    { key: "about", label: "About", render: about },
+    { key: "about", label: "About", render: (r) => about(r, managerial) },
     // With the preview pane open, the pane says why and whose.
     ...(shown ? [] : [{ key: "reason", label: "Why", wrap: true, render: (r) => html`<span class="break">${r.reason}</span>` }]),
     ...(managerial && !shown ? [{ key: "owner_name", sortable: true, label: "Owner", render: (r) => r.owner_name || html`<span class="muted">Shared</span>` }] : []),

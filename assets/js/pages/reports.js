@@ -12,6 +12,7 @@ const REPORTS = [
   { href: "/reports/client-profitability", title: "Client profitability", text: "Per client: billed, collected, cloud cost and the margin, sortable, with the best and worst margins drawn; CSV." },
   { href: "/reports/number-continuity", title: "Number continuity", text: "Each document series by financial year: first and last number, count, and any gap or duplicate, printable for the auditor.", roles: ["owner", "manager"] },
   { href: "/reports/sms-balances", title: "SMS balances", text: "The last balance the SMS gateway gave for each SMS subscription, the low ones first, the flagged ones with the reason; a top-up quote from any row." },
+  { href: "/reports/tds", title: "TDS certificates", text: "Per society and quarter, the TDS deducted from our fees against the Form 16A it sent: awaited, received or not matching; record a certificate in place.", roles: ["owner", "manager"] },
   { href: "/reports/cloud-costs", title: "Cloud costs", text: "What each society's cloud server cost a month, entered or pulled from the provider, and the clients ranked by their cost over a range of months." },
 ];
 

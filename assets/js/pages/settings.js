@@ -4,7 +4,7 @@ import { html } from "/vendor/preact-htm.js";
 import { Card, useTitle, PageHeader, Link } from "../components.js";
 
 const SECTIONS = [
-  { href: "/settings/company", title: "Company profile", text: "The legal name, address, GSTIN, state, bank and UPI details printed on every document, and the office's time zone." },
+  { href: "/settings/company", title: "Company profile", text: "The legal name, address, GSTIN, state, bank and UPI details printed on every document, the office's time zone, and the TDS section of clients that name none." },
   { href: "/settings/template", title: "Letterhead", text: "The trade name, logo, colour, terms and footer of quotations, invoices, receipts and emails; how long a public link lasts." },
   { href: "/settings/mail", title: "Mail", text: "The mail provider that sends documents, and a test of the connection." },
   { href: "/settings/reminders", title: "Reminder schedule", text: "The days renewals, contracts, overdue invoices and quote follow-ups are chased on, and whether follow-ups go out by themselves." },

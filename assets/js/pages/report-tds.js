@@ -1,0 +1,152 @@
+// TDS certificates (/reports/tds, owner and manager): per client and quarter of a financial
+// year, the TDS the societies deducted from our fees (booked on the allocations of recorded
+// payments) against the Form 16A each has sent. Financial year, quarter, state chip (with its
+// count) and the client's name are in the URL; the table has the totals and its CSV. "Record
+// certificate" on a row opens a dialog (certificate number, issue date, amount in rupees
+// prefilled with what is booked); a certificate recorded again replaces the first (a revised
+// Form 16A). The server names any wrong field, which shows on the field.
+import { html, useState } from "/vendor/preact-htm.js";
+import { post } from "../api.js";
+import { date, integer, isoDate, rupees, rupeesInput, paiseFromRupees } from "../format.js";
+import {
+  Badge, DataTable, DateField, Dialog, DialogActions, EmptyState, Field, FilterBar, FilterChips, FilterSelect, Form, Link, MoneyField,
+  PageHeader, SearchBox, fieldError, toast, useForm, useTitle, useUrlList,
+} from "../components.js";
+import { fyChoices } from "./report-range.js";
+
+const enc = encodeURIComponent;
+const FILTER_KEYS = ["fy", "quarter", "state", "q"];
+const QUARTERS = [
+  { value: "", label: "Every quarter" },
+  { value: "Q1", label: "Q1 (April to June)" },
+  { value: "Q2", label: "Q2 (July to September)" },
+  { value: "Q3", label: "Q3 (October to December)" },
+  { value: "Q4", label: "Q4 (January to March)" },
+];
+const STATES = [
+  { value: "", label: "All" },
+  { value: "awaited", label: "Awaited" },
+  { value: "received", label: "Received" },
+  { value: "mismatch", label: "Mismatch" },
+];
+const TONES = { awaited: "warning", received: "success", mismatch: "danger" };
+
+/** The state of a client's quarter as a chip. */
+export function TdsStateBadge({ state }) {
+  const label = (STATES.find((s) => s.value === state) || { label: state }).label;
+  return html`<span data-testid="tds-state" data-state=${state}><${Badge} tone=${TONES[state] || "neutral"}>${label}</${Badge}></span>`;
+}
+
+/** Record (or revise) the Form 16A of a row's client and quarter. */
+function CertificateDialog({ row, onClose, onSaved }) {
+  const revising = !!row.certificate_id;
+  const form = useForm({
+    certificate_no: row.certificate_no || "",
+    issued_on: row.issued_on || isoDate(),
+    amount: rupeesInput(row.booked > 0 ? row.booked : row.certified),
+  });
+  const v = form.values;
+  const onSubmit = form.submit(async (values) => {
+    if (!values.certificate_no.trim()) throw fieldError("certificate_no", "Enter the certificate number printed on the Form 16A.");
+    if (!values.issued_on) throw fieldError("issued_on", "Give the day the certificate was issued, DD-MM-YYYY.");
+    const amount = paiseFromRupees(values.amount);
+    if (!String(values.amount).trim()) throw fieldError("amount", "Give the TDS the certificate states, in rupees.");
+    if (amount === null || amount <= 0) throw fieldError("amount", "Write the amount in rupees above 0, e.g. 1,234.50.");
+    const saved = await post("/api/tds-certificates", {
+      client_id: row.client_id,
+      fy: row.fy,
+      quarter: row.quarter,
+      certificate_no: values.certificate_no.trim(),
+      issued_on: values.issued_on,
+      amount,
+    });
+    onSaved(saved, revising);
+  });
+  const title = `${revising ? "Revise" : "Record"} Form 16A: ${row.client_name}, ${row.quarter} ${row.fy}`;
+  return html`<${Dialog} title=${title} onClose=${onClose} closable=${!form.saving}>
+    <${Form} onSubmit=${onSubmit} error=${form.formError} label=${title}>
+      <p class="card-lead">
+        ${rupees(row.booked)} of TDS is booked for this quarter${row.tan ? html` (TAN <span class="mono-ish">${row.tan}</span>)` : ""}.
+        ${revising ? " The certificate recorded is replaced by this one." : ""}
+      </p>
+      <div class="form-grid">
+        <${Field} label="Certificate no." ...${form.field("certificate_no")} autocomplete="off" spellcheck=${false} autocapitalize="characters"
+          maxLength="20" class="mono-field" autofocus hint="As printed on the Form 16A (TRACES), at most 20 characters." />
+        <${DateField} label="Issued on" name="issued_on" value=${v.issued_on} error=${form.errors.issued_on}
+          onChange=${(d) => form.set("issued_on", d)} hint="After the quarter ends, and not after today." />
+        <${MoneyField} label="TDS certified (₹)" ...${form.field("amount")} hint="The amount the certificate states; it should match what is booked." />
+      </div>
+      <${DialogActions} onClose=${onClose} saving=${form.saving} label=${revising ? "Save revised certificate" : "Save certificate"} />
+    </${Form}>
+  </${Dialog}>`;
+}
+
+export function TdsCertificatesPage() {
+  useTitle("TDS certificates");
+  const list = useUrlList("/api/reports/tds-receivable", FILTER_KEYS, { csv: true });
+  const { query, setQuery, data } = list;
+  const [recording, setRecording] = useState(null);
+  const counts = (data && data.counts) || {};
+  const all = (counts.awaited || 0) + (counts.received || 0) + (counts.mismatch || 0);
+  const fy = query.fy || (data ? data.fy : "");
+  const years = fyChoices(6);
+  if (fy && !years.some((y) => y.value === fy)) years.push({ value: fy, label: `FY ${fy}` });
+  const filtered = !!(query.state || query.q);
+
+  const columns = [
+    { key: "client_name", label: "Client", sortable: true, wrap: true,
+      render: (r) => html`<${Link} class="cell-main" href=${`/clients/${enc(r.client_id)}`}>${r.client_name}</${Link}>` },
+    { key: "quarter", label: "Quarter", sortable: true, render: (r) => r.quarter },
+    { key: "tan", label: "TAN, section",
+      render: (r) => html`${r.tan ? html`<span class="mono-ish">${r.tan}</span>` : html`<span class="muted">No TAN</span>`} <div class="cell-sub">${r.section}</div>` },
+    { key: "booked", label: "Booked", sortable: true, class: "num", render: (r) => html`<span data-testid="tds-booked">${rupees(r.booked)}</span>` },
+    { key: "certified", label: "Certified", sortable: true, class: "num",
+      render: (r) => (r.certified === null ? html`<span class="muted">—</span>` : html`<span data-testid="tds-certified">${rupees(r.certified)}</span>`) },
+    { key: "state", label: "State", sortable: true, render: (r) => html`<${TdsStateBadge} state=${r.state} />` },
+    { key: "certificate_no", label: "Certificate", sortable: true,
+      render: (r) => (r.certificate_no
+        ? html`<span class="mono-ish">${r.certificate_no}</span> <div class="cell-sub">issued ${date(r.issued_on)}</div>`
+        : html`<span class="muted">—</span>`) },
+    { key: "due_on", label: "Due on", sortable: true, render: (r) => date(r.due_on) },
+    { key: "action", label: html`<span class="sr-only">Actions</span>`,
+      render: (r) => html`<button type="button" class="btn btn-sm" data-action="record-certificate" onClick=${() => setRecording(r)}>
+        ${r.certificate_id ? "Revise certificate" : "Record certificate"}</button>` },
+  ];
+  const rows = list.rows.map((r) => ({ ...r, key: `${r.client_id}/${r.fy}/${r.quarter}` }));
+  const footer = data && rows.length > 0 && html`<tr class="totals-foot" data-testid="tds-totals">
+    <th scope="row" colspan="3">${integer(data.total)} ${data.total === 1 ? "row" : "rows"}</th>
+    <td class="num">${rupees(data.totals.booked)}</td><td class="num">${rupees(data.totals.certified)}</td><td colspan="4"></td>
+  </tr>`;
+  const empty = filtered
+    ? html`<${EmptyState} title="No row matches these filters.">
+        <button type="button" class="btn btn-sm" onClick=${() => setQuery({ state: "", q: "" })}>Clear filters</button></${EmptyState}>`
+    : html`<${EmptyState} title="No TDS booked and no certificate recorded for this period." />`;
+
+  return html`<main data-page="tds-certificates">
+    ${recording && html`<${CertificateDialog} row=${recording} onClose=${() => setRecording(null)} onSaved=${(c, revised) => {
+      setRecording(null);
+      list.reload();
+      const how = c.state === "received" ? "it matches the TDS booked" : `it does not match the ${rupees(c.booked)} booked`;
+      toast[c.state === "received" ? "success" : "info"](`${revised ? "Revised" : "Recorded"} ${c.client_name}'s Form 16A for ${c.quarter} ${c.fy}: ${how}.`);
+    }} />`}
+    <p class="crumbs"><${Link} href="/reports">← Reports</${Link}></p>
+    <${PageHeader} title="TDS certificates"
+      subtitle="The TDS each society deducted from our fees, quarter by quarter, against the Form 16A it sent. A certificate is due from the society on 15 Aug, 15 Nov, 15 Feb and 15 Jun." />
+    <${FilterBar} label="Filter TDS certificates">
+      <${FilterSelect} label="Financial year" name="fy" value=${fy} options=${years} onChange=${(y) => setQuery({ fy: y, page: "" })} />
+      <${FilterSelect} label="Quarter" name="quarter" value=${query.quarter || ""} options=${QUARTERS} onChange=${(q) => setQuery({ quarter: q, page: "" })} />
+      <div class="tds-chips">
+        <${FilterChips} label="State" value=${query.state || ""}
+          options=${STATES.map((s) => ({ ...s, count: s.value ? counts[s.value] || 0 : all }))}
+          onChange=${(state) => setQuery({ state, page: "" })} />
+      </div>
+      <${SearchBox} value=${query.q || ""} label="Client" placeholder="Part of the client's name…" onSearch=${(q) => setQuery({ q, page: "" }, { replace: true })} />
+    </${FilterBar}>
+    <div class="report-table">
+      <${DataTable} caption="TDS certificates by client and quarter" columns=${columns} ...${list.tableProps} rows=${rows} rowKey="key" footer=${footer}
+        rowAttrs=${(r) => ({ "data-client-id": r.client_id, "data-quarter": r.quarter, "data-state": r.state })} empty=${empty} />
+    </div>
+    <p class="hint report-note">Booked: the TDS entered with each payment received in the quarter (cancelled payments left out). A certificate
+      recorded again for the same client and quarter replaces the first; the audit trail keeps both.</p>
+  </main>`;
+}
