@@ -84,17 +84,23 @@ impl Tax {
     }
 }
 
-/// A B2B row: one rate of one invoice to a registered client.
+/// A row of a document to a registered client (a B2B invoice, a CDNR credit note): one rate
+/// of it.
 #[derive(Debug, Clone, Serialize, ToSchema)]
-pub struct B2bRow {
+pub struct PartyRow {
     pub document_id: String,
     pub client_id: String,
     pub gstin: String,
     pub name: String,
-    #[serde(rename = "docNo")]
-    pub doc_no: String,
-    pub doc_date: String,
-    /// The invoice's total.
+    /// The invoice's or the note's number and date.
+    pub number: String,
+    pub date: String,
+    /// For a credit note, the invoice it credits.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub invoice_no: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub invoice_date: Option<String>,
+    /// The document's total.
     pub value: i64,
     /// The state code of the place of supply.
     pub pos: String,
@@ -109,26 +115,6 @@ pub struct B2csRow {
     pub pos: String,
     /// `INTRA` or `INTER`.
     pub supply_type: &'static str,
-    pub rate: i64,
-    #[serde(flatten)]
-    pub tax: Tax,
-}
-
-/// A CDNR row: one rate of one credit note to a registered client.
-#[derive(Debug, Clone, Serialize, ToSchema)]
-pub struct CdnrRow {
-    pub document_id: String,
-    pub client_id: String,
-    pub gstin: String,
-    pub name: String,
-    pub note_no: String,
-    pub note_date: String,
-    /// The invoice the note credits.
-    pub invoice_no: Option<String>,
-    pub invoice_date: Option<String>,
-    /// The note's total.
-    pub value: i64,
-    pub pos: String,
     pub rate: i64,
     #[serde(flatten)]
     pub tax: Tax,
@@ -162,9 +148,9 @@ pub struct Section<R> {
 
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct Sections {
-    pub b2b: Section<B2bRow>,
+    pub b2b: Section<PartyRow>,
     pub b2cs: Section<B2csRow>,
-    pub cdnr: Section<CdnrRow>,
+    pub cdnr: Section<PartyRow>,
     pub hsn: Section<HsnRow>,
 }
 
@@ -282,8 +268,8 @@ pub fn build(
     }
     let mut totals = Tax::default();
     // One row per document and rate (B2B, CDNR), keyed so a document's rates stay together.
-    let mut b2b: BTreeMap<(String, String, i64), B2bRow> = BTreeMap::new();
-    let mut cdnr: BTreeMap<(String, String, i64), CdnrRow> = BTreeMap::new();
+    let mut b2b: BTreeMap<(String, String, i64), PartyRow> = BTreeMap::new();
+    let mut cdnr: BTreeMap<(String, String, i64), PartyRow> = BTreeMap::new();
     let mut b2cs: BTreeMap<(String, i64, &'static str), Tax> = BTreeMap::new();
     let mut hsn: BTreeMap<(String, i64), (String, Tax)> = BTreeMap::new();
     for line in lines {
@@ -305,41 +291,24 @@ pub fn build(
                     .clone()
                     .unwrap_or_else(|| gstin.chars().take(2).collect());
                 let key = (line.doc_date.clone(), line.doc_no.clone(), line.rate);
-                if line.credit_note {
-                    cdnr.entry(key)
-                        .or_insert_with(|| CdnrRow {
-                            document_id: line.document_id.clone(),
-                            client_id: line.client_id.clone(),
-                            gstin: gstin.to_string(),
-                            name: line.client_name.clone(),
-                            note_no: line.doc_no.clone(),
-                            note_date: line.doc_date.clone(),
-                            invoice_no: line.invoice_no.clone(),
-                            invoice_date: line.invoice_date.clone(),
-                            value: line.value,
-                            pos,
-                            rate: line.rate,
-                            tax: Tax::default(),
-                        })
-                        .tax
-                        .add(1, tax);
-                } else {
-                    b2b.entry(key)
-                        .or_insert_with(|| B2bRow {
-                            document_id: line.document_id.clone(),
-                            client_id: line.client_id.clone(),
-                            gstin: gstin.to_string(),
-                            name: line.client_name.clone(),
-                            doc_no: line.doc_no.clone(),
-                            doc_date: line.doc_date.clone(),
-                            value: line.value,
-                            pos,
-                            rate: line.rate,
-                            tax: Tax::default(),
-                        })
-                        .tax
-                        .add(1, tax);
-                }
+                let rows = if line.credit_note { &mut cdnr } else { &mut b2b };
+                rows.entry(key)
+                    .or_insert_with(|| PartyRow {
+                        document_id: line.document_id.clone(),
+                        client_id: line.client_id.clone(),
+                        gstin: gstin.to_string(),
+                        name: line.client_name.clone(),
+                        number: line.doc_no.clone(),
+                        date: line.doc_date.clone(),
+                        invoice_no: line.invoice_no.clone(),
+                        invoice_date: line.invoice_date.clone(),
+                        value: line.value,
+                        pos,
+                        rate: line.rate,
+                        tax: Tax::default(),
+                    })
+                    .tax
+                    .add(1, tax);
             }
             None => {
                 let pos = match line
@@ -418,9 +387,9 @@ pub fn build(
         period: period.to_string(),
         totals,
         sections: Sections {
-            b2b: section(b2b.into_values().collect(), |r: &B2bRow| r.tax),
+            b2b: section(b2b.into_values().collect(), |r: &PartyRow| r.tax),
             b2cs: section(b2cs, |r: &B2csRow| r.tax),
-            cdnr: section(cdnr.into_values().collect(), |r: &CdnrRow| r.tax),
+            cdnr: section(cdnr.into_values().collect(), |r: &PartyRow| r.tax),
             hsn: section(hsn, |r: &HsnRow| r.tax),
         },
         warnings: warnings.list,
@@ -597,8 +566,8 @@ pub fn sheet(g: &Gstr1, which: Sheet) -> String {
                 vec![
                     r.gstin.clone(),
                     r.name.clone(),
-                    r.doc_no.clone(),
-                    sheet_date(&r.doc_date),
+                    r.number.clone(),
+                    sheet_date(&r.date),
                     rupees(r.value),
                     place_of_supply(&r.pos),
                     "N".into(),
@@ -637,8 +606,8 @@ pub fn sheet(g: &Gstr1, which: Sheet) -> String {
                 vec![
                     r.gstin.clone(),
                     r.name.clone(),
-                    r.note_no.clone(),
-                    sheet_date(&r.note_date),
+                    r.number.clone(),
+                    sheet_date(&r.date),
                     "C".into(),
                     place_of_supply(&r.pos),
                     "N".into(),
@@ -691,24 +660,40 @@ fn item(num: usize, rate: i64, tax: &Tax) -> Value {
         "camt": amount(tax.cgst), "samt": amount(tax.sgst), "csamt": amount(0) } })
 }
 
-/// Rows of one document (consecutive, a rate each) grouped by recipient GSTIN and document.
-fn by_recipient<'a, R>(
-    rows: &'a [R],
-    gstin: impl Fn(&R) -> &str,
-    number: impl Fn(&R) -> &str,
-) -> BTreeMap<&'a str, Vec<Vec<&'a R>>>
-where
-    R: 'a,
-{
-    let mut out: BTreeMap<&str, Vec<Vec<&R>>> = BTreeMap::new();
+/// The portal's entries of a section of documents to registered clients: per recipient GSTIN,
+/// its documents (`documents`: `inv` or `nt`), each with its rates as items; `head` writes a
+/// document's own keys.
+fn by_recipient(rows: &[PartyRow], documents: &str, head: impl Fn(&PartyRow) -> Value) -> Value {
+    let mut parties: BTreeMap<&str, Vec<Vec<&PartyRow>>> = BTreeMap::new();
     for row in rows {
-        let docs = out.entry(gstin(row)).or_default();
+        let docs = parties.entry(&row.gstin).or_default();
         match docs.last_mut() {
-            Some(doc) if number(doc[0]) == number(row) => doc.push(row),
+            Some(doc) if doc[0].number == row.number => doc.push(row),
             _ => docs.push(vec![row]),
         }
     }
-    out
+    parties
+        .into_iter()
+        .map(|(ctin, docs)| {
+            let docs: Vec<Value> = docs
+                .iter()
+                .map(|rates| {
+                    let mut doc = head(rates[0]);
+                    let items: Vec<Value> = rates
+                        .iter()
+                        .enumerate()
+                        .map(|(i, r)| item(i + 1, r.rate, &r.tax))
+                        .collect();
+                    doc["itms"] = items.into();
+                    doc
+                })
+                .collect();
+            let mut party = json!({ "ctin": ctin });
+            party[documents] = docs.into();
+            party
+        })
+        .collect::<Vec<_>>()
+        .into()
 }
 
 /// The portal's GSTR-1 JSON (GST API v4.0 keys): the sections with rows, each key as the
@@ -721,14 +706,11 @@ pub fn portal(g: &Gstr1, company_gstin: &str, period: Month) -> Value {
     out.insert("hash".into(), json!("hash"));
     let b2b = &g.sections.b2b.rows;
     if !b2b.is_empty() {
-        let parties = by_recipient(b2b, |r| &r.gstin, |r| &r.doc_no);
-        out.insert("b2b".into(), parties.into_iter().map(|(ctin, invoices)| json!({
-            "ctin": ctin,
-            "inv": invoices.iter().map(|rates| { let r = rates[0]; json!({
-                "inum": r.doc_no, "idt": portal_date(&r.doc_date), "val": amount(r.value), "pos": r.pos,
-                "rchrg": "N", "inv_typ": "R",
-                "itms": rates.iter().enumerate().map(|(i, x)| item(i + 1, x.rate, &x.tax)).collect::<Vec<_>>() }) }).collect::<Vec<_>>(),
-        })).collect::<Vec<_>>().into());
+        let invoice = |r: &PartyRow| {
+            json!({ "inum": r.number, "idt": portal_date(&r.date), "val": amount(r.value),
+            "pos": r.pos, "rchrg": "N", "inv_typ": "R" })
+        };
+        out.insert("b2b".into(), by_recipient(b2b, "inv", invoice));
     }
     let b2cs = &g.sections.b2cs.rows;
     if !b2cs.is_empty() {
@@ -739,14 +721,11 @@ pub fn portal(g: &Gstr1, company_gstin: &str, period: Month) -> Value {
     }
     let cdnr = &g.sections.cdnr.rows;
     if !cdnr.is_empty() {
-        let parties = by_recipient(cdnr, |r| &r.gstin, |r| &r.note_no);
-        out.insert("cdnr".into(), parties.into_iter().map(|(ctin, notes)| json!({
-            "ctin": ctin,
-            "nt": notes.iter().map(|rates| { let r = rates[0]; json!({
-                "ntty": "C", "nt_num": r.note_no, "nt_dt": portal_date(&r.note_date), "val": amount(r.value),
-                "pos": r.pos, "rchrg": "N", "inv_typ": "R",
-                "itms": rates.iter().enumerate().map(|(i, x)| item(i + 1, x.rate, &x.tax)).collect::<Vec<_>>() }) }).collect::<Vec<_>>(),
-        })).collect::<Vec<_>>().into());
+        let note = |r: &PartyRow| {
+            json!({ "ntty": "C", "nt_num": r.number, "nt_dt": portal_date(&r.date),
+            "val": amount(r.value), "pos": r.pos, "rchrg": "N", "inv_typ": "R" })
+        };
+        out.insert("cdnr".into(), by_recipient(cdnr, "nt", note));
     }
     let hsn = &g.sections.hsn.rows;
     if !hsn.is_empty() {
