@@ -132,6 +132,15 @@ impl Rng {
     }
 }
 
+/// The owner's id: the author of what the demo writes on the office's behalf.
+fn owner_id(conn: &rusqlite::Connection) -> Result<String, AppError> {
+    Ok(conn.query_row(
+        "SELECT id FROM staff WHERE role = 'owner' ORDER BY id LIMIT 1",
+        [],
+        |r| r.get(0),
+    )?)
+}
+
 /// Fills an office that has no clients yet. `owner_id` is the owner bootstrap created; `today`
 /// is the office's date, the end of the history.
 pub fn fill(

@@ -257,11 +257,7 @@ pub fn write(
     summary: &mut Summary,
 ) -> Result<(), AppError> {
     let module: String = conn.query_row("SELECT id FROM module WHERE code = ?1", [SMS_CODE], |r| r.get(0))?;
-    let owner: String = conn.query_row(
-        "SELECT id FROM staff WHERE role = 'owner' ORDER BY id LIMIT 1",
-        [],
-        |r| r.get(0),
-    )?;
+    let owner = super::owner_id(conn)?;
     // Each society, and the day it first bought SMS credits (its subscription began a little before).
     type ClientRow = (String, String, Option<String>, String, String, Option<String>);
     let clients: Vec<ClientRow> = conn

@@ -12,6 +12,7 @@ use crate::clock;
 use crate::demo::{Rng, Summary};
 use crate::error::AppError;
 use crate::tds::rules::{Fy, Quarter, certificate_due};
+use crate::tds::store;
 use chrono::{Duration, NaiveDate};
 use rusqlite::{Connection, params};
 use serde_json::json;
@@ -77,26 +78,20 @@ pub fn write(
     today: NaiveDate,
     summary: &mut Summary,
 ) -> Result<(), AppError> {
-    let owner: String = conn.query_row(
-        "SELECT id FROM staff WHERE role = 'owner' ORDER BY id LIMIT 1",
-        [],
-        |r| r.get(0),
-    )?;
-    // (client, financial year, quarter) → TDS booked, in key order (deterministic).
-    let mut booked: BTreeMap<(String, i32, u32), i64> = BTreeMap::new();
-    let mut stmt = conn.prepare(
-        "SELECT p.client_id,
-                CAST(substr(p.received_on, 1, 4) AS INTEGER) - (CAST(substr(p.received_on, 6, 2) AS INTEGER) < 4),
-                (CAST(substr(p.received_on, 6, 2) AS INTEGER) + 8) % 12 / 3, SUM(a.tds)
-           FROM payment p JOIN payment_allocation a ON a.payment_id = p.id AND a.tds > 0
-          WHERE p.status = 'recorded'
-          GROUP BY 1, 2, 3",
-    )?;
-    let mut rows = stmt.query([])?;
-    while let Some(r) = rows.next()? {
-        booked.insert((r.get(0)?, r.get(1)?, r.get(2)?), r.get(3)?);
+    let owner = super::owner_id(conn)?;
+    // (client, financial year, quarter) → TDS booked, in key order (deterministic): what the
+    // report reads, a financial year at a time from the first payment's.
+    let mut booked: BTreeMap<(String, Fy, Quarter), i64> = BTreeMap::new();
+    let first: Option<String> = conn.query_row("SELECT MIN(received_on) FROM payment", [], |r| r.get(0))?;
+    if let Some(first) = first.and_then(|d| NaiveDate::parse_from_str(&d, "%Y-%m-%d").ok()) {
+        let mut fy = Fy::of(first);
+        while fy <= Fy::of(today) {
+            for b in store::booked(conn, fy.first_day(), fy.last_day())? {
+                booked.insert((b.deductor.client_id, fy, b.quarter), b.booked);
+            }
+            fy = Fy { start: fy.start + 1 };
+        }
     }
-    drop(rows);
     let mut clients: BTreeMap<String, (String, Option<String>, String)> = BTreeMap::new();
     let mut find =
         conn.prepare_cached("SELECT name, district, COALESCE(owner_id, ?2) FROM client WHERE id = ?1")?;
@@ -130,9 +125,6 @@ pub fn write(
     let now = clock::now();
     let last_year = today - Duration::days(365);
     for ((client_id, fy, q), amount) in booked {
-        let (fy, Some(q)) = (Fy { start: fy }, Quarter::from_index(q)) else {
-            continue;
-        };
         let due = certificate_due(fy, q);
         if due >= today {
             continue;

@@ -350,11 +350,7 @@ pub fn write(
         .prepare("SELECT id FROM staff ORDER BY id")?
         .query_map([], |r| r.get(0))?
         .collect::<Result<_, _>>()?;
-    let owner: String = conn.query_row(
-        "SELECT id FROM staff WHERE role = 'owner' ORDER BY id LIMIT 1",
-        [],
-        |r| r.get(0),
-    )?;
+    let owner = super::owner_id(conn)?;
     type ClientRow = (String, Option<String>, String, String);
     let clients: Vec<ClientRow> = conn
         .prepare("SELECT id, owner_id, status, substr(created_at, 1, 10) FROM client ORDER BY id")?
