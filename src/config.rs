@@ -29,6 +29,9 @@ pub struct Config {
     /// How long an outbound call may take (decisions 7: 10 s). Not on the command line: tests
     /// shorten it to try a slow gateway.
     pub outbound_timeout: std::time::Duration,
+    /// Who checkpoints the WAL: the server, or Litestream when it replicates the data file
+    /// (`--replicated`).
+    pub checkpoints: crate::db::Checkpoints,
 }
 
 impl Default for Config {
@@ -45,6 +48,7 @@ impl Default for Config {
             backup_keep: 7,
             longest_write: std::time::Duration::from_secs(120),
             outbound_timeout: crate::outbound::TIMEOUT,
+            checkpoints: crate::db::Checkpoints::Server,
         }
     }
 }
@@ -67,6 +71,7 @@ impl fmt::Debug for Config {
             .field("backup_keep", &self.backup_keep)
             .field("longest_write", &self.longest_write)
             .field("outbound_timeout", &self.outbound_timeout)
+            .field("checkpoints", &self.checkpoints)
             .finish()
     }
 }

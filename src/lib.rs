@@ -176,7 +176,7 @@ pub struct Bootstrap {
 /// Opens the data file, runs migrations, seeds default settings and, on an empty file,
 /// creates the owner (decisions 8). Errors are sentences for the operator.
 pub fn bootstrap(config: &Config) -> Result<Bootstrap, String> {
-    let db = Db::open(&config.data)?;
+    let db = Db::open_with(&config.data, config.checkpoints)?;
     let owner_email = config.owner_email.trim().to_string();
     let owner_password = config.owner_password.clone();
     let generated = owner_password.is_none();

@@ -122,6 +122,11 @@ struct ServeArgs {
     /// Lift the address check on outbound calls (tests and labs only).
     #[arg(long, env = "BACKOFFICE_ALLOW_PRIVATE_TARGETS", value_parser = parse_flag, default_value = "0")]
     allow_private_targets: bool,
+    /// The data file is replicated by Litestream (packaging/litestream/): checkpoints are left to
+    /// it, and a clean stop leaves the WAL for it to ship.
+    #[arg(long, env = "BACKOFFICE_REPLICATED", value_parser = parse_flag, default_value = "0",
+          num_args = 0..=1, default_missing_value = "1")]
+    replicated: bool,
     /// On a data file without clients: fill it first with a demo office of 100 societies
     /// (the same as `demo-data --clients 100`), to look around a living console.
     #[arg(long)]
@@ -218,6 +223,11 @@ fn serve(
         allow_private_targets: args.allow_private_targets,
         backup_every_hours: args.backup_every_hours,
         backup_keep: args.backup_keep,
+        checkpoints: if args.replicated {
+            db::Checkpoints::Litestream
+        } else {
+            db::Checkpoints::Server
+        },
         ..Config::default()
     };
     if let Some(folder) = config.data.parent().filter(|p| !p.as_os_str().is_empty()) {
@@ -227,6 +237,19 @@ fn serve(
     let _lock = backup::lock_data_file(&config.data)?;
     if config.allow_private_targets {
         tracing::warn!("BACKOFFICE_ALLOW_PRIVATE_TARGETS is set: outbound calls may reach private addresses");
+    }
+    let checkpoints = config.checkpoints;
+    let litestream = backup::litestream_state(&config.data);
+    match checkpoints {
+        db::Checkpoints::Litestream => tracing::info!(
+            "replicated: checkpoints are left to Litestream, and a clean stop leaves the WAL to it"
+        ),
+        db::Checkpoints::Server if litestream.exists() => tracing::warn!(
+            state = %litestream.display(),
+            "Litestream has replicated this data file: while it does, start the server with \
+             --replicated (BACKOFFICE_REPLICATED=1) so that checkpoints are left to it"
+        ),
+        db::Checkpoints::Server => {}
     }
     let boot = bootstrap(&config)?;
     if let Some(password) = &boot.generated_owner_password {
@@ -284,9 +307,19 @@ fn serve(
             .map_err(|e| e.to_string())?;
         served
     })?;
-    db.checkpoint()
+    let complete = db
+        .checkpoint()
         .map_err(|e| format!("final checkpoint failed: {e}"))?;
-    tracing::info!("stopped cleanly; the data file is complete on its own");
+    match checkpoints {
+        _ if complete => tracing::info!("stopped cleanly; the data file is complete on its own"),
+        db::Checkpoints::Litestream => {
+            tracing::info!("stopped cleanly; the WAL is left to Litestream, which ships it to the replica")
+        }
+        db::Checkpoints::Server => tracing::warn!(
+            "stopped cleanly, but another process (Litestream?) still reads the data file, so its WAL \
+             could not be folded in: keep the -wal file beside the data file"
+        ),
+    }
     Ok(())
 }
 
@@ -336,7 +369,8 @@ fn demo_data(data: PathBuf, options: demo::Options, owner_password: Option<Strin
 /// Page cache of the demo fill (KiB).
 const DEMO_CACHE_KIB: i64 = 1 << 20;
 
-/// Writes a demo office into `db` (which must have no clients yet) and checkpoints it.
+/// Writes a demo office into `db` (which must have no clients yet) and checkpoints it (unless
+/// Litestream does).
 fn fill_demo(db: &db::Db, options: demo::Options) -> Result<demo::Summary, String> {
     let summary = db
         .write_blocking(|tx| {
@@ -434,7 +468,17 @@ fn reset_password(data: &std::path::Path, identifier: &str) -> Result<(), String
 }
 
 fn restore(data: &std::path::Path, from: &std::path::Path) -> Result<(), String> {
-    match backup::restore(data, from)? {
+    let replaced = backup::restore(data, from)?;
+    let litestream = backup::litestream_state(data);
+    if litestream.exists() {
+        println!(
+            "Litestream replicated the file this restore replaced, and does not follow a file put in its \
+             place: with Litestream stopped, run `litestream reset {}` before starting it again \
+             (packaging/litestream/README.md).",
+            data.display()
+        );
+    }
+    match replaced {
         Some(kept) => println!(
             "Restored {} from {}; the replaced file is kept as {}",
             data.display(),

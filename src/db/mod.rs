@@ -13,6 +13,9 @@
 //! clients. Measured on the large office (docs/benchmark.md): 16 clients asking for the dues
 //! aging at once took the server to 190 MB when every request had a thread waiting inside the
 //! pool.
+//!
+//! Who folds the WAL back into the data file is [`Checkpoints`]: the server itself, or, when the
+//! file is replicated by Litestream, Litestream (see `packaging/litestream/`).
 
 pub mod audit;
 pub mod backup;
@@ -57,6 +60,31 @@ const READER_CACHE_KIB: i64 = 4096;
 /// large office.
 pub const WRITER_CACHE_KIB: i64 = 16384;
 
+/// Who checkpoints the WAL, that is copies its committed pages back into the data file.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Checkpoints {
+    /// The server: SQLite's automatic checkpoint once the WAL holds 1,000 pages, and a
+    /// `TRUNCATE` checkpoint on a clean stop, after which the `.db` alone is complete.
+    #[default]
+    Server,
+    /// Litestream, which streams the WAL to a replica (`serve --replicated`). Litestream must see
+    /// every frame before a checkpoint lets SQLite write over it, so it takes the checkpoints
+    /// itself, between two copies, and holds a read transaction meanwhile; Litestream's tips
+    /// ask the application to leave them to it. The server's automatic checkpoint then waits
+    /// for [`LITESTREAM_BACKSTOP_PAGES`], so it only acts when Litestream has not checkpointed
+    /// for a long time (it is not running), and a clean stop leaves the WAL to Litestream: a
+    /// `TRUNCATE` there waits out the busy timeout on Litestream's read transaction, and when
+    /// it does get through, Litestream finds its WAL cut short and ships the whole file again.
+    Litestream,
+}
+
+/// WAL pages past which the server checkpoints even when Litestream is meant to (64 MiB at
+/// SQLite's 4 KiB pages): sixteen times Litestream's own passive threshold (1,000 pages), well
+/// under its emergency `TRUNCATE` (121,359), so a WAL whose Litestream has stopped cannot grow
+/// without bound. While Litestream runs its read transaction keeps this checkpoint from
+/// resetting a WAL it has not copied yet.
+pub const LITESTREAM_BACKSTOP_PAGES: u32 = 16_384;
+
 /// Handle to the data file; cheap to clone.
 #[derive(Clone)]
 pub struct Db {
@@ -70,30 +98,64 @@ pub struct Db {
     /// (an import's commit) is work, not a hang, to the health check.
     busy_since: Arc<writer::BusySince>,
     path: PathBuf,
+    checkpoints: Checkpoints,
 }
 
 /// Prepared statements kept per connection. Lists build their SQL from the filters given, and
 /// a handler runs a dozen statements; 16 (rusqlite's default) let them push each other out.
 const STATEMENT_CACHE: usize = 128;
 
-/// Pragmas every connection gets.
-fn configure(conn: &Connection) -> rusqlite::Result<()> {
+/// Pragmas the writer connection gets. The 5-second busy timeout is also what Litestream asks
+/// of an application: Litestream takes the write lock for a moment around its checkpoints.
+fn configure(conn: &Connection, checkpoints: Checkpoints) -> rusqlite::Result<()> {
     conn.set_prepared_statement_cache_capacity(STATEMENT_CACHE);
-    conn.busy_timeout(Duration::from_secs(5))?;
+    conn.busy_handler(Some(wait_for_the_lock))?;
+    let autocheckpoint = match checkpoints {
+        Checkpoints::Server => 1000,
+        Checkpoints::Litestream => LITESTREAM_BACKSTOP_PAGES,
+    };
     conn.execute_batch(&format!(
         "PRAGMA journal_mode = WAL;
          PRAGMA synchronous = FULL;
          PRAGMA foreign_keys = ON;
          PRAGMA temp_store = MEMORY;
-         PRAGMA cache_size = -{WRITER_CACHE_KIB};"
-    ))
+         PRAGMA cache_size = -{WRITER_CACHE_KIB};
+         PRAGMA wal_autocheckpoint = {autocheckpoint};"
+    ))?;
+    leave_the_wal_on_close(conn, checkpoints)
 }
+
+/// When Litestream checkpoints, no connection of ours checkpoints as it closes. The last
+/// connection to a file closing folds the WAL in and deletes it whenever no other process has
+/// the file open, and Litestream does not always (just started, or restarting): the replication
+/// test saw a write made a moment before a clean stop folded in and its WAL gone.
+fn leave_the_wal_on_close(conn: &Connection, checkpoints: Checkpoints) -> rusqlite::Result<()> {
+    if checkpoints == Checkpoints::Litestream {
+        conn.set_db_config(rusqlite::config::DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, true)?;
+    }
+    Ok(())
+}
+
+/// The writer's busy handler: another process holds the write lock (Litestream, for a few
+/// milliseconds around each of its checkpoints). SQLite's own handler sleeps 1, 2, 5, 10 ... up
+/// to 100 ms between tries and so woke the writer some 70 ms after Litestream was done, 23 times
+/// in 15 s of writes (docs/benchmark.md); this one tries every millisecond, for 5 seconds.
+fn wait_for_the_lock(tries: i32) -> bool {
+    if tries >= BUSY_TIMEOUT_MS {
+        return false;
+    }
+    std::thread::sleep(Duration::from_millis(1));
+    true
+}
+
+/// How long a connection waits for a lock another process holds.
+const BUSY_TIMEOUT_MS: i32 = 5000;
 
 /// What every connection of the read pool gets (the benchmark's floor opens its connection the
 /// same way).
 pub fn configure_reader(conn: &Connection) -> rusqlite::Result<()> {
     conn.set_prepared_statement_cache_capacity(STATEMENT_CACHE);
-    conn.busy_timeout(Duration::from_secs(5))?;
+    conn.busy_timeout(Duration::from_millis(BUSY_TIMEOUT_MS as u64))?;
     conn.execute_batch(&format!(
         "PRAGMA foreign_keys = ON; PRAGMA query_only = ON; PRAGMA cache_size = -{READER_CACHE_KIB};"
     ))
@@ -153,13 +215,18 @@ impl Db {
     /// Opens (creating when missing) the data file, checks the library, runs the migrations.
     /// Errors are plain sentences for the operator.
     pub fn open(path: &Path) -> Result<Db, String> {
+        Db::open_with(path, Checkpoints::Server)
+    }
+
+    /// [`Db::open`], saying who checkpoints the WAL.
+    pub fn open_with(path: &Path, checkpoints: Checkpoints) -> Result<Db, String> {
         let mut writer =
             Connection::open(path).map_err(|e| format!("cannot open {}: {e}", path.display()))?;
         let version: String = writer
             .query_row("SELECT sqlite_version()", [], |r| r.get(0))
             .map_err(|e| e.to_string())?;
         check_sqlite_version(&version)?;
-        configure(&writer).map_err(|e| format!("cannot configure {}: {e}", path.display()))?;
+        configure(&writer, checkpoints).map_err(|e| format!("cannot configure {}: {e}", path.display()))?;
         migrate(&mut writer, path, embedded::migrations::runner())?;
         let manager = SqliteConnectionManager::file(path)
             .with_flags(
@@ -167,7 +234,10 @@ impl Db {
                     | OpenFlags::SQLITE_OPEN_NO_MUTEX
                     | OpenFlags::SQLITE_OPEN_URI,
             )
-            .with_init(|c| configure_reader(c));
+            .with_init(move |c| {
+                configure_reader(c)?;
+                leave_the_wal_on_close(c, checkpoints)
+            });
         let pool = r2d2::Pool::builder()
             .max_size(READERS + SPARE_READERS)
             .min_idle(Some(READERS))
@@ -185,6 +255,7 @@ impl Db {
             writer,
             busy_since,
             path: path.to_path_buf(),
+            checkpoints,
         })
     }
 
@@ -271,11 +342,17 @@ impl Db {
         backup::backup_file(&self.path, out)
     }
 
-    /// Folds the WAL back into the main file so the `.db` alone is complete (clean shutdown).
-    pub fn checkpoint(&self) -> Result<(), AppError> {
+    /// Folds the WAL back into the main file so the `.db` alone is complete (clean shutdown);
+    /// answers whether it is. It is not when Litestream checkpoints ([`Checkpoints::Litestream`]):
+    /// the WAL is left to it. Nor when another process still reads the WAL (Litestream beside a
+    /// server not told so): SQLite then gives up after the busy timeout and the WAL stays.
+    pub fn checkpoint(&self) -> Result<bool, AppError> {
+        if self.checkpoints == Checkpoints::Litestream {
+            return Ok(false);
+        }
         let conn = self.writer.lock().unwrap_or_else(|p| p.into_inner());
-        conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))?;
-        Ok(())
+        let busy: i64 = conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |r| r.get(0))?;
+        Ok(busy == 0)
     }
 }
 
@@ -347,7 +424,41 @@ impl Drop for Savepoint<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::check_sqlite_version;
+    use super::{Checkpoints, Db, check_sqlite_version};
+
+    /// The WAL's size once 80 MiB went through it, one MiB a commit; after the clean stop's
+    /// checkpoint (and whether it completed the file); and once every connection is closed.
+    fn wal_after_80_mib(checkpoints: Checkpoints) -> (u64, u64, bool, u64) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("wal.db");
+        let db = Db::open_with(&path, checkpoints).unwrap();
+        db.write_blocking(|c| Ok(c.execute_batch("CREATE TABLE blob (b BLOB)")?))
+            .unwrap();
+        for _ in 0..80 {
+            db.write_blocking(|c| Ok(c.execute("INSERT INTO blob VALUES (zeroblob(1048576))", [])?))
+                .unwrap();
+        }
+        let wal = || std::fs::metadata(dir.path().join("wal.db-wal")).map_or(0, |m| m.len());
+        let running = wal();
+        let complete = db.checkpoint().unwrap();
+        let stopped = wal();
+        drop(db);
+        (running, stopped, complete, wal())
+    }
+
+    /// The server checkpoints every 1,000 pages and folds the WAL in at the stop; when Litestream
+    /// checkpoints, the server's backstop lets the WAL reach 16,384 pages (64 MiB) and no further,
+    /// and neither the stop nor the last connection closing touches the WAL.
+    #[test]
+    fn who_checkpoints_decides_how_far_the_wal_grows_and_what_the_stop_does() {
+        const MIB: u64 = 1 << 20;
+        let (running, stopped, complete, closed) = wal_after_80_mib(Checkpoints::Server);
+        assert!(running < 6 * MIB, "{running}");
+        assert_eq!((stopped, complete, closed), (0, true, 0));
+        let (running, stopped, complete, closed) = wal_after_80_mib(Checkpoints::Litestream);
+        assert!((64 * MIB..66 * MIB).contains(&running), "{running}");
+        assert_eq!((stopped, complete, closed), (running, false, running));
+    }
 
     #[test]
     fn wal_reset_bug_versions_are_refused() {

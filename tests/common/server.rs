@@ -64,41 +64,8 @@ impl Server {
         cookie: Option<&str>,
         body: Option<Value>,
     ) -> (u16, Option<String>, Value) {
-        let mut stream = TcpStream::connect(&self.addr).unwrap();
-        stream.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
-        let body = body.map(|b| b.to_string()).unwrap_or_default();
-        let mut request = format!(
-            "{method} {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\nContent-Length: {}\r\n",
-            self.addr,
-            body.len()
-        );
-        if method != "GET" {
-            request.push_str("Content-Type: application/json\r\n");
-        }
-        if let Some(c) = cookie {
-            request.push_str(&format!("Cookie: {c}\r\n"));
-        }
-        request.push_str("\r\n");
-        request.push_str(&body);
-        stream.write_all(request.as_bytes()).unwrap();
-        let mut raw = String::new();
-        stream.read_to_string(&mut raw).unwrap();
-        let (head, body) = raw.split_once("\r\n\r\n").unwrap();
-        let status: u16 = head.split(' ').nth(1).unwrap().parse().unwrap();
-        let cookie = head
-            .lines()
-            .find(|l| l.to_ascii_lowercase().starts_with("set-cookie:"))
-            .map(|l| {
-                l.split_once(':')
-                    .unwrap()
-                    .1
-                    .trim()
-                    .split(';')
-                    .next()
-                    .unwrap()
-                    .to_string()
-            });
-        (status, cookie, serde_json::from_str(body).unwrap_or(Value::Null))
+        try_call(&self.addr, method, path, cookie, body.as_ref())
+            .unwrap_or_else(|| panic!("{method} {path}: no whole answer from the server"))
     }
 
     /// SIGTERM, then waits for a clean exit.
@@ -118,4 +85,52 @@ impl Drop for Server {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// One HTTP/1.1 request to `addr`; answers (status, Set-Cookie pair if any, JSON body), or None
+/// when the connection failed or the answer was cut short (the server died): such a request was
+/// not acknowledged.
+pub fn try_call(
+    addr: &str,
+    method: &str,
+    path: &str,
+    cookie: Option<&str>,
+    body: Option<&Value>,
+) -> Option<(u16, Option<String>, Value)> {
+    let mut stream = TcpStream::connect(addr).ok()?;
+    stream.set_read_timeout(Some(Duration::from_secs(30))).ok()?;
+    let body = body.map(Value::to_string).unwrap_or_default();
+    let mut request = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Length: {}\r\n",
+        body.len()
+    );
+    if method != "GET" {
+        request.push_str("Content-Type: application/json\r\n");
+    }
+    if let Some(c) = cookie {
+        request.push_str(&format!("Cookie: {c}\r\n"));
+    }
+    request.push_str("\r\n");
+    request.push_str(&body);
+    stream.write_all(request.as_bytes()).ok()?;
+    let mut raw = vec![];
+    stream.read_to_end(&mut raw).ok()?;
+    let raw = String::from_utf8(raw).ok()?;
+    let (head, body) = raw.split_once("\r\n\r\n")?;
+    let status: u16 = head.split(' ').nth(1)?.parse().ok()?;
+    let length = head.lines().find_map(|l| {
+        let (name, value) = l.split_once(':')?;
+        name.eq_ignore_ascii_case("content-length")
+            .then(|| value.trim().parse::<usize>().ok())
+            .flatten()
+    });
+    if length.is_some_and(|n| body.len() != n) {
+        return None;
+    }
+    let cookie = head
+        .lines()
+        .find(|l| l.to_ascii_lowercase().starts_with("set-cookie:"))
+        .and_then(|l| l.split_once(':'))
+        .map(|(_, v)| v.trim().split(';').next().unwrap_or_default().to_string());
+    Some((status, cookie, serde_json::from_str(body).unwrap_or(Value::Null)))
 }

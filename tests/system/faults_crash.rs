@@ -10,11 +10,11 @@
 
 #![cfg(unix)]
 
+use crate::common::server::try_call;
 use rusqlite::{Connection, OptionalExtension};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpStream;
+use std::io::{BufRead, BufReader};
 use std::os::unix::process::ExitStatusExt;
 use std::path::Path;
 use std::process::{Child, ChildStdout, Command, Stdio};
@@ -82,8 +82,7 @@ fn start(data: &Path, log: &Path) -> Running {
     }
 }
 
-/// One HTTP/1.1 request. `None` when the connection failed or the answer was cut short (the
-/// server died): such a request was not acknowledged.
+/// One request; `None` when the server died before answering it whole.
 fn call(
     addr: &str,
     method: &str,
@@ -91,46 +90,7 @@ fn call(
     cookie: Option<&str>,
     body: Option<&Value>,
 ) -> Option<(u16, Value)> {
-    let mut stream = TcpStream::connect(addr).ok()?;
-    stream.set_read_timeout(Some(Duration::from_secs(30))).ok()?;
-    let body = body.map(Value::to_string).unwrap_or_default();
-    let mut request = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Length: {}\r\n",
-        body.len()
-    );
-    if method != "GET" {
-        request.push_str("Content-Type: application/json\r\n");
-    }
-    if let Some(c) = cookie {
-        request.push_str(&format!("Cookie: {c}\r\n"));
-    }
-    request.push_str("\r\n");
-    request.push_str(&body);
-    stream.write_all(request.as_bytes()).ok()?;
-    let mut raw = vec![];
-    stream.read_to_end(&mut raw).ok()?;
-    let raw = String::from_utf8(raw).ok()?;
-    let (head, body) = raw.split_once("\r\n\r\n")?;
-    let status: u16 = head.split(' ').nth(1)?.parse().ok()?;
-    let length = head.lines().find_map(|l| {
-        let (name, value) = l.split_once(':')?;
-        name.eq_ignore_ascii_case("content-length")
-            .then(|| value.trim().parse::<usize>().ok())
-            .flatten()
-    });
-    if length.is_some_and(|n| body.len() != n) {
-        return None;
-    }
-    let cookie_pair = head
-        .lines()
-        .find(|l| l.to_ascii_lowercase().starts_with("set-cookie:"))
-        .and_then(|l| l.split_once(':'))
-        .map(|(_, v)| v.trim().split(';').next().unwrap_or_default().to_string());
-    let mut value = serde_json::from_str(body).unwrap_or(Value::Null);
-    if let (Some(c), Value::Object(map)) = (cookie_pair, &mut value) {
-        map.insert("__cookie".into(), Value::String(c));
-    }
-    Some((status, value))
+    try_call(addr, method, path, cookie, body).map(|(status, _, body)| (status, body))
 }
 
 #[derive(Default)]
@@ -468,7 +428,7 @@ fn sigkill_mid_write_leaves_a_whole_data_file_every_time() {
         let mut server = start(&data, &log);
         let addr = server.addr.clone();
         if round == 0 {
-            let (status, body) = call(
+            let (status, signed_in, body) = try_call(
                 &addr,
                 "POST",
                 "/api/auth/login",
@@ -477,7 +437,7 @@ fn sigkill_mid_write_leaves_a_whole_data_file_every_time() {
             )
             .unwrap();
             assert_eq!(status, 200, "{body}");
-            cookie = text(&body, "__cookie");
+            cookie = signed_in.unwrap();
             let (status, body) = call(
                 &addr,
                 "POST",

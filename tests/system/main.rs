@@ -1,12 +1,12 @@
 //! System tests: the real binary as a whole process (its commands, its log, crashes, many clients
-//! at once, a fuzzer), started by the tests as child processes. One test crate with a module per
-//! area.
+//! at once, a fuzzer, Litestream beside it), started by the tests as child processes. One test
+//! crate with a module per area.
 //!
 //! Its tests share this process and run on parallel threads, but the heaviest must not run beside
 //! the others: each was a test binary of its own, and cargo runs test binaries one after another.
 //! So every test here holds a guard for its whole run: `common::alone()` for the crash test, the
-//! 32 clients and the fuzzer (no other test runs meanwhile), `common::shared()` for the rest (they
-//! run beside one another). A new test takes one of the two.
+//! 32 clients, the fuzzer and the replication (no other test runs meanwhile), `common::shared()`
+//! for the rest (they run beside one another). A new test takes one of the two.
 
 #[path = "../common/mod.rs"]
 mod common;
@@ -16,4 +16,5 @@ mod demo;
 mod faults_concurrency;
 mod faults_crash;
 mod fuzz_api;
+mod replication;
 mod secrets_sweep;
