@@ -136,10 +136,11 @@ fn leave_the_wal_on_close(conn: &Connection, checkpoints: Checkpoints) -> rusqli
     Ok(())
 }
 
-/// The writer's busy handler: another process holds the write lock (Litestream, for a few
-/// milliseconds around each of its checkpoints). SQLite's own handler sleeps 1, 2, 5, 10 ... up
-/// to 100 ms between tries and so woke the writer some 70 ms after Litestream was done, 23 times
-/// in 15 s of writes (docs/benchmark.md); this one tries every millisecond, for 5 seconds.
+/// The writer's busy handler: another process holds the write lock (Litestream, while it
+/// checkpoints). SQLite's own handler sleeps 1, 2, 5, 10 ... up to 100 ms between tries: with
+/// four clients writing flat out the writer waited 70 ms each time, where Litestream held the
+/// lock some 40 ms, which is what it waits with tries every millisecond (docs/benchmark.md).
+/// Tries for 5 seconds.
 fn wait_for_the_lock(tries: i32) -> bool {
     if tries >= BUSY_TIMEOUT_MS {
         return false;

@@ -4,7 +4,8 @@
 //! with the release binary, signs in and drives it over loopback with keep-alive clients. Every
 //! read is measured at 1 and 16 clients next to its floor: the same store functions (the same
 //! SQL) called directly on a read-only connection to the same file in the same run. Writes,
-//! sign-in, a mixed office day, the SMS balances refresh, the legacy import, memory, cold start and binary size follow. The table goes to
+//! sign-in, a mixed office day, the SMS balances refresh, the legacy import, Litestream beside the
+//! server, memory, cold start and binary size follow. The table goes to
 //! stdout and to docs/benchmark.md. It is a benchmark, not a test: CI does not run it.
 //! `cargo bench -- --regen` makes the large office again; `--quick` shortens every timed run.
 
@@ -16,6 +17,7 @@ mod mixed;
 mod office;
 mod pdf_table;
 mod reads;
+mod replication;
 mod scan;
 mod sms;
 mod tds;
@@ -501,6 +503,19 @@ fn main() {
         vec![]
     };
 
+    // Litestream beside the server, on copies of the served file.
+    let mut replication_facts = vec![];
+    if wanted("replicat") {
+        replication::section(
+            &data,
+            &fixture,
+            &scenarios,
+            quick,
+            &mut rows,
+            &mut replication_facts,
+        );
+    }
+
     let binary = std::fs::metadata(office::BIN).unwrap().len();
     let sign_in_best = rows
         .iter()
@@ -569,6 +584,7 @@ fn main() {
     facts.extend(scan_facts);
     facts.extend(sms_facts);
     facts.extend(import_facts);
+    facts.extend(replication_facts);
     facts.extend(cpu_notes.into_iter().map(|note| (note, true, "")));
     let page_ratio = {
         let p50 = |name: &str| {
