@@ -64,7 +64,8 @@ pub const WRITER_CACHE_KIB: i64 = 16384;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Checkpoints {
     /// The server: SQLite's automatic checkpoint once the WAL holds 1,000 pages, and a
-    /// `TRUNCATE` checkpoint on a clean stop, after which the `.db` alone is complete.
+    /// `TRUNCATE` checkpoint on a clean stop, after which the `.db` alone is complete (unless
+    /// another process still reads it: see [`Db::checkpoint`]).
     #[default]
     Server,
     /// Litestream, which streams the WAL to a replica (`serve --replicated`). Litestream must see

@@ -44,14 +44,7 @@ pub fn select(s: &Session, css: &str, value: &str) {
 
 /// Signs the seed owner in over the API and sets `new_password`; answers the session cookie.
 pub fn owner_session(server: &Server, initial: &str, new_password: &str) -> String {
-    let (status, cookie, _) = server.call(
-        "POST",
-        "/api/auth/login",
-        None,
-        Some(json!({ "username": "owner@localhost", "password": initial })),
-    );
-    assert_eq!(status, 200);
-    let cookie = cookie.unwrap();
+    let cookie = server.sign_in("owner@localhost", initial);
     let (status, _, _) = server.call(
         "POST",
         "/api/me/password",

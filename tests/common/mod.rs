@@ -109,6 +109,28 @@ pub fn shared() -> RwLockReadGuard<'static, ()> {
     MACHINE.read().unwrap_or_else(PoisonError::into_inner)
 }
 
+/// A program `tests/run.sh` installs from PyPI into `target/fuzz-venv` (Schemathesis,
+/// Litestream), or the one the environment variable `env` names. Missing, the test that asks is
+/// skipped, except under CI, where that is a failure.
+pub fn venv_tool(name: &str, env: &str) -> Option<std::path::PathBuf> {
+    let path = std::env::var_os(env)
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| {
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("target/fuzz-venv/bin")
+                .join(name)
+        });
+    if path.exists() {
+        return Some(path);
+    }
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "CI is set but {name} is missing: run tests/run.sh"
+    );
+    eprintln!("test skipped: tests/run.sh installs {name}");
+    None
+}
+
 pub const OWNER: &str = "owner@localhost";
 pub const OWNER_PASSWORD: &str = "owner-initial-pw";
 

