@@ -416,7 +416,7 @@ fn every_write_acknowledged_two_seconds_before_the_machine_died_comes_back_from_
 /// A server not told that Litestream replicates its file says so when it starts, and at a clean
 /// stop, where Litestream's read transaction keeps its `TRUNCATE` checkpoint from folding the log
 /// in, says that the log must stay beside the file (it used to say the file was complete). A
-/// restore over the file says to reset Litestream.
+/// backup works beside Litestream, and a restore over the file says to reset Litestream.
 #[test]
 fn a_server_not_told_about_litestream_says_so_at_start_and_at_stop() {
     let Some(litestream) = crate::common::venv_tool("litestream", "LITESTREAM") else {
@@ -443,9 +443,8 @@ fn a_server_not_told_about_litestream_says_so_at_start_and_at_stop() {
         started.contains("Litestream has replicated this data file"),
         "{started}"
     );
-    drop(server);
-    replicating.stop();
-    // A restore over the replicated file says how to set Litestream right after it.
+    // The server's own copies work beside Litestream (the snapshots in backups/ are made the
+    // same way), and a restore over the replicated file says how to set Litestream right after.
     let copy = dir.path().join("copy.db");
     let done = Command::new(BIN)
         .args(["backup", "--data"])
@@ -455,6 +454,9 @@ fn a_server_not_told_about_litestream_says_so_at_start_and_at_stop() {
         .output()
         .unwrap();
     assert!(done.status.success(), "{}", String::from_utf8_lossy(&done.stderr));
+    check(&copy);
+    drop(server);
+    replicating.stop();
     let done = Command::new(BIN)
         .args(["restore", "--data"])
         .arg(&data)
