@@ -123,6 +123,8 @@ pub fn section(
         (Duration::from_secs(5), Duration::from_secs(10))
     };
     let day = || mixed::office_day(fixture, scenarios, Arc::new(AtomicUsize::new(0)));
+    let lag_of =
+        |replica: &Path| lag_under_day(&bin, dir.path(), replica, &replicated, fixture, day_budget, day());
 
     // Where the lag comes from: the same day under Litestream's default intervals (1 s and 1 s),
     // with a replica and a state of their own, then the recipe's.
@@ -138,15 +140,7 @@ pub fn section(
         ),
     );
     let (replicating, replica, _) = replicate(&bin, dir.path(), "defaults", &defaults, &on);
-    let (lag, _) = lag_under_day(
-        &bin,
-        dir.path(),
-        &replica,
-        &replicated,
-        fixture,
-        day_budget,
-        day(),
-    );
+    let (lag, _) = lag_of(&replica);
     drop(replicating);
     facts.push((lag.fact("Litestream's default intervals (1 s and 1 s)"), true, ""));
 
@@ -207,15 +201,7 @@ pub fn section(
     let litestream_cpu = cpu_of(&replicating.pid()) - litestream_cpu;
     drop(plain);
 
-    let (lag, follower_cpu) = lag_under_day(
-        &bin,
-        dir.path(),
-        &replica,
-        &replicated,
-        fixture,
-        day_budget,
-        day(),
-    );
+    let (lag, follower_cpu) = lag_of(&replica);
     facts.push((
         lag.fact("the recipe's intervals (200 ms and 200 ms)"),
         lag.worst <= PROMISE,
