@@ -1,20 +1,19 @@
-//! `GET/PUT /api/settings/company` (owner, audited) and `GET /api/settings/billing`.
+//! `GET/PUT /api/settings/company` (owner, audited) and `GET/PUT /api/settings/billing` (PUT
+//! owner, audited).
 
 use crate::AppState;
 use crate::auth::session::{AuthUser, Owner};
-use crate::company::{self, CompanyProfile};
+use crate::company::{self, Billing, BillingInput, CompanyProfile};
 use crate::error::{AppError, ErrorBody};
 use crate::http::extract::JsonBody;
 use axum::Json;
 use axum::extract::State;
-use serde::Serialize;
-use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(get_company, put_company))
-        .routes(routes!(billing))
+        .routes(routes!(billing, put_billing))
 }
 
 /// The company profile (owner).
@@ -39,16 +38,24 @@ async fn put_company(
     Ok(Json(saved))
 }
 
-#[derive(Serialize, ToSchema)]
-pub struct Billing {
-    pub payment_terms_days: i64,
-}
-
 /// Billing defaults in force today (everyone).
 #[utoipa::path(get, path = "/api/settings/billing", tag = "settings", responses((status = 200, body = Billing)))]
 async fn billing(State(state): State<AppState>, _user: AuthUser) -> Result<Json<Billing>, AppError> {
-    let days = state.db.read(company::payment_terms_days_today).await?;
-    Ok(Json(Billing {
-        payment_terms_days: days,
-    }))
+    Ok(Json(state.db.read(company::billing).await?))
+}
+
+/// Change the payment terms (owner, audited), in force from today.
+#[utoipa::path(put, path = "/api/settings/billing", tag = "settings", request_body = BillingInput,
+    responses((status = 200, body = Billing), (status = 403, body = ErrorBody), (status = 422, body = ErrorBody)))]
+async fn put_billing(
+    State(state): State<AppState>,
+    Owner(user): Owner,
+    JsonBody(input): JsonBody<BillingInput>,
+) -> Result<Json<Billing>, AppError> {
+    Ok(Json(
+        state
+            .db
+            .write(move |tx| company::save_billing_in(tx, &user, input))
+            .await?,
+    ))
 }

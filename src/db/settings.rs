@@ -140,6 +140,40 @@ pub fn set(
     Ok(())
 }
 
+/// Appends `after` for `key`, in force from the office's today, with the audit row of a settings
+/// write, when it differs from `before`: what an owner's settings route does with each value.
+pub fn change_in(
+    tx: &Connection,
+    user_id: &str,
+    key: &str,
+    before: Value,
+    after: Value,
+) -> Result<(), AppError> {
+    if before == after {
+        return Ok(());
+    }
+    set(tx, key, &after, office_today(tx)?, Some(user_id))?;
+    crate::db::audit::setting_changed(tx, user_id, key, before, after)
+}
+
+/// The day the value of `key` in force today took effect; None when it was never set.
+pub fn since(conn: &Connection, key: &str) -> Result<Option<String>, AppError> {
+    Ok(get_dated(conn, key, office_today(conn)?)?.map(|(_, from)| from.to_string()))
+}
+
+/// A setting's whole number of days from 0 to `max`, else a 422 on `field`.
+pub fn check_days(field: &str, days: i64, max: i64) -> Result<i64, AppError> {
+    if (0..=max).contains(&days) {
+        Ok(days)
+    } else {
+        Err(AppError::invalid(
+            field,
+            "out_of_range",
+            format!("Give a whole number of days from 0 to {max}."),
+        ))
+    }
+}
+
 /// Writes each default whose key has never been set.
 pub fn seed_defaults(conn: &Connection) -> Result<(), AppError> {
     let seed_date = NaiveDate::parse_from_str(SEED_DATE, "%Y-%m-%d").expect("valid seed date");

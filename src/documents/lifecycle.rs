@@ -11,6 +11,7 @@ use crate::documents::drafts::{as_input, compose};
 use crate::documents::numbering::issue_in;
 use crate::documents::pricing::{self, LineInput, Mode, Priced, Totals};
 use crate::documents::rules::{self, Credit};
+use crate::documents::shares;
 use crate::documents::store::{self, Document};
 use crate::error::AppError;
 use crate::reminders;
@@ -194,22 +195,29 @@ pub fn cancel_in(tx: &Connection, user: &AuthUser, id: &str, reason: &str) -> Re
     visible_document(tx, user, id)
 }
 
+/// Cancels `doc` (the guards of [`rules::check_cancellable`]) and revokes its live public links
+/// in the same transaction, each revocation audited.
 fn cancel(tx: &Connection, user: &AuthUser, doc: &Document, reason: &str) -> Result<(), AppError> {
-    if doc.status == "cancelled" {
-        return Err(AppError::conflict(
-            "already_cancelled",
-            "This document is already cancelled.",
-        ));
-    }
+    let receipts: Vec<String> = doc.payments.iter().map(|p| p.receipt_no.clone()).collect();
+    let notes: Vec<String> = doc
+        .credit_notes
+        .iter()
+        .filter(|n| n.status != "cancelled")
+        .map(|n| n.doc_no.clone().unwrap_or_else(|| n.id.clone()))
+        .collect();
+    rules::check_cancellable(&doc.status, &receipts, &notes)?;
     store::update(tx, &doc.id, vec![("status", Value::Text("cancelled".into()))])?;
     store::add_event(tx, &doc.id, "cancelled", Some(&user.id), Some(reason))?;
+    let revoked = shares::revoke_live_in(tx, user, &doc.id, "The document was cancelled.")?;
     audit_doc(
         tx,
         user,
         &doc.id,
         "cancelled",
         status_image(doc),
-        serde_json::json!({ "status": "cancelled", "docNo": doc.doc_no, "reason": reason }),
+        serde_json::json!({
+            "status": "cancelled", "docNo": doc.doc_no, "reason": reason, "links_revoked": revoked,
+        }),
     )?;
     reminders::stop_followups_in(tx, user, &doc.id, "The quotation was cancelled.")
 }

@@ -148,6 +148,63 @@ pub fn check_reason(raw: &str) -> Result<String, AppError> {
     Ok(reason.to_string())
 }
 
+/// Names "A", "A and B", "A, B and C".
+fn listed(names: &[String]) -> String {
+    match names {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
+/// Whether a document may be cancelled (decisions 12): not twice, and an invoice only while no
+/// recorded payment is allocated to it (`receipts`, their numbers) and no live credit note stands
+/// against it (`credit_notes`, their numbers): money allocated to a cancelled invoice would be
+/// neither owed nor free to use, and a credit note would credit nothing. 409 naming them.
+pub fn check_cancellable(status: &str, receipts: &[String], credit_notes: &[String]) -> Result<(), AppError> {
+    if status == "cancelled" {
+        return Err(AppError::conflict(
+            "already_cancelled",
+            "This document is already cancelled.",
+        ));
+    }
+    if !receipts.is_empty() {
+        return Err(AppError::conflict(
+            "has_payments",
+            format!(
+                "Payments are allocated to this invoice ({}): cancel them, or move them to advance, before cancelling it.",
+                listed(receipts)
+            ),
+        ));
+    }
+    if !credit_notes.is_empty() {
+        return Err(AppError::conflict(
+            "has_credit_notes",
+            format!(
+                "Credit notes stand against this invoice ({}): cancel them before cancelling it.",
+                listed(credit_notes)
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Whether a document in `status` may get a public link (decisions 12): only once issued and
+/// while not cancelled; 409 `not_shareable` otherwise.
+pub fn check_shareable(status: &str) -> Result<(), AppError> {
+    match status {
+        "draft" => Err(AppError::conflict(
+            "not_shareable",
+            "A draft has no public link: issue it first.",
+        )),
+        "cancelled" => Err(AppError::conflict(
+            "not_shareable",
+            "A cancelled document has no public link.",
+        )),
+        _ => Ok(()),
+    }
+}
+
 /// What a credit note credits (spec 3.1): the whole invoice, or the lines given.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Credit {
@@ -213,6 +270,52 @@ pub fn share_state(revoked: bool, expires_at: &str, now: DateTime<Utc>) -> &'sta
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[test]
+    fn an_invoice_is_cancelled_once_nothing_settles_it() {
+        let none: [String; 0] = [];
+        assert!(check_cancellable("issued", &none, &none).is_ok());
+        let cases = [
+            (
+                "cancelled",
+                vec![],
+                vec![],
+                "already_cancelled",
+                "This document is already cancelled.",
+            ),
+            (
+                "issued",
+                vec!["RCT/26-27-0001".to_string(), "RCT/26-27-0004".to_string()],
+                vec!["CN/26-27-0002".to_string()],
+                "has_payments",
+                "Payments are allocated to this invoice (RCT/26-27-0001 and RCT/26-27-0004): cancel them, or move them to advance, before cancelling it.",
+            ),
+            (
+                "sent",
+                vec![],
+                vec!["CN/26-27-0002".to_string()],
+                "has_credit_notes",
+                "Credit notes stand against this invoice (CN/26-27-0002): cancel them before cancelling it.",
+            ),
+        ];
+        for (status, receipts, notes, code, message) in cases {
+            let err = check_cancellable(status, &receipts, &notes).unwrap_err();
+            assert_eq!(
+                (err.status.as_u16(), err.code, err.message.as_str()),
+                (409, code, message)
+            );
+        }
+    }
+
+    #[test]
+    fn only_an_issued_document_is_shared() {
+        for status in ["issued", "sent", "accepted", "lost", "invoiced"] {
+            assert!(check_shareable(status).is_ok(), "{status}");
+        }
+        for status in ["draft", "cancelled"] {
+            let err = check_shareable(status).unwrap_err();
+            assert_eq!((err.status.as_u16(), err.code), (409, "not_shareable"));
+        }
+    }
 
     fn d(s: &str) -> NaiveDate {
         NaiveDate::parse_from_str(s, "%Y-%m-%d").unwrap()

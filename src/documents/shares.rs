@@ -10,6 +10,7 @@ use crate::clock;
 use crate::config::Config;
 use crate::db::audit::{Audit, audit, setting_changed};
 use crate::db::settings;
+use crate::documents::rules;
 use crate::documents::store::{self, Share};
 use crate::error::AppError;
 use chrono::{DateTime, Duration, NaiveDate, Utc};
@@ -30,13 +31,16 @@ pub fn default_expiry_days(conn: &Connection) -> Result<i64, AppError> {
 }
 
 /// Mints a share of `document_id` expiring at `expires_at`, audited by share id (never the
-/// token); `user_id` None is the job thread.
+/// token); `user_id` None is the job thread. Refused for a draft or a cancelled document
+/// ([`rules::check_shareable`]), whichever path asks (the share dialog, an email, a follow-up).
 pub fn create(
     tx: &Connection,
     document_id: &str,
     expires_at: DateTime<Utc>,
     user_id: Option<&str>,
 ) -> Result<Share, AppError> {
+    let status = store::status_of(tx, document_id)?.ok_or_else(|| AppError::not_found("document"))?;
+    rules::check_shareable(&status)?;
     let token = new_token()?;
     let expires = clock::timestamp(expires_at);
     let id = store::insert_share(tx, document_id, &token, &expires, user_id)?;
@@ -263,6 +267,33 @@ pub fn mint_in(
     })
 }
 
+/// Revokes one share of the document `document_id`, audited by share id (with `why` when the
+/// revocation came with another change).
+fn revoke(
+    tx: &Connection,
+    user: &AuthUser,
+    document_id: &str,
+    share: &Share,
+    why: Option<&str>,
+) -> Result<(), AppError> {
+    store::revoke_share(tx, &share.id)?;
+    let mut after = serde_json::json!({ "document_id": document_id, "state": "revoked" });
+    if let Some(why) = why {
+        after["reason"] = why.into();
+    }
+    audit(
+        tx,
+        Audit {
+            entity: "document_share",
+            entity_id: Some(&share.id),
+            action: "revoked",
+            user_id: Some(&user.id),
+            before: Some(serde_json::json!({ "document_id": document_id, "state": share.state })),
+            after: Some(after),
+        },
+    )
+}
+
 /// Revokes the share `share_id` of the document `id` (if not yet), audited; answers it.
 pub fn revoke_in(tx: &Connection, user: &AuthUser, id: &str, share_id: &str) -> Result<Share, AppError> {
     let doc = visible_document(tx, user, id)?;
@@ -271,23 +302,30 @@ pub fn revoke_in(tx: &Connection, user: &AuthUser, id: &str, share_id: &str) -> 
         .find(|s| s.id == share_id)
         .ok_or_else(|| AppError::not_found("share"))?;
     if !share.revoked {
-        store::revoke_share(tx, &share.id)?;
-        audit(
-            tx,
-            Audit {
-                entity: "document_share",
-                entity_id: Some(&share.id),
-                action: "revoked",
-                user_id: Some(&user.id),
-                before: Some(serde_json::json!({ "document_id": doc.id, "state": share.state })),
-                after: Some(serde_json::json!({ "document_id": doc.id, "state": "revoked" })),
-            },
-        )?;
+        revoke(tx, user, &doc.id, &share, None)?;
     }
     store::shares_of(tx, &doc.id)?
         .into_iter()
         .find(|s| s.id == share_id)
         .ok_or_else(|| AppError::not_found("share"))
+}
+
+/// Revokes every live share of the document `document_id` because of `why` (its cancel), each
+/// audited; answers how many.
+pub fn revoke_live_in(
+    tx: &Connection,
+    user: &AuthUser,
+    document_id: &str,
+    why: &str,
+) -> Result<usize, AppError> {
+    let live: Vec<Share> = store::shares_of(tx, document_id)?
+        .into_iter()
+        .filter(|s| s.state == "live")
+        .collect();
+    for share in &live {
+        revoke(tx, user, document_id, share, Some(why))?;
+    }
+    Ok(live.len())
 }
 
 /// Sets the default expiry of new links from today (owner), audited.

@@ -77,6 +77,33 @@ pub struct Document {
     pub events: Vec<Event>,
     /// Its public links, tokens included: the one list a token appears in.
     pub shares: Vec<Share>,
+    /// INVOICE only: the recorded (not cancelled) payments allocated to it, oldest first.
+    pub payments: Vec<Settlement>,
+    /// INVOICE only: the credit notes issued against it, oldest first, cancelled ones included.
+    pub credit_notes: Vec<CreditNoteRef>,
+}
+
+/// A recorded payment's allocation to an invoice, as the invoice shows it.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct Settlement {
+    pub payment_id: String,
+    pub receipt_no: String,
+    pub received_on: String,
+    /// Money from the payment, paise.
+    pub amount: i64,
+    /// TDS the society deducted, paise.
+    pub tds: i64,
+}
+
+/// A credit note against an invoice, as the invoice shows it.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct CreditNoteRef {
+    pub id: String,
+    #[serde(rename = "docNo")]
+    pub doc_no: Option<String>,
+    pub doc_date: Option<String>,
+    pub status: String,
+    pub total: i64,
 }
 
 /// A row of the document list (no lines or events).
@@ -142,6 +169,8 @@ fn head(r: &Row<'_>) -> rusqlite::Result<Document> {
         lines: vec![],
         events: vec![],
         shares: vec![],
+        payments: vec![],
+        credit_notes: vec![],
     };
     doc.paid = doc
         .outstanding
@@ -211,7 +240,61 @@ pub fn get(conn: &Connection, id: &str, book: Option<&str>) -> Result<Option<Doc
         })?
         .collect::<Result<Vec<_>, _>>()?;
     doc.shares = shares_of(conn, id)?;
+    if doc.doc_type == "INVOICE" {
+        doc.payments = settlements_of(conn, id)?;
+        doc.credit_notes = credit_notes_of(conn, id)?;
+    }
     Ok(Some(doc))
+}
+
+/// The recorded payments allocated to the invoice `id`, oldest first (a cancelled payment's
+/// allocations are gone with its cancel).
+pub fn settlements_of(conn: &Connection, id: &str) -> Result<Vec<Settlement>, AppError> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT p.id, p.receipt_no, p.received_on, a.amount, a.tds
+         FROM payment_allocation a JOIN payment p ON p.id = a.payment_id
+         WHERE a.document_id = ?1 AND p.status = 'recorded' ORDER BY p.received_on, a.id",
+    )?;
+    let rows = stmt
+        .query_map([id], |r| {
+            Ok(Settlement {
+                payment_id: r.get(0)?,
+                receipt_no: r.get(1)?,
+                received_on: r.get(2)?,
+                amount: r.get(3)?,
+                tds: r.get(4)?,
+            })
+        })?
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(rows)
+}
+
+/// The credit notes against the invoice `id`, oldest first.
+pub fn credit_notes_of(conn: &Connection, id: &str) -> Result<Vec<CreditNoteRef>, AppError> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT id, doc_no, doc_date, status, total FROM document
+         WHERE parent_id = ?1 AND type = 'CREDIT_NOTE' ORDER BY id",
+    )?;
+    let rows = stmt
+        .query_map([id], |r| {
+            Ok(CreditNoteRef {
+                id: r.get(0)?,
+                doc_no: r.get(1)?,
+                doc_date: r.get(2)?,
+                status: r.get(3)?,
+                total: r.get(4)?,
+            })
+        })?
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(rows)
+}
+
+/// The status of the document `id`, if it exists.
+pub fn status_of(conn: &Connection, id: &str) -> Result<Option<String>, AppError> {
+    Ok(conn
+        .prepare_cached("SELECT status FROM document WHERE id = ?1")?
+        .query_row([id], |r| r.get(0))
+        .optional()?)
 }
 
 /// A share as the document shows it.
@@ -283,11 +366,13 @@ pub fn revoke_share(tx: &Connection, share_id: &str) -> Result<(), AppError> {
     Ok(())
 }
 
-/// The document a token opens while its share is live.
+/// The document a token opens while its share is live and the document is neither a draft nor
+/// cancelled (links of documents cancelled before their links were revoked with them stay shut).
 pub fn document_of_token(conn: &Connection, token: &str) -> Result<Option<String>, AppError> {
     Ok(conn
         .query_row(
-            "SELECT document_id FROM document_share WHERE token = ?1 AND revoked = 0 AND expires_at > ?2",
+            "SELECT s.document_id FROM document_share s JOIN document d ON d.id = s.document_id
+             WHERE s.token = ?1 AND s.revoked = 0 AND s.expires_at > ?2 AND d.status NOT IN ('draft', 'cancelled')",
             params![token, clock::now_timestamp()],
             |r| r.get(0),
         )

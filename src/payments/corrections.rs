@@ -1,7 +1,8 @@
 //! Correcting payments (decisions 10): a payment recorded in error is cancelled with a reason,
 //! never deleted; its receipt keeps its number, its allocations are reversed in the same
-//! transaction and the invoices owe again. What a payment holds as an advance can be refunded.
-//! Both are for owners and managers, and both are audited with their reason.
+//! transaction and the invoices owe again, and the checklist steps ticked with it are unticked.
+//! What a payment settled on one invoice can be moved back to its advance, and what it holds as
+//! an advance can be refunded. All are for owners and managers, and all are audited.
 
 use crate::auth::session::AuthUser;
 use crate::book::visible_payment;
@@ -65,6 +66,7 @@ pub fn cancel_in(tx: &Connection, user: &AuthUser, id: &str, reason: &str) -> Re
         .map(|a| Ok(store::target(tx, &a.document_id, None)?.map_or(0, |t| t.outstanding)))
         .collect::<Result<_, AppError>>()?;
     store::cancel(tx, id, &reason, &today.to_string(), &user.id)?;
+    crate::projects::milestones::untick_for_payment_in(tx, user, id, &before.receipt_no)?;
     for (a, outstanding) in before.allocations.iter().zip(owed) {
         audit(
             tx,
@@ -95,6 +97,69 @@ pub fn cancel_in(tx: &Connection, user: &AuthUser, id: &str, reason: &str) -> Re
             user_id: Some(&user.id),
             before: Some(payment_image(&before)),
             after: Some(image),
+        },
+    )?;
+    Ok(after)
+}
+
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct UnallocateInput {
+    /// The invoice whose allocation goes back to the payment's advance.
+    pub document_id: String,
+}
+
+/// Moves what a payment of the caller's book settled on one invoice back to its advance: the
+/// allocation (money and TDS) is removed, the invoice owes it again, and the money is held for
+/// the client, free to allocate elsewhere or refund. The way out of a cancel refused with
+/// `has_payments`. Audited on the invoice and on the payment.
+pub fn unallocate_in(
+    tx: &Connection,
+    user: &AuthUser,
+    id: &str,
+    document_id: &str,
+) -> Result<Payment, AppError> {
+    let before = visible_payment(tx, user, id)?;
+    not_cancelled(&before)?;
+    let (amount, tds) = before
+        .allocations
+        .iter()
+        .filter(|a| a.document_id == document_id)
+        .fold((0, 0), |(m, t), a| (m + a.amount, t + a.tds));
+    if amount + tds == 0 {
+        return Err(AppError::invalid(
+            "document_id",
+            "not_allocated",
+            format!("Receipt {} settles nothing on that invoice.", before.receipt_no),
+        ));
+    }
+    let outstanding = store::target(tx, document_id, None)?.map_or(0, |t| t.outstanding);
+    store::unallocate(tx, id, document_id)?;
+    audit(
+        tx,
+        Audit {
+            entity: "document",
+            entity_id: Some(document_id),
+            action: "payment_reversed",
+            user_id: Some(&user.id),
+            before: Some(json!({ "outstanding": outstanding })),
+            after: Some(json!({
+                "outstanding": outstanding + amount + tds,
+                "payment_id": id, "receipt_no": before.receipt_no,
+                "amount": amount, "tds": tds, "reason": "Moved to the payment's advance.",
+            })),
+        },
+    )?;
+    let after = visible_payment(tx, user, id)?;
+    audit(
+        tx,
+        Audit {
+            entity: "payment",
+            entity_id: Some(id),
+            action: "unallocated",
+            user_id: Some(&user.id),
+            before: Some(payment_image(&before)),
+            after: Some(payment_image(&after)),
         },
     )?;
     Ok(after)

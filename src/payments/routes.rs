@@ -9,7 +9,7 @@ use crate::error::{AppError, ErrorBody};
 use crate::http::csv;
 use crate::http::extract::{IdPath, JsonBody, QueryParams, query_choice};
 use crate::money;
-use crate::payments::corrections::{self, CancelPayment, RefundInput};
+use crate::payments::corrections::{self, CancelPayment, RefundInput, UnallocateInput};
 use crate::payments::receipt;
 use crate::payments::recording::{
     AllocationInput, NewPayment, PaymentInput, allocate_advance_in, claims, record_in,
@@ -33,6 +33,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(allocate))
         .routes(routes!(cancel))
         .routes(routes!(refund))
+        .routes(routes!(unallocate))
         .routes(routes!(receipt_pdf))
 }
 
@@ -203,6 +204,26 @@ async fn cancel(
     let payment = state
         .db
         .write(move |tx| corrections::cancel_in(tx, &user, &id, &req.reason))
+        .await?;
+    Ok(Json(payment))
+}
+
+/// Move what a payment settled on one invoice back to its advance (owner or manager): the
+/// invoice owes it again and the money is held for the client. The way to free an invoice for
+/// cancelling without cancelling the payment.
+#[utoipa::path(post, path = "/api/payments/{id}/unallocate", tag = "payments", params(("id" = String, Path)), request_body = UnallocateInput,
+    responses((status = 200, body = Payment), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
+              (status = 409, description = "The payment is cancelled", body = ErrorBody),
+              (status = 422, description = "The payment settles nothing on that invoice", body = ErrorBody)))]
+async fn unallocate(
+    State(state): State<AppState>,
+    Manager(user): Manager,
+    IdPath(id): IdPath,
+    JsonBody(req): JsonBody<UnallocateInput>,
+) -> Result<Json<Payment>, AppError> {
+    let payment = state
+        .db
+        .write(move |tx| corrections::unallocate_in(tx, &user, &id, &req.document_id))
         .await?;
     Ok(Json(payment))
 }

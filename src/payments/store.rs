@@ -247,6 +247,14 @@ pub fn cancel(tx: &Connection, id: &str, reason: &str, on: &str, user_id: &str) 
     Ok(())
 }
 
+/// Removes every allocation of the payment `payment_id` to the document `document_id` (the
+/// settlement triggers give the invoice its outstanding back); answers how many.
+pub fn unallocate(tx: &Connection, payment_id: &str, document_id: &str) -> Result<usize, AppError> {
+    Ok(tx
+        .prepare_cached("DELETE FROM payment_allocation WHERE payment_id = ?1 AND document_id = ?2")?
+        .execute([payment_id, document_id])?)
+}
+
 pub fn refund(
     tx: &Connection,
     payment_id: &str,

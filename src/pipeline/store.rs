@@ -9,7 +9,8 @@ use crate::pipeline::rules::{self, Chase};
 use chrono::{FixedOffset, NaiveDate};
 use rusqlite::Row;
 use serde::Serialize;
-use std::sync::LazyLock;
+use std::collections::HashMap;
+use std::sync::{LazyLock, Mutex};
 use utoipa::ToSchema;
 
 /// One sales conversation.
@@ -45,7 +46,7 @@ pub struct PipelineRow {
 }
 
 /// Which conversations a list shows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Show {
     Open,
     Lost,
@@ -170,6 +171,25 @@ fn row(r: &Row<'_>, ladder: &Ladder) -> rusqlite::Result<PipelineRow> {
     })
 }
 
+/// The list's order: the office day each conversation began, then creation order (the row ids
+/// are ULIDs). An anchor is an office date (an unsent quotation's `doc_date`) or a UTC moment (a
+/// `sent` event, a lead's creation): a moment is read as its office day, so that in the hours
+/// when the office's date is ahead of UTC's a quotation issued today does not sort after a lead
+/// made yesterday evening in UTC. The offset is written into the SQL text (it is a whole number
+/// of seconds, never user text); one text per offset and list is kept for the process.
+fn order_by(show: Show, offset: FixedOffset) -> &'static str {
+    static ORDERS: LazyLock<Mutex<HashMap<(Show, i32), &'static str>>> = LazyLock::new(Mutex::default);
+    let mut orders = ORDERS.lock().unwrap_or_else(|p| p.into_inner());
+    orders.entry((show, offset.local_minus_utc())).or_insert_with(|| {
+        let day = format!(
+            "CASE WHEN length(p.anchor) = 10 THEN p.anchor ELSE date(p.anchor, '{:+} seconds') END",
+            offset.local_minus_utc()
+        );
+        let direction = if show == Show::Lost { "DESC" } else { "ASC" };
+        Box::leak(format!("{day} {direction}, p.row_id {direction}").into_boxed_str())
+    })
+}
+
 /// The pipeline: open conversations oldest first (the longest waiting on top), lost ones
 /// newest first; a page of it or every row for the CSV twin.
 pub fn list(filter: PipelineFilter, ladder: Ladder) -> Listing<PipelineRow> {
@@ -185,11 +205,12 @@ pub fn list(filter: PipelineFilter, ladder: Ladder) -> Listing<PipelineRow> {
         );
     }
     book::narrow(&mut f, "p.client_id", filter.book);
-    let (from, order_by) = match filter.show {
-        Show::Open => (OPEN.as_str(), "p.anchor ASC, p.row_id ASC"),
-        Show::Lost => (LOST.as_str(), "p.anchor DESC, p.row_id DESC"),
-        Show::All => (ALL.as_str(), "p.anchor ASC, p.row_id ASC"),
+    let from = match filter.show {
+        Show::Open => OPEN.as_str(),
+        Show::Lost => LOST.as_str(),
+        Show::All => ALL.as_str(),
     };
+    let order_by = order_by(filter.show, ladder.offset);
     let query = ListQuery {
         columns: COLUMNS.into(),
         from,

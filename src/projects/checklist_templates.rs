@@ -1,5 +1,8 @@
 //! The milestone templates, kept as dated settings: the shared front list
-//! (`project.milestone_template.front`) and a tail per module (`project.milestone_template:<CODE>`).
+//! (`project.milestone_template.front`) and a tail per module (`project.milestone_template:<CODE>`),
+//! and the whole checklist older offices kept before the front and tails existed
+//! (`project.milestone_template`, spec 2.11): it is the checklist of a module that has neither
+//! front nor tail steps, in place of the default tail.
 
 use crate::auth::session::AuthUser;
 use crate::db::audit::setting_changed;
@@ -10,6 +13,7 @@ use rusqlite::Connection;
 
 pub const FRONT_KEY: &str = "project.milestone_template.front";
 pub const TAIL_PREFIX: &str = "project.milestone_template:";
+pub const LEGACY_KEY: &str = "project.milestone_template";
 
 fn steps_of(conn: &Connection, key: &str) -> Result<Option<Vec<Step>>, AppError> {
     let value = settings::get(conn, key, settings::office_today(conn)?)?;
@@ -43,10 +47,25 @@ pub fn tails(conn: &Connection) -> Result<Vec<(String, Vec<Step>)>, AppError> {
     Ok(out)
 }
 
-/// A project's checklist: the front list, then its module's tail or the default tail.
+/// The legacy whole checklist in force, if one is set and has steps. Older offices kept it as a
+/// list of labels or of `{ key, label }` steps; both are read, keys derived from labels.
+pub fn legacy(conn: &Connection) -> Result<Option<Vec<Step>>, AppError> {
+    let value = settings::get(conn, LEGACY_KEY, settings::office_today(conn)?)?;
+    Ok(value.and_then(rules::legacy_steps).filter(|s| !s.is_empty()))
+}
+
+/// A project's checklist: the front list, then its module's tail or the default tail; for a
+/// module with neither front nor tail steps, the legacy whole checklist when one is set.
 pub fn checklist(conn: &Connection, module_code: &str) -> Result<Vec<Step>, AppError> {
     let mut steps = front(conn)?;
-    steps.extend(tail(conn, module_code)?.unwrap_or_else(default_tail));
+    let tail = tail(conn, module_code)?;
+    if steps.is_empty()
+        && tail.is_none()
+        && let Some(whole) = legacy(conn)?
+    {
+        return Ok(whole);
+    }
+    steps.extend(tail.unwrap_or_else(default_tail));
     Ok(steps)
 }
 
@@ -83,4 +102,10 @@ pub fn save_tail_in(tx: &Connection, user: &AuthUser, code: &str, steps: Vec<Ste
     let steps = rules::check_template(steps, &front_keys)?;
     let before = tail(tx, code)?;
     save_template(tx, user, &format!("{}{code}", TAIL_PREFIX), before, &steps)
+}
+
+/// Replaces the legacy whole checklist (owner), audited; an empty list clears it.
+pub fn save_legacy_in(tx: &Connection, user: &AuthUser, steps: Vec<Step>) -> Result<(), AppError> {
+    let steps = rules::check_template(steps, &[])?;
+    save_template(tx, user, LEGACY_KEY, legacy(tx)?, &steps)
 }

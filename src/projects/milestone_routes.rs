@@ -8,7 +8,7 @@ use crate::db::page::{Page, Paginated};
 use crate::error::{AppError, ErrorBody};
 use crate::http::extract::{IdPath, JsonBody, QueryParams};
 use crate::projects::checklist_templates;
-use crate::projects::milestones::{self, Stalled, Tick};
+use crate::projects::milestones::{self, ProjectSettings, ProjectSettingsInput, Stalled, Tick};
 use crate::projects::rules::{self, Step};
 use crate::projects::store::{self, BoardRow, Milestone, ProjectRow};
 use axum::Json;
@@ -30,6 +30,8 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(get_templates))
         .routes(routes!(put_front))
         .routes(routes!(put_tail))
+        .routes(routes!(put_legacy))
+        .routes(routes!(get_project_settings, put_project_settings))
 }
 
 /// The milestone routes answer every failure with 400 (spec 4.4, 7), keeping the error's code.
@@ -190,6 +192,9 @@ pub struct Templates {
     /// Module code to its own tail.
     pub tails: BTreeMap<String, Vec<Step>>,
     pub default_tail: Vec<Step>,
+    /// The legacy whole checklist (spec 2.11): the checklist of a module with neither front nor
+    /// tail steps, in place of the default tail; null when none is set.
+    pub legacy: Option<Vec<Step>>,
 }
 
 /// The checklist templates (owner).
@@ -199,14 +204,21 @@ async fn get_templates(State(state): State<AppState>, _owner: Owner) -> Result<J
 }
 
 async fn templates_view(state: &AppState) -> Result<Json<Templates>, AppError> {
-    let (front, tails) = state
+    let (front, tails, legacy) = state
         .db
-        .read(|c| Ok((checklist_templates::front(c)?, checklist_templates::tails(c)?)))
+        .read(|c| {
+            Ok((
+                checklist_templates::front(c)?,
+                checklist_templates::tails(c)?,
+                checklist_templates::legacy(c)?,
+            ))
+        })
         .await?;
     Ok(Json(Templates {
         front,
         tails: tails.into_iter().collect(),
         default_tail: rules::default_tail(),
+        legacy,
     }))
 }
 
@@ -246,4 +258,47 @@ async fn put_tail(
         .write(move |tx| checklist_templates::save_tail_in(tx, &user, &code, req.steps))
         .await?;
     templates_view(&state).await
+}
+
+/// Replace the legacy whole checklist (owner); no steps clears it. It is the checklist of every
+/// module with neither front nor tail steps.
+#[utoipa::path(put, path = "/api/settings/milestones/legacy", tag = "projects", request_body = TemplateSteps,
+    responses((status = 200, body = Templates), (status = 403, body = ErrorBody), (status = 422, body = ErrorBody)))]
+async fn put_legacy(
+    State(state): State<AppState>,
+    Owner(user): Owner,
+    JsonBody(req): JsonBody<TemplateSteps>,
+) -> Result<Json<Templates>, AppError> {
+    state
+        .db
+        .write(move |tx| checklist_templates::save_legacy_in(tx, &user, req.steps))
+        .await?;
+    templates_view(&state).await
+}
+
+/// The project settings in force (everyone): the days without a tick after which an active
+/// project is stalled. A settings route, so its refusals are the contract's (422), not the
+/// milestone routes' 400.
+#[utoipa::path(get, path = "/api/settings/projects", tag = "settings", responses((status = 200, body = ProjectSettings)))]
+async fn get_project_settings(
+    State(state): State<AppState>,
+    _user: AuthUser,
+) -> Result<Json<ProjectSettings>, AppError> {
+    Ok(Json(state.db.read(milestones::project_settings).await?))
+}
+
+/// Change the stall days (owner, audited), in force from today.
+#[utoipa::path(put, path = "/api/settings/projects", tag = "settings", request_body = ProjectSettingsInput,
+    responses((status = 200, body = ProjectSettings), (status = 403, body = ErrorBody), (status = 422, body = ErrorBody)))]
+async fn put_project_settings(
+    State(state): State<AppState>,
+    Owner(user): Owner,
+    JsonBody(input): JsonBody<ProjectSettingsInput>,
+) -> Result<Json<ProjectSettings>, AppError> {
+    Ok(Json(
+        state
+            .db
+            .write(move |tx| milestones::save_settings_in(tx, &user, input))
+            .await?,
+    ))
 }

@@ -169,6 +169,41 @@ pub fn tick_in(tx: &Connection, user: &AuthUser, id: &str, tick: &Tick) -> Resul
     store::milestones(tx, id)
 }
 
+/// Unticks every step ticked with the payment `payment_id`, inside the transaction that cancels
+/// it (docs/api.md: a step that says "paid" must not outlive its payment); each audited as an
+/// untick with the receipt as the reason. The project's status and its installed/trained dates
+/// stay: those steps are ticked without a payment.
+pub fn untick_for_payment_in(
+    tx: &Connection,
+    user: &AuthUser,
+    payment_id: &str,
+    receipt_no: &str,
+) -> Result<(), AppError> {
+    for (project, step) in store::ticked_with_payment(tx, payment_id)? {
+        store::set_milestone(tx, &project, &step.key, None, None, None)?;
+        let after = Milestone {
+            done_on: None,
+            payment_id: None,
+            document_id: None,
+            ..step.clone()
+        };
+        let mut after = serde_json::to_value(&after)?;
+        after["reason"] = format!("Payment {receipt_no} was cancelled.").into();
+        audit(
+            tx,
+            Audit {
+                entity: "client_module",
+                entity_id: Some(&project),
+                action: "milestone_untick",
+                user_id: Some(&user.id),
+                before: Some(serde_json::to_value(&step)?),
+                after: Some(after),
+            },
+        )?;
+    }
+    Ok(())
+}
+
 /// Ticks or unticks one step on every project of `ids` (all or nothing), with one summary audit
 /// row (spec 4.4); answers how many.
 pub fn bulk_tick_in(
@@ -201,6 +236,47 @@ pub fn bulk_tick_in(
         },
     )?;
     Ok(ids.len())
+}
+
+/// The project settings in force today.
+#[derive(Serialize, ToSchema)]
+pub struct ProjectSettings {
+    /// Days without a ticked step after which an active project is stalled.
+    pub stall_days: i64,
+    /// The day the value took effect (2000-01-01: the default first boot writes).
+    pub effective_from: Option<String>,
+}
+
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ProjectSettingsInput {
+    /// 0 to 3650.
+    pub stall_days: i64,
+}
+
+pub fn project_settings(conn: &Connection) -> Result<ProjectSettings, AppError> {
+    Ok(ProjectSettings {
+        stall_days: settings::int(conn, &settings::PROJECT_STALL_DAYS, settings::office_today(conn)?)?,
+        effective_from: settings::since(conn, settings::PROJECT_STALL_DAYS.name)?,
+    })
+}
+
+/// Sets project.stall_days from today (owner), audited.
+pub fn save_settings_in(
+    tx: &Connection,
+    user: &AuthUser,
+    input: ProjectSettingsInput,
+) -> Result<ProjectSettings, AppError> {
+    let days = settings::check_days("stall_days", input.stall_days, 3650)?;
+    let before = project_settings(tx)?.stall_days;
+    settings::change_in(
+        tx,
+        &user.id,
+        settings::PROJECT_STALL_DAYS.name,
+        before.into(),
+        days.into(),
+    )?;
+    project_settings(tx)
 }
 
 #[derive(Serialize, ToSchema)]

@@ -64,6 +64,23 @@ pub fn canonical_key(key: &str) -> &str {
     }
 }
 
+/// The steps of a stored legacy checklist: a list of labels or of `{ key, label }` steps, keys
+/// derived and canonicalized as a saved template's are; None when it is neither.
+pub fn legacy_steps(value: Value) -> Option<Vec<Step>> {
+    let steps: Vec<Step> = value
+        .as_array()?
+        .iter()
+        .map(|item| match item {
+            Value::String(label) => Some(Step {
+                key: String::new(),
+                label: label.clone(),
+            }),
+            other => serde_json::from_value(other.clone()).ok(),
+        })
+        .collect::<Option<_>>()?;
+    check_template(steps, &[]).ok()
+}
+
 /// Normalizes a template being saved: labels required, keys derived when blank and
 /// canonicalized, no key twice, none colliding with `others` (the other side: front vs tails).
 pub fn check_template(steps: Vec<Step>, others: &[String]) -> Result<Vec<Step>, AppError> {
@@ -222,6 +239,31 @@ pub fn done_on(
 mod tests {
     use super::*;
     use serde_json::json;
+    #[test]
+    fn a_legacy_checklist_is_labels_or_steps() {
+        let steps =
+            |v: Value| legacy_steps(v).map(|s| s.into_iter().map(|s| (s.key, s.label)).collect::<Vec<_>>());
+        assert_eq!(
+            steps(json!(["Agreement signed", "Advance payment"])),
+            Some(vec![
+                ("agreement_signed".into(), "Agreement signed".into()),
+                ("payment_received".into(), "Advance payment".into())
+            ])
+        );
+        assert_eq!(
+            steps(json!([{ "key": "go_live", "label": "Go-live" }])),
+            Some(vec![("go_live".into(), "Go-live".into())])
+        );
+        assert_eq!(steps(json!([])), Some(vec![]));
+        for unreadable in [
+            json!("Setup"),
+            json!([1, 2]),
+            json!(["Setup", "setup"]),
+            json!([""]),
+        ] {
+            assert_eq!(steps(unreadable.clone()), None, "{unreadable}");
+        }
+    }
 
     fn d(s: &str) -> NaiveDate {
         NaiveDate::parse_from_str(s, "%Y-%m-%d").unwrap()

@@ -225,6 +225,32 @@ pub fn belongs_to_client(
     Ok(Some(owned))
 }
 
+/// The steps ticked with the payment `payment_id`: (project id, step key, the step).
+pub fn ticked_with_payment(
+    conn: &Connection,
+    payment_id: &str,
+) -> Result<Vec<(String, Milestone)>, AppError> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT client_module_id, key, label, done_on, payment_id, document_id FROM project_milestone
+         WHERE payment_id = ?1 ORDER BY client_module_id, position",
+    )?;
+    let rows = stmt
+        .query_map([payment_id], |r| {
+            Ok((
+                r.get(0)?,
+                Milestone {
+                    key: r.get(1)?,
+                    label: r.get(2)?,
+                    done_on: r.get(3)?,
+                    payment_id: r.get(4)?,
+                    document_id: r.get(5)?,
+                },
+            ))
+        })?
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(rows)
+}
+
 /// The date a payment was received (payments record it as `received_on`).
 pub fn payment_received_on(conn: &Connection, payment_id: &str) -> Result<Option<String>, AppError> {
     Ok(conn

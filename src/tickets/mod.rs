@@ -82,6 +82,46 @@ pub fn types(conn: &Connection) -> Result<Vec<String>, AppError> {
     ))
 }
 
+/// The ticket settings in force today.
+#[derive(Serialize, ToSchema)]
+pub struct TicketSettings {
+    /// The types a ticket may take (`ticket.types`).
+    pub types: Vec<String>,
+    /// The day the list took effect (2000-01-01: the default first boot writes).
+    pub effective_from: Option<String>,
+}
+
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TicketSettingsInput {
+    /// 1 to 30 names, none twice.
+    pub types: Vec<String>,
+}
+
+pub fn ticket_settings(conn: &Connection) -> Result<TicketSettings, AppError> {
+    Ok(TicketSettings {
+        types: types(conn)?,
+        effective_from: settings::since(conn, TICKET_TYPES.name)?,
+    })
+}
+
+/// Sets the ticket types from today (owner), audited; tickets keep the type they have.
+pub fn save_settings_in(
+    tx: &Connection,
+    user: &AuthUser,
+    input: TicketSettingsInput,
+) -> Result<TicketSettings, AppError> {
+    let names = rules::check_types(input.types)?;
+    settings::change_in(
+        tx,
+        &user.id,
+        TICKET_TYPES.name,
+        serde_json::json!(types(tx)?),
+        serde_json::json!(names),
+    )?;
+    ticket_settings(tx)
+}
+
 /// One page of the list with the chips' counts and the kinds already used.
 pub struct Listed {
     pub page: Paginated<Ticket>,
@@ -173,12 +213,14 @@ fn check(
         }
     }
     match input.ticket_type.as_deref() {
+        // A type taken off the list since stays on the tickets that have it.
+        Some(raw) if existing.is_some_and(|t| t.ticket_type == raw.trim()) => {}
         Some(raw) => {
             if let Some(t) = checks.check(rules::check_type(raw, &types(conn)?)) {
                 changes.push(("type", Value::Text(t)));
             }
         }
-        None if creating => changes.push(("type", Value::Text(rules::DEFAULT_TYPE.into()))),
+        None if creating => changes.push(("type", Value::Text(rules::default_type(&types(conn)?)))),
         None => {}
     }
     let status_before = existing.map_or("open", |t| t.status.as_str());

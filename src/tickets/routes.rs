@@ -1,16 +1,17 @@
 //! `GET, POST /api/tickets`, its CSV twin, `GET /api/tickets/types`, `GET, PATCH
 //! /api/tickets/{id}` and `POST /api/tickets/{id}/bill` (decisions 5, 9, 11): for every
-//! signed-in user, staff within their share (their clients' tickets and those assigned to them).
+//! signed-in user, staff within their share (their clients' tickets and those assigned to them);
+//! `GET/PUT /api/settings/tickets` (PUT owner, audited; decisions 12).
 
 use crate::AppState;
-use crate::auth::session::AuthUser;
+use crate::auth::session::{AuthUser, Owner};
 use crate::db::page::Page;
 use crate::documents::drafts::DocumentReply;
 use crate::error::{AppError, ErrorBody};
 use crate::http::csv;
 use crate::http::extract::{IdPath, JsonBody, QueryParams};
 use crate::tickets::store::{self, Ticket, TicketFilter};
-use crate::tickets::{self, TicketDetail, TicketInput, rules};
+use crate::tickets::{self, TicketDetail, TicketInput, TicketSettings, TicketSettingsInput, rules};
 use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -25,6 +26,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(list_tickets, open_ticket))
         .routes(routes!(tickets_csv))
         .routes(routes!(ticket_types))
+        .routes(routes!(get_ticket_settings, put_ticket_settings))
         .routes(routes!(get_ticket, patch_ticket))
         .routes(routes!(bill_ticket))
 }
@@ -174,6 +176,32 @@ pub struct TicketTypes {
 async fn ticket_types(State(state): State<AppState>, _user: AuthUser) -> Result<Json<TicketTypes>, AppError> {
     let rows = state.db.read(tickets::types).await?;
     Ok(Json(TicketTypes { rows }))
+}
+
+/// The ticket settings in force (everyone): the types a ticket may take.
+#[utoipa::path(get, path = "/api/settings/tickets", tag = "settings",
+    responses((status = 200, body = TicketSettings)))]
+async fn get_ticket_settings(
+    State(state): State<AppState>,
+    _user: AuthUser,
+) -> Result<Json<TicketSettings>, AppError> {
+    Ok(Json(state.db.read(tickets::ticket_settings).await?))
+}
+
+/// Replace the ticket types (owner, audited), in force from today.
+#[utoipa::path(put, path = "/api/settings/tickets", tag = "settings", request_body = TicketSettingsInput,
+    responses((status = 200, body = TicketSettings), (status = 403, body = ErrorBody), (status = 422, body = ErrorBody)))]
+async fn put_ticket_settings(
+    State(state): State<AppState>,
+    Owner(user): Owner,
+    JsonBody(input): JsonBody<TicketSettingsInput>,
+) -> Result<Json<TicketSettings>, AppError> {
+    Ok(Json(
+        state
+            .db
+            .write(move |tx| tickets::save_settings_in(tx, &user, input))
+            .await?,
+    ))
 }
 
 /// One ticket with its timeline (404 outside the caller's share).

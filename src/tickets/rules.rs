@@ -94,6 +94,53 @@ pub fn types(stored: Option<Value>, fallback: Value) -> Vec<String> {
         .unwrap_or_else(|| vec![DEFAULT_TYPE.to_string()])
 }
 
+/// The most ticket types the list holds, and the longest name.
+pub const MAX_TYPES: usize = 30;
+pub const MAX_TYPE_NAME: usize = 40;
+
+/// A new `ticket.types` list (decisions 12): 1 to 30 names, each 1 to 40 characters once
+/// trimmed, none twice (letter case aside); each fault on `types[i]`.
+pub fn check_types(names: Vec<String>) -> Result<Vec<String>, AppError> {
+    if names.is_empty() || names.len() > MAX_TYPES {
+        return Err(AppError::invalid(
+            "types",
+            "invalid_types",
+            format!("Give 1 to {MAX_TYPES} ticket types."),
+        ));
+    }
+    let mut out: Vec<String> = Vec::with_capacity(names.len());
+    for (i, raw) in names.iter().enumerate() {
+        let name = raw.split_whitespace().collect::<Vec<_>>().join(" ");
+        if name.is_empty() || name.chars().count() > MAX_TYPE_NAME || name.chars().any(char::is_control) {
+            return Err(AppError::invalid(
+                &format!("types[{i}]"),
+                "invalid_type",
+                format!("A type's name is 1 to {MAX_TYPE_NAME} characters."),
+            ));
+        }
+        if out.iter().any(|t| t.to_lowercase() == name.to_lowercase()) {
+            return Err(AppError::invalid(
+                &format!("types[{i}]"),
+                "duplicate_type",
+                format!("{name} is in the list twice."),
+            ));
+        }
+        out.push(name);
+    }
+    Ok(out)
+}
+
+/// The type a ticket opened without one takes: `service` while the list has it, else the
+/// list's first.
+pub fn default_type(types: &[String]) -> String {
+    types
+        .iter()
+        .find(|t| t.as_str() == DEFAULT_TYPE)
+        .or_else(|| types.first())
+        .cloned()
+        .unwrap_or_else(|| DEFAULT_TYPE.to_string())
+}
+
 /// A subject: 1 to 200 characters once trimmed.
 pub fn check_subject(raw: &str) -> Result<String, AppError> {
     let text = raw.trim();
@@ -208,6 +255,28 @@ pub fn bill_texts(subject: &str, opened_on: Option<NaiveDate>) -> (String, Strin
 mod tests {
     use super::*;
     use serde_json::json;
+    #[test]
+    fn a_types_list_is_one_to_thirty_distinct_names() {
+        let names = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            check_types(names(&["  AMC   visit ", "bug"])).unwrap(),
+            names(&["AMC visit", "bug"])
+        );
+        let refused = [
+            (names(&[]), "types", "invalid_types"),
+            ((0..31).map(|i| i.to_string()).collect(), "types", "invalid_types"),
+            (names(&["bug", ""]), "types[1]", "invalid_type"),
+            (names(&[&"x".repeat(41)]), "types[0]", "invalid_type"),
+            (names(&["bug\u{7}"]), "types[0]", "invalid_type"),
+            (names(&["Bug", "bug"]), "types[1]", "duplicate_type"),
+        ];
+        for (list, field, code) in refused {
+            let err = check_types(list.clone()).unwrap_err();
+            assert_eq!((err.field.as_deref(), err.code), (Some(field), code), "{list:?}");
+        }
+        assert_eq!(default_type(&names(&["bug", "service"])), "service");
+        assert_eq!(default_type(&names(&["bug", "AMC"])), "bug");
+    }
 
     fn day(text: &str) -> NaiveDate {
         NaiveDate::parse_from_str(text, "%Y-%m-%d").unwrap()

@@ -28,6 +28,7 @@ mod projects;
 mod props_money;
 mod reminders;
 mod search;
+mod settings;
 mod sms;
 mod staff;
 mod tds;

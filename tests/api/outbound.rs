@@ -1104,3 +1104,131 @@ async fn the_mail_token_is_write_only_and_the_address_is_checked_against_forgery
         (StatusCode::CONFLICT, "mail_not_configured")
     );
 }
+
+#[tokio::test]
+async fn only_a_live_document_is_shared_and_its_cancel_revokes_its_links() {
+    let o = office().await;
+    let draft = o
+        .app
+        .post(
+            "/api/documents",
+            &o.owner,
+            json!({ "type": "QUOTATION", "client_id": o.society, "lines": [ { "module_id": o.module, "qty": 1 } ] }),
+        )
+        .await;
+    assert_eq!(draft.status, StatusCode::CREATED, "{}", draft.text);
+    let shares = || o.app.count("SELECT COUNT(*) FROM document_share");
+    let audits = || o.app.count("SELECT COUNT(*) FROM audit");
+    let (before_shares, before_audits) = (shares(), audits());
+    let refused = o
+        .app
+        .post(
+            &format!("/api/documents/{}/share", id(&draft.body)),
+            &o.owner,
+            json!({}),
+        )
+        .await;
+    assert_eq!(
+        (
+            refused.status,
+            refused.code(),
+            refused.body["error"]["message"].as_str()
+        ),
+        (
+            StatusCode::CONFLICT,
+            "not_shareable",
+            Some("A draft has no public link: issue it first.")
+        )
+    );
+    assert_eq!((shares(), audits()), (before_shares, before_audits));
+
+    // Two live links and one revoked by hand; the cancel revokes the live two and says so.
+    let invoice = issued(&o, "INVOICE").await;
+    let path = format!("/api/documents/{}/share", id(&invoice));
+    let mut tokens = vec![];
+    for _ in 0..3 {
+        let minted = o.app.post(&path, &o.manager, json!({})).await;
+        assert_eq!(minted.status, StatusCode::CREATED, "{}", minted.text);
+        tokens.push((
+            id(&minted.body),
+            minted.body["token"].as_str().unwrap().to_string(),
+        ));
+    }
+    let by_hand = o
+        .app
+        .post(&format!("{path}/{}/revoke", tokens[0].0), &o.owner, json!({}))
+        .await;
+    assert_eq!(by_hand.status, StatusCode::OK, "{}", by_hand.text);
+    let app = &o.app;
+    let public = |token: &str| {
+        let token = token.to_string();
+        async move {
+            app.send(Call::new(Method::GET, &format!("/share/{token}")))
+                .await
+                .status
+        }
+    };
+    assert_eq!(public(&tokens[1].1).await, StatusCode::OK);
+    let cancelled = o
+        .app
+        .post(
+            &format!("/api/documents/{}/cancel", id(&invoice)),
+            &o.owner,
+            json!({ "reason": "Raised twice" }),
+        )
+        .await;
+    assert_eq!(cancelled.status, StatusCode::OK, "{}", cancelled.text);
+    let states: Vec<&str> = cancelled.body["shares"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["state"].as_str().unwrap())
+        .collect();
+    assert_eq!(states, vec!["revoked", "revoked", "revoked"]);
+    for (_, token) in &tokens {
+        assert_eq!(public(token).await, StatusCode::NOT_FOUND);
+    }
+    assert_eq!(
+        o.app.count(
+            "SELECT COUNT(*) FROM audit WHERE entity = 'document_share' AND action = 'revoked'
+             AND json_extract(after, '$.reason') = 'The document was cancelled.'"
+        ),
+        2
+    );
+    assert_eq!(
+        o.app.count(&format!(
+            "SELECT json_extract(after, '$.links_revoked') FROM audit WHERE entity = 'document' AND action = 'cancelled' AND entity_id = '{}'",
+            id(&invoice)
+        )),
+        2
+    );
+    let again = o.app.post(&path, &o.owner, json!({})).await;
+    assert_eq!(
+        (
+            again.status,
+            again.code(),
+            again.body["error"]["message"].as_str()
+        ),
+        (
+            StatusCode::CONFLICT,
+            "not_shareable",
+            Some("A cancelled document has no public link.")
+        )
+    );
+
+    // A link of a document cancelled before this version (never revoked) is shut as well.
+    let old = issued(&o, "QUOTATION").await;
+    let minted = o
+        .app
+        .post(&format!("/api/documents/{}/share", id(&old)), &o.owner, json!({}))
+        .await;
+    let token = minted.body["token"].as_str().unwrap().to_string();
+    o.app
+        .sql()
+        .execute(
+            "UPDATE document SET status = 'cancelled' WHERE id = ?1",
+            [id(&old)],
+        )
+        .unwrap();
+    assert_eq!(public(&token).await, StatusCode::NOT_FOUND);
+}

@@ -1002,3 +1002,262 @@ async fn invoices_say_whether_they_are_paid_and_the_list_filters_on_it() {
         (StatusCode::BAD_REQUEST, "invalid_payment_state")
     );
 }
+
+#[tokio::test]
+async fn a_paid_or_credited_invoice_is_cancelled_only_once_its_payments_and_notes_are_gone() {
+    let b = books().await;
+    let invoice = issued(&b, "INVOICE", &b.society, None, None).await;
+    let elsewhere = issued(&b, "INVOICE", &b.society, None, None).await;
+    let cancel_path = format!("/api/documents/{}/cancel", id(&invoice));
+    let paid = pay(
+        &b,
+        json!({ "client_id": b.society, "received_on": "2026-10-01", "amount": 5_000_000, "mode": "cheque",
+                "allocations": [ { "document_id": id(&invoice), "amount": 4_000_000, "tds": 1_000_000 } ] }),
+    )
+    .await;
+    assert_eq!(paid.status, StatusCode::CREATED, "{}", paid.text);
+    let receipt = paid.body["receipt_no"].as_str().unwrap().to_string();
+
+    // The invoice names what settles it.
+    let shown = doc(&b, &invoice).await;
+    assert_eq!(
+        shown["payments"],
+        json!([ { "payment_id": id(&paid.body), "receipt_no": receipt, "received_on": "2026-10-01",
+                  "amount": 4_000_000, "tds": 1_000_000 } ])
+    );
+    assert_eq!(shown["credit_notes"], json!([]));
+
+    // Refused while the payment is allocated: 409 naming the receipt, nothing written.
+    let audits = || b.app.count("SELECT COUNT(*) FROM audit");
+    let before = audits();
+    let refused = b
+        .app
+        .post(&cancel_path, &b.owner, json!({ "reason": "Raised in error" }))
+        .await;
+    assert_eq!(
+        (refused.status, refused.code()),
+        (StatusCode::CONFLICT, "has_payments")
+    );
+    assert_eq!(
+        refused.body["error"]["message"],
+        "Payments are allocated to this invoice (RCT/26-27-0001): cancel them, or move them to advance, before cancelling it."
+    );
+    assert_eq!(
+        (audits(), doc(&b, &invoice).await["status"].as_str()),
+        (before, Some("issued"))
+    );
+
+    // The way out: the payment's allocation goes back to its advance (owner and manager only).
+    let unallocate = format!("/api/payments/{}/unallocate", id(&paid.body));
+    let by_staff = b
+        .app
+        .post(&unallocate, &b.staff, json!({ "document_id": id(&invoice) }))
+        .await;
+    assert_eq!(by_staff.status, StatusCode::FORBIDDEN);
+    let nothing_there = b
+        .app
+        .post(&unallocate, &b.owner, json!({ "document_id": id(&elsewhere) }))
+        .await;
+    assert_eq!(
+        (
+            nothing_there.status,
+            nothing_there.code(),
+            nothing_there.body["error"]["field"].as_str()
+        ),
+        (
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "not_allocated",
+            Some("document_id")
+        )
+    );
+    assert_eq!(audits(), before);
+    let moved = b
+        .app
+        .post(&unallocate, &b.owner, json!({ "document_id": id(&invoice) }))
+        .await;
+    assert_eq!(moved.status, StatusCode::OK, "{}", moved.text);
+    assert_eq!(
+        (
+            moved.body["unallocated"].as_i64(),
+            moved.body["tds"].as_i64(),
+            moved.body["allocations"].clone()
+        ),
+        (Some(5_000_000), Some(0), json!([]))
+    );
+    let owed = doc(&b, &invoice).await;
+    assert_eq!(
+        (owed["outstanding"].as_i64(), owed["payments"].clone()),
+        (Some(11_800_000), json!([]))
+    );
+    assert_eq!(
+        b.app.count(&format!(
+            "SELECT COUNT(*) FROM audit WHERE (entity = 'payment' AND action = 'unallocated' AND entity_id = '{}')
+                OR (entity = 'document' AND action = 'payment_reversed' AND entity_id = '{}'
+                    AND json_extract(after, '$.outstanding') = 11800000 AND json_extract(after, '$.tds') = 1000000)",
+            id(&paid.body),
+            id(&invoice)
+        )),
+        2
+    );
+
+    // A live credit note refuses the cancel too, naming it; a cancelled one does not.
+    let note = b
+        .app
+        .post(
+            &format!("/api/documents/{}/credit-note", id(&invoice)),
+            &b.owner,
+            json!({ "reason": "Discount agreed", "lines": [ { "description": "Discount", "qty": 1, "unit_price": 100_000, "gst_rate": 18 } ] }),
+        )
+        .await;
+    assert_eq!(note.status, StatusCode::OK, "{}", note.text);
+    let credited = b
+        .app
+        .post(&cancel_path, &b.owner, json!({ "reason": "Raised in error" }))
+        .await;
+    assert_eq!(
+        (
+            credited.status,
+            credited.code(),
+            credited.body["error"]["message"].as_str()
+        ),
+        (
+            StatusCode::CONFLICT,
+            "has_credit_notes",
+            Some(
+                "Credit notes stand against this invoice (CN/26-27-0001): cancel them before cancelling it."
+            )
+        )
+    );
+    let note_cancelled = b
+        .app
+        .post(
+            &format!("/api/documents/{}/cancel", id(&note.body)),
+            &b.owner,
+            json!({ "reason": "Wrong amount" }),
+        )
+        .await;
+    assert_eq!(note_cancelled.status, StatusCode::OK, "{}", note_cancelled.text);
+    assert_eq!(doc(&b, &invoice).await["credit_notes"][0]["status"], "cancelled");
+    let cancelled = b
+        .app
+        .post(&cancel_path, &b.owner, json!({ "reason": "Raised in error" }))
+        .await;
+    assert_eq!(
+        (cancelled.status, cancelled.body["status"].as_str()),
+        (StatusCode::OK, Some("cancelled")),
+        "{}",
+        cancelled.text
+    );
+    // The money is free: it settles the other invoice.
+    let reused = b
+        .app
+        .post(
+            &format!("/api/payments/{}/allocate", id(&paid.body)),
+            &b.owner,
+            json!({ "allocations": [ { "document_id": id(&elsewhere), "amount": 5_000_000 } ] }),
+        )
+        .await;
+    assert_eq!(
+        (reused.status, reused.body["unallocated"].as_i64()),
+        (StatusCode::OK, Some(0)),
+        "{}",
+        reused.text
+    );
+
+    // A cancelled payment is not moved.
+    let cancel_payment = b
+        .app
+        .post(
+            &format!("/api/payments/{}/cancel", id(&paid.body)),
+            &b.owner,
+            json!({ "reason": "Bounced" }),
+        )
+        .await;
+    assert_eq!(cancel_payment.status, StatusCode::OK, "{}", cancel_payment.text);
+    let after_cancel = b
+        .app
+        .post(&unallocate, &b.owner, json!({ "document_id": id(&elsewhere) }))
+        .await;
+    assert_eq!(
+        (after_cancel.status, after_cancel.code()),
+        (StatusCode::CONFLICT, "payment_cancelled")
+    );
+}
+
+#[tokio::test]
+async fn cancelling_a_payment_unticks_the_steps_ticked_with_it() {
+    let b = books().await;
+    let paid = pay(
+        &b,
+        json!({ "client_id": b.society, "received_on": "2026-09-15", "amount": 2_000_000, "mode": "upi" }),
+    )
+    .await;
+    assert_eq!(paid.status, StatusCode::CREATED, "{}", paid.text);
+    let link = b
+        .app
+        .post(
+            "/api/client-modules",
+            &b.owner,
+            json!({ "client_id": b.society, "module_id": b.module }),
+        )
+        .await
+        .body;
+    let path = format!("/api/client-modules/{}/milestones", id(&link));
+    let steps = b.app.get(&path, &b.owner).await.body;
+    let (with_payment, by_hand) = (
+        steps["rows"][0]["key"].as_str().unwrap().to_string(),
+        steps["rows"][1]["key"].as_str().unwrap().to_string(),
+    );
+    for body in [
+        json!({ "key": with_payment, "done": true, "paymentId": id(&paid.body) }),
+        json!({ "key": by_hand, "done": true, "doneOn": "2026-09-20" }),
+    ] {
+        let ticked = b.app.post(&path, &b.owner, body).await;
+        assert_eq!(ticked.status, StatusCode::OK, "{}", ticked.text);
+    }
+    // Moving the money to advance would leave it received: only a cancel unticks.
+    let cancelled = b
+        .app
+        .post(
+            &format!("/api/payments/{}/cancel", id(&paid.body)),
+            &b.owner,
+            json!({ "reason": "Cheque bounced" }),
+        )
+        .await;
+    assert_eq!(cancelled.status, StatusCode::OK, "{}", cancelled.text);
+    let steps = b.app.get(&path, &b.owner).await.body;
+    let step = |key: &str| {
+        steps["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["key"] == key)
+            .cloned()
+            .unwrap()
+    };
+    assert_eq!(
+        (
+            step(&with_payment)["done_on"].clone(),
+            step(&with_payment)["payment_id"].clone()
+        ),
+        (Value::Null, Value::Null)
+    );
+    assert_eq!(step(&by_hand)["done_on"], "2026-09-20");
+    let audited: (String, String) = b
+        .app
+        .sql()
+        .query_row(
+            "SELECT json_extract(before, '$.payment_id'), json_extract(after, '$.reason') FROM audit
+             WHERE entity = 'client_module' AND action = 'milestone_untick' AND entity_id = ?1",
+            [id(&link)],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .unwrap();
+    assert_eq!(
+        audited,
+        (
+            id(&paid.body),
+            "Payment RCT/26-27-0001 was cancelled.".to_string()
+        )
+    );
+}

@@ -1026,3 +1026,179 @@ async fn a_template_change_reorders_and_relabels_existing_checklists() {
     let board = s.app.get("/api/projects/board", &s.owner).await;
     assert_eq!(board.body["rows"][0]["key"], "site_survey");
 }
+
+#[tokio::test]
+async fn the_legacy_whole_checklist_serves_modules_without_front_or_tail() {
+    let s = setup().await;
+    // An older office's value: a list of labels, dated as first boot dates its defaults.
+    s.app
+        .sql()
+        .execute(
+            "INSERT INTO setting (id, key, value, effective_from, set_by, set_at)
+             VALUES ('01LEGACY0000000000000000000', 'project.milestone_template',
+                     '[\"Agreement signed\", \"Data migrated\", \"Go-live\"]', '2000-01-01', NULL, '2000-01-01T00:00:00Z')",
+            [],
+        )
+        .unwrap();
+    let templates = s.app.get("/api/settings/milestones", &s.owner).await;
+    assert_eq!(
+        templates.body["legacy"],
+        json!([
+            { "key": "agreement_signed", "label": "Agreement signed" },
+            { "key": "data_migrated", "label": "Data migrated" },
+            { "key": "go_live", "label": "Go-live" }
+        ])
+    );
+    let keys = |rows: &Value| -> Vec<String> {
+        rows["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["key"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let sms = link(&s).await;
+    let checklist = s
+        .app
+        .get(&format!("/api/client-modules/{}/milestones", id(&sms)), &s.owner)
+        .await;
+    assert_eq!(
+        keys(&checklist.body),
+        vec!["agreement_signed", "data_migrated", "go_live"]
+    );
+
+    // A module with its own tail keeps its tail.
+    let dep = s
+        .app
+        .post(
+            "/api/modules",
+            &s.owner,
+            json!({ "code": "DEP", "name": "Deposit", "sac": "998314", "gst_rate": 18 }),
+        )
+        .await;
+    assert_eq!(dep.status, StatusCode::CREATED, "{}", dep.text);
+    let tail = s
+        .app
+        .send(
+            Call::new(Method::PUT, "/api/settings/milestones/tail/DEP")
+                .cookie(&s.owner)
+                .json(json!({ "steps": [{ "label": "Deposit schemes loaded" }] })),
+        )
+        .await;
+    assert_eq!(tail.status, StatusCode::OK, "{}", tail.text);
+    let linked = s
+        .app
+        .post(
+            "/api/client-modules",
+            &s.owner,
+            json!({ "client_id": id(&s.client), "module_id": id(&dep.body) }),
+        )
+        .await;
+    assert_eq!(linked.status, StatusCode::CREATED, "{}", linked.text);
+    let checklist = s
+        .app
+        .get(
+            &format!("/api/client-modules/{}/milestones", id(&linked.body)),
+            &s.owner,
+        )
+        .await;
+    assert_eq!(keys(&checklist.body), vec!["deposit_schemes_loaded"]);
+
+    // Only the owner replaces it; the new list is audited and serves the module at once.
+    let put = |cookie: &str, steps: Value| {
+        Call::new(Method::PUT, "/api/settings/milestones/legacy")
+            .cookie(cookie)
+            .json(json!({ "steps": steps }))
+    };
+    let by_manager = s
+        .app
+        .send(put(&s.manager, json!([{ "label": "Agreement" }])))
+        .await;
+    assert_eq!(by_manager.status, StatusCode::FORBIDDEN);
+    let twice = s
+        .app
+        .send(put(
+            &s.owner,
+            json!([{ "label": "Agreement" }, { "label": "agreement" }]),
+        ))
+        .await;
+    assert_eq!(
+        (twice.status, twice.code(), twice.body["error"]["field"].as_str()),
+        (
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "duplicate_key",
+            Some("steps[1].key")
+        )
+    );
+    let saved = s
+        .app
+        .send(put(
+            &s.owner,
+            json!([{ "label": "Agreement signed" }, { "label": "Trained" }]),
+        ))
+        .await;
+    assert_eq!(saved.status, StatusCode::OK, "{}", saved.text);
+    assert_eq!(
+        saved.body["legacy"],
+        json!([{ "key": "agreement_signed", "label": "Agreement signed" }, { "key": "trained", "label": "Trained" }])
+    );
+    let checklist = s
+        .app
+        .get(&format!("/api/client-modules/{}/milestones", id(&sms)), &s.owner)
+        .await;
+    // The dropped steps follow, as after any template change.
+    assert_eq!(
+        keys(&checklist.body),
+        vec!["agreement_signed", "trained", "data_migrated", "go_live"]
+    );
+    assert_eq!(
+        s.app.count(
+            "SELECT COUNT(*) FROM audit WHERE entity = 'setting' AND entity_id = 'project.milestone_template'"
+        ),
+        1
+    );
+
+    // A front list ends it: a new project gets the front list and the default tail.
+    let front = s
+        .app
+        .send(
+            Call::new(Method::PUT, "/api/settings/milestones/front")
+                .cookie(&s.owner)
+                .json(json!({ "steps": [{ "label": "Site survey" }] })),
+        )
+        .await;
+    assert_eq!(front.status, StatusCode::OK, "{}", front.text);
+    let other = s
+        .app
+        .post("/api/clients", &s.owner, json!({ "name": "Anchal SCB" }))
+        .await;
+    let fresh = s.app.post("/api/client-modules", &s.owner, json!({ "client_id": id(&other.body), "module_id": id(&s.module), "field_values": { "members": 10 } })).await;
+    assert_eq!(fresh.status, StatusCode::CREATED, "{}", fresh.text);
+    let checklist = s
+        .app
+        .get(
+            &format!("/api/client-modules/{}/milestones", id(&fresh.body)),
+            &s.owner,
+        )
+        .await;
+    assert_eq!(
+        keys(&checklist.body),
+        vec![
+            "site_survey",
+            "advance_paid",
+            "setup",
+            "installed",
+            "trained",
+            "go_live",
+            "balance",
+            "amc"
+        ]
+    );
+
+    // No steps clears it.
+    let cleared = s.app.send(put(&s.owner, json!([]))).await;
+    assert_eq!(
+        (cleared.status, cleared.body["legacy"].clone()),
+        (StatusCode::OK, Value::Null)
+    );
+}

@@ -335,3 +335,78 @@ fn a_society_pays_net_of_tds_and_the_form_splits_it_without_retyping() {
         (Some(1_080_000), Some(100_000))
     );
 }
+
+#[test]
+fn a_paid_invoice_is_cancelled_only_after_its_payment_moves_to_advance_and_its_links_stop() {
+    let Some(office) = Office::start() else { return };
+    let (server, owner) = (&office.server, &office.owner);
+    let client_id = office.client("KUMMIL SERVICE CO-OPERATIVE BANK");
+    let (invoice_id, invoice_no) = office.issued_invoice(&client_id, "Deposit module", 1_000_000);
+    let (status, _, paid) = server.call(
+        "POST",
+        "/api/payments",
+        Some(owner),
+        Some(
+            json!({ "client_id": client_id, "received_on": "2026-11-02", "amount": 1_000_000, "mode": "neft_rtgs",
+                     "allocations": [ { "document_id": invoice_id, "amount": 1_000_000 } ] }),
+        ),
+    );
+    assert_eq!(status, 201, "{paid}");
+    let receipt = paid["receipt_no"].as_str().unwrap().to_string();
+    let (status, _, _) = server.call(
+        "POST",
+        &format!("/api/documents/{invoice_id}/share"),
+        Some(owner),
+        Some(json!({})),
+    );
+    assert_eq!(status, 201);
+
+    let s = office.owner_window();
+    s.goto(&server.url(&format!("/documents/{invoice_id}")));
+    s.wait_page("document");
+    // The invoice lists the payment that settles it.
+    s.wait_text("[data-testid='settlements']", &receipt);
+    s.click_button("Cancel document");
+    let blocked = s.wait_text("[data-testid='cancel-blocked']", &receipt);
+    assert!(
+        blocked
+            .text()
+            .contains("cancel each payment, or move it to the payment's advance"),
+        "{}",
+        blocked.text()
+    );
+    assert!(
+        s.find_all("textarea[name='reason']").is_empty(),
+        "no reason is asked yet"
+    );
+    shot(&s, "174-cancel-blocked");
+    s.click_button("Move to advance");
+    // Once the payment is moved, the same dialog asks for the reason.
+    s.wait("textarea[name='reason']");
+    s.wait_text(".dialog-intro", "Its public links stop working.");
+    s.fill("reason", "Raised for the wrong society");
+    s.click_button("Cancel document");
+    s.wait_text("[data-testid='status']", "Cancelled");
+    s.wait_text(
+        "[data-testid='links-revoked']",
+        "Its public links stopped working",
+    );
+    s.wait_text("[data-testid='shares'] tbody", "revoked");
+    shot(&s, "175-cancelled-invoice-links-revoked");
+
+    let (_, _, payment) = server.call(
+        "GET",
+        &format!("/api/payments/{}", paid["id"].as_str().unwrap()),
+        Some(owner),
+        None,
+    );
+    assert_eq!(
+        (payment["status"].as_str(), payment["unallocated"].as_i64()),
+        (Some("recorded"), Some(1_000_000))
+    );
+    let (_, _, invoice) = server.call("GET", &format!("/api/documents/{invoice_id}"), Some(owner), None);
+    assert_eq!(
+        (invoice["status"].as_str(), invoice["docNo"].as_str()),
+        (Some("cancelled"), Some(invoice_no.as_str()))
+    );
+}

@@ -144,3 +144,87 @@ fn at_1366_the_editor_preview_and_the_contacts_card_show_every_column() {
     shot(&s, "63-client-contacts-1366");
     assert_eq!(fit["fits"], true, "the contacts card at 1366 px: {fit}");
 }
+
+#[test]
+fn the_owner_sets_payment_terms_stall_days_ticket_types_and_the_whole_checklist() {
+    let Some(office) = Office::start() else { return };
+    let (server, owner) = (&office.server, &office.owner);
+    let s = office.owner_window();
+    s.goto(&server.url("/settings/operations"));
+    s.wait_page("operations-settings");
+    s.wait_text(
+        "[data-testid='since-payment_terms_days']",
+        "The default: never changed.",
+    );
+
+    // Out of range: said on the field, nothing saved.
+    s.fill("payment_terms_days", "400");
+    s.find_all("[data-testid='payment-terms'] button[type='submit']")[0].click();
+    s.wait_text("[data-testid='payment-terms'] .field-error", "0 to 365");
+    s.fill("payment_terms_days", "30");
+    s.find_all("[data-testid='payment-terms'] button[type='submit']")[0].click();
+    s.wait_text("[data-testid='since-payment_terms_days']", "In force since");
+    s.fill("stall_days", "60");
+    s.find_all("[data-testid='stall-days'] button[type='submit']")[0].click();
+    s.wait_text("[data-testid='since-stall_days']", "In force since");
+
+    // Ticket types: one more, then a duplicate refused on its row.
+    s.click_button("Add type");
+    let rows = s.find_all("[data-testid='ticket-types'] input[name='type_name']");
+    assert_eq!(rows.len(), 7, "the six defaults and the new row");
+    rows[6].type_text("AMC visit");
+    s.click_button("Save ticket types");
+    s.wait_text("[data-testid='since-ticket.types']", "In force since");
+    s.click_button("Add type");
+    s.find_all("[data-testid='ticket-types'] input[name='type_name']")[7].type_text("amc VISIT");
+    s.click_button("Save ticket types");
+    s.wait_text("[data-testid='ticket-types'] .field-error", "in the list twice");
+    crate::common::browser::quiet(&s);
+    shot(&s, "176-operations-defaults");
+
+    let (_, _, billing) = server.call("GET", "/api/settings/billing", Some(owner), None);
+    let (_, _, projects) = server.call("GET", "/api/settings/projects", Some(owner), None);
+    let (_, _, tickets) = server.call("GET", "/api/settings/tickets", Some(owner), None);
+    assert_eq!(
+        (
+            billing["payment_terms_days"].clone(),
+            projects["stall_days"].clone(),
+            tickets["types"].clone()
+        ),
+        (
+            json!(30),
+            json!(60),
+            json!([
+                "service",
+                "installation",
+                "training",
+                "bug",
+                "data correction",
+                "renewal",
+                "AMC visit"
+            ])
+        )
+    );
+
+    // The older offices' whole checklist, on the checklist templates page.
+    s.goto(&server.url("/settings/milestones"));
+    s.wait_page("milestone-templates");
+    s.wait_text("[data-testid='legacy-checklist']", "Not used: no steps.");
+    let card = "[data-testid='legacy-checklist']";
+    s.find_all(&format!("{card} button"))
+        .into_iter()
+        .find(|b| b.text().trim() == "Add step")
+        .unwrap()
+        .click();
+    s.find_all(&format!("{card} input[name='step_label']"))[0].type_text("Agreement signed");
+    s.find_all(&format!("{card} button[type='submit']"))[0].click();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    loop {
+        let (_, _, templates) = server.call("GET", "/api/settings/milestones", Some(owner), None);
+        if templates["legacy"] == json!([{ "key": "agreement_signed", "label": "Agreement signed" }]) {
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "{templates}");
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+}

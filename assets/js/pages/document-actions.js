@@ -1,19 +1,76 @@
 // What can be done to an issued document, offered only when its state and the user's role allow
-// it: mark sent, accept, mark lost, convert, supersede, cancel (a reason, owner and manager) and
-// credit note (owner and manager, an issued invoice: the whole invoice or chosen lines).
+// it: mark sent, accept, mark lost, convert, supersede, cancel (a reason, owner and manager; an
+// invoice with payments or live credit notes first says what to do: open the payment or move it
+// to advance, open the credit note) and credit note (owner and manager, an issued invoice: the
+// whole invoice or chosen lines).
 import { html, useState, useRef } from "/vendor/preact-htm.js";
 import { post } from "../api.js";
-import { rupees, rupeesInput, paiseFromRupees } from "../format.js";
+import { date, rupees, rupeesInput, paiseFromRupees } from "../format.js";
 import {
-  Dialog, Form, Field, useForm, fieldError, toast, navigate, RowsEditor, keyed, listFieldError, focusRowControl, DialogActions,
+  Dialog, Form, Field, useForm, fieldError, toast, navigate, RowsEditor, keyed, listFieldError, focusRowControl, DialogActions, Link, Notice,
 } from "../components.js";
 import { docUrl, docNumber, typeLabel, isManagerial } from "./document-shared.js";
 
 const enc = encodeURIComponent;
 const action = (doc, name, body = {}) => post(`/api/documents/${enc(doc.id)}/${name}`, body);
 
-/** Cancel with a required reason; the number stays used. onDone(the cancelled document). */
-export function CancelDialog({ doc, onClose, onDone }) {
+/** What stands in the way of cancelling an invoice: its payments and its live credit notes. */
+export const cancelBlockers = (doc) => (doc.type === "INVOICE"
+  ? { payments: doc.payments || [], notes: (doc.credit_notes || []).filter((n) => n.status !== "cancelled") }
+  : { payments: [], notes: [] });
+
+/**
+ * Why an invoice cannot be cancelled yet, with the way out: each payment opens, or (owner and
+ * manager) moves back to its advance; each credit note opens. onRefresh() re-reads the invoice.
+ */
+function CancelBlocked({ doc, blockers, onClose, onRefresh }) {
+  const [moving, setMoving] = useState(null);
+  const [problem, setProblem] = useState(null);
+  const moveToAdvance = async (p) => {
+    setMoving(p.payment_id);
+    setProblem(null);
+    try {
+      await post(`/api/payments/${enc(p.payment_id)}/unallocate`, { document_id: doc.id });
+      toast.success(`${p.receipt_no} is held as an advance now; ${doc.docNo} owes it again.`);
+      onRefresh();
+    } catch (err) {
+      setProblem(err.message || "That did not work. Try again.");
+    } finally {
+      setMoving(null);
+    }
+  };
+  return html`<${Dialog} title=${`${doc.docNo} cannot be cancelled yet`} onClose=${onClose}>
+    <div data-testid="cancel-blocked">
+      <p class="dialog-intro">Money allocated to a cancelled invoice would be neither owed nor free to use, and a credit note would credit nothing.
+        First ${blockers.payments.length ? "cancel each payment, or move it to the payment's advance" : ""}${blockers.payments.length && blockers.notes.length ? ", and " : ""}${blockers.notes.length ? "cancel each credit note" : ""}.</p>
+      ${problem && html`<${Notice} tone="danger" alert=${true}>${problem}</${Notice}>`}
+      ${blockers.payments.length > 0 && html`<h3 class="dialog-subhead">Payments allocated to it</h3>
+        <ul class="plain-list blocker-list">${blockers.payments.map((p) => html`<li key=${p.payment_id} data-payment-id=${p.payment_id}>
+          <${Link} href=${`/payments/${enc(p.payment_id)}`}>${p.receipt_no}</${Link}>
+          <span class="muted"> ${date(p.received_on)} · ${rupees(p.amount)}${p.tds ? ` + TDS ${rupees(p.tds)}` : ""}</span>
+          <button type="button" class="btn btn-sm" data-action="move-to-advance" disabled=${!!moving} aria-busy=${moving === p.payment_id ? "true" : undefined}
+            onClick=${() => moveToAdvance(p)}>Move to advance</button></li>`)}</ul>`}
+      ${blockers.notes.length > 0 && html`<h3 class="dialog-subhead">Credit notes against it</h3>
+        <ul class="plain-list blocker-list">${blockers.notes.map((n) => html`<li key=${n.id} data-note-id=${n.id}>
+          <${Link} href=${docUrl(n.id)}>${n.docNo || "Credit note"}</${Link}><span class="muted"> ${date(n.doc_date)} · ${rupees(n.total)}</span></li>`)}</ul>`}
+      <div class="dialog-actions"><button type="button" class="btn" onClick=${onClose}>Close</button></div>
+    </div>
+  </${Dialog}>`;
+}
+
+/**
+ * Cancel with a required reason; the number stays used. An invoice with payments or live credit
+ * notes shows what to do first instead. onDone(the cancelled document); onRefresh() re-reads it.
+ */
+export function CancelDialog({ doc, onClose, onDone, onRefresh }) {
+  const blockers = cancelBlockers(doc);
+  if (blockers.payments.length || blockers.notes.length) {
+    return html`<${CancelBlocked} doc=${doc} blockers=${blockers} onClose=${onClose} onRefresh=${onRefresh} />`;
+  }
+  return html`<${CancelForm} doc=${doc} onClose=${onClose} onDone=${onDone} />`;
+}
+
+function CancelForm({ doc, onClose, onDone }) {
   const form = useForm({ reason: "" });
   const onSubmit = form.submit(async (v) => {
     if (!v.reason.trim()) throw fieldError("reason", "Give the reason for cancelling.");
@@ -23,7 +80,8 @@ export function CancelDialog({ doc, onClose, onDone }) {
   });
   return html`<${Dialog} title=${`Cancel ${doc.docNo || `this ${typeLabel(doc.type).toLowerCase()} draft`}?`} onClose=${onClose} closable=${!form.saving}>
     <${Form} onSubmit=${onSubmit} error=${form.formError} label="Cancel document">
-      <p class="dialog-intro">${doc.docNo ? "The number stays used and the document stays on record, marked cancelled." : "The draft stays on record, marked cancelled."}</p>
+      <p class="dialog-intro">${doc.docNo ? "The number stays used and the document stays on record, marked cancelled." : "The draft stays on record, marked cancelled."}
+        ${(doc.shares || []).some((sh) => sh.state === "live") ? " Its public links stop working." : ""}</p>
       <${Field} label="Reason" as="textarea" rows="3" maxLength="500" ...${form.field("reason")} autofocus
         hint="Kept on the document's timeline and in the audit trail." />
       <${DialogActions} onClose=${onClose} saving=${form.saving} label="Cancel document" tone="danger" closeLabel="Keep it" />
@@ -187,7 +245,9 @@ export function useDocumentActions(doc, me, onChanged) {
   };
   const close = () => setDialog(null);
   let dialogEl = null;
-  if (dialog === "cancel") dialogEl = html`<${CancelDialog} doc=${doc} onClose=${close} onDone=${(d) => { close(); onChanged(d); }} />`;
+  if (dialog === "cancel") {
+    dialogEl = html`<${CancelDialog} doc=${doc} onClose=${close} onDone=${(d) => { close(); onChanged(d); }} onRefresh=${() => onChanged(null)} />`;
+  }
   if (dialog === "credit-note") {
     dialogEl = html`<${CreditNoteDialog} doc=${doc} onClose=${close} onDone=${(note) => { close(); onChanged(null, note); }} />`;
   }

@@ -77,6 +77,24 @@ function LinesTable({ doc }) {
   </div>`;
 }
 
+/** An invoice's payments (each opening its receipt) and the credit notes against it. */
+function SettlementCard({ doc }) {
+  const payments = doc.payments || [];
+  const notes = doc.credit_notes || [];
+  const columns = [
+    { key: "receipt_no", label: "Receipt", render: (p) => html`<${Link} href=${`/payments/${enc(p.payment_id)}`}>${p.receipt_no}</${Link}>` },
+    { key: "received_on", label: "Received", render: (p) => date(p.received_on) },
+    { key: "amount", label: "Amount", class: "num", render: (p) => rupees(p.amount) },
+    { key: "tds", label: "TDS", class: "num", render: (p) => (p.tds ? rupees(p.tds) : html`<span class="muted">—</span>`) },
+  ];
+  return html`<${Card} title="Payments and credit notes" class="section-card"><div data-testid="settlements">
+    <${DataTable} caption="Payments allocated to this invoice" columns=${columns} rows=${payments}
+      empty="No payment is allocated to this invoice." rowAttrs=${(p) => ({ "data-payment-id": p.payment_id })} />
+    ${notes.length > 0 && html`<ul class="plain-list credit-note-list">${notes.map((n) => html`<li key=${n.id} data-note-id=${n.id}>
+      Credit note <${Link} href=${docUrl(n.id)}>${n.docNo || "draft"}</${Link}> · ${date(n.doc_date)} · ${rupees(n.total)}${n.status === "cancelled" ? " (cancelled)" : ""}</li>`)}</ul>`}
+  </div></${Card}>`;
+}
+
 function DocumentView({ doc, me, onChanged }) {
   const [lastNote, setLastNote] = useState(null);
   const changed = (updated, note) => {
@@ -104,7 +122,8 @@ function DocumentView({ doc, me, onChanged }) {
     <${PageHeader} title=${title} subtitle=${subtitle} actions=${actions.length ? actions : null} />
     ${out.bar}
     ${out.warning}
-    ${doc.status === "cancelled" && html`<${Notice} tone="danger" title="Cancelled">${cancelled && cancelled.reason ? cancelled.reason : "This document is cancelled."}</${Notice}>`}
+    ${doc.status === "cancelled" && html`<${Notice} tone="danger" title="Cancelled">${cancelled && cancelled.reason ? cancelled.reason : "This document is cancelled."}
+      ${(doc.shares || []).length > 0 && html`<p data-testid="links-revoked">Its public links stopped working when it was cancelled: they answer “not found”.</p>`}</${Notice}>`}
     ${lastNote && html`<${Notice} tone="success">Credit note <${Link} href=${docUrl(lastNote.id)} data-testid="credit-note-link">${lastNote.docNo}</${Link}>${" "}issued for ${rupees(lastNote.total)}.</${Notice}>`}
     <div class="page-grid">
       <${Card} title="Details" class="section-card">
@@ -128,6 +147,7 @@ function DocumentView({ doc, me, onChanged }) {
     <div class="doc-summary is-view">
       <${TotalsBox} totals=${doc} intra=${doc.intra_state} round=${doc.round_to_rupee} extra=${outstanding} />
     </div>
+    ${doc.type === "INVOICE" && html`<${SettlementCard} doc=${doc} />`}
     ${out.sections}
   </main>`;
 }

@@ -1,6 +1,7 @@
 // Milestone templates (owner): the checklist every new project gets is the shared front list
-// followed by its module's tail, or the default tail when the module has none. Edit the front
-// list, and per module (`?module=CODE`) its own tail.
+// followed by its module's tail, or the default tail when the module has none; with an empty
+// front list, a module without a tail takes the older offices' whole checklist when one is set.
+// Edit the front list, per module (`?module=CODE`) its own tail, and the whole checklist.
 import { html, useState, useRef } from "/vendor/preact-htm.js";
 import { put } from "../api.js";
 import {
@@ -133,6 +134,15 @@ export function MilestoneTemplatesPage() {
         <${Card} title="Default tail" class="section-card">
           <p class="hint card-lead">For modules without a tail of their own. It is fixed.</p>
           <${StepList} steps=${t.default_tail} />
+        </${Card}>
+        <${Card} title="Whole checklist (older offices)" class="section-card">
+          <div data-testid="legacy-checklist">
+            <p class="hint card-lead">One list for the whole checklist, as older offices kept it. While the front list is empty, it replaces
+              the default tail for every module without a tail of its own${t.front.length ? " (the front list has steps now, so it is not used)" : ""}.
+              Remove every step to stop using it.</p>
+            <${StepsEditor} key=${JSON.stringify(t.legacy)} steps=${t.legacy || []} label="Whole checklist" empty="Not used: no steps."
+              onSave=${async (steps) => onSaved(await put("/api/settings/milestones/legacy", { steps }), steps.length ? "The whole checklist is saved." : "The whole checklist is cleared.")} />
+          </div>
         </${Card}>
       </div>
     </div>

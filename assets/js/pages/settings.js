@@ -8,7 +8,7 @@ const SECTIONS = [
   { href: "/settings/template", title: "Letterhead", text: "The trade name, logo, colour, terms and footer of quotations, invoices, receipts and emails; how long a public link lasts." },
   { href: "/settings/mail", title: "Mail", text: "The mail provider that sends documents, and a test of the connection." },
   { href: "/settings/reminders", title: "Reminder schedule", text: "The days renewals, contracts, overdue invoices and quote follow-ups are chased on, and whether follow-ups go out by themselves." },
-  { href: "/settings/operations", title: "Operations", text: "The SMS gateway's balance address, the low-balance threshold in credits, and the ticket SLA in days." },
+  { href: "/settings/operations", title: "Operations", text: "The SMS gateway's balance address, the low-balance threshold in credits, the ticket SLA and types, the payment terms of invoices, and when a project is stalled." },
   { href: "/jobs", title: "Background jobs", text: "The daily scan and recurring invoices: their last run, last error and next run, and Run now." },
   { href: "/settings/milestones", title: "Checklist templates", text: "The onboarding steps a new subscription starts with, per module." },
   { href: "/modules", title: "Catalog", text: "Modules, their dated prices and volume rate cards." },
