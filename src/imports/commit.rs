@@ -4,8 +4,9 @@
 //! when it is already in the registry, updated with the cells the file gives or left alone as
 //! the owner chose; each legacy invoice is recorded with its number, date and total; and every
 //! number series is moved past the largest legacy number of its prefix and financial year, so
-//! the next invoice continues the old series. A second commit of the same file finds every
-//! client and invoice already there and creates nothing.
+//! the next invoice continues the old series. The old system's onboarding checklist, when the
+//! stage brought one, becomes the legacy whole checklist (spec 2.11). A second commit of the
+//! same file finds every client and invoice already there and creates nothing.
 
 use crate::auth::session::AuthUser;
 use crate::clients::registry::{ClientInput, client_changes};
@@ -36,6 +37,8 @@ pub struct CommitResult {
     pub invoices_known: i64,
     /// The number series moved: the last number now taken in each.
     pub series: Vec<Series>,
+    /// The steps of the old system's checklist made the legacy whole checklist (0: none came).
+    pub checklist_steps: i64,
 }
 
 /// A series the commit moved: the last number now taken in it (the largest legacy number, or
@@ -196,6 +199,10 @@ pub fn commit_in(tx: &Connection, user: &AuthUser) -> Result<CommitResult, AppEr
     for ((prefix, fy), seq) in series {
         let last_seq = document_store::seed_series(tx, &prefix, &fy, seq)?;
         result.series.push(Series { prefix, fy, last_seq });
+    }
+    if let Some(steps) = batch.checklist.clone().filter(|s| !s.is_empty()) {
+        result.checklist_steps = steps.len() as i64;
+        crate::projects::checklist_templates::save_legacy_in(tx, user, steps)?;
     }
     let image = serde_json::to_value(&result)?;
     store::set_committed(tx, &batch.id, &user.id, &image)?;

@@ -38,6 +38,9 @@ pub fn router() -> OpenApiRouter<AppState> {
 pub struct StageBody {
     pub csv: String,
     pub file_name: Option<String>,
+    /// The old system's onboarding checklist, one label per step in order (optional): the commit
+    /// makes it the whole checklist of modules with neither front nor tail steps.
+    pub checklist: Option<Vec<String>>,
 }
 
 /// Stages a CSV file of clients and their legacy invoices, replacing what was staged (owner,
@@ -53,7 +56,15 @@ async fn stage(
     Ok(Json(
         state
             .db
-            .write_alone(move |tx| staging::stage_in(tx, &user, &body.csv, body.file_name.as_deref()))
+            .write_alone(move |tx| {
+                staging::stage_in(
+                    tx,
+                    &user,
+                    &body.csv,
+                    body.file_name.as_deref(),
+                    body.checklist.as_deref(),
+                )
+            })
             .await?,
     ))
 }

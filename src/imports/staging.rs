@@ -11,6 +11,7 @@ use crate::documents::store as document_store;
 use crate::error::AppError;
 use crate::imports::rules::{self, Column, KnownClient, KnownNumber, Registry, Staged};
 use crate::imports::store::{self, Counts, StagedRow, Verification};
+use crate::projects::rules::Step;
 use rusqlite::Connection;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -50,7 +51,12 @@ pub fn stage_in(
     user: &AuthUser,
     csv: &str,
     file_name: Option<&str>,
+    checklist: Option<&[String]>,
 ) -> Result<Status, AppError> {
+    let checklist = checklist
+        .filter(|labels| !labels.is_empty())
+        .map(|labels| crate::projects::rules::steps_from_labels("checklist", labels))
+        .transpose()?;
     let (columns, raws) = rules::read_file(csv)?;
     let staged: Vec<Staged> = raws
         .into_iter()
@@ -60,7 +66,7 @@ pub fn stage_in(
     let verdicts = rules::check(&staged, &registry(tx, &staged)?, today);
     store::clear(tx)?;
     let file_name = file_name.map(str::trim).filter(|f| !f.is_empty());
-    store::insert_batch(tx, file_name, &columns, &user.id)?;
+    store::insert_batch(tx, file_name, &columns, checklist.as_deref(), &user.id)?;
     for (s, v) in staged.iter().zip(&verdicts) {
         store::insert_row(tx, &s.raw, v)?;
     }
@@ -76,6 +82,7 @@ pub fn stage_in(
             after: Some(serde_json::json!({
                 "file_name": file_name,
                 "columns": columns,
+                "checklist": checklist,
                 "counts": status.counts,
                 "problems_by_kind": status.problems_by_kind,
             })),
@@ -222,6 +229,9 @@ pub struct Status {
     pub file_name: Option<String>,
     /// How the file's headers were read.
     pub columns: Vec<Column>,
+    /// The old system's onboarding checklist the stage brought; the commit makes it the legacy
+    /// whole checklist (`project.milestone_template`).
+    pub checklist: Option<Vec<Step>>,
     pub staged_at: Option<String>,
     /// What the commit did, once it is done.
     pub committed: Option<Committed>,
@@ -254,6 +264,7 @@ pub fn status(conn: &Connection) -> Result<Status, AppError> {
         verification: store::staged_verification(conn)?,
         file_name: batch.as_ref().and_then(|b| b.file_name.clone()),
         columns: batch.as_ref().map(|b| b.columns.clone()).unwrap_or_default(),
+        checklist: batch.as_ref().and_then(|b| b.checklist.clone()),
         staged_at: batch.as_ref().map(|b| b.staged_at.clone()),
         committed,
     })

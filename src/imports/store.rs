@@ -5,6 +5,7 @@ use crate::db::query::{Filter, ListQuery, Listing, like_contains};
 use crate::documents::rules::financial_year;
 use crate::error::AppError;
 use crate::imports::rules::{Column, Problem, RawRow, Verdict};
+use crate::projects::rules::Step;
 use chrono::NaiveDate;
 use rusqlite::types::Value;
 use rusqlite::{Connection, OptionalExtension, Row, params};
@@ -21,12 +22,14 @@ pub struct Batch {
     pub staged_at: String,
     pub committed_at: Option<String>,
     pub result: Option<serde_json::Value>,
+    /// The old system's onboarding checklist, when the stage brought one.
+    pub checklist: Option<Vec<Step>>,
 }
 
 pub fn batch(conn: &Connection) -> Result<Option<Batch>, AppError> {
     let row = conn
         .prepare_cached(
-            "SELECT id, file_name, columns, staged_by, staged_at, committed_at, result FROM import_batch LIMIT 1",
+            "SELECT id, file_name, columns, staged_by, staged_at, committed_at, result, checklist FROM import_batch LIMIT 1",
         )?
         .query_row([], |r| {
             Ok((
@@ -37,11 +40,12 @@ pub fn batch(conn: &Connection) -> Result<Option<Batch>, AppError> {
                 r.get::<_, String>(4)?,
                 r.get::<_, Option<String>>(5)?,
                 r.get::<_, Option<String>>(6)?,
+                r.get::<_, Option<String>>(7)?,
             ))
         })
         .optional()?;
     row.map(
-        |(id, file_name, columns, staged_by, staged_at, committed_at, result)| {
+        |(id, file_name, columns, staged_by, staged_at, committed_at, result, checklist)| {
             Ok(Batch {
                 id,
                 file_name,
@@ -50,6 +54,7 @@ pub fn batch(conn: &Connection) -> Result<Option<Batch>, AppError> {
                 staged_at,
                 committed_at,
                 result: result.map(|r| serde_json::from_str(&r)).transpose()?,
+                checklist: checklist.map(|c| serde_json::from_str(&c)).transpose()?,
             })
         },
     )
@@ -67,6 +72,7 @@ pub fn insert_batch(
     tx: &Connection,
     file_name: Option<&str>,
     columns: &[Column],
+    checklist: Option<&[Step]>,
     user_id: &str,
 ) -> Result<String, AppError> {
     Ok(crate::db::query::insert_row(
@@ -78,6 +84,13 @@ pub fn insert_batch(
                 file_name.map_or(Value::Null, |f| Value::Text(f.into())),
             ),
             ("columns", Value::Text(serde_json::to_string(columns)?)),
+            (
+                "checklist",
+                match checklist {
+                    Some(steps) => Value::Text(serde_json::to_string(steps)?),
+                    None => Value::Null,
+                },
+            ),
             ("staged_by", Value::Text(user_id.into())),
             ("staged_at", Value::Text(crate::clock::now_timestamp())),
         ],

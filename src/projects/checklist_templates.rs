@@ -104,8 +104,13 @@ pub fn save_tail_in(tx: &Connection, user: &AuthUser, code: &str, steps: Vec<Ste
     save_template(tx, user, &format!("{}{code}", TAIL_PREFIX), before, &steps)
 }
 
-/// Replaces the legacy whole checklist (owner), audited; an empty list clears it.
+/// Replaces the legacy whole checklist (owner, or the import's commit), audited; an empty list
+/// clears it, and the list in force again writes nothing.
 pub fn save_legacy_in(tx: &Connection, user: &AuthUser, steps: Vec<Step>) -> Result<(), AppError> {
     let steps = rules::check_template(steps, &[])?;
-    save_template(tx, user, LEGACY_KEY, legacy(tx)?, &steps)
+    let before = legacy(tx)?;
+    if before.as_deref().unwrap_or_default() == steps.as_slice() {
+        return Ok(());
+    }
+    save_template(tx, user, LEGACY_KEY, before, &steps)
 }

@@ -81,6 +81,30 @@ pub fn legacy_steps(value: Value) -> Option<Vec<Step>> {
     check_template(steps, &[]).ok()
 }
 
+/// A whole checklist given as labels in order (the legacy import's `checklist`), keys derived as
+/// a saved template's are; a fault names `{field}[i]`.
+pub fn steps_from_labels(field: &str, labels: &[String]) -> Result<Vec<Step>, AppError> {
+    let steps = labels
+        .iter()
+        .map(|label| Step {
+            key: String::new(),
+            label: label.clone(),
+        })
+        .collect();
+    check_template(steps, &[]).map_err(|mut e| {
+        let at = e
+            .field
+            .as_deref()
+            .and_then(|f| f.strip_prefix("steps"))
+            .map(|rest| {
+                let index = rest.split(']').next().unwrap_or("");
+                format!("{field}{index}]")
+            });
+        e.field = Some(at.unwrap_or_else(|| field.to_string()));
+        e
+    })
+}
+
 /// Normalizes a template being saved: labels required, keys derived when blank and
 /// canonicalized, no key twice, none colliding with `others` (the other side: front vs tails).
 pub fn check_template(steps: Vec<Step>, others: &[String]) -> Result<Vec<Step>, AppError> {

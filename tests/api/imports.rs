@@ -908,3 +908,98 @@ async fn the_rows_download_the_sample_stages_and_skip_all_and_discard_do_what_th
     );
     assert_eq!(app.count("SELECT COUNT(*) FROM client"), 1);
 }
+
+#[tokio::test]
+async fn the_old_systems_checklist_comes_with_the_file_and_the_commit_makes_it_the_whole_checklist() {
+    let app = TestApp::new();
+    let owner = app.owner().await;
+    let csv = "name,district\nKallada SCB,Kollam\n";
+    let body =
+        |checklist: Value| json!({ "csv": csv, "file_name": "old-system.csv", "checklist": checklist });
+
+    // A bad step is refused on its index and nothing is staged.
+    let refused = app
+        .post(
+            "/api/import/stage",
+            &owner,
+            body(json!(["Agreement signed", "  "])),
+        )
+        .await;
+    assert_eq!(
+        (
+            refused.status,
+            refused.code(),
+            refused.body["error"]["field"].as_str()
+        ),
+        (
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "invalid_label",
+            Some("checklist[1]")
+        )
+    );
+    assert_eq!(app.count("SELECT COUNT(*) FROM import_batch"), 0);
+
+    let staged = app
+        .post(
+            "/api/import/stage",
+            &owner,
+            body(json!(["Agreement signed", "Data migrated", "Go-live"])),
+        )
+        .await;
+    assert_eq!(staged.status, StatusCode::OK, "{}", staged.text);
+    let steps = json!([
+        { "key": "agreement_signed", "label": "Agreement signed" },
+        { "key": "data_migrated", "label": "Data migrated" },
+        { "key": "go_live", "label": "Go-live" }
+    ]);
+    assert_eq!(status(&app, &owner).await["checklist"], steps);
+    assert_eq!(
+        app.get("/api/settings/milestones", &owner).await.body["legacy"],
+        Value::Null,
+        "nothing is in force before the commit"
+    );
+
+    let committed = app.post("/api/import/commit", &owner, json!({})).await;
+    assert_eq!(
+        (committed.status, committed.body["checklist_steps"].as_i64()),
+        (StatusCode::OK, Some(3)),
+        "{}",
+        committed.text
+    );
+    assert_eq!(
+        app.get("/api/settings/milestones", &owner).await.body["legacy"],
+        steps
+    );
+    let audited = || {
+        app.count(
+            "SELECT COUNT(*) FROM audit WHERE entity = 'setting' AND entity_id = 'project.milestone_template'",
+        )
+    };
+    assert_eq!(audited(), 1);
+
+    // The same file and checklist again: nothing new is written.
+    let again = app
+        .post(
+            "/api/import/stage",
+            &owner,
+            body(json!(["Agreement signed", "Data migrated", "Go-live"])),
+        )
+        .await;
+    assert_eq!(again.status, StatusCode::OK, "{}", again.text);
+    let recommitted = app.post("/api/import/commit", &owner, json!({})).await;
+    assert_eq!(recommitted.status, StatusCode::OK, "{}", recommitted.text);
+    assert_eq!(audited(), 1);
+
+    // A file without a checklist leaves the one in force alone.
+    let plain = stage(&app, &owner, csv).await;
+    assert_eq!(
+        (plain.status, plain.body["checklist"].clone()),
+        (StatusCode::OK, Value::Null)
+    );
+    let committed = app.post("/api/import/commit", &owner, json!({})).await;
+    assert_eq!(committed.body["checklist_steps"], 0);
+    assert_eq!(
+        app.get("/api/settings/milestones", &owner).await.body["legacy"],
+        steps
+    );
+}

@@ -62,7 +62,10 @@ fn a_legacy_file_is_staged_corrected_and_committed_and_old_credentials_are_clear
     );
     assert!(s.find_all("[data-testid='import-summary']").is_empty());
 
+    // The old system's onboarding checklist travels with the file.
+    s.fill("checklist", "Agreement signed\nData migrated\n");
     s.wait("input[name='csv_file']").type_text(file.to_str().unwrap());
+    s.wait_text("[data-testid='import-checklist']", "Data migrated");
 
     // The problem row is listed (the list opens on problems) with its message, and holds the
     // commit back.
@@ -172,7 +175,8 @@ fn a_legacy_file_is_staged_corrected_and_committed_and_old_credentials_are_clear
     assert!(
         summary.contains("Create 2 clients, update 1 and record 4 invoices.")
             && summary.contains("Series INV 24-25 continues after INV/24-25-0103")
-            && summary.contains("Series INV 23-24 continues after INV/23-24-0007"),
+            && summary.contains("Series INV 23-24 continues after INV/23-24-0007")
+            && summary.contains("The old system's checklist of 2 steps becomes the whole checklist"),
         "{summary}"
     );
     shot(&s, "97-import-commit-confirm");
@@ -196,6 +200,11 @@ fn a_legacy_file_is_staged_corrected_and_committed_and_old_credentials_are_clear
     });
     quiet(&s);
     shot(&s, "92-import-committed");
+    let (_, _, templates) = server.call("GET", "/api/settings/milestones", Some(&owner), None);
+    assert_eq!(
+        templates["legacy"],
+        json!([{ "key": "agreement_signed", "label": "Agreement signed" }, { "key": "data_migrated", "label": "Data migrated" }])
+    );
 
     let sql = rusqlite::Connection::open(&data).unwrap();
     sql.busy_timeout(Duration::from_secs(5)).unwrap();

@@ -10,7 +10,7 @@ import { html, useState, useEffect, useRef } from "/vendor/preact-htm.js";
 import { get, post, postWithProgress, isAbort } from "../api.js";
 import { dateTime, integer, rupees } from "../format.js";
 import {
-  Card, Notice, Loading, Progress, Badge, ConfirmDialog, DataTable, toast, useFetch, useTitle, useId, PageHeader, useQuery,
+  Card, Notice, Loading, Progress, Badge, ConfirmDialog, DataTable, Field, toast, useFetch, useTitle, useId, PageHeader, useQuery,
 } from "../components.js";
 import { StagedRows, CELL_LABELS, problemLabel } from "./import-rows.js";
 import { LegacyCredentialsCard } from "./legacy-credentials.js";
@@ -77,6 +77,7 @@ function StageCard({ status, onStaged }) {
   const [phase, setPhase] = useState(null);
   const [error, setError] = useState(null);
   const [warning, setWarning] = useState(null);
+  const [checklist, setChecklist] = useState("");
   useEffect(() => () => ctl.current && ctl.current.abort(), []);
   const busy = !!phase;
 
@@ -92,7 +93,8 @@ function StageCard({ status, onStaged }) {
       setPhase({ step: "reading", name: file.name, loaded: 0, total: file.size });
       const text = await readText(file, (loaded, total) => setPhase({ step: "reading", name: file.name, loaded, total }), abort.signal);
       const rows = countRows(text);
-      const body = JSON.stringify({ csv: text, file_name: file.name });
+      const steps = checklist.split("\n").map((l) => l.trim()).filter(Boolean);
+      const body = JSON.stringify(steps.length ? { csv: text, file_name: file.name, checklist: steps } : { csv: text, file_name: file.name });
       if (new Blob([body]).size > MAX_BODY) {
         throw new Error(`${file.name} is too large to send at once (its quotes and line breaks take room too). Split it and import the parts one after the other.`);
       }
@@ -142,6 +144,9 @@ function StageCard({ status, onStaged }) {
   }
   return html`<${Card} title=${status.staged_at ? "Stage another file" : "Stage the file"} class="section-card">
     <div data-testid="stage-card">
+      <${Field} label="The old system's onboarding checklist" as="textarea" rows="3" name="checklist" optional value=${checklist}
+        onInput=${(e) => setChecklist(e.currentTarget.value)} disabled=${busy}
+        hint="One step per line, in order, staged with the file. On commit it becomes the whole checklist of every module with no checklist of its own (Settings → Checklist templates)." />
       <div class=${`drop-zone${over ? " is-over" : ""}${busy ? " is-busy" : ""}`} data-testid="drop-zone"
         onDragEnter=${dragging} onDragOver=${dragging} onDragLeave=${(e) => !e.currentTarget.contains(e.relatedTarget) && setOver(false)} onDrop=${onDrop}>
         <p class="drop-title">Drop the CSV file here, or choose it</p>
@@ -271,6 +276,7 @@ function CommitMessage({ status, series }) {
     ${(status.invoices_known > 0 || status.excluded > 0) && html`<p>
       ${status.invoices_known > 0 && `${plural(status.invoices_known, "invoice")} already imported ${status.invoices_known === 1 ? "is" : "are"} left as ${status.invoices_known === 1 ? "it is" : "they are"}. `}
       ${status.excluded > 0 && `${plural(status.excluded, "excluded row")} ${status.excluded === 1 ? "is" : "are"} left out.`}</p>`}
+    ${status.checklist && html`<p>The old system's checklist of ${plural(status.checklist.length, "step")} becomes the whole checklist of modules with no checklist of their own.</p>`}
     ${series === null
       ? html`<p>Each invoice number series continues after the largest legacy number of its prefix and year.</p>`
       : series.length > 0 && html`<ul class="plain-list series-list">
@@ -337,6 +343,8 @@ function StagedCard({ status, onChanged }) {
         </div>`}
         <h3 class="sub-title">Columns read</h3>
         <${ColumnMap} columns=${status.columns} />
+        ${status.checklist && html`<h3 class="sub-title">Onboarding checklist</h3>
+          <ol class="step-list" data-testid="import-checklist">${status.checklist.map((st) => html`<li key=${st.key}>${st.label}</li>`)}</ol>`}
         <div class="commit-bar">
           <button type="button" class="btn btn-primary" disabled=${!!reason || preparing} aria-describedby=${reason ? "commit-reason" : undefined}
             aria-busy=${preparing ? "true" : undefined} onClick=${review}>
