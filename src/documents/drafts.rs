@@ -35,10 +35,20 @@ pub struct DocumentInput {
     pub doc_type: Option<String>,
     /// At create only.
     pub client_id: Option<String>,
-    pub doc_date: Option<NaiveDate>,
-    /// INVOICE only; default doc_date + billing.payment_terms_days at issue.
-    #[serde(rename = "dueDate", alias = "due_date")]
-    pub due_date: Option<NaiveDate>,
+    /// Null clears it (a draft then takes the day it is issued).
+    #[serde(default, deserialize_with = "given_or_null")]
+    #[schema(value_type = Option<String>, format = Date, nullable)]
+    pub doc_date: Option<Option<NaiveDate>>,
+    /// INVOICE only; default doc_date + billing.payment_terms_days at issue; null clears it.
+    /// Never before the document date (given, or the day it is issued).
+    #[serde(
+        rename = "dueDate",
+        alias = "due_date",
+        default,
+        deserialize_with = "given_or_null"
+    )]
+    #[schema(value_type = Option<String>, format = Date, nullable)]
+    pub due_date: Option<Option<NaiveDate>>,
     pub notes: Option<String>,
     pub terms: Option<String>,
     /// Bring the total to the nearest rupee (shown as round_off).
@@ -46,6 +56,15 @@ pub struct DocumentInput {
     #[schema(value_type = Option<u8>)]
     pub round_to_rupee: Option<bool>,
     pub lines: Option<Vec<LineInput>>,
+}
+
+/// A field that may be absent (None: left as it is), null (`Some(None)`: cleared) or given.
+fn given_or_null<'de, D, T>(d: D) -> Result<Option<Option<T>>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    Option::deserialize(d).map(Some)
 }
 
 /// The place of supply of a draft for `client` (spec 3.4, [`rules::place_of_supply`]).
@@ -89,11 +108,8 @@ pub fn as_input(line: &PricedLine) -> LineInput {
     }
 }
 
-pub fn check_dates(
-    doc_type: &str,
-    doc_date: Option<NaiveDate>,
-    due_date: Option<NaiveDate>,
-) -> Result<(), AppError> {
+/// Only an invoice has a due date.
+fn check_due_allowed(doc_type: &str, due_date: Option<NaiveDate>) -> Result<(), AppError> {
     if due_date.is_some() && doc_type != "INVOICE" {
         return Err(AppError::invalid(
             "dueDate",
@@ -101,25 +117,30 @@ pub fn check_dates(
             "Only an invoice has a due date.",
         ));
     }
-    if let (Some(doc), Some(due)) = (doc_date, due_date)
-        && due < doc
-    {
-        return Err(AppError::invalid(
-            "dueDate",
-            "due_before_date",
-            "The due date cannot be before the document date.",
-        ));
-    }
     Ok(())
+}
+
+/// A draft's dates (decisions 12): a due date only on an invoice, and never before the document
+/// date, which for a draft without one is `today` (the day it would be issued; issuing checks
+/// again on the day it stamps).
+pub fn check_dates(
+    doc_type: &str,
+    doc_date: Option<NaiveDate>,
+    due_date: Option<NaiveDate>,
+    today: NaiveDate,
+) -> Result<(), AppError> {
+    check_due_allowed(doc_type, due_date)?;
+    rules::check_due_date(doc_date.unwrap_or(today), due_date)
 }
 
 pub fn header_changes(input: &DocumentInput) -> Changes {
     let mut changes = vec![];
-    if let Some(d) = input.doc_date {
-        changes.push(("doc_date", Value::Text(d.to_string())));
-    }
-    if let Some(d) = input.due_date {
-        changes.push(("due_date", Value::Text(d.to_string())));
+    for (column, value) in [("doc_date", input.doc_date), ("due_date", input.due_date)] {
+        match value {
+            Some(Some(d)) => changes.push((column, Value::Text(d.to_string()))),
+            Some(None) => changes.push((column, Value::Null)),
+            None => {}
+        }
     }
     for (column, value) in [("notes", &input.notes), ("terms", &input.terms)] {
         if let Some(v) = value {
@@ -165,7 +186,7 @@ impl NewDraft {
             .client_id
             .clone()
             .ok_or_else(|| AppError::invalid("client_id", "required", "Choose the client."))?;
-        check_dates(&doc_type, input.doc_date, input.due_date)?;
+        check_due_allowed(&doc_type, input.due_date.flatten())?;
         Ok(NewDraft {
             doc_type,
             client_id,
@@ -182,10 +203,14 @@ pub fn create_in(tx: &Connection, user: &AuthUser, draft: NewDraft) -> Result<Do
         input,
     } = draft;
     let client = visible_client(tx, user, &client_id)?;
-    let on = match input.doc_date {
-        Some(d) => d,
-        None => settings::office_today(tx)?,
-    };
+    let today = settings::office_today(tx)?;
+    check_dates(
+        &doc_type,
+        input.doc_date.flatten(),
+        input.due_date.flatten(),
+        today,
+    )?;
+    let on = input.doc_date.flatten().unwrap_or(today);
     let lines = input.lines.clone().unwrap_or_default();
     let (priced, intra) = compose(
         tx,
@@ -265,15 +290,13 @@ pub fn update_in(
             "An issued document cannot change: cancel it, supersede it (proforma) or issue a credit note (invoice).",
         ));
     }
-    let doc_date = input.doc_date.or(doc
-        .doc_date
-        .as_deref()
-        .and_then(|d| NaiveDate::parse_from_str(d, "%Y-%m-%d").ok()));
-    let due_date = input.due_date.or(doc
-        .due_date
-        .as_deref()
-        .and_then(|d| NaiveDate::parse_from_str(d, "%Y-%m-%d").ok()));
-    check_dates(&doc.doc_type, doc_date, due_date)?;
+    let stored = |d: &Option<String>| {
+        d.as_deref()
+            .and_then(|d| NaiveDate::parse_from_str(d, "%Y-%m-%d").ok())
+    };
+    let doc_date = input.doc_date.unwrap_or_else(|| stored(&doc.doc_date));
+    let due_date = input.due_date.unwrap_or_else(|| stored(&doc.due_date));
+    check_dates(&doc.doc_type, doc_date, due_date, settings::office_today(tx)?)?;
     let client = client_store::get(tx, &doc.client_id, None)?.ok_or_else(|| AppError::not_found("client"))?;
     let lines = input
         .lines

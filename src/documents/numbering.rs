@@ -38,6 +38,11 @@ pub fn issue_in(tx: &Connection, user: &AuthUser, id: &str) -> Result<Document, 
         ));
     }
     let doc_date = pricing_date(tx, doc.doc_date.as_deref())?;
+    let due_date = doc
+        .due_date
+        .as_deref()
+        .and_then(|d| chrono::NaiveDate::parse_from_str(d, "%Y-%m-%d").ok());
+    rules::check_due_date(doc_date, due_date)?;
     let client = client_store::get(tx, &doc.client_id, None)?.ok_or_else(|| AppError::not_found("client"))?;
     let inputs: Vec<LineInput> = doc.lines.iter().map(|l| as_input(&l.priced)).collect();
     // A credit note keeps its invoice's place of supply, whatever the client's state is now.

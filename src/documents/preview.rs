@@ -33,7 +33,7 @@ pub fn preview(c: &Connection, user: &AuthUser, input: DocumentInput) -> Result<
         .clone()
         .ok_or_else(|| AppError::invalid("client_id", "required", "Choose the client."))?;
     let client = visible_client(c, user, &client_id)?;
-    let on = match input.doc_date {
+    let on = match input.doc_date.flatten() {
         Some(d) => d,
         None => settings::office_today(c)?,
     };
@@ -47,7 +47,8 @@ pub fn preview(c: &Connection, user: &AuthUser, input: DocumentInput) -> Result<
         Mode::Permissive,
     )?;
     let mut warnings = priced.warnings;
-    if input.due_date.is_some() && input.doc_type.as_deref() != Some("INVOICE") {
+    let due_date = input.due_date.flatten();
+    if due_date.is_some() && input.doc_type.as_deref() != Some("INVOICE") {
         warnings.push(Warning {
             code: "due_date_not_allowed",
             message: "Only an invoice has a due date.".into(),
@@ -58,10 +59,7 @@ pub fn preview(c: &Connection, user: &AuthUser, input: DocumentInput) -> Result<
         doc_type: doc_type.clone(),
         status: "draft".into(),
         doc_date: Some(on.to_string()),
-        due_date: input
-            .due_date
-            .filter(|_| doc_type == "INVOICE")
-            .map(|d| d.to_string()),
+        due_date: due_date.filter(|_| doc_type == "INVOICE").map(|d| d.to_string()),
         client_id: client.id.clone(),
         client_name: client.name.clone(),
         notes: input.notes.clone(),

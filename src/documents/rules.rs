@@ -148,6 +148,23 @@ pub fn check_reason(raw: &str) -> Result<String, AppError> {
     Ok(reason.to_string())
 }
 
+/// A due date is never before the document's date (decisions 12: on save, and on issue against
+/// the date it stamps); 422 on `dueDate`.
+pub fn check_due_date(doc_date: NaiveDate, due_date: Option<NaiveDate>) -> Result<(), AppError> {
+    match due_date {
+        Some(due) if due < doc_date => Err(AppError::invalid(
+            "dueDate",
+            "due_before_date",
+            format!(
+                "The due date ({}) is before the document date ({}): an invoice would be overdue the day it is issued.",
+                due.format("%d-%m-%Y"),
+                doc_date.format("%d-%m-%Y")
+            ),
+        )),
+        _ => Ok(()),
+    }
+}
+
 /// Names "A", "A and B", "A, B and C".
 fn listed(names: &[String]) -> String {
     match names {

@@ -166,7 +166,7 @@ pub fn period_in(tx: &Connection, id: &str, as_of: NaiveDate) -> Result<Option<D
     let draft = NewDraft::check(DocumentInput {
         doc_type: Some("INVOICE".into()),
         client_id: Some(before.client_id.clone()),
-        doc_date: Some(as_of),
+        doc_date: Some(Some(as_of)),
         notes: Some(rules::period_note(run_on, period_to)),
         lines: Some(before.lines.clone()),
         ..Default::default()

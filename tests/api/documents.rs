@@ -907,3 +907,112 @@ async fn the_date_range_and_staff_scope_of_the_list() {
         4
     );
 }
+
+#[tokio::test]
+async fn a_due_date_is_never_before_the_document_date_and_an_emptied_date_is_cleared() {
+    let b = books().await;
+    let d = |n: i64| (today() + Duration::days(n)).to_string();
+    let line = json!([ { "module_id": b.module, "qty": 1 } ]);
+    let documents = || b.app.count("SELECT COUNT(*) FROM document");
+    let before = documents();
+    // Refused on create: before the given date, and before today when no date is given.
+    for body in [
+        json!({ "type": "INVOICE", "client_id": b.kerala, "doc_date": d(-10), "dueDate": d(-15), "lines": line }),
+        json!({ "type": "INVOICE", "client_id": b.kerala, "dueDate": d(-1), "lines": line }),
+    ] {
+        let refused = b.app.post("/api/documents", &b.owner, body.clone()).await;
+        assert_eq!(
+            (
+                refused.status,
+                refused.code(),
+                refused.body["error"]["field"].as_str()
+            ),
+            (
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "due_before_date",
+                Some("dueDate")
+            ),
+            "{body}"
+        );
+    }
+    assert_eq!(documents(), before);
+    let made = draft(
+        &b,
+        json!({ "type": "INVOICE", "client_id": b.kerala, "doc_date": d(-10), "dueDate": d(-5), "lines": line }),
+    )
+    .await;
+    let path = format!("/api/documents/{}", id(&made));
+    // Refused on save: a due date before the stored date; clearing the date alone makes today
+    // the document date, which the stored due date is before.
+    for body in [json!({ "dueDate": d(-11) }), json!({ "doc_date": null })] {
+        let refused = b.app.patch(&path, &b.owner, body.clone()).await;
+        assert_eq!(
+            (refused.status, refused.code()),
+            (StatusCode::UNPROCESSABLE_ENTITY, "due_before_date"),
+            "{body}"
+        );
+    }
+    let kept = b.app.get(&path, &b.owner).await.body;
+    assert_eq!(
+        (kept["doc_date"].as_str(), kept["due_date"].as_str()),
+        (Some(d(-10).as_str()), Some(d(-5).as_str()))
+    );
+    // Both emptied: both cleared, and the absent keys of a later save leave them so.
+    let cleared = b
+        .app
+        .patch(&path, &b.owner, json!({ "doc_date": null, "dueDate": null }))
+        .await;
+    assert_eq!(cleared.status, StatusCode::OK, "{}", cleared.text);
+    assert_eq!(
+        (cleared.body["doc_date"].clone(), cleared.body["due_date"].clone()),
+        (Value::Null, Value::Null)
+    );
+    let noted = b
+        .app
+        .patch(&path, &b.owner, json!({ "notes": "Second instalment" }))
+        .await;
+    assert_eq!(
+        (noted.body["doc_date"].clone(), noted.body["due_date"].clone()),
+        (Value::Null, Value::Null)
+    );
+
+    // Refused on issue: a due date saved yesterday for a draft dated on issue (today).
+    let due_yesterday = draft(
+        &b,
+        json!({ "type": "INVOICE", "client_id": b.kerala, "lines": line }),
+    )
+    .await;
+    b.app
+        .sql()
+        .execute(
+            "UPDATE document SET due_date = ?2 WHERE id = ?1",
+            [id(&due_yesterday), d(-1)],
+        )
+        .unwrap();
+    let series = || {
+        b.app
+            .count("SELECT COALESCE(SUM(last_seq), 0) FROM number_series")
+    };
+    let numbered = series();
+    let refused = act(&b, &id(&due_yesterday), "issue", json!({})).await;
+    assert_eq!(
+        (
+            refused.status,
+            refused.code(),
+            refused.body["error"]["field"].as_str()
+        ),
+        (
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "due_before_date",
+            Some("dueDate")
+        )
+    );
+    assert_eq!(series(), numbered, "no number is used");
+    let issued = act(&b, &id(&made), "issue", json!({})).await;
+    assert_eq!(
+        (issued.status, issued.body["doc_date"].as_str()),
+        (StatusCode::OK, Some(today().to_string().as_str())),
+        "{}",
+        issued.text
+    );
+}

@@ -67,10 +67,10 @@ function headerValues(doc, query) {
   };
 }
 
+// An emptied date is sent as null, which clears it (a draft then takes the day it is issued).
 function headerBody(v) {
-  const b = { notes: v.notes.trim(), terms: v.terms.trim(), round_to_rupee: !!v.round_to_rupee };
-  if (v.doc_date) b.doc_date = v.doc_date;
-  if (v.type === "INVOICE" && v.dueDate) b.dueDate = v.dueDate;
+  const b = { notes: v.notes.trim(), terms: v.terms.trim(), round_to_rupee: !!v.round_to_rupee, doc_date: v.doc_date || null };
+  if (v.type === "INVOICE") b.dueDate = v.dueDate || null;
   return b;
 }
 
