@@ -210,12 +210,17 @@ fn quotes(conn: &Connection, as_of: NaiveDate, s: &Schedule, out: &mut Vec<Due>)
     };
     let offset = settings::office_offset(conn)?;
     // Sent quotations without a live forward child, of clients not lost, with their first 'sent'.
+    // Converting moves a quotation to 'invoiced' and cancelling its child re-opens it (spec
+    // 3.1) without moving it back, so an 'invoiced' quotation whose children are all cancelled
+    // is followed up again (spec 6.3 leaves out only a *live* child), unless it was accepted
+    // before it was converted: acceptance is a stop condition of its own.
     let mut stmt = conn.prepare(
         "SELECT d.id, d.client_id, d.created_by, d.doc_no,
                 (SELECT MIN(e.at) FROM document_event e WHERE e.document_id = d.id AND e.kind = 'sent')
          FROM document d JOIN client c ON c.id = d.client_id
-         WHERE d.type = 'QUOTATION' AND d.status = 'sent' AND c.status <> 'lost'
-           AND NOT EXISTS (SELECT 1 FROM document k WHERE k.parent_id = d.id AND k.status <> 'cancelled')",
+         WHERE d.type = 'QUOTATION' AND d.status IN ('sent', 'invoiced') AND c.status <> 'lost'
+           AND NOT EXISTS (SELECT 1 FROM document k WHERE k.parent_id = d.id AND k.status <> 'cancelled')
+           AND NOT EXISTS (SELECT 1 FROM document_event e WHERE e.document_id = d.id AND e.kind = 'accepted')",
     )?;
     let mut rows = stmt.query([])?;
     while let Some(r) = rows.next()? {
