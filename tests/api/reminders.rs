@@ -1220,3 +1220,94 @@ async fn the_scan_passes_over_quotes_with_a_live_child_accepted_ones_and_those_o
         (Some("invoiced"), &Value::Null)
     );
 }
+
+/// The rows of `sql` as (text, text).
+fn pairs(o: &Office, sql: &str) -> Vec<(String, String)> {
+    let conn = o.app.sql();
+    let mut stmt = conn.prepare(sql).unwrap();
+    stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect()
+}
+
+#[tokio::test]
+async fn the_days_jobs_run_the_scan_then_the_recurring_invoices_then_the_auto_sends() {
+    let (o, mail) = mail_office().await;
+    set_base_url(&o, "https://office.example.in").await;
+    set_policy(&o, "auto").await;
+    let (quote, sent_on) = sent_quote(&o).await;
+    // On `day` the quotation's 3-day follow-up (policy auto) is due, and so is a monthly plan.
+    let day = plus(sent_on, 3);
+    let plan = o
+        .app
+        .post(
+            "/api/recurring-plans",
+            &o.owner,
+            json!({ "client_id": o.client, "interval": "monthly", "next_run": day.to_string(),
+                    "lines": [ { "description": "Cloud hosting", "qty": 1, "unit_price": 500_000, "gst_rate": 18 } ] }),
+        )
+        .await;
+    assert_eq!(plan.status, StatusCode::CREATED, "{}", plan.text);
+
+    let state = o.app.state.clone();
+    tokio::task::spawn_blocking(move || backoffice::jobs::run_day(&state, day))
+        .await
+        .unwrap();
+
+    // Each of the day's three jobs ran once, to the end, in the spec's order (6.3).
+    let runs = pairs(
+        &o,
+        &format!(
+            "SELECT job, outcome FROM job_run WHERE as_of = '{day}'
+             AND job IN ('daily_scan', 'recurring_generation', 'auto_send_drain') ORDER BY id"
+        ),
+    );
+    let ok = |job: &str| (job.to_string(), "ok".to_string());
+    assert_eq!(runs, [ok("daily_scan"), ok("recurring_generation"), ok("auto_send_drain")]);
+    // The plan's invoice was issued, then the follow-up went out: the drain came after it.
+    let invoices = pairs(&o, "SELECT id, doc_no FROM document WHERE type = 'INVOICE'");
+    assert_eq!(invoices.len(), 1, "{invoices:?}");
+    let sends = pairs(
+        &o,
+        "SELECT id, document_id || ' ' || purpose || ' ' || status || ' ' || COALESCE(sent_by, 'the job') FROM email_log",
+    );
+    assert_eq!(sends.len(), 1, "{sends:?}");
+    assert_eq!(sends[0].1, format!("{quote} reminder sent the job"));
+    assert!(
+        sends[0].0 > invoices[0].0,
+        "the auto-send ({}) was written after the day's invoice ({})",
+        sends[0].0,
+        invoices[0].0
+    );
+    assert_eq!(mail.received().len(), 1);
+    let counts = |job: &str| -> Value {
+        let text: String = o
+            .app
+            .sql()
+            .query_row(
+                "SELECT counts FROM job_run WHERE job = ?1 AND as_of = ?2",
+                [job, &day.to_string()],
+                |r| r.get(0),
+            )
+            .unwrap();
+        serde_json::from_str(&text).unwrap()
+    };
+    assert_eq!(
+        counts("auto_send_drain"),
+        json!({ "as_of": day.to_string(), "sent": 1, "failed": 0 })
+    );
+    assert_eq!(counts("recurring_generation")["generated"], 1);
+    assert_eq!(counts("daily_scan")["created"]["quote_followup"], 1);
+
+    // The day is done: a second tick runs none of them again.
+    let state = o.app.state.clone();
+    tokio::task::spawn_blocking(move || backoffice::jobs::run_day(&state, day))
+        .await
+        .unwrap();
+    assert_eq!(
+        o.app.count(&format!("SELECT COUNT(*) FROM job_run WHERE as_of = '{day}' AND job IN ('daily_scan', 'recurring_generation', 'auto_send_drain')")),
+        3
+    );
+    assert_eq!(mail.received().len(), 1);
+}
