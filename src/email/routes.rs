@@ -153,16 +153,7 @@ async fn email_log(
 }
 
 const EMAIL_LOG_CSV: &[&str] = &[
-    "Time",
-    "To",
-    "Cc",
-    "Subject",
-    "Client",
-    "Purpose",
-    "Document",
-    "Status",
-    "Error",
-    "Sent by",
+    "Time", "To", "Cc", "Subject", "Client", "Purpose", "Document", "Status", "Error", "Sent by",
 ];
 
 fn email_log_cells(e: &EmailLogRow) -> Vec<String> {

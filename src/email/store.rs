@@ -138,9 +138,10 @@ pub fn list_log(filter: EmailLogFilter) -> Listing<EmailLogRow> {
         );
     }
     let query = ListQuery {
-        columns: "e.id, e.purpose, e.document_id, d.doc_no, e.client_id, c.name, e.module_id, e.to_address, e.cc, \
+        columns:
+            "e.id, e.purpose, e.document_id, d.doc_no, e.client_id, c.name, e.module_id, e.to_address, e.cc, \
                   e.subject, e.status, e.provider_message_id, e.error, e.sent_by, s.name, e.at"
-            .into(),
+                .into(),
         from: "email_log e LEFT JOIN client c ON c.id = e.client_id \
                LEFT JOIN staff s ON s.id = e.sent_by LEFT JOIN document d ON d.id = e.document_id",
         order_by: "e.id DESC",

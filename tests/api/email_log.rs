@@ -46,8 +46,14 @@ async fn log() -> Log {
         }
         body
     };
-    let adoor = id(&app.post("/api/clients", &owner, client("Adoor SCB", Some(&staff_id))).await.body);
-    let kadakkal = id(&app.post("/api/clients", &owner, client("Kadakkal SCB", None)).await.body);
+    let adoor = id(&app
+        .post("/api/clients", &owner, client("Adoor SCB", Some(&staff_id)))
+        .await
+        .body);
+    let kadakkal = id(&app
+        .post("/api/clients", &owner, client("Kadakkal SCB", None))
+        .await
+        .body);
     let draft = app
         .post(
             "/api/documents",
@@ -57,7 +63,11 @@ async fn log() -> Log {
         .await;
     assert_eq!(draft.status, StatusCode::CREATED, "{}", draft.text);
     let issued = app
-        .post(&format!("/api/documents/{}/issue", id(&draft.body)), &owner, json!({}))
+        .post(
+            &format!("/api/documents/{}/issue", id(&draft.body)),
+            &owner,
+            json!({}),
+        )
         .await;
     assert_eq!(issued.status, StatusCode::OK, "{}", issued.text);
     let invoice = id(&issued.body);
@@ -67,11 +77,71 @@ async fn log() -> Log {
         .query_row("SELECT id FROM staff WHERE role = 'owner'", [], |r| r.get(0))
         .unwrap();
     let rows = [
-        ("EL1", "document", Some(&invoice), Some(&adoor), None, "accounts@adoor.coop", "Invoice from Softland India", "sent", None, Some(&owner_id), "2026-11-18T18:29:59Z"),
-        ("EL2", "module_notify", None, Some(&kadakkal), Some(&module), "office@kadakkal.coop", "Deposit module: new release", "failed", Some("The mail provider refused the email (406)."), Some(&owner_id), "2026-11-21T03:00:00Z"),
-        ("EL3", "reminder", None, Some(&kadakkal), None, "president@kadakkal.coop", "=HYPERLINK(\"http://evil.example\")", "sent", None, None, "2026-11-20T20:00:00Z"),
-        ("EL4", "module_notify", None, Some(&adoor), Some(&module), "secretary@adoor.coop", "Deposit module: new release", "sent", None, Some(&staff_id), "2026-11-22T10:00:00Z"),
-        ("EL5", "test", None, None, None, "owner@softland.in", "Test 100%_done", "sent", None, Some(&owner_id), "2026-11-19T05:00:00Z"),
+        (
+            "EL1",
+            "document",
+            Some(&invoice),
+            Some(&adoor),
+            None,
+            "accounts@adoor.coop",
+            "Invoice from Softland India",
+            "sent",
+            None,
+            Some(&owner_id),
+            "2026-11-18T18:29:59Z",
+        ),
+        (
+            "EL2",
+            "module_notify",
+            None,
+            Some(&kadakkal),
+            Some(&module),
+            "office@kadakkal.coop",
+            "Deposit module: new release",
+            "failed",
+            Some("The mail provider refused the email (406)."),
+            Some(&owner_id),
+            "2026-11-21T03:00:00Z",
+        ),
+        (
+            "EL3",
+            "reminder",
+            None,
+            Some(&kadakkal),
+            None,
+            "president@kadakkal.coop",
+            "=HYPERLINK(\"http://evil.example\")",
+            "sent",
+            None,
+            None,
+            "2026-11-20T20:00:00Z",
+        ),
+        (
+            "EL4",
+            "module_notify",
+            None,
+            Some(&adoor),
+            Some(&module),
+            "secretary@adoor.coop",
+            "Deposit module: new release",
+            "sent",
+            None,
+            Some(&staff_id),
+            "2026-11-22T10:00:00Z",
+        ),
+        (
+            "EL5",
+            "test",
+            None,
+            None,
+            None,
+            "owner@softland.in",
+            "Test 100%_done",
+            "sent",
+            None,
+            Some(&owner_id),
+            "2026-11-19T05:00:00Z",
+        ),
     ];
     let sql = app.sql();
     for (id, purpose, document, client, module, to, subject, status, error, by, at) in rows {
@@ -139,7 +209,10 @@ async fn each_filter_selects_its_rows_and_a_row_names_its_client_sender_and_docu
         ("q=100%25".into(), &["EL5"]),
         ("q=_".into(), &["EL5"]),
         ("q=softland".into(), &["EL5", "EL1"]),
-        (format!("purpose=module_notify&status=sent&client_id={adoor}"), &["EL4"]),
+        (
+            format!("purpose=module_notify&status=sent&client_id={adoor}"),
+            &["EL4"],
+        ),
     ];
     for (query, expected) in cases {
         let (rows, total) = ids(&l, &l.owner, &query).await;
@@ -158,7 +231,12 @@ async fn each_filter_selects_its_rows_and_a_row_names_its_client_sender_and_docu
             "sent_by": l.owner_id, "sent_by_name": "Owner", "at": "2026-11-21T03:00:00Z"
         })
     );
-    let document = l.app.get(&format!("/api/email-log?document_id={invoice}"), &l.owner).await.body["rows"][0].clone();
+    let document = l
+        .app
+        .get(&format!("/api/email-log?document_id={invoice}"), &l.owner)
+        .await
+        .body["rows"][0]
+        .clone();
     assert_eq!(
         (
             document["docNo"].as_str(),
@@ -168,7 +246,10 @@ async fn each_filter_selects_its_rows_and_a_row_names_its_client_sender_and_docu
         (Some(l.doc_no.as_str()), Some("Adoor SCB"), Some("msg-EL1"))
     );
     let by_job = l.app.get("/api/email-log?purpose=reminder", &l.owner).await.body["rows"][0].clone();
-    assert_eq!((&by_job["sent_by"], &by_job["sent_by_name"]), (&Value::Null, &Value::Null));
+    assert_eq!(
+        (&by_job["sent_by"], &by_job["sent_by_name"]),
+        (&Value::Null, &Value::Null)
+    );
 }
 
 #[tokio::test]
@@ -222,7 +303,10 @@ async fn the_csv_takes_the_filters_and_sort_and_guards_formulas() {
     let l = log().await;
     let csv = l
         .app
-        .get(&format!("/api/email-log.csv?client_id={}&sort=at", l.kadakkal), &l.owner)
+        .get(
+            &format!("/api/email-log.csv?client_id={}&sort=at", l.kadakkal),
+            &l.owner,
+        )
         .await;
     assert_eq!(csv.status, StatusCode::OK, "{}", csv.text);
     assert_eq!(csv.headers[header::CONTENT_TYPE], "text/csv; charset=utf-8");
@@ -248,7 +332,12 @@ async fn the_csv_takes_the_filters_and_sort_and_guards_formulas() {
         )
     );
     let all = l.app.get("/api/email-log.csv?sort=-at", &l.owner).await;
-    assert_eq!(all.text.lines().count(), 6, "the header and every row: {}", all.text);
+    assert_eq!(
+        all.text.lines().count(),
+        6,
+        "the header and every row: {}",
+        all.text
+    );
 }
 
 #[tokio::test]
@@ -269,5 +358,9 @@ async fn staff_see_the_mail_of_their_book_in_the_list_and_the_csv() {
         lines[2],
         "2026-11-22T10:00:00Z,secretary@adoor.coop,,Deposit module: new release,Adoor SCB,module_notify,,sent,,staff@coop.in"
     );
-    assert!(lines[1].starts_with("2026-11-18T18:29:59Z,accounts@adoor.coop,"), "{}", lines[1]);
+    assert!(
+        lines[1].starts_with("2026-11-18T18:29:59Z,accounts@adoor.coop,"),
+        "{}",
+        lines[1]
+    );
 }

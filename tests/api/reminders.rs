@@ -1040,9 +1040,27 @@ fn followups(o: &Office, doc: &str, status: &str) -> i64 {
 async fn converting_cancelling_or_losing_a_quotation_dismisses_its_follow_ups_each_audited_and_no_other() {
     // (the stop, its route, its body, whether the owner does it (cancel is a manager's), the audited why)
     let stops = [
-        ("convert to PROFORMA", "convert", json!({ "to": "PROFORMA" }), false, "The quotation was converted."),
-        ("convert to INVOICE", "convert", json!({ "to": "INVOICE" }), false, "The quotation was converted."),
-        ("cancel", "cancel", json!({ "reason": "Sent to the wrong society" }), true, "The quotation was cancelled."),
+        (
+            "convert to PROFORMA",
+            "convert",
+            json!({ "to": "PROFORMA" }),
+            false,
+            "The quotation was converted.",
+        ),
+        (
+            "convert to INVOICE",
+            "convert",
+            json!({ "to": "INVOICE" }),
+            false,
+            "The quotation was converted.",
+        ),
+        (
+            "cancel",
+            "cancel",
+            json!({ "reason": "Sent to the wrong society" }),
+            true,
+            "The quotation was cancelled.",
+        ),
         ("lost", "lost", json!({}), false, "The quotation was marked lost."),
     ];
     for (stop, route, body, by_owner, why) in stops {
@@ -1052,7 +1070,11 @@ async fn converting_cancelling_or_losing_a_quotation_dismisses_its_follow_ups_ea
         // Two open follow-ups on each: the 3-day one, then the 14-day one after a missed week.
         assert_eq!(scan(&o, plus(sent_on, 3)).await["created"]["quote_followup"], 2);
         assert_eq!(scan(&o, plus(sent_on, 20)).await["created"]["quote_followup"], 2);
-        assert_eq!((followups(&o, &quote, "open"), followups(&o, &other, "open")), (2, 2), "{stop}");
+        assert_eq!(
+            (followups(&o, &quote, "open"), followups(&o, &other, "open")),
+            (2, 2),
+            "{stop}"
+        );
         let mut reminders: Vec<String> = {
             let sql = o.app.sql();
             let mut stmt = sql
@@ -1141,7 +1163,11 @@ async fn the_scan_passes_over_quotes_with_a_live_child_accepted_ones_and_those_o
         let anna = o.anna.clone();
         async move {
             let child = app
-                .post(&format!("/api/documents/{quote}/convert"), &anna, json!({ "to": "PROFORMA" }))
+                .post(
+                    &format!("/api/documents/{quote}/convert"),
+                    &anna,
+                    json!({ "to": "PROFORMA" }),
+                )
                 .await;
             assert_eq!(child.status, StatusCode::OK, "{}", child.text);
             child.body["id"].as_str().unwrap().to_string()
@@ -1203,7 +1229,11 @@ async fn the_scan_passes_over_quotes_with_a_live_child_accepted_ones_and_those_o
     }
     let lost = o
         .app
-        .patch(&format!("/api/clients/{lost_client}"), &o.owner, json!({ "status": "lost" }))
+        .patch(
+            &format!("/api/clients/{lost_client}"),
+            &o.owner,
+            json!({ "status": "lost" }),
+        )
         .await;
     assert_eq!(lost.status, StatusCode::OK, "{}", lost.text);
 
@@ -1213,7 +1243,11 @@ async fn the_scan_passes_over_quotes_with_a_live_child_accepted_ones_and_those_o
     for quote in [&plain, &converted, &reopened, &accepted, &of_lost] {
         raised_for.push(followups(&o, quote, "open"));
     }
-    assert_eq!(raised_for, [1, 0, 1, 0, 0], "plain, converted, reopened, accepted, of a lost client");
+    assert_eq!(
+        raised_for,
+        [1, 0, 1, 0, 0],
+        "plain, converted, reopened, accepted, of a lost client"
+    );
     let status = o.app.get(&format!("/api/documents/{reopened}"), &o.anna).await;
     assert_eq!(
         (status.body["status"].as_str(), &status.body["child_id"]),
@@ -1264,7 +1298,14 @@ async fn the_days_jobs_run_the_scan_then_the_recurring_invoices_then_the_auto_se
         ),
     );
     let ok = |job: &str| (job.to_string(), "ok".to_string());
-    assert_eq!(runs, [ok("daily_scan"), ok("recurring_generation"), ok("auto_send_drain")]);
+    assert_eq!(
+        runs,
+        [
+            ok("daily_scan"),
+            ok("recurring_generation"),
+            ok("auto_send_drain")
+        ]
+    );
     // The plan's invoice was issued, then the follow-up went out: the drain came after it.
     let invoices = pairs(&o, "SELECT id, doc_no FROM document WHERE type = 'INVOICE'");
     assert_eq!(invoices.len(), 1, "{invoices:?}");
