@@ -307,7 +307,8 @@ pub fn raise_in(tx: &Connection, due: &[Due]) -> Result<BTreeMap<String, i64>, A
 /// The daily scan job (spec 6.3): the bounces read from the mail provider, then the scan for
 /// `as_of`. A provider that cannot be read is a warning of the run, not its failure. The
 /// auto-send drain is a job of its own that runs after the recurring generation
-/// (`crate::jobs::JOBS`), so an invoice issued today is there when it runs.
+/// (`crate::jobs::JOBS`, spec 6.3), so it comes after everything the day's scan and
+/// generation wrote.
 pub fn daily(state: &crate::AppState, as_of: NaiveDate) -> Result<Raised, AppError> {
     let bounced = crate::reminders::bounces::poll(state, as_of);
     let mut outcome = run(&state.db, as_of)?;
