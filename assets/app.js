@@ -55,6 +55,7 @@ import { TicketsPage } from "/js/pages/tickets.js";
 import { TicketPage } from "/js/pages/ticket.js";
 import { PortalsPage } from "/js/pages/portals.js";
 import { ModuleDataPage } from "/js/pages/module-data.js";
+import { EmailLogPage } from "/js/pages/email-log.js";
 import { ForbiddenPage, NotFoundPage } from "/js/pages/errors.js";
 import { GlobalSearch } from "/js/search.js";
 
@@ -103,6 +104,7 @@ const ROUTES = {
   "/tickets": { page: TicketsPage },
   "/portals": { page: PortalsPage },
   "/module-data": { page: ModuleDataPage },
+  "/email-log": { page: EmailLogPage },
 };
 
 // Screens whose path ends in a record id ("/clients/01J…"): an exact ROUTES entry wins, else
@@ -150,6 +152,7 @@ export const NAV = [
   { href: "/reports/tds", label: "TDS certificates", roles: ["owner", "manager"], group: "Reports" },
   { href: "/portals", label: "Portals", group: "Reports" },
   { href: "/module-data", label: "Module data", group: "Reports" },
+  { href: "/email-log", label: "Email log", group: "Reports" },
   { href: "/audit", label: "Audit", roles: ["owner"], group: "Reports" },
   { href: "/login-history", label: "Login history", roles: ["owner"], group: "Reports" },
   { href: "/settings", label: "Settings", roles: ["owner"], group: "Settings" },

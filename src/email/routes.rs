@@ -1,17 +1,22 @@
 //! `GET/PUT /api/settings/mail` (owner, audited; the token is write-only), the connection
-//! test, and the email log.
+//! test, and the email log with its CSV twin.
 
 use crate::AppState;
 use crate::auth::session::{AuthUser, Owner};
+use crate::clock;
 use crate::db::page::{Page, Paginated};
+use crate::db::settings;
 use crate::email::store::{self, EmailLogFilter, EmailLogRow};
 use crate::email::{self, MailSettings};
 use crate::error::{AppError, ErrorBody};
-use crate::http::extract::{JsonBody, QueryParams};
+use crate::http::csv;
+use crate::http::extract::{JsonBody, QueryParams, query_choice};
 use crate::outbound::Guard;
 use crate::{mail, outbound};
 use axum::Json;
 use axum::extract::State;
+use axum::response::Response;
+use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::{router::OpenApiRouter, routes};
@@ -21,6 +26,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(get_mail, put_mail))
         .routes(routes!(test_mail))
         .routes(routes!(email_log))
+        .routes(routes!(email_log_csv))
 }
 
 /// The mail provider's settings (owner); the token shows only as `hasToken`.
@@ -99,9 +105,38 @@ pub struct EmailLogQuery {
     pub module_id: Option<String>,
     /// sent or failed.
     pub status: Option<String>,
+    /// document, module_notify, reminder or test.
+    pub purpose: Option<String>,
+    /// First office day of `at`, inclusive (YYYY-MM-DD).
+    pub from: Option<NaiveDate>,
+    /// Last office day of `at`, inclusive (YYYY-MM-DD).
+    pub to: Option<NaiveDate>,
+    /// Part of the address (to or cc), the subject or the client's name.
+    pub q: Option<String>,
 }
 
-/// Every attempted send, newest first (staff: what they sent).
+impl EmailLogQuery {
+    /// Checks the choices (a wrong one is 400) and turns the office days into UTC bounds.
+    fn filter(self, user: &AuthUser, c: &rusqlite::Connection) -> Result<EmailLogFilter, AppError> {
+        query_choice("status", &self.status, store::STATUSES)?;
+        query_choice("purpose", &self.purpose, store::PURPOSES)?;
+        let (from, to) = clock::office_days(self.from, self.to, settings::office_offset(c)?);
+        Ok(EmailLogFilter {
+            document_id: self.document_id,
+            client_id: self.client_id,
+            module_id: self.module_id,
+            status: self.status,
+            purpose: self.purpose,
+            from,
+            to,
+            q: self.q,
+            book: user.book(),
+        })
+    }
+}
+
+/// Every attempted send, newest first (staff: the mail sent to the clients of their book). Sort
+/// by at, to, subject, status, purpose, client or sent_by.
 #[utoipa::path(get, path = "/api/email-log", tag = "mail", params(Page, EmailLogQuery),
     responses((status = 200, body = Paginated<EmailLogRow>)))]
 async fn email_log(
@@ -110,14 +145,50 @@ async fn email_log(
     page: Page,
     QueryParams(q): QueryParams<EmailLogQuery>,
 ) -> Result<Json<Paginated<EmailLogRow>>, AppError> {
-    let filter = EmailLogFilter {
-        document_id: q.document_id,
-        client_id: q.client_id,
-        module_id: q.module_id,
-        status: q.status,
-        book: user.book(),
-    };
-    Ok(Json(
-        state.db.read(move |c| store::list_log(c, filter, &page)).await?,
-    ))
+    let rows = state
+        .db
+        .read(move |c| q.filter(&user, c).map(store::list_log)?.page(c, &page))
+        .await?;
+    Ok(Json(rows))
+}
+
+const EMAIL_LOG_CSV: &[&str] = &[
+    "Time", "To", "Cc", "Subject", "Client", "Purpose", "Document", "Status", "Error", "Sent by",
+];
+
+fn email_log_cells(e: &EmailLogRow) -> Vec<String> {
+    let text = |v: &Option<String>| v.clone().unwrap_or_default();
+    vec![
+        e.at.clone(),
+        e.to.clone(),
+        text(&e.cc),
+        e.subject.clone(),
+        text(&e.client_name),
+        e.purpose.clone(),
+        text(&e.doc_no),
+        e.status.clone(),
+        text(&e.error),
+        text(&e.sent_by_name),
+    ]
+}
+
+/// Every attempted send the list's filters and sort select, as CSV (staff: their book).
+#[utoipa::path(get, path = "/api/email-log.csv", tag = "mail", params(Page, EmailLogQuery),
+    responses((status = 200, content_type = "text/csv", body = String, description = "The whole filtered log")))]
+async fn email_log_csv(
+    State(state): State<AppState>,
+    user: AuthUser,
+    page: Page,
+    QueryParams(q): QueryParams<EmailLogQuery>,
+) -> Result<Response, AppError> {
+    let list = move |c: &rusqlite::Connection| q.filter(&user, c).map(store::list_log);
+    csv::stream(
+        &state.db,
+        "email-log.csv".into(),
+        EMAIL_LOG_CSV,
+        page.sort,
+        list,
+        email_log_cells,
+    )
+    .await
 }

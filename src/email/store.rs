@@ -1,8 +1,7 @@
 //! The email log: one row per attempted send, whatever came of it.
 
 use crate::book;
-use crate::db::page::{Page, Paginated};
-use crate::db::query::{Filter, ListQuery, fetch_page, insert_row};
+use crate::db::query::{Filter, ListQuery, Listing, insert_row, like_contains};
 use crate::error::AppError;
 use crate::mail::MailError;
 use rusqlite::Connection;
@@ -52,13 +51,25 @@ pub fn log(tx: &Connection, a: Attempt<'_>) -> Result<String, AppError> {
     )?)
 }
 
+/// What an attempt may be about (`Attempt::purpose`): the email log's `purpose` filter checks
+/// against this list.
+pub const PURPOSES: &[&str] = &["document", "module_notify", "reminder", "test"];
+
+/// What came of an attempt.
+pub const STATUSES: &[&str] = &["sent", "failed"];
+
 /// A row of the email log.
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct EmailLogRow {
     pub id: String,
+    /// document, module_notify, reminder or test.
     pub purpose: String,
     pub document_id: Option<String>,
+    /// The document's number, when the email was about a document.
+    #[serde(rename = "docNo")]
+    pub doc_no: Option<String>,
     pub client_id: Option<String>,
+    pub client_name: Option<String>,
     pub module_id: Option<String>,
     pub to: String,
     pub cc: Option<String>,
@@ -67,53 +78,94 @@ pub struct EmailLogRow {
     pub status: String,
     pub provider_message_id: Option<String>,
     pub error: Option<String>,
+    /// The employee who sent it; null when the job thread did (the auto-send drain).
     pub sent_by: Option<String>,
+    pub sent_by_name: Option<String>,
     pub at: String,
 }
 
+/// The email log's filters (every one optional); the dates are already UTC bounds.
 #[derive(Default)]
 pub struct EmailLogFilter {
     pub document_id: Option<String>,
     pub client_id: Option<String>,
     pub module_id: Option<String>,
     pub status: Option<String>,
+    pub purpose: Option<String>,
+    /// `at` from this UTC time, inclusive (the start of the first office day).
+    pub from: Option<String>,
+    /// `at` before this UTC time (the start of the day after the last office day).
+    pub to: Option<String>,
+    /// Part of the address (to or cc), the subject or the client's name.
+    pub q: Option<String>,
     /// A staff user's book (`crate::book`): the mail sent to their clients.
     pub book: Option<String>,
 }
 
-pub fn list_log(
-    conn: &Connection,
-    filter: EmailLogFilter,
-    page: &Page,
-) -> Result<Paginated<EmailLogRow>, AppError> {
+/// What `sort` may name (decisions 10).
+const SORTS: &[(&str, &str)] = &[
+    ("at", "e.at"),
+    ("to", "e.to_address COLLATE NOCASE"),
+    ("subject", "e.subject COLLATE NOCASE"),
+    ("status", "e.status"),
+    ("purpose", "e.purpose"),
+    ("client", "c.name COLLATE NOCASE"),
+    ("sent_by", "s.name COLLATE NOCASE"),
+];
+
+/// The email log, newest first: a page, or every row for the CSV twin, with the same filters,
+/// sort and book.
+pub fn list_log(filter: EmailLogFilter) -> Listing<EmailLogRow> {
     let mut f = Filter::default();
-    f.eq("document_id", filter.document_id)
-        .eq("client_id", filter.client_id)
-        .eq("module_id", filter.module_id)
-        .eq("status", filter.status);
-    book::narrow(&mut f, "client_id", filter.book);
+    f.eq("e.document_id", filter.document_id)
+        .eq("e.client_id", filter.client_id)
+        .eq("e.module_id", filter.module_id)
+        .eq("e.status", filter.status)
+        .eq("e.purpose", filter.purpose);
+    book::narrow(&mut f, "e.client_id", filter.book);
+    if let Some(from) = filter.from {
+        f.and("e.at >= ?", [Value::Text(from)]);
+    }
+    if let Some(to) = filter.to {
+        f.and("e.at < ?", [Value::Text(to)]);
+    }
+    if let Some(q) = filter.q.as_deref().map(str::trim).filter(|q| !q.is_empty()) {
+        let p = like_contains(q);
+        f.and(
+            "e.to_address LIKE ? ESCAPE '\\' OR e.cc LIKE ? ESCAPE '\\' OR e.subject LIKE ? ESCAPE '\\' \
+             OR c.name LIKE ? ESCAPE '\\'",
+            [p.clone(), p.clone(), p.clone(), p],
+        );
+    }
     let query = ListQuery {
-        columns: "id, purpose, document_id, client_id, module_id, to_address, cc, subject, status, provider_message_id, error, sent_by, at".into(),
-        from: "email_log",
-        order_by: "id DESC",
-        id_column: "id",
-        sorts: &[("at", "at"), ("to", "to_address"), ("subject", "subject"), ("status", "status")],
+        columns:
+            "e.id, e.purpose, e.document_id, d.doc_no, e.client_id, c.name, e.module_id, e.to_address, e.cc, \
+                  e.subject, e.status, e.provider_message_id, e.error, e.sent_by, s.name, e.at"
+                .into(),
+        from: "email_log e LEFT JOIN client c ON c.id = e.client_id \
+               LEFT JOIN staff s ON s.id = e.sent_by LEFT JOIN document d ON d.id = e.document_id",
+        order_by: "e.id DESC",
+        id_column: "e.id",
+        sorts: SORTS,
     };
-    fetch_page(conn, query, f, page, |r| {
+    Listing::new(query, f, |r| {
         Ok(EmailLogRow {
             id: r.get(0)?,
             purpose: r.get(1)?,
             document_id: r.get(2)?,
-            client_id: r.get(3)?,
-            module_id: r.get(4)?,
-            to: r.get(5)?,
-            cc: r.get(6)?,
-            subject: r.get(7)?,
-            status: r.get(8)?,
-            provider_message_id: r.get(9)?,
-            error: r.get(10)?,
-            sent_by: r.get(11)?,
-            at: r.get(12)?,
+            doc_no: r.get(3)?,
+            client_id: r.get(4)?,
+            client_name: r.get(5)?,
+            module_id: r.get(6)?,
+            to: r.get(7)?,
+            cc: r.get(8)?,
+            subject: r.get(9)?,
+            status: r.get(10)?,
+            provider_message_id: r.get(11)?,
+            error: r.get(12)?,
+            sent_by: r.get(13)?,
+            sent_by_name: r.get(14)?,
+            at: r.get(15)?,
         })
     })
 }

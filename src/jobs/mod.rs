@@ -28,8 +28,12 @@ pub struct Job {
 }
 
 pub const DAILY_SCAN: &str = "daily_scan";
+pub const AUTO_SEND_DRAIN: &str = "auto_send_drain";
 
-/// Every scheduled job, in the order a tick runs them.
+/// Every scheduled job, in the order a tick runs them. The first three are the spec's day (6.3):
+/// the scan raises the reminders, the recurring plans issue their invoices, then the auto-send
+/// drain sends what is set to go by itself, so it sees both (each still its own failure
+/// boundary: a failed generation does not hold the drain back).
 pub const JOBS: &[Job] = &[
     Job {
         name: DAILY_SCAN,
@@ -45,6 +49,15 @@ pub const JOBS: &[Job] = &[
         run_now: true,
         run: |state, as_of| {
             Ok(serde_json::to_value(crate::recurring::generate::run(
+                state, as_of,
+            )?)?)
+        },
+    },
+    Job {
+        name: AUTO_SEND_DRAIN,
+        run_now: true,
+        run: |state, as_of| {
+            Ok(serde_json::to_value(crate::reminders::send::drain_job(
                 state, as_of,
             )?)?)
         },
@@ -110,18 +123,23 @@ pub fn run_job(state: &AppState, job: &Job, as_of: NaiveDate) -> Result<serde_js
     result
 }
 
-/// One tick: each job not yet done for the office day, each in its own failure boundary.
+/// One tick: the jobs of the office's today ([`run_day`]).
 fn tick(state: &AppState) {
+    match state.db.read_blocking(settings::office_today) {
+        Ok(today) => run_day(state, today),
+        Err(e) => tracing::error!(error = %e.to_string(), "jobs: cannot read the office day"),
+    }
+}
+
+/// Runs each job not yet done for `day`, in the order of [`JOBS`], each in its own failure
+/// boundary.
+pub fn run_day(state: &AppState, day: NaiveDate) {
     let db = &state.db;
-    let today = match db.read_blocking(settings::office_today) {
-        Ok(day) => day,
-        Err(e) => return tracing::error!(error = %e.to_string(), "jobs: cannot read the office day"),
-    };
     for job in JOBS {
-        match db.read_blocking(|c| store::done_for(c, job.name, today)) {
+        match db.read_blocking(|c| store::done_for(c, job.name, day)) {
             Ok(true) => {}
             Ok(false) => {
-                let _ = run_job(state, job, today);
+                let _ = run_job(state, job, day);
             }
             Err(e) => {
                 tracing::error!(job = job.name, error = %e.to_string(), "jobs: cannot read the last run")

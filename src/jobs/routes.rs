@@ -4,14 +4,15 @@ use crate::AppState;
 use crate::auth::session::Owner;
 use crate::clock;
 use crate::db::settings;
+use crate::error::Warning;
 use crate::error::{AppError, ErrorBody};
 use crate::http::extract::{IdPath, JsonBody};
-use crate::jobs::{self, DAILY_SCAN, JOBS, store};
-use crate::reminders::scan::ScanOutcome;
+use crate::jobs::{self, AUTO_SEND_DRAIN, DAILY_SCAN, JOBS, store};
 use axum::Json;
 use axum::extract::State;
 use chrono::{Days, NaiveDate};
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
@@ -91,23 +92,50 @@ pub struct ScanInput {
     pub as_of: Option<NaiveDate>,
 }
 
+/// The answer of the daily scan run now (decisions 11): what the scan raised and what the
+/// auto-send drain run after it sent.
+#[derive(Serialize, ToSchema)]
+pub struct ScanOutcome {
+    pub as_of: Option<NaiveDate>,
+    /// Reminders raised, by kind (every kind present, 0 when none).
+    pub created: BTreeMap<String, i64>,
+    /// Reminders the drain sent, and those it could not send.
+    pub sent: i64,
+    pub failed: i64,
+    /// What went wrong on the side without failing the run (bounces_unread).
+    pub warnings: Vec<Warning>,
+}
+
+/// The job `name` the owner may run now, or 404.
+fn job(name: &str) -> Result<&'static jobs::Job, AppError> {
+    JOBS.iter()
+        .find(|j| j.name == name && j.run_now)
+        .ok_or_else(|| AppError::not_found("job"))
+}
+
 /// Runs the job `name` now for `as_of` (default the office's today), recorded as a run like a
-/// scheduled one; answers its counts when it is done.
+/// scheduled one; answers its counts when it is done. The daily scan is followed by the
+/// auto-send drain (its own recorded run), and answers the scan's counts with the drain's
+/// `sent` and `failed`, as it did when the drain was part of it.
 async fn run_now(
     state: AppState,
     name: String,
     as_of: Option<NaiveDate>,
 ) -> Result<serde_json::Value, AppError> {
-    let job = JOBS
-        .iter()
-        .find(|j| j.name == name && j.run_now)
-        .ok_or_else(|| AppError::not_found("job"))?;
+    let chosen = job(&name)?;
     tokio::task::spawn_blocking(move || {
         let as_of = match as_of {
             Some(day) => day,
             None => state.db.read_blocking(settings::office_today)?,
         };
-        jobs::run_job(&state, job, as_of)
+        let mut counts = jobs::run_job(&state, chosen, as_of)?;
+        if chosen.name == DAILY_SCAN {
+            let drained = jobs::run_job(&state, job(AUTO_SEND_DRAIN)?, as_of)?;
+            for key in ["sent", "failed"] {
+                counts[key] = drained[key].clone();
+            }
+        }
+        Ok(counts)
     })
     .await
     .map_err(|e| AppError::internal(format!("the job task: {e}")))?
@@ -125,8 +153,9 @@ async fn daily_scan(
     Ok(Json(run_now(state, DAILY_SCAN.into(), req.as_of).await?))
 }
 
-/// Run any job the jobs page offers now (owner): `daily_scan`, `recurring_generation` or
-/// `sms_balance_pass` or `cloud_cost_pull`; answers its counts when it is done.
+/// Run any job the jobs page offers now (owner): `daily_scan` (with the drain after it, as
+/// `POST /api/jobs/daily-scan`), `recurring_generation`, `auto_send_drain`, `sms_balance_pass`
+/// or `cloud_cost_pull`; answers its counts when it is done.
 #[utoipa::path(post, path = "/api/jobs/{job}/run", tag = "jobs", params(("job" = String, Path)), request_body = ScanInput,
     responses((status = 200, body = Object), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
 async fn run_job_now(

@@ -33,15 +33,13 @@ pub struct Due {
     pub policy: &'static str,
 }
 
-/// What a scan did (decisions 11).
+/// What a scan raised: the `daily_scan` job's counts. Run now, the drain's `sent` and `failed`
+/// are added to it (`jobs::routes`, decisions 11).
 #[derive(Debug, Default, Serialize, ToSchema)]
-pub struct ScanOutcome {
+pub struct Raised {
     pub as_of: Option<NaiveDate>,
     /// Reminders raised, by kind (every kind present, 0 when none).
     pub created: BTreeMap<String, i64>,
-    /// Auto follow-ups the drain sent after the scan, and those it could not send.
-    pub sent: i64,
-    pub failed: i64,
     /// What went wrong on the side without failing the run (bounces_unread).
     pub warnings: Vec<Warning>,
 }
@@ -210,12 +208,17 @@ fn quotes(conn: &Connection, as_of: NaiveDate, s: &Schedule, out: &mut Vec<Due>)
     };
     let offset = settings::office_offset(conn)?;
     // Sent quotations without a live forward child, of clients not lost, with their first 'sent'.
+    // Converting moves a quotation to 'invoiced' and cancelling its child re-opens it (spec
+    // 3.1) without moving it back, so an 'invoiced' quotation whose children are all cancelled
+    // is followed up again (spec 6.3 leaves out only a *live* child), unless it was accepted
+    // before it was converted: acceptance is a stop condition of its own.
     let mut stmt = conn.prepare(
         "SELECT d.id, d.client_id, d.created_by, d.doc_no,
                 (SELECT MIN(e.at) FROM document_event e WHERE e.document_id = d.id AND e.kind = 'sent')
          FROM document d JOIN client c ON c.id = d.client_id
-         WHERE d.type = 'QUOTATION' AND d.status = 'sent' AND c.status <> 'lost'
-           AND NOT EXISTS (SELECT 1 FROM document k WHERE k.parent_id = d.id AND k.status <> 'cancelled')",
+         WHERE d.type = 'QUOTATION' AND d.status IN ('sent', 'invoiced') AND c.status <> 'lost'
+           AND NOT EXISTS (SELECT 1 FROM document k WHERE k.parent_id = d.id AND k.status <> 'cancelled')
+           AND NOT EXISTS (SELECT 1 FROM document_event e WHERE e.document_id = d.id AND e.kind = 'accepted')",
     )?;
     let mut rows = stmt.query([])?;
     while let Some(r) = rows.next()? {
@@ -301,10 +304,12 @@ pub fn raise_in(tx: &Connection, due: &[Due]) -> Result<BTreeMap<String, i64>, A
     Ok(created)
 }
 
-/// The daily scan job (spec 6.3): the bounces read from the mail provider, the scan for
-/// `as_of`, then, its writes committed, the auto-send drain. A provider that cannot be read is
-/// a warning of the run, not its failure.
-pub fn daily(state: &crate::AppState, as_of: NaiveDate) -> Result<ScanOutcome, AppError> {
+/// The daily scan job (spec 6.3): the bounces read from the mail provider, then the scan for
+/// `as_of`. A provider that cannot be read is a warning of the run, not its failure. The
+/// auto-send drain is a job of its own that runs after the recurring generation
+/// (`crate::jobs::JOBS`, spec 6.3), so it comes after everything the day's scan and
+/// generation wrote.
+pub fn daily(state: &crate::AppState, as_of: NaiveDate) -> Result<Raised, AppError> {
     let bounced = crate::reminders::bounces::poll(state, as_of);
     let mut outcome = run(&state.db, as_of)?;
     match bounced {
@@ -314,14 +319,13 @@ pub fn daily(state: &crate::AppState, as_of: NaiveDate) -> Result<ScanOutcome, A
             message: e.message.clone(),
         }),
     }
-    (outcome.sent, outcome.failed) = crate::reminders::send::drain(state)?;
     Ok(outcome)
 }
 
 /// Runs the scan for `as_of`: one read, then the new reminders in batches through the writer.
-pub fn run(db: &Db, as_of: NaiveDate) -> Result<ScanOutcome, AppError> {
+pub fn run(db: &Db, as_of: NaiveDate) -> Result<Raised, AppError> {
     let due = db.read_blocking(move |c| due(c, as_of))?;
-    let mut outcome = ScanOutcome {
+    let mut outcome = Raised {
         as_of: Some(as_of),
         created: rules::KINDS.iter().map(|k| (k.to_string(), 0)).collect(),
         ..Default::default()

@@ -369,9 +369,30 @@ pub fn send(
     Ok((after, outcome))
 }
 
-/// The auto-send drain (spec 3.2, 6.3): after the scan's writes have committed, sends each
-/// open reminder raised under the auto policy. A hard failure marks the row `failed` with its
-/// reason and the drain goes on. Answers how many were sent and how many failed.
+/// What a drain did: the `auto_send_drain` job's counts.
+#[derive(Debug, Default, Serialize, ToSchema)]
+pub struct Drained {
+    pub as_of: Option<NaiveDate>,
+    /// Reminders sent.
+    pub sent: i64,
+    /// Reminders whose send failed (now `failed`, with the reason).
+    pub failed: i64,
+}
+
+/// The auto-send drain job (spec 3.2, 6.3), run after the scan and the recurring generation
+/// have committed their writes: [`drain`], with the day it ran for.
+pub fn drain_job(state: &AppState, as_of: NaiveDate) -> Result<Drained, AppError> {
+    let (sent, failed) = drain(state)?;
+    Ok(Drained {
+        as_of: Some(as_of),
+        sent,
+        failed,
+    })
+}
+
+/// The auto-send drain: sends each open reminder raised under the auto policy. A hard failure
+/// marks the row `failed` with its reason and the drain goes on. Answers how many were sent and
+/// how many failed.
 pub fn drain(state: &AppState) -> Result<(i64, i64), AppError> {
     let (mut sent, mut failed) = (0, 0);
     for id in state.db.read_blocking(store::auto_open)? {

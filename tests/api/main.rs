@@ -17,6 +17,7 @@ mod console;
 mod contracts;
 mod directory;
 mod documents;
+mod email_log;
 mod glance;
 mod gstr1;
 mod imports;

@@ -1028,3 +1028,327 @@ async fn a_job_is_run_now_by_the_owner_only_and_an_unknown_one_is_404() {
     );
     assert_eq!(o.app.count(runs), 1);
 }
+
+/// The quote_followup reminders of `doc` in `status`.
+fn followups(o: &Office, doc: &str, status: &str) -> i64 {
+    o.app.count(&format!(
+        "SELECT COUNT(*) FROM reminder WHERE doc_id = '{doc}' AND rule_kind = 'quote_followup' AND status = '{status}'"
+    ))
+}
+
+#[tokio::test]
+async fn converting_cancelling_or_losing_a_quotation_dismisses_its_follow_ups_each_audited_and_no_other() {
+    // (the stop, its route, its body, whether the owner does it (cancel is a manager's), the audited why)
+    let stops = [
+        (
+            "convert to PROFORMA",
+            "convert",
+            json!({ "to": "PROFORMA" }),
+            false,
+            "The quotation was converted.",
+        ),
+        (
+            "convert to INVOICE",
+            "convert",
+            json!({ "to": "INVOICE" }),
+            false,
+            "The quotation was converted.",
+        ),
+        (
+            "cancel",
+            "cancel",
+            json!({ "reason": "Sent to the wrong society" }),
+            true,
+            "The quotation was cancelled.",
+        ),
+        ("lost", "lost", json!({}), false, "The quotation was marked lost."),
+    ];
+    for (stop, route, body, by_owner, why) in stops {
+        let o = office().await;
+        let (quote, sent_on) = sent_quote(&o).await;
+        let (other, _) = sent_quote(&o).await;
+        // Two open follow-ups on each: the 3-day one, then the 14-day one after a missed week.
+        assert_eq!(scan(&o, plus(sent_on, 3)).await["created"]["quote_followup"], 2);
+        assert_eq!(scan(&o, plus(sent_on, 20)).await["created"]["quote_followup"], 2);
+        assert_eq!(
+            (followups(&o, &quote, "open"), followups(&o, &other, "open")),
+            (2, 2),
+            "{stop}"
+        );
+        let mut reminders: Vec<String> = {
+            let sql = o.app.sql();
+            let mut stmt = sql
+                .prepare("SELECT id FROM reminder WHERE doc_id = ?1 ORDER BY id")
+                .unwrap();
+            stmt.query_map([&quote], |r| r.get(0))
+                .unwrap()
+                .map(Result::unwrap)
+                .collect()
+        };
+        reminders.sort();
+        let (cookie, actor) = if by_owner {
+            let owner_id: String = o
+                .app
+                .sql()
+                .query_row("SELECT id FROM staff WHERE role = 'owner'", [], |r| r.get(0))
+                .unwrap();
+            (&o.owner, owner_id)
+        } else {
+            (&o.anna, o.anna_id.clone())
+        };
+        let reply = o
+            .app
+            .post(&format!("/api/documents/{quote}/{route}"), cookie, body)
+            .await;
+        assert_eq!(reply.status, StatusCode::OK, "{stop}: {}", reply.text);
+
+        assert_eq!(
+            (
+                followups(&o, &quote, "open"),
+                followups(&o, &quote, "dismissed"),
+                followups(&o, &other, "open")
+            ),
+            (0, 2, 2),
+            "{stop}"
+        );
+        let audited: Vec<(String, String, Value, Value)> = {
+            let sql = o.app.sql();
+            let mut stmt = sql
+                .prepare(
+                    "SELECT entity_id, user_id, before, after FROM audit
+                     WHERE entity = 'reminder' AND action = 'dismissed' ORDER BY entity_id",
+                )
+                .unwrap();
+            stmt.query_map([], |r| {
+                let json = |i| -> rusqlite::Result<Value> {
+                    Ok(serde_json::from_str(&r.get::<_, String>(i)?).unwrap())
+                };
+                Ok((r.get(0)?, r.get(1)?, json(2)?, json(3)?))
+            })
+            .unwrap()
+            .map(Result::unwrap)
+            .collect()
+        };
+        let expected: Vec<(String, String, Value, Value)> = reminders
+            .iter()
+            .map(|id| {
+                (
+                    id.clone(),
+                    actor.clone(),
+                    json!({ "status": "open" }),
+                    json!({ "status": "dismissed", "reason": why }),
+                )
+            })
+            .collect();
+        assert_eq!(audited, expected, "{stop}: one audit row per dismissed follow-up");
+        assert_eq!(
+            o.app.count(&format!(
+                "SELECT COUNT(*) FROM reminder WHERE doc_id = '{quote}' AND closed_by = '{actor}' AND closed_at IS NOT NULL"
+            )),
+            2,
+            "{stop}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn the_scan_passes_over_quotes_with_a_live_child_accepted_ones_and_those_of_lost_clients() {
+    let o = office().await;
+    let (plain, sent_on) = sent_quote(&o).await;
+    let (converted, _) = sent_quote(&o).await;
+    let (reopened, _) = sent_quote(&o).await;
+    let (accepted, _) = sent_quote(&o).await;
+    let convert = |quote: String| {
+        let app = &o.app;
+        let anna = o.anna.clone();
+        async move {
+            let child = app
+                .post(
+                    &format!("/api/documents/{quote}/convert"),
+                    &anna,
+                    json!({ "to": "PROFORMA" }),
+                )
+                .await;
+            assert_eq!(child.status, StatusCode::OK, "{}", child.text);
+            child.body["id"].as_str().unwrap().to_string()
+        }
+    };
+    // A live (draft) child keeps its quotation quiet.
+    convert(converted.clone()).await;
+    // A cancelled child re-opens the quotation (spec 3.1), and with it the follow-ups.
+    let child = convert(reopened.clone()).await;
+    let cancelled = o
+        .app
+        .post(
+            &format!("/api/documents/{child}/cancel"),
+            &o.owner,
+            json!({ "reason": "Raised for the wrong branch" }),
+        )
+        .await;
+    assert_eq!(cancelled.status, StatusCode::OK, "{}", cancelled.text);
+    // Accepted is a stop condition of its own, even once its child is cancelled.
+    let accept = o
+        .app
+        .post(&format!("/api/documents/{accepted}/accept"), &o.anna, json!({}))
+        .await;
+    assert_eq!(accept.status, StatusCode::OK, "{}", accept.text);
+    let accepted_child = convert(accepted.clone()).await;
+    o.app
+        .post(
+            &format!("/api/documents/{accepted_child}/cancel"),
+            &o.owner,
+            json!({ "reason": "Raised for the wrong branch" }),
+        )
+        .await;
+    // A sent quotation of a client that is then marked lost.
+    let lost_client = o
+        .app
+        .post(
+            "/api/clients",
+            &o.owner,
+            json!({ "name": "Anchal SCB", "state_code": "32", "owner_id": o.anna_id }),
+        )
+        .await;
+    let lost_client = lost_client.body["id"].as_str().unwrap().to_string();
+    let draft = o
+        .app
+        .post(
+            "/api/documents",
+            &o.anna,
+            json!({ "type": "QUOTATION", "client_id": lost_client,
+                    "lines": [ { "description": "Deposit module", "qty": 1, "unit_price": 1_000_000, "gst_rate": 18 } ] }),
+        )
+        .await;
+    let of_lost = draft.body["id"].as_str().unwrap().to_string();
+    for step in ["issue", "mark-sent"] {
+        let reply = o
+            .app
+            .post(&format!("/api/documents/{of_lost}/{step}"), &o.anna, json!({}))
+            .await;
+        assert_eq!(reply.status, StatusCode::OK, "{step}: {}", reply.text);
+    }
+    let lost = o
+        .app
+        .patch(
+            &format!("/api/clients/{lost_client}"),
+            &o.owner,
+            json!({ "status": "lost" }),
+        )
+        .await;
+    assert_eq!(lost.status, StatusCode::OK, "{}", lost.text);
+
+    let run = scan(&o, plus(sent_on, 3)).await;
+    assert_eq!(run["created"]["quote_followup"], 2, "{run}");
+    let mut raised_for = vec![];
+    for quote in [&plain, &converted, &reopened, &accepted, &of_lost] {
+        raised_for.push(followups(&o, quote, "open"));
+    }
+    assert_eq!(
+        raised_for,
+        [1, 0, 1, 0, 0],
+        "plain, converted, reopened, accepted, of a lost client"
+    );
+    let status = o.app.get(&format!("/api/documents/{reopened}"), &o.anna).await;
+    assert_eq!(
+        (status.body["status"].as_str(), &status.body["child_id"]),
+        (Some("invoiced"), &Value::Null)
+    );
+}
+
+/// The rows of `sql` as (text, text).
+fn pairs(o: &Office, sql: &str) -> Vec<(String, String)> {
+    let conn = o.app.sql();
+    let mut stmt = conn.prepare(sql).unwrap();
+    stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect()
+}
+
+#[tokio::test]
+async fn the_days_jobs_run_the_scan_then_the_recurring_invoices_then_the_auto_sends() {
+    let (o, mail) = mail_office().await;
+    set_base_url(&o, "https://office.example.in").await;
+    set_policy(&o, "auto").await;
+    let (quote, sent_on) = sent_quote(&o).await;
+    // On `day` the quotation's 3-day follow-up (policy auto) is due, and so is a monthly plan.
+    let day = plus(sent_on, 3);
+    let plan = o
+        .app
+        .post(
+            "/api/recurring-plans",
+            &o.owner,
+            json!({ "client_id": o.client, "interval": "monthly", "next_run": day.to_string(),
+                    "lines": [ { "description": "Cloud hosting", "qty": 1, "unit_price": 500_000, "gst_rate": 18 } ] }),
+        )
+        .await;
+    assert_eq!(plan.status, StatusCode::CREATED, "{}", plan.text);
+
+    let state = o.app.state.clone();
+    tokio::task::spawn_blocking(move || backoffice::jobs::run_day(&state, day))
+        .await
+        .unwrap();
+
+    // Each of the day's three jobs ran once, to the end, in the spec's order (6.3).
+    let runs = pairs(
+        &o,
+        &format!(
+            "SELECT job, outcome FROM job_run WHERE as_of = '{day}'
+             AND job IN ('daily_scan', 'recurring_generation', 'auto_send_drain') ORDER BY id"
+        ),
+    );
+    let ok = |job: &str| (job.to_string(), "ok".to_string());
+    assert_eq!(
+        runs,
+        [
+            ok("daily_scan"),
+            ok("recurring_generation"),
+            ok("auto_send_drain")
+        ]
+    );
+    // The plan's invoice was issued, then the follow-up went out: the drain came after it.
+    let invoices = pairs(&o, "SELECT id, doc_no FROM document WHERE type = 'INVOICE'");
+    assert_eq!(invoices.len(), 1, "{invoices:?}");
+    let sends = pairs(
+        &o,
+        "SELECT id, document_id || ' ' || purpose || ' ' || status || ' ' || COALESCE(sent_by, 'the job') FROM email_log",
+    );
+    assert_eq!(sends.len(), 1, "{sends:?}");
+    assert_eq!(sends[0].1, format!("{quote} reminder sent the job"));
+    assert!(
+        sends[0].0 > invoices[0].0,
+        "the auto-send ({}) was written after the day's invoice ({})",
+        sends[0].0,
+        invoices[0].0
+    );
+    assert_eq!(mail.received().len(), 1);
+    let counts = |job: &str| -> Value {
+        let text: String = o
+            .app
+            .sql()
+            .query_row(
+                "SELECT counts FROM job_run WHERE job = ?1 AND as_of = ?2",
+                [job, &day.to_string()],
+                |r| r.get(0),
+            )
+            .unwrap();
+        serde_json::from_str(&text).unwrap()
+    };
+    assert_eq!(
+        counts("auto_send_drain"),
+        json!({ "as_of": day.to_string(), "sent": 1, "failed": 0 })
+    );
+    assert_eq!(counts("recurring_generation")["generated"], 1);
+    assert_eq!(counts("daily_scan")["created"]["quote_followup"], 1);
+
+    // The day is done: a second tick runs none of them again.
+    let state = o.app.state.clone();
+    tokio::task::spawn_blocking(move || backoffice::jobs::run_day(&state, day))
+        .await
+        .unwrap();
+    assert_eq!(
+        o.app.count(&format!("SELECT COUNT(*) FROM job_run WHERE as_of = '{day}' AND job IN ('daily_scan', 'recurring_generation', 'auto_send_drain')")),
+        3
+    );
+    assert_eq!(mail.received().len(), 1);
+}

@@ -631,6 +631,7 @@ async fn health_and_openapi_are_public_and_the_document_lists_every_route() {
         ("/api/settings/mail", "put"),
         ("/api/settings/mail/test", "post"),
         ("/api/email-log", "get"),
+        ("/api/email-log.csv", "get"),
         ("/api/payments", "get"),
         ("/api/payments", "post"),
         ("/api/payments/{id}", "get"),

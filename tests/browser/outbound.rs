@@ -204,3 +204,129 @@ fn the_public_share_page_shows_the_whole_invoice_on_a_phone() {
     assert_eq!(last, true, "the Total column scrolls into view");
     shot(&phone, "43-share-page-on-a-phone");
 }
+
+#[test]
+fn the_client_pages_emails_link_opens_the_email_log_filtered_to_that_client() {
+    let Some(driver) = Driver::start() else { return };
+    let dir = tempfile::TempDir::new().unwrap();
+    let mail = FakeMail::start();
+    let server = Server::start_with_env(
+        &dir.path().join("office.db"),
+        &dir.path().join("server.log"),
+        Some(OWNER_PASSWORD),
+        &[("BACKOFFICE_ALLOW_PRIVATE_TARGETS", "1")],
+    );
+    let owner = owner_session(&server, OWNER_PASSWORD, OWNER_OWN);
+    for (path, body) in [
+        (
+            "/api/settings/company",
+            json!({ "name": "Softland India", "address": "Kollam", "gstin": "32AABCK1234L1ZV" }),
+        ),
+        (
+            "/api/settings/mail",
+            json!({ "api_url": mail.url, "from": "billing@softland.in", "token": TOKEN }),
+        ),
+    ] {
+        let (status, _, reply) = server.call("PUT", path, Some(&owner), Some(body));
+        assert_eq!(status, 200, "{path}: {reply}");
+    }
+    // An invoice for each of two societies, each emailed: Kadakkal's twice, the second refused.
+    let invoice_for = |name: &str, email: &str| {
+        let (_, _, client) = server.call(
+            "POST",
+            "/api/clients",
+            Some(&owner),
+            Some(json!({ "name": name, "state_code": "32", "email": email })),
+        );
+        let client_id = client["id"].as_str().unwrap().to_string();
+        let (status, _, draft) = server.call(
+            "POST",
+            "/api/documents",
+            Some(&owner),
+            Some(json!({ "type": "INVOICE", "client_id": client_id,
+                         "lines": [ { "description": "Core banking AMC", "qty": 1, "unit_price": 5_000_000, "gst_rate": 18 } ] })),
+        );
+        assert_eq!(status, 201, "{draft}");
+        let doc_id = draft["id"].as_str().unwrap().to_string();
+        let (status, _, issued) = server.call(
+            "POST",
+            &format!("/api/documents/{doc_id}/issue"),
+            Some(&owner),
+            Some(json!({})),
+        );
+        assert_eq!(status, 200, "{issued}");
+        (client_id, doc_id)
+    };
+    let send = |doc_id: &str| {
+        server
+            .call(
+                "POST",
+                &format!("/api/documents/{doc_id}/send"),
+                Some(&owner),
+                Some(json!({})),
+            )
+            .0
+    };
+    let (kadakkal, kadakkal_invoice) =
+        invoice_for("KADAKKAL SERVICE CO-OPERATIVE BANK", "office@kadakkal.coop");
+    let (_, anchal_invoice) = invoice_for("ANCHAL SERVICE CO-OPERATIVE BANK", "office@anchal.coop");
+    assert_eq!(send(&kadakkal_invoice), 200);
+    assert_eq!(send(&anchal_invoice), 200);
+    mail.fail_sends(true);
+    assert_eq!(send(&kadakkal_invoice), 502);
+    mail.fail_sends(false);
+    let (_, _, failed) = server.call("GET", "/api/email-log?status=failed", Some(&owner), None);
+    assert_eq!(failed["total"], 1, "{failed}");
+    let error = failed["rows"][0]["error"].as_str().unwrap().to_string();
+
+    let s = driver.session(1366, 900);
+    sign_in_home(&s, &server, "owner@localhost", OWNER_OWN);
+    s.goto(&server.url(&format!("/clients/{kadakkal}")));
+    s.wait_page("client");
+    s.wait("[data-testid='client-emails']").click();
+    s.wait_page("email-log");
+    assert_eq!(s.url(), server.url(&format!("/email-log?client_id={kadakkal}")));
+    s.wait_text(".filter-chip", "KADAKKAL SERVICE CO-OPERATIVE BANK");
+    s.wait("[data-testid='email-log-list'] tr[data-status='failed']");
+    // Kadakkal's two attempts, newest first: the refused one with its error under it.
+    let rows = s.script(
+        "return [...document.querySelectorAll('[data-testid=email-log-list] tbody tr[data-id]')]
+           .map((tr) => [tr.dataset.clientId, tr.dataset.status, tr.querySelector('td:nth-child(2)').textContent.trim()])",
+        json!([]),
+    );
+    assert_eq!(
+        rows,
+        json!([
+            [kadakkal, "failed", "office@kadakkal.coop"],
+            [kadakkal, "sent", "office@kadakkal.coop"]
+        ])
+    );
+    assert_eq!(s.wait("[data-testid='email-error']").text().trim(), error);
+    assert_eq!(s.count("[data-testid='email-document']"), 2);
+    shot(&s, "44-email-log-of-a-client");
+
+    // The CSV link carries the filter, and what it downloads is the same two rows.
+    let href = s.wait("[data-testid='csv-link']").attribute("href").unwrap();
+    assert_eq!(href, format!("/api/email-log.csv?client_id={kadakkal}"));
+    let csv = s.script_async(
+        "const done = arguments[arguments.length - 1];
+         fetch(arguments[0]).then(async (r) => done([r.status, r.headers.get('content-type'), await r.text()]));",
+        json!([href]),
+    );
+    assert_eq!(csv[0], 200, "{csv}");
+    assert_eq!(csv[1], "text/csv; charset=utf-8");
+    let lines: Vec<&str> = csv[2].as_str().unwrap().lines().collect();
+    assert_eq!(lines.len(), 3, "{csv}");
+    assert_eq!(
+        lines[0],
+        "Time,To,Cc,Subject,Client,Purpose,Document,Status,Error,Sent by"
+    );
+    for (line, status) in lines[1..].iter().zip([",failed,", ",sent,"]) {
+        assert!(
+            line.contains(",office@kadakkal.coop,")
+                && line.contains(",KADAKKAL SERVICE CO-OPERATIVE BANK,document,")
+                && line.contains(status),
+            "{line}"
+        );
+    }
+}

@@ -185,6 +185,7 @@ export function ClientPage({ id }) {
     <p class="crumbs"><${Link} href=${listUrl()}>← Clients</${Link}></p>
     <${PageHeader} title=${c.name} subtitle=${subtitle} actions=${html`
       <${Link} class="btn" href=${`/documents?client_id=${enc(c.id)}`}>Documents</${Link}>
+      <${Link} class="btn" href=${`/email-log?client_id=${enc(c.id)}`} data-testid="client-emails">Emails</${Link}>
       <${Link} class="btn" href=${`/documents/new?client_id=${enc(c.id)}`}>New quotation</${Link}>`} />
     <div class="client-grid">
       <div class="client-col">

@@ -7,8 +7,9 @@ import { date, dateTime, humanize } from "../format.js";
 import { Card, Notice, Loading, Badge, DateField, Spinner, toast, useFetch, useTitle, PageHeader, Link } from "../components.js";
 
 const ABOUT = {
-  daily_scan: "Reads bounced mail, raises the day's reminders (renewals, contracts ending, overdue invoices, quote follow-ups, follow-ups), then sends the quote follow-ups set to go by themselves.",
+  daily_scan: "Reads bounced mail and raises the day's reminders (renewals, contracts ending, overdue invoices, quote follow-ups, follow-ups). Run now, it also sends the quote follow-ups set to go by themselves.",
   recurring_generation: "Issues the invoices of recurring plans that are due; a plan that fails is parked with its reason.",
+  auto_send_drain: "Sends the reminders set to go by themselves (quote follow-ups with the auto policy), after the scan and the recurring invoices; a send that fails is marked failed with its reason and waits for a person.",
   cloud_cost_pull: "Pulls the month before the day's month from the cloud-cost provider, once a month: a month already pulled is not asked again, and with no provider set it does nothing.",
   sms_balance_pass: "Asks the SMS gateway for every SMS subscription's balance (eight at a time); an answer that is an error or makes no sense flags the subscription and keeps its last balance. The day does not matter to it.",
 };
@@ -20,6 +21,8 @@ function counts(result) {
   if (result.created) {
     const made = Object.entries(result.created).filter(([, n]) => n > 0);
     parts.push(made.length ? `raised ${made.map(([k, n]) => `${n} ${humanize(k).toLowerCase()}`).join(", ")}` : "raised nothing new");
+    parts.push(`sent ${result.sent}, failed ${result.failed}`);
+  } else if ("sent" in result && "failed" in result) {
     parts.push(`sent ${result.sent}, failed ${result.failed}`);
   }
   if (typeof result.skipped === "string") parts.push(`skipped: ${result.skipped}`);

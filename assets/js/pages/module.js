@@ -41,7 +41,8 @@ export function ModulePage({ id }) {
   return html`<main data-page="module" class="module-page">
     ${crumbs}
     <${PageHeader} title=${m.name} subtitle=${subtitle}
-      actions=${isOwner && html`<${Link} class="btn" href=${`/settings/milestones?module=${enc(m.code)}`}>Checklist template</${Link}>`} />
+      actions=${html`<${Link} class="btn" href=${`/email-log?module_id=${enc(m.id)}`} data-testid="module-emails">Emails</${Link}>
+        ${isOwner && html`<${Link} class="btn" href=${`/settings/milestones?module=${enc(m.code)}`}>Checklist template</${Link}>`}`} />
     <div class="page-grid">
       <div class="page-col">
         <${Card} title=${isOwner ? "Module details" : "Details"} class="section-card">
