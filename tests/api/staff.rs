@@ -653,3 +653,72 @@ async fn health_and_openapi_are_public_and_the_document_lists_every_route() {
     assert!(doc.body["components"]["schemas"]["Employee"].is_object());
     assert!(doc.body["components"]["securitySchemes"]["session"].is_object());
 }
+
+/// The staff list is everyone's picker, but only the owner reads the sign-in state: a manager's
+/// and a staff user's rows carry the picker's fields and nothing else (issue 33).
+#[tokio::test]
+async fn non_owners_read_the_pickers_fields_only() {
+    let app = TestApp::new();
+    let owner = app.owner().await;
+    let (staff_id, staff_pw) = app.invite(&owner, "staff@coop.in", "staff").await;
+    let (_, manager_pw) = app.invite(&owner, "manager@coop.in", "manager").await;
+    let staff = app.login("staff@coop.in", &staff_pw).await;
+    let manager = app.login("manager@coop.in", &manager_pw).await;
+    app.try_login("staff@coop.in", "a wrong guess").await;
+    let picker = [
+        "active", "email", "id", "name", "phone", "role", "title", "username",
+    ];
+    let account = [
+        "active",
+        "created_at",
+        "email",
+        "failed_count",
+        "id",
+        "locked_until",
+        "mustChangePassword",
+        "name",
+        "phone",
+        "role",
+        "title",
+        "updated_at",
+        "username",
+    ];
+    for (who, cookie, keys) in [
+        ("owner", &owner, &account[..]),
+        ("manager", &manager, &picker[..]),
+        ("staff", &staff, &picker[..]),
+    ] {
+        let list = app.get("/api/employees?sort=email&role=staff", cookie).await;
+        assert_eq!(list.status, StatusCode::OK, "{who}: {}", list.text);
+        assert_eq!(
+            (list.body["total"].as_i64(), list.body["page"].as_i64()),
+            (Some(1), Some(1))
+        );
+        let row = list.body["rows"][0].as_object().unwrap();
+        let mut got: Vec<&str> = row.keys().map(String::as_str).collect();
+        got.sort_unstable();
+        assert_eq!(got, keys, "{who}");
+        assert_eq!(
+            (
+                row["id"].as_str(),
+                row["username"].as_str(),
+                row["active"].as_i64()
+            ),
+            (Some(staff_id.as_str()), Some("staff@coop.in"), Some(1)),
+            "{who}"
+        );
+    }
+    let owner_row = app.get("/api/employees?role=staff", &owner).await;
+    assert_eq!(owner_row.body["rows"][0]["failed_count"], 1);
+    // The CSV twin holds the picker's fields for everyone.
+    let csv = app.get("/api/employees.csv?role=staff", &staff).await;
+    assert_eq!(csv.status, StatusCode::OK);
+    assert_eq!(
+        csv.text.lines().collect::<Vec<_>>(),
+        [
+            "Name,Username,Email,Role,Status,Phone,Title",
+            "staff@coop.in,staff@coop.in,staff@coop.in,staff,active,,"
+        ]
+    );
+}
+
