@@ -229,7 +229,14 @@ async fn change_password(
     client: ClientInfo,
     JsonBody(req): JsonBody<PasswordChange>,
 ) -> Result<StatusCode, AppError> {
-    if let Some(problem) = rules::password_problem(&req.new_password) {
+    let id = user.id.clone();
+    let me = state
+        .db
+        .read(move |c| staff_store::get(c, &id))
+        .await?
+        .ok_or_else(AppError::unauthorized)?;
+    let known = [me.name.as_str(), me.email.as_str(), me.username.as_str()];
+    if let Some(problem) = rules::password_problem(&req.new_password, &known) {
         return Err(AppError::invalid("new_password", "weak_password", problem));
     }
     if req.new_password == req.current_password {

@@ -722,3 +722,105 @@ async fn non_owners_read_the_pickers_fields_only() {
     );
 }
 
+/// A new password that is short or easy to guess is refused with zxcvbn's reason on the field:
+/// an invitation's `password`, one's own `new_password` (issue 33).
+#[tokio::test]
+async fn weak_new_passwords_are_refused_with_the_reason() {
+    let app = TestApp::new();
+    let owner = app.owner().await;
+    let guessable = "This password is too easy to guess. This is a very common password. Add another word or two. Uncommon words are better.";
+    for (password, message) in [
+        ("password123", guessable),
+        ("short", "Use at least 10 characters."),
+    ] {
+        let reply = app
+            .post(
+                "/api/employees",
+                &owner,
+                json!({ "email": "meera@coop.in", "name": "Meera", "role": "staff", "password": password }),
+            )
+            .await;
+        assert_eq!(
+            (
+                reply.status,
+                reply.code(),
+                reply.body["error"]["field"].as_str(),
+                reply.body["error"]["message"].as_str()
+            ),
+            (
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "weak_password",
+                Some("password"),
+                Some(message)
+            ),
+            "{password}"
+        );
+    }
+    // The person's own name and address count as guessable words.
+    let reply = app
+        .post(
+            "/api/employees",
+            &owner,
+            json!({ "email": "meera@coop.in", "name": "Meera Pillai", "role": "staff", "password": "pillaimeera" }),
+        )
+        .await;
+    assert_eq!(
+        (
+            reply.status,
+            reply.code(),
+            reply.body["error"]["message"].as_str()
+        ),
+        (
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "weak_password",
+            Some("This password is too easy to guess. Add another word or two. Uncommon words are better.")
+        ),
+        "{}",
+        reply.text
+    );
+    assert_eq!(app.count("SELECT COUNT(*) FROM staff"), 1, "nothing written");
+    // The same letters are no weakness for somebody else.
+    let reply = app
+        .post(
+            "/api/employees",
+            &owner,
+            json!({ "email": "ravi@coop.in", "name": "Ravi", "role": "staff", "password": "pillaimeera" }),
+        )
+        .await;
+    assert_eq!(reply.status, StatusCode::CREATED, "{}", reply.text);
+    let reply = app
+        .post(
+            "/api/employees",
+            &owner,
+            json!({ "email": "meera@coop.in", "name": "Meera Pillai", "role": "staff", "password": "Kumily-ledger-2026" }),
+        )
+        .await;
+    assert_eq!(reply.status, StatusCode::CREATED, "{}", reply.text);
+
+    let reply = app
+        .post(
+            "/api/me/password",
+            &owner,
+            json!({ "current_password": crate::common::OWNER_PASSWORD, "new_password": "password123" }),
+        )
+        .await;
+    assert_eq!(
+        (
+            reply.status,
+            reply.code(),
+            reply.body["error"]["field"].as_str(),
+            reply.body["error"]["message"].as_str()
+        ),
+        (
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "weak_password",
+            Some("new_password"),
+            Some(guessable)
+        )
+    );
+    assert_eq!(
+        app.count("SELECT failed_count FROM staff WHERE role = 'owner'"),
+        0,
+        "the current password was not checked"
+    );
+}
