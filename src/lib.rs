@@ -164,6 +164,7 @@ pub fn app(state: AppState) -> Router {
         .layer(DefaultBodyLimit::max(http::BODY_LIMIT))
         .layer(from_fn(middleware::security_headers))
         .layer(from_fn(middleware::request_log))
+        .layer(from_fn(middleware::close_unread_bodies))
         .with_state(state)
 }
 

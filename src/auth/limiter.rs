@@ -44,6 +44,18 @@ impl FixedWindow {
     }
 }
 
+/// Which sign-in limiter refused an attempt, and for how long.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Refusal {
+    /// Seconds until the tripped window ends (the `Retry-After` of the 429).
+    pub retry_after: u64,
+    /// True when the per-address limiter tripped, false for the per-identifier one.
+    pub by_address: bool,
+    /// The length of the tripped limiter's window: the login history keeps one `limited` row
+    /// per address (and identifier) per window of this length.
+    pub window: Duration,
+}
+
 /// The two sign-in limiters, layered over the lockout.
 pub struct LoginLimits {
     pub per_address: FixedWindow,
@@ -60,10 +72,22 @@ impl Default for LoginLimits {
 }
 
 impl LoginLimits {
-    /// Counts one sign-in attempt; `Err(seconds)` when either limit is over.
-    pub fn hit(&self, address: &str, identifier: &str, now: Instant) -> Result<(), u64> {
-        self.per_address.hit(address, now)?;
-        self.per_identifier.hit(&identifier.to_lowercase(), now)
+    /// Counts one sign-in attempt; which limiter refused it when either limit is over.
+    pub fn hit(&self, address: &str, identifier: &str, now: Instant) -> Result<(), Refusal> {
+        self.per_address
+            .hit(address, now)
+            .map_err(|retry_after| Refusal {
+                retry_after,
+                by_address: true,
+                window: self.per_address.window,
+            })?;
+        self.per_identifier
+            .hit(&identifier.to_lowercase(), now)
+            .map_err(|retry_after| Refusal {
+                retry_after,
+                by_address: false,
+                window: self.per_identifier.window,
+            })
     }
 }
 
@@ -95,7 +119,12 @@ mod tests {
             let ident = if i % 2 == 0 { "Anna" } else { "anna" };
             assert!(limits.hit(&format!("10.0.0.{i}"), ident, now).is_ok());
         }
-        assert!(limits.hit("10.0.0.99", "ANNA", now).is_err());
+        assert_eq!(
+            limits
+                .hit("10.0.0.99", "ANNA", now)
+                .map_err(|r| (r.by_address, r.window)),
+            Err((false, Duration::from_secs(900)))
+        );
         assert!(
             limits.hit("10.0.0.99", "anna@example.com", now).is_ok(),
             "the email is another key"

@@ -20,7 +20,6 @@ use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
-use std::time::Instant;
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::{router::OpenApiRouter, routes};
 
@@ -90,13 +89,7 @@ async fn login(
             "That password is longer than any account has.",
         ));
     }
-    state
-        .login_limits
-        .hit(&client.ip, &identifier, Instant::now())
-        .map_err(|secs| {
-            tracing::warn!(ip = %client.ip, "sign-in rate limit tripped");
-            AppError::rate_limited(secs)
-        })?;
+    signin::pass_limiters(&state, &client, &identifier).await?;
 
     let lookup = identifier.clone();
     let candidate = state.db.read(move |c| store::find_for_login(c, &lookup)).await?;
@@ -227,13 +220,23 @@ pub struct PasswordChange {
 /// Change one's own password. The current one is required; every other session of the user ends.
 #[utoipa::path(post, path = "/api/me/password", tag = "auth", request_body = PasswordChange,
     responses((status = 204, description = "Changed; other sessions ended"),
-              (status = 422, description = "Wrong current password or a weak new one", body = ErrorBody)))]
+              (status = 422, description = "Wrong current password (`wrong_password` on `current_password`) or a weak new one", body = ErrorBody),
+              (status = 423, description = "The account is locked, or this wrong current password locked it", body = ErrorBody),
+              (status = 429, description = "Too many sign-in attempts from this address or for this account", body = ErrorBody)))]
 async fn change_password(
     State(state): State<AppState>,
     user: AuthUser,
+    client: ClientInfo,
     JsonBody(req): JsonBody<PasswordChange>,
 ) -> Result<StatusCode, AppError> {
-    if let Some(problem) = rules::password_problem(&req.new_password) {
+    let id = user.id.clone();
+    let me = state
+        .db
+        .read(move |c| staff_store::get(c, &id))
+        .await?
+        .ok_or_else(AppError::unauthorized)?;
+    let known = [me.name.as_str(), me.email.as_str(), me.username.as_str()];
+    if let Some(problem) = rules::password_problem(&req.new_password, &known) {
         return Err(AppError::invalid("new_password", "weak_password", problem));
     }
     if req.new_password == req.current_password {
@@ -243,23 +246,9 @@ async fn change_password(
             "Choose a password different from the current one.",
         ));
     }
-    let id = user.id.clone();
-    let phc = state
-        .db
-        .read(move |c| staff_store::password_hash(c, &id))
-        .await?
-        .ok_or_else(AppError::unauthorized)?;
-    let (current, new) = (req.current_password, req.new_password);
-    let new_hash = state
-        .hashing(move || rules::verify_password(&current, &phc).then(|| rules::hash_password(&new)))
-        .await?
-        .ok_or_else(|| {
-            AppError::invalid(
-                "current_password",
-                "wrong_password",
-                "The current password is not right.",
-            )
-        })?;
+    signin::check_current_password(&state, &user.id, &client, req.current_password).await?;
+    let new = req.new_password;
+    let new_hash = state.hashing(move || rules::hash_password(&new)).await?;
     state
         .db
         .write(move |tx| profile::set_password_in(tx, &user, &new_hash))
@@ -271,7 +260,7 @@ async fn change_password(
 #[into_params(parameter_in = Query)]
 pub struct LoginEventQuery {
     pub staff_id: Option<String>,
-    /// success, failed or locked.
+    /// success, failed, locked or limited.
     pub outcome: Option<String>,
     /// First day, inclusive (YYYY-MM-DD, UTC).
     pub from: Option<NaiveDate>,
@@ -308,7 +297,7 @@ impl LoginEventQuery {
     }
 }
 
-const LOGIN_CSV: &[&str] = &["Time", "User", "Outcome", "IP address", "Device"];
+const LOGIN_CSV: &[&str] = &["Time", "User", "Outcome", "IP address", "Device", "Attempts"];
 
 fn login_cells(e: &LoginEvent) -> Vec<String> {
     vec![
@@ -317,6 +306,7 @@ fn login_cells(e: &LoginEvent) -> Vec<String> {
         e.outcome.clone(),
         e.ip.clone().unwrap_or_default(),
         e.device.clone(),
+        e.attempts.to_string(),
     ]
 }
 

@@ -136,16 +136,48 @@ pub fn initial_password() -> String {
     format!("{}-{}-{}", &chars[0..6], &chars[6..12], &chars[12..18])
 }
 
-/// Why a new password is refused, if it is.
-pub fn password_problem(password: &str) -> Option<String> {
+/// The least zxcvbn score a new password must reach: 3 is "safely unguessable" (more than
+/// 10^8 guesses), the bar zxcvbn's authors set for an online service that throttles guessing.
+const MIN_STRENGTH: u8 = 3;
+
+/// Why a new password is refused, if it is: too short, too long, or too easy to guess. The
+/// strength estimate (zxcvbn) also knows `user_inputs` (the user's name, email, username: what
+/// the caller knows of them), so "pillaimeera" is weak for Meera Pillai and only for her. The
+/// reason is zxcvbn's own warning and suggestion, which a person can act on.
+pub fn password_problem(password: &str, user_inputs: &[&str]) -> Option<String> {
     let len = password.chars().count();
     if len < MIN_PASSWORD_LEN {
-        Some(format!("Use at least {MIN_PASSWORD_LEN} characters."))
-    } else if len > MAX_PASSWORD_LEN {
-        Some(format!("Use at most {MAX_PASSWORD_LEN} characters."))
-    } else {
-        None
+        return Some(format!("Use at least {MIN_PASSWORD_LEN} characters."));
     }
+    if len > MAX_PASSWORD_LEN {
+        return Some(format!("Use at most {MAX_PASSWORD_LEN} characters."));
+    }
+    // An email is also judged by its parts: "meera" in "meera@coop.in".
+    let mut inputs: Vec<&str> = Vec::new();
+    for input in user_inputs.iter().map(|i| i.trim()).filter(|i| !i.is_empty()) {
+        inputs.push(input);
+        inputs.extend(
+            input
+                .split(['@', '.', ' ', '_', '-'])
+                .filter(|part| part.len() >= 3),
+        );
+    }
+    let estimate = zxcvbn::zxcvbn(password, &inputs);
+    if u8::from(estimate.score()) >= MIN_STRENGTH {
+        return None;
+    }
+    let feedback = estimate.feedback();
+    let warning = feedback.and_then(|f| f.warning()).map(|w| w.to_string());
+    let suggestion = feedback
+        .and_then(|f| f.suggestions().first())
+        .map(|s| s.to_string());
+    let mut reason = String::from("This password is too easy to guess.");
+    for part in [warning, suggestion].into_iter().flatten() {
+        reason.push(' ');
+        reason.push_str(part.trim_end_matches('.'));
+        reason.push('.');
+    }
+    Some(reason)
 }
 
 /// After one more failure on top of `failed_before`: the counter to store and, when this
@@ -339,12 +371,36 @@ mod tests {
 
     #[test]
     fn password_rules() {
-        assert!(password_problem("short").is_some());
-        assert!(password_problem("long enough pw").is_none());
-        assert!(password_problem(&"x".repeat(257)).is_some());
+        for (password, inputs, refused) in [
+            ("short", &[][..], true),
+            ("password123", &[], true),
+            ("qwertyuiop12", &[], true),
+            ("Password2026!", &[], true),
+            ("pillaimeera", &["Meera Pillai", "meera@coop.in"][..], true),
+            ("pillaimeera", &[], false),
+            ("Kumily-ledger-2026", &[], false),
+            ("correct horse battery staple", &[], false),
+        ] {
+            assert_eq!(
+                password_problem(password, inputs).is_some(),
+                refused,
+                "{password}"
+            );
+        }
+        assert_eq!(
+            password_problem("short", &[]).as_deref(),
+            Some("Use at least 10 characters.")
+        );
+        assert_eq!(
+            password_problem("password123", &[]).as_deref(),
+            Some(
+                "This password is too easy to guess. This is a very common password. Add another word or two. Uncommon words are better."
+            )
+        );
+        assert!(password_problem(&"x".repeat(257), &[]).is_some());
         let p = initial_password();
         assert_eq!(p.len(), 20);
-        assert!(password_problem(&p).is_none());
+        assert_eq!(password_problem(&p, &[]), None);
     }
 }
 

@@ -13,6 +13,7 @@ use utoipa::ToSchema;
 /// What login needs to know about the account a name points at. Never serialized.
 pub struct LoginCandidate {
     pub id: String,
+    pub username: String,
     pub active: bool,
     pub locked_until: Option<DateTime<Utc>>,
     pub must_change_password: bool,
@@ -21,24 +22,36 @@ pub struct LoginCandidate {
 
 /// The account whose username (first) or email (the legacy fallback) is `identifier`.
 pub fn find_for_login(conn: &Connection, identifier: &str) -> Result<Option<LoginCandidate>, AppError> {
+    candidate(
+        conn,
+        "WHERE username = ?1 OR email = ?1 ORDER BY username = ?1 DESC LIMIT 1",
+        identifier,
+    )
+}
+
+/// The account `staff_id`, as sign-in sees it (for checking a current password).
+pub fn find_by_id(conn: &Connection, staff_id: &str) -> Result<Option<LoginCandidate>, AppError> {
+    candidate(conn, "WHERE id = ?1", staff_id)
+}
+
+fn candidate(conn: &Connection, condition: &str, key: &str) -> Result<Option<LoginCandidate>, AppError> {
+    let sql = format!(
+        "SELECT id, username, active, locked_until, must_change_password, password_hash FROM staff {condition}"
+    );
     Ok(conn
-        .query_row(
-            "SELECT id, active, locked_until, must_change_password, password_hash FROM staff
-             WHERE username = ?1 OR email = ?1 ORDER BY username = ?1 DESC LIMIT 1",
-            [identifier],
-            |r| {
-                Ok(LoginCandidate {
-                    id: r.get(0)?,
-                    active: r.get(1)?,
-                    locked_until: r
-                        .get::<_, Option<String>>(2)?
-                        .as_deref()
-                        .and_then(clock::parse_timestamp),
-                    must_change_password: r.get(3)?,
-                    password_hash: r.get(4)?,
-                })
-            },
-        )
+        .query_row(&sql, [key], |r| {
+            Ok(LoginCandidate {
+                id: r.get(0)?,
+                username: r.get(1)?,
+                active: r.get(2)?,
+                locked_until: r
+                    .get::<_, Option<String>>(3)?
+                    .as_deref()
+                    .and_then(clock::parse_timestamp),
+                must_change_password: r.get(4)?,
+                password_hash: r.get(5)?,
+            })
+        })
         .optional()?)
 }
 
@@ -153,6 +166,8 @@ pub enum Outcome {
     Success,
     Failed,
     Locked,
+    /// Refused by a rate limiter before any check (decisions 12).
+    Limited,
 }
 
 impl Outcome {
@@ -161,6 +176,7 @@ impl Outcome {
             Outcome::Success => "success",
             Outcome::Failed => "failed",
             Outcome::Locked => "locked",
+            Outcome::Limited => "limited",
         }
     }
 }
@@ -180,6 +196,31 @@ pub fn insert_login_event(
     Ok(())
 }
 
+/// Records one attempt a rate limiter refused: folded into the `limited` row that `ip` (and, when
+/// `any_identifier` is false, `username`, as typed in any case) already has since `window_start`,
+/// else a new row. Folding is what keeps a flood of refusals to one row per window (V19).
+pub fn record_limited(
+    tx: &Connection,
+    staff_id: Option<&str>,
+    username: &str,
+    ip: &str,
+    user_agent: Option<&str>,
+    window_start: DateTime<Utc>,
+    any_identifier: bool,
+) -> Result<(), AppError> {
+    let folded = tx.execute(
+        "UPDATE login_event SET attempts = attempts + 1 WHERE id = (
+             SELECT id FROM login_event
+             WHERE outcome = 'limited' AND ip = ?1 AND at >= ?2 AND (?3 OR lower(username) = lower(?4))
+             ORDER BY at DESC LIMIT 1)",
+        params![ip, clock::timestamp(window_start), any_identifier, username],
+    )?;
+    if folded == 0 {
+        insert_login_event(tx, staff_id, username, Outcome::Limited, ip, user_agent)?;
+    }
+    Ok(())
+}
+
 /// One row of the login history.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct LoginEvent {
@@ -192,6 +233,9 @@ pub struct LoginEvent {
     pub user_agent: Option<String>,
     /// A label parsed from the user agent, such as "Chrome on Windows".
     pub device: String,
+    /// How many attempts the row stands for: above 1 only for `limited`, where the refusals of
+    /// one address (and identifier) within a limiter window share one row.
+    pub attempts: i64,
 }
 
 /// Filters of the login history.
@@ -221,7 +265,7 @@ pub fn list_login_events(filter: LoginEventFilter) -> Listing<LoginEvent> {
         f.and("at < ?", [to.into()]);
     }
     let query = ListQuery {
-        columns: "id, at, staff_id, username, outcome, ip, user_agent".into(),
+        columns: "id, at, staff_id, username, outcome, ip, user_agent, attempts".into(),
         from: "login_event",
         order_by: "id DESC",
         id_column: "id",
@@ -238,6 +282,7 @@ pub fn list_login_events(filter: LoginEventFilter) -> Listing<LoginEvent> {
             ip: r.get(5)?,
             device: rules::device_label(user_agent.as_deref()),
             user_agent,
+            attempts: r.get(7)?,
         })
     })
 }

@@ -226,14 +226,12 @@ pub fn reply(
     client: Client,
     gstin_written: bool,
 ) -> Result<ClientReply, AppError> {
-    let (same_gstin, hidden) = match &client.gstin {
+    let same_gstin = match &client.gstin {
         Some(gstin) => store::same_gstin(conn, &client.id, gstin.as_str(), user.book().as_deref())?,
-        None => (vec![], 0),
+        None => vec![],
     };
     let warnings = if gstin_written {
-        rules::shared_gstin_warning(&same_gstin, hidden)
-            .into_iter()
-            .collect()
+        rules::shared_gstin_warning(&same_gstin).into_iter().collect()
     } else {
         vec![]
     };

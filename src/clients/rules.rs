@@ -185,16 +185,12 @@ pub fn readable_credential(stored: Option<String>) -> Option<String> {
 }
 
 /// The warning for a GSTIN that other clients already have (a society and the store it runs
-/// may share one registration): it names those the user may see and counts the others.
-pub fn shared_gstin_warning(visible: &[SameGstin], hidden: i64) -> Option<Warning> {
-    let mut names: Vec<String> = visible.iter().map(|c| c.name.clone()).collect();
-    if hidden > 0 {
-        names.push(if hidden == 1 {
-            "another client".into()
-        } else {
-            format!("{hidden} other clients")
-        });
-    }
+/// may share one registration): it names those the user may see, and only those. A staff user
+/// is not told that a client outside their book holds the GSTIN, not even as "another client":
+/// that would reveal a client of another book (decisions 3: records outside the book are not
+/// revealed).
+pub fn shared_gstin_warning(visible: &[SameGstin]) -> Option<Warning> {
+    let names: Vec<String> = visible.iter().map(|c| c.name.clone()).collect();
     let who = match names.as_slice() {
         [] => return None,
         [one] => one.clone(),
@@ -264,26 +260,19 @@ mod tests {
             id: name.into(),
             name: name.into(),
         };
-        assert!(shared_gstin_warning(&[], 0).is_none());
-        for (visible, hidden, message) in [
+        assert!(shared_gstin_warning(&[]).is_none());
+        for (visible, message) in [
             (
                 vec![c("Anchal SCB")],
-                0,
                 "This GSTIN is also registered to Anchal SCB.",
             ),
+            (vec![c("A"), c("B")], "This GSTIN is also registered to A and B."),
             (
-                vec![c("A"), c("B")],
-                0,
-                "This GSTIN is also registered to A and B.",
+                vec![c("A"), c("B"), c("C")],
+                "This GSTIN is also registered to A, B and C.",
             ),
-            (
-                vec![c("A")],
-                1,
-                "This GSTIN is also registered to A and another client.",
-            ),
-            (vec![], 2, "This GSTIN is also registered to 2 other clients."),
         ] {
-            let w = shared_gstin_warning(&visible, hidden).unwrap();
+            let w = shared_gstin_warning(&visible).unwrap();
             assert_eq!((w.code, w.message.as_str()), ("gstin_shared", message));
         }
     }

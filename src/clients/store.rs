@@ -195,32 +195,29 @@ pub struct SameGstin {
     pub name: String,
 }
 
-/// The other clients with `gstin` than `id`, by name, and how many of them are outside `book`
-/// (counted, not named: decisions 3).
+/// The other clients with `gstin` than `id` in `book` (None: every book), by name. Those
+/// outside the book are neither named nor counted: even "another client" would tell a staff
+/// user that some other book holds the registration.
 pub fn same_gstin(
     conn: &Connection,
     id: &str,
     gstin: &str,
     book: Option<&str>,
-) -> Result<(Vec<SameGstin>, i64), AppError> {
+) -> Result<Vec<SameGstin>, AppError> {
     let mut stmt = conn.prepare_cached(&format!(
-        "SELECT c.id, c.name, {} FROM client c WHERE c.gstin = ?1 AND c.id <> ?2 ORDER BY c.name COLLATE NOCASE, c.id",
+        "SELECT c.id, c.name FROM client c WHERE c.gstin = ?1 AND c.id <> ?2 AND {}
+         ORDER BY c.name COLLATE NOCASE, c.id",
         book::owner_is("c", "?3")
     ))?;
-    let mut visible = vec![];
-    let mut hidden = 0;
-    let mut rows = stmt.query(params![gstin, id, book])?;
-    while let Some(r) = rows.next()? {
-        if r.get::<_, bool>(2)? {
-            visible.push(SameGstin {
+    let clients = stmt
+        .query_map(params![gstin, id, book], |r| {
+            Ok(SameGstin {
                 id: r.get(0)?,
                 name: r.get(1)?,
-            });
-        } else {
-            hidden += 1;
-        }
-    }
-    Ok((visible, hidden))
+            })
+        })?
+        .collect::<Result<_, _>>()?;
+    Ok(clients)
 }
 
 /// The stored DB password (None when the client does not exist).

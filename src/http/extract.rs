@@ -85,9 +85,23 @@ fn strip_position(message: &str) -> &str {
     message.split(" at line ").next().unwrap_or(message)
 }
 
-/// Parses a query string; a bad value is a 400 naming the parameter.
+/// Parses a query string; a bad value is a 400 naming the parameter. Every list's filters pass
+/// here (through [`QueryParams`] and the paging extractor), so this is the one place that refuses
+/// a decoded value holding a control character: no filter means one, and SQLite reads a LIKE
+/// pattern as a C string, so a `q` starting with NUL would match every row.
 pub fn parse_query<T: DeserializeOwned>(query: Option<&str>) -> Result<T, AppError> {
-    let de = serde_urlencoded::Deserializer::new(form_urlencoded::parse(query.unwrap_or("").as_bytes()));
+    let pairs = form_urlencoded::parse(query.unwrap_or("").as_bytes());
+    if let Some((name, _)) = pairs
+        .clone()
+        .find(|(_, value)| value.chars().any(char::is_control))
+    {
+        return Err(AppError::bad_request(
+            "invalid_query",
+            format!("The value of {name} holds a control character."),
+        )
+        .on_field(name.into_owned()));
+    }
+    let de = serde_urlencoded::Deserializer::new(pairs);
     serde_path_to_error::deserialize(de).map_err(|e| {
         let path = e.path().to_string();
         let err = AppError::bad_request("invalid_query", format!("Invalid query: {}.", e.inner()));

@@ -1,10 +1,17 @@
-//! Layers every request passes: the request log, security headers, and the CSRF rule.
+//! Layers every request passes: the request log, security headers, the CSRF rule, and closing
+//! a connection whose request body was left unread.
 
 use crate::error::AppError;
+use axum::body::{Body, BodyDataStream, Bytes};
 use axum::extract::Request;
-use axum::http::{HeaderValue, Method, StatusCode, header};
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
+use futures_util::Stream;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::task::{Context, Poll};
 use std::time::Instant;
 
 /// One log line per request. Only the path is logged (never the query or a body), and share
@@ -33,6 +40,65 @@ pub fn redact_path(path: &str) -> String {
             None => "/share/<redacted>".into(),
         },
         None => path.to_string(),
+    }
+}
+
+/// Says `Connection: close` on the answer to a request whose body was not read to its end (a
+/// 413, a 415, a 401 or 403 decided before the body extractor). The rest of such a body is
+/// still on the connection, in front of the client's next request; hyper then drops the
+/// connection rather than read it, and without this header the client learns that only when its
+/// next request on the connection fails. With it, hyper closes cleanly after the answer and the
+/// client opens a new connection for the next request.
+pub async fn close_unread_bodies(req: Request, next: Next) -> Response {
+    if !has_body(req.headers()) {
+        return next.run(req).await;
+    }
+    let read_to_end = Arc::new(AtomicBool::new(false));
+    let (parts, body) = req.into_parts();
+    let tracked = ReadToEnd {
+        inner: body.into_data_stream(),
+        read_to_end: read_to_end.clone(),
+    };
+    let mut response = next
+        .run(Request::from_parts(parts, Body::from_stream(tracked)))
+        .await;
+    if !read_to_end.load(Ordering::Acquire) {
+        response
+            .headers_mut()
+            .insert(header::CONNECTION, HeaderValue::from_static("close"));
+    }
+    response
+}
+
+/// Whether a request carries a body: a Content-Length above zero, or a chunked one.
+fn has_body(headers: &HeaderMap) -> bool {
+    let length = headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<u64>().ok());
+    let chunked = headers
+        .get_all(header::TRANSFER_ENCODING)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .any(|v| v.to_ascii_lowercase().contains("chunked"));
+    chunked || length.is_some_and(|n| n > 0)
+}
+
+/// A request body that notes when it has been read to its end.
+struct ReadToEnd {
+    inner: BodyDataStream,
+    read_to_end: Arc<AtomicBool>,
+}
+
+impl Stream for ReadToEnd {
+    type Item = Result<Bytes, axum::Error>;
+
+    fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        let polled = Pin::new(&mut self.inner).poll_next(cx);
+        if let Poll::Ready(None) = polled {
+            self.read_to_end.store(true, Ordering::Release);
+        }
+        polled
     }
 }
 
@@ -126,5 +192,21 @@ mod tests {
         );
         assert_eq!(super::redact_path("/share/abcdef0123"), "/share/<redacted>");
         assert_eq!(super::redact_path("/api/me"), "/api/me");
+    }
+
+    #[test]
+    fn which_requests_carry_a_body() {
+        use axum::http::{HeaderMap, HeaderValue, header};
+        let with = |pairs: &[(header::HeaderName, &'static str)]| {
+            let mut headers = HeaderMap::new();
+            for (name, value) in pairs {
+                headers.append(name, HeaderValue::from_static(value));
+            }
+            super::has_body(&headers)
+        };
+        assert!(!with(&[]));
+        assert!(!with(&[(header::CONTENT_LENGTH, "0")]));
+        assert!(with(&[(header::CONTENT_LENGTH, "12")]));
+        assert!(with(&[(header::TRANSFER_ENCODING, "gzip, chunked")]));
     }
 }

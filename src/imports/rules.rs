@@ -32,6 +32,14 @@ pub const STAGE_BODY_LIMIT: usize = 2 * MAX_BYTES + 64 * 1024;
 
 /// The most data rows a file may have.
 pub const MAX_ROWS: usize = 100_000;
+/// The most columns a file may have. The import reads about 15 (`FIELDS`) and says which others
+/// it ignores; a legacy export with a few dozen extra columns is still read, while a header
+/// of 200,000 columns (a mistake or an attack) is refused before its headers are kept and
+/// echoed back by every status read.
+pub const MAX_COLUMNS: usize = 100;
+/// How much of each header the status echoes, in characters: a real header is a few words;
+/// a longer one is cut (with "…") so the status never re-sends a megabyte header cell.
+pub const HEADER_SHOWN: usize = 100;
 /// The problem rows the status lists (spec 8: the first 50, with honest totals).
 pub const PROBLEM_ROWS_SHOWN: usize = 50;
 
@@ -195,6 +203,15 @@ impl RawRow {
     }
 }
 
+/// A header as the status echoes it: trimmed, at most [`HEADER_SHOWN`] characters.
+fn shown_header(header: &str) -> String {
+    let header = header.trim();
+    match header.char_indices().nth(HEADER_SHOWN) {
+        Some((cut, _)) => format!("{}…", &header[..cut]),
+        None => header.to_string(),
+    }
+}
+
 fn header_key(header: &str) -> String {
     header
         .chars()
@@ -206,9 +223,20 @@ fn header_key(header: &str) -> String {
 /// Reads the headers: which import column each fills. Refused: no `name` column, or two
 /// headers for one column.
 pub fn map_headers(headers: &[String]) -> Result<Vec<Column>, AppError> {
+    if headers.len() > MAX_COLUMNS {
+        return Err(AppError::invalid(
+            "csv",
+            "too_many_columns",
+            format!(
+                "The file has {} columns; at most {MAX_COLUMNS} are read. Remove the columns the import does not need.",
+                headers.len()
+            ),
+        ));
+    }
     let mut columns = Vec::with_capacity(headers.len());
     for header in headers {
         let key = header_key(header);
+        let header = shown_header(header);
         let field = FIELDS
             .iter()
             .find(|(_, aliases)| aliases.contains(&key.as_str()))
@@ -221,13 +249,12 @@ pub fn map_headers(headers: &[String]) -> Result<Vec<Column>, AppError> {
                 "duplicate_column",
                 format!(
                     "The headers \"{}\" and \"{}\" both read as {f}: keep one.",
-                    other.header,
-                    header.trim()
+                    other.header, header
                 ),
             ));
         }
         columns.push(Column {
-            header: header.trim().to_string(),
+            header,
             field: field.map(str::to_string),
         });
     }

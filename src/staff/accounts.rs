@@ -52,7 +52,7 @@ pub fn invitation(req: EmployeeCreate) -> Result<Invitation, AppError> {
     checks.check(rules::check_title(title.as_deref().unwrap_or("")));
     let generated = req.password.is_none();
     let password = req.password.unwrap_or_else(auth_rules::initial_password);
-    if let Some(problem) = auth_rules::password_problem(&password) {
+    if let Some(problem) = auth_rules::password_problem(&password, &[&email, &username, &name]) {
         checks.fail(AppError::invalid("password", "weak_password", problem));
     }
     checks.done()?;

@@ -9,7 +9,7 @@ use crate::error::{AppError, ErrorBody};
 use crate::http::csv;
 use crate::http::extract::{IdPath, JsonBody, QueryParams};
 use crate::staff::accounts::{self, EmployeeCreate, EmployeePatch};
-use crate::staff::store::{self, Employee, EmployeeFilter};
+use crate::staff::store::{self, Employee, EmployeeCard, EmployeeFilter};
 use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -38,19 +38,39 @@ pub struct EmployeeQuery {
     pub active: Option<i64>,
 }
 
-/// Staff accounts, by name (any signed-in user: the pickers need them).
+/// A row of the staff list: the whole account for the owner, who manages sign-ins; the
+/// picker's fields for everyone else (issue 33).
+#[derive(Serialize, ToSchema)]
+#[serde(untagged)]
+pub enum EmployeeRow {
+    Account(Employee),
+    Card(EmployeeCard),
+}
+
+/// Staff accounts, by name (any signed-in user: the pickers need them). The owner reads whole
+/// accounts (`Employee`); a manager or staff user reads the picker's fields (`EmployeeCard`).
 #[utoipa::path(get, path = "/api/employees", tag = "staff", params(Page, EmployeeQuery),
-    responses((status = 200, body = Paginated<Employee>), (status = 401, body = ErrorBody)))]
+    responses((status = 200, body = Paginated<EmployeeRow>,
+               description = "Owner: `Employee` rows; manager and staff: `EmployeeCard` rows"),
+              (status = 401, body = ErrorBody)))]
 async fn list_employees(
     State(state): State<AppState>,
-    _user: AuthUser,
+    user: AuthUser,
     page: Page,
     QueryParams(q): QueryParams<EmployeeQuery>,
-) -> Result<Json<Paginated<Employee>>, AppError> {
+) -> Result<Json<Paginated<EmployeeRow>>, AppError> {
     let filter = q.filter();
-    Ok(Json(
-        state.db.read(move |c| store::list(filter).page(c, &page)).await?,
-    ))
+    let listed = state.db.read(move |c| store::list(filter).page(c, &page)).await?;
+    let row = |e: Employee| match user.role {
+        Role::Owner => EmployeeRow::Account(e),
+        Role::Manager | Role::Staff => EmployeeRow::Card(e.into()),
+    };
+    Ok(Json(Paginated {
+        rows: listed.rows.into_iter().map(row).collect(),
+        total: listed.total,
+        page: listed.page,
+        per_page: listed.per_page,
+    }))
 }
 
 impl EmployeeQuery {
@@ -77,7 +97,8 @@ fn employee_cells(e: &Employee) -> Vec<String> {
     ]
 }
 
-/// The whole filtered staff list as CSV (no password, hash or lock detail).
+/// The whole filtered staff list as CSV (any signed-in user): the picker's fields only, so no
+/// password, hash, lock detail or time, whoever reads it.
 #[utoipa::path(get, path = "/api/employees.csv", tag = "staff", params(Page, EmployeeQuery),
     responses((status = 200, content_type = "text/csv", body = String, description = "The whole filtered list")))]
 async fn employees_csv(

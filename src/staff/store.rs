@@ -31,6 +31,37 @@ pub struct Employee {
     pub updated_at: String,
 }
 
+/// An account as the pickers show it to everyone but the owner: who they are and how to reach
+/// them, without the sign-in state (failures, lock, a pending password change) or the times,
+/// which tell a colleague whose account is being guessed at and when.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct EmployeeCard {
+    pub id: String,
+    pub username: String,
+    pub email: String,
+    pub name: String,
+    pub role: Role,
+    pub phone: Option<String>,
+    pub title: Option<String>,
+    /// 1 active, 0 deactivated.
+    pub active: i64,
+}
+
+impl From<Employee> for EmployeeCard {
+    fn from(e: Employee) -> Self {
+        EmployeeCard {
+            id: e.id,
+            username: e.username,
+            email: e.email,
+            name: e.name,
+            role: e.role,
+            phone: e.phone,
+            title: e.title,
+            active: e.active,
+        }
+    }
+}
+
 const COLUMNS: &str = "id, username, email, name, role, phone, title, active, failed_count, locked_until, \
                        must_change_password, created_at, updated_at";
 

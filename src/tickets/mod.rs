@@ -136,7 +136,7 @@ pub fn list(conn: &Connection, filter: &TicketFilter, page: &Page) -> Result<Lis
     Ok(Listed {
         page: store::list(filter, clock).page(conn, page)?,
         counts: store::counts(conn, filter, clock)?,
-        kind_suggestions: store::kind_suggestions(conn)?,
+        kind_suggestions: store::kind_suggestions(conn, filter.book.as_deref())?,
         sla_days: clock.sla_days,
     })
 }

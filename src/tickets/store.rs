@@ -280,11 +280,24 @@ pub fn counts(
         .collect())
 }
 
-/// Kinds already used, the most used first.
-pub fn kind_suggestions(conn: &Connection) -> Result<Vec<String>, AppError> {
-    let mut stmt =
-        conn.prepare_cached("SELECT kind FROM ticket_kind_tally WHERE n > 0 ORDER BY n DESC, kind LIMIT 30")?;
-    let kinds = stmt.query_map([], |r| r.get(0))?.collect::<Result<_, _>>()?;
+/// Kinds already used, the most used first: over every ticket (the tally table) for owner and
+/// manager, over their own share for a staff user (`book`), since a kind typed on another
+/// book's ticket can name that book's client or trouble.
+pub fn kind_suggestions(conn: &Connection, book: Option<&str>) -> Result<Vec<String>, AppError> {
+    let Some(staff) = book else {
+        let mut stmt = conn.prepare_cached(
+            "SELECT kind FROM ticket_kind_tally WHERE n > 0 ORDER BY n DESC, kind LIMIT 30",
+        )?;
+        let kinds = stmt.query_map([], |r| r.get(0))?.collect::<Result<_, _>>()?;
+        return Ok(kinds);
+    };
+    let sql = format!(
+        "SELECT t.kind FROM ticket t WHERE t.kind IS NOT NULL AND {}
+         GROUP BY t.kind ORDER BY COUNT(*) DESC, t.kind LIMIT 30",
+        book::ticket_is_in("t", "?1")
+    );
+    let mut stmt = conn.prepare_cached(&sql)?;
+    let kinds = stmt.query_map([staff], |r| r.get(0))?.collect::<Result<_, _>>()?;
     Ok(kinds)
 }
 

@@ -1115,3 +1115,79 @@ async fn a_body_with_several_invalid_fields_names_them_all_at_once() {
         (Some("phone"), None)
     );
 }
+
+/// A staff user is warned about a shared GSTIN only by the clients of their own book: a GSTIN
+/// held only by another book's client draws no warning at all (not even "another client"), and
+/// the client page does not list it; owner and manager are told of every client (issue 33).
+#[tokio::test]
+async fn the_shared_gstin_warning_names_only_the_callers_book() {
+    let o = office().await;
+    let bens = create(
+        &o.app,
+        &o.owner,
+        json!({ "name": "Ben's Society", "gstin": GSTIN, "owner_id": o.ben_id }),
+    )
+    .await;
+    // Anna gives her new client the GSTIN only Ben's client holds: taken, with no warning.
+    let annas = o
+        .app
+        .post(
+            "/api/clients",
+            &o.anna,
+            json!({ "name": "Anna's Stores", "gstin": GSTIN }),
+        )
+        .await;
+    assert_eq!(annas.status, StatusCode::CREATED, "{}", annas.text);
+    assert_eq!(
+        (&annas.body["warnings"], &annas.body["same_gstin"]),
+        (&json!([]), &json!([]))
+    );
+    // Nor on an edit that writes it again.
+    let annas_path = format!("/api/clients/{}", id(&annas.body));
+    let edited = o
+        .app
+        .patch(&annas_path, &o.anna, json!({ "gstin": GSTIN.to_lowercase() }))
+        .await;
+    assert_eq!(edited.status, StatusCode::OK, "{}", edited.text);
+    assert_eq!(edited.body["warnings"], json!([]));
+    assert_eq!(
+        o.app.get(&annas_path, &o.anna).await.body["same_gstin"],
+        json!([])
+    );
+    // Her own second client under it is named.
+    let second = o
+        .app
+        .post(
+            "/api/clients",
+            &o.anna,
+            json!({ "name": "Anna's Bank", "gstin": GSTIN }),
+        )
+        .await;
+    assert_eq!(
+        second.body["warnings"],
+        json!([{ "code": "gstin_shared", "message": "This GSTIN is also registered to Anna's Stores." }])
+    );
+    // Owner and manager are told of every client under it, whoever's book.
+    for (who, cookie) in [("owner", &o.owner), ("manager", &o.manager)] {
+        let reply = o.app.patch(&annas_path, cookie, json!({ "gstin": GSTIN })).await;
+        assert_eq!(reply.status, StatusCode::OK, "{who}: {}", reply.text);
+        assert_eq!(
+            reply.body["warnings"],
+            json!([{ "code": "gstin_shared", "message": "This GSTIN is also registered to Anna's Bank and Ben's Society." }]),
+            "{who}"
+        );
+        assert_eq!(
+            reply.body["same_gstin"],
+            json!([
+                { "id": second.body["id"], "name": "Anna's Bank" },
+                { "id": bens["id"], "name": "Ben's Society" }
+            ]),
+            "{who}"
+        );
+    }
+    assert_eq!(
+        o.app
+            .count(&format!("SELECT COUNT(*) FROM client WHERE gstin = '{GSTIN}'")),
+        3
+    );
+}

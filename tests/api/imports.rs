@@ -1003,3 +1003,61 @@ async fn the_old_systems_checklist_comes_with_the_file_and_the_commit_makes_it_t
         steps
     );
 }
+
+/// A file of more than 100 columns is refused whole with the limit named, and what is staged
+/// stays staged; a file of 100 is read, and each header is echoed by the status cut to 100
+/// characters, so the status never re-sends a huge header (issue 33).
+#[tokio::test]
+async fn columns_are_capped_and_long_headers_echoed_cut() {
+    let app = TestApp::new();
+    let owner = app.owner().await;
+    let long = format!("Remarks {}", "x".repeat(5_000));
+    // 100 columns: name, the long header and 98 more the import does not read.
+    let extra: Vec<String> = (3..=100).map(|i| format!("Extra {i}")).collect();
+    let csv = format!(
+        "Name,{long},{}\nAnchal SCB,note{}\n",
+        extra.join(","),
+        ",".repeat(extra.len())
+    );
+    let reply = stage(&app, &owner, &csv).await;
+    assert_eq!(reply.status, StatusCode::OK, "{}", reply.text);
+    let s = status(&app, &owner).await;
+    let columns = s["columns"].as_array().unwrap();
+    assert_eq!(columns.len(), 100);
+    let shown = format!("Remarks {}…", "x".repeat(92));
+    assert_eq!(
+        (columns[1]["header"].as_str(), &columns[1]["field"]),
+        (Some(shown.as_str()), &Value::Null)
+    );
+    assert_eq!(shown.chars().count(), 101);
+    assert_eq!(s["staged"], 1);
+
+    // 200,000 columns: refused on `csv` naming the limit; the staged file is kept.
+    let wide = format!("Name,{}\nKallada SCB\n", vec!["Col"; 199_999].join(","));
+    let reply = stage(&app, &owner, &wide).await;
+    assert_eq!(
+        (
+            reply.status,
+            reply.code(),
+            reply.body["error"]["field"].as_str(),
+            reply.body["error"]["message"].as_str()
+        ),
+        (
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "too_many_columns",
+            Some("csv"),
+            Some(
+                "The file has 200000 columns; at most 100 are read. Remove the columns the import does not need."
+            )
+        )
+    );
+    let s = status(&app, &owner).await;
+    assert_eq!(
+        (s["staged"].as_i64(), s["columns"].as_array().map(Vec::len)),
+        (Some(1), Some(100))
+    );
+    assert_eq!(
+        app.count("SELECT COUNT(*) FROM import_row WHERE name = 'Anchal SCB'"),
+        1
+    );
+}

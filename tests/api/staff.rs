@@ -654,3 +654,174 @@ async fn health_and_openapi_are_public_and_the_document_lists_every_route() {
     assert!(doc.body["components"]["schemas"]["Employee"].is_object());
     assert!(doc.body["components"]["securitySchemes"]["session"].is_object());
 }
+
+/// The staff list is everyone's picker, but only the owner reads the sign-in state: a manager's
+/// and a staff user's rows carry the picker's fields and nothing else (issue 33).
+#[tokio::test]
+async fn non_owners_read_the_pickers_fields_only() {
+    let app = TestApp::new();
+    let owner = app.owner().await;
+    let (staff_id, staff_pw) = app.invite(&owner, "staff@coop.in", "staff").await;
+    let (_, manager_pw) = app.invite(&owner, "manager@coop.in", "manager").await;
+    let staff = app.login("staff@coop.in", &staff_pw).await;
+    let manager = app.login("manager@coop.in", &manager_pw).await;
+    app.try_login("staff@coop.in", "a wrong guess").await;
+    let picker = [
+        "active", "email", "id", "name", "phone", "role", "title", "username",
+    ];
+    let account = [
+        "active",
+        "created_at",
+        "email",
+        "failed_count",
+        "id",
+        "locked_until",
+        "mustChangePassword",
+        "name",
+        "phone",
+        "role",
+        "title",
+        "updated_at",
+        "username",
+    ];
+    for (who, cookie, keys) in [
+        ("owner", &owner, &account[..]),
+        ("manager", &manager, &picker[..]),
+        ("staff", &staff, &picker[..]),
+    ] {
+        let list = app.get("/api/employees?sort=email&role=staff", cookie).await;
+        assert_eq!(list.status, StatusCode::OK, "{who}: {}", list.text);
+        assert_eq!(
+            (list.body["total"].as_i64(), list.body["page"].as_i64()),
+            (Some(1), Some(1))
+        );
+        let row = list.body["rows"][0].as_object().unwrap();
+        let mut got: Vec<&str> = row.keys().map(String::as_str).collect();
+        got.sort_unstable();
+        assert_eq!(got, keys, "{who}");
+        assert_eq!(
+            (
+                row["id"].as_str(),
+                row["username"].as_str(),
+                row["active"].as_i64()
+            ),
+            (Some(staff_id.as_str()), Some("staff@coop.in"), Some(1)),
+            "{who}"
+        );
+    }
+    let owner_row = app.get("/api/employees?role=staff", &owner).await;
+    assert_eq!(owner_row.body["rows"][0]["failed_count"], 1);
+    // The CSV twin holds the picker's fields for everyone.
+    let csv = app.get("/api/employees.csv?role=staff", &staff).await;
+    assert_eq!(csv.status, StatusCode::OK);
+    assert_eq!(
+        csv.text.lines().collect::<Vec<_>>(),
+        [
+            "Name,Username,Email,Role,Status,Phone,Title",
+            "staff@coop.in,staff@coop.in,staff@coop.in,staff,active,,"
+        ]
+    );
+}
+
+/// A new password that is short or easy to guess is refused with zxcvbn's reason on the field:
+/// an invitation's `password`, one's own `new_password` (issue 33).
+#[tokio::test]
+async fn weak_new_passwords_are_refused_with_the_reason() {
+    let app = TestApp::new();
+    let owner = app.owner().await;
+    let guessable = "This password is too easy to guess. This is a very common password. Add another word or two. Uncommon words are better.";
+    for (password, message) in [
+        ("password123", guessable),
+        ("short", "Use at least 10 characters."),
+    ] {
+        let reply = app
+            .post(
+                "/api/employees",
+                &owner,
+                json!({ "email": "meera@coop.in", "name": "Meera", "role": "staff", "password": password }),
+            )
+            .await;
+        assert_eq!(
+            (
+                reply.status,
+                reply.code(),
+                reply.body["error"]["field"].as_str(),
+                reply.body["error"]["message"].as_str()
+            ),
+            (
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "weak_password",
+                Some("password"),
+                Some(message)
+            ),
+            "{password}"
+        );
+    }
+    // The person's own name and address count as guessable words.
+    let reply = app
+        .post(
+            "/api/employees",
+            &owner,
+            json!({ "email": "meera@coop.in", "name": "Meera Pillai", "role": "staff", "password": "pillaimeera" }),
+        )
+        .await;
+    assert_eq!(
+        (
+            reply.status,
+            reply.code(),
+            reply.body["error"]["message"].as_str()
+        ),
+        (
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "weak_password",
+            Some("This password is too easy to guess. Add another word or two. Uncommon words are better.")
+        ),
+        "{}",
+        reply.text
+    );
+    assert_eq!(app.count("SELECT COUNT(*) FROM staff"), 1, "nothing written");
+    // The same letters are no weakness for somebody else.
+    let reply = app
+        .post(
+            "/api/employees",
+            &owner,
+            json!({ "email": "ravi@coop.in", "name": "Ravi", "role": "staff", "password": "pillaimeera" }),
+        )
+        .await;
+    assert_eq!(reply.status, StatusCode::CREATED, "{}", reply.text);
+    let reply = app
+        .post(
+            "/api/employees",
+            &owner,
+            json!({ "email": "meera@coop.in", "name": "Meera Pillai", "role": "staff", "password": "Kumily-ledger-2026" }),
+        )
+        .await;
+    assert_eq!(reply.status, StatusCode::CREATED, "{}", reply.text);
+
+    let reply = app
+        .post(
+            "/api/me/password",
+            &owner,
+            json!({ "current_password": crate::common::OWNER_PASSWORD, "new_password": "password123" }),
+        )
+        .await;
+    assert_eq!(
+        (
+            reply.status,
+            reply.code(),
+            reply.body["error"]["field"].as_str(),
+            reply.body["error"]["message"].as_str()
+        ),
+        (
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "weak_password",
+            Some("new_password"),
+            Some(guessable)
+        )
+    );
+    assert_eq!(
+        app.count("SELECT failed_count FROM staff WHERE role = 'owner'"),
+        0,
+        "the current password was not checked"
+    );
+}

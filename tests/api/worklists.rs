@@ -1221,3 +1221,48 @@ async fn a_ticket_is_billed_once_into_a_draft_naming_it_and_never_outside_the_bo
         (StatusCode::OK, Some("PROFORMA"), Some(o.anchal.as_str()))
     );
 }
+
+/// A staff user's kind suggestions are tallied over their own share only: a kind typed only on
+/// another book's ticket is not suggested to them, while owner and manager read the tally of
+/// every ticket (issue 33).
+#[tokio::test]
+async fn kind_suggestions_stay_within_the_staff_share() {
+    let o = office().await;
+    // Anna's clients: "Printing" twice, "Backup" once; a ticket of the owner's client assigned
+    // to Anna is in her share too. "Cheque clearing" is typed only on a ticket outside it.
+    for (cookie, client, kind, assignee) in [
+        (&o.anna, &o.chavara, "Printing", None),
+        (&o.anna, &o.kallai, "Printing", None),
+        (&o.anna, &o.kallai, "Backup", None),
+        (&o.owner, &o.anchal, "Year-end closing", Some(o.anna_id.as_str())),
+        (&o.owner, &o.anchal, "Cheque clearing", None),
+        (&o.owner, &o.anchal, "Cheque clearing", None),
+        (&o.owner, &o.anchal, "Cheque clearing", None),
+    ] {
+        let mut body = json!({ "client_id": client, "subject": format!("{kind} trouble"), "kind": kind });
+        if let Some(assignee) = assignee {
+            body["assignee_id"] = json!(assignee);
+        }
+        open_ticket(&o, cookie, body).await;
+    }
+    let (_, pw) = o.app.invite(&o.owner, "manager@coop.in", "manager").await;
+    let manager = o.app.login("manager@coop.in", &pw).await;
+    for (who, cookie, expected) in [
+        (
+            "owner",
+            &o.owner,
+            json!(["Cheque clearing", "Printing", "Backup", "Year-end closing"]),
+        ),
+        (
+            "manager",
+            &manager,
+            json!(["Cheque clearing", "Printing", "Backup", "Year-end closing"]),
+        ),
+        ("anna", &o.anna, json!(["Printing", "Backup", "Year-end closing"])),
+    ] {
+        for query in ["", "?chip=all&search=zzz"] {
+            let list = ok(&o.app, &format!("/api/tickets{query}"), cookie).await;
+            assert_eq!(list["kind_suggestions"], expected, "{who} {query}");
+        }
+    }
+}

@@ -153,7 +153,7 @@ fn the_sign_in_screen_explains_wrong_credentials_lockout_and_rate_limits() {
         Some(json!({ "username": "owner@localhost", "password": OWNER_PASSWORD })),
     );
     assert_eq!(status, 200);
-    let body = json!({ "email": "lockme@coop.in", "username": "lockme", "name": "Lock Me", "role": "staff", "password": "lockme-password-1" });
+    let body = json!({ "email": "lockme@coop.in", "username": "lockme", "name": "Lock Me", "role": "staff", "password": "Kumily-ledger-2026" });
     assert_eq!(
         server
             .call("POST", "/api/employees", owner.as_deref(), Some(body))
@@ -172,15 +172,36 @@ fn the_sign_in_screen_explains_wrong_credentials_lockout_and_rate_limits() {
         );
     }
     // The name's 8 attempts are used up; by email the right password meets the lock.
-    sign_in(&s, "lockme@coop.in", "lockme-password-1");
+    sign_in(&s, "lockme@coop.in", "Kumily-ledger-2026");
     let alert = s.wait_text("[role='alert']", "ocked").text();
     assert!(
         alert.to_lowercase().contains("try again after") || alert.contains(':'),
         "the unlock time is shown: {alert}"
     );
     shot(&s, "08-locked");
-    sign_in(&s, "lockme", "lockme-password-1");
+    sign_in(&s, "lockme", "Kumily-ledger-2026");
     s.wait_text("[role='alert']", "Too many attempts");
     shot(&s, "09-too-many-attempts");
+
+    // Refused attempts are in the owner's login history: one row for the name's window, with
+    // its number of attempts (issue 33).
+    s.script(
+        "document.querySelectorAll(\"[role='alert']\").forEach(a => a.textContent = '')",
+        json!([]),
+    );
+    sign_in(&s, "lockme", "Kumily-ledger-2026");
+    s.wait_text("[role='alert']", "Too many attempts");
+    let new_password = "the owner's chosen passphrase";
+    let change = json!({ "current_password": OWNER_PASSWORD, "new_password": new_password });
+    let (status, _, _) = server.call("POST", "/api/me/password", owner.as_deref(), Some(change));
+    assert_eq!(status, 204);
+    sign_in(&s, "owner@localhost", new_password);
+    s.wait_page("home");
+    s.goto(&server.url("/login-history?outcome=limited"));
+    s.wait_page("login-history");
+    s.wait_text("table", "Rate limited");
+    let attempts = s.wait("[data-attempts]").text();
+    assert_eq!(attempts.trim(), "× 2 attempts");
+    shot(&s, "10-login-history-limited");
     server.stop();
 }

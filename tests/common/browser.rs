@@ -61,20 +61,20 @@ pub fn ready_user(server: &Server, owner: &str, email: &str, role: &str, passwor
         "POST",
         "/api/employees",
         Some(owner),
-        Some(json!({ "email": email, "name": email, "role": role, "password": "initial-password-1" })),
+        Some(json!({ "email": email, "name": email, "role": role, "password": "Thekkady-monsoon-41" })),
     );
     assert_eq!(status, 201, "{created}");
     let (_, cookie, _) = server.call(
         "POST",
         "/api/auth/login",
         None,
-        Some(json!({ "username": email, "password": "initial-password-1" })),
+        Some(json!({ "username": email, "password": "Thekkady-monsoon-41" })),
     );
     let (status, _, _) = server.call(
         "POST",
         "/api/me/password",
         cookie.as_deref(),
-        Some(json!({ "current_password": "initial-password-1", "new_password": password })),
+        Some(json!({ "current_password": "Thekkady-monsoon-41", "new_password": password })),
     );
     assert_eq!(status, 204);
 }

@@ -682,7 +682,7 @@ fn login(addr: &str, owner: &str, cores: usize) -> (f64, Vec<Row>) {
     let mut admin = Client::connect(addr);
     for u in 0..USERS {
         let body = format!(
-            r#"{{"email":"bench{u}@coop.in","name":"Bench {u}","role":"staff","password":"bench-password-{u}"}}"#
+            r#"{{"email":"bench{u}@coop.in","name":"Bench {u}","role":"staff","password":"Ponmudi-trail-{u}-bench"}}"#
         );
         admin.post("/api/employees", owner, &body, 201);
     }
@@ -720,7 +720,8 @@ fn login(addr: &str, owner: &str, cores: usize) -> (f64, Vec<Row>) {
         let work: http::Work = Arc::new(move |c: &mut Client, thread: usize, i: usize| {
             let user = next_user.fetch_add(1, Ordering::Relaxed) % USERS;
             let ip = format!("10.{}.{}.{}", thread, i / 250, i % 250);
-            let body = format!(r#"{{"username":"bench{user}@coop.in","password":"bench-password-{user}"}}"#);
+            let body =
+                format!(r#"{{"username":"bench{user}@coop.in","password":"Ponmudi-trail-{user}-bench"}}"#);
             let reply = c.call("POST", "/api/auth/login", &[("X-Forwarded-For", &ip)], &body);
             assert_eq!(reply.status, 200);
         });

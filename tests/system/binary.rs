@@ -268,3 +268,134 @@ fn share_tokens_never_reach_the_log() {
     );
     assert!(!text.contains(&token), "the log holds a share token");
 }
+
+/// One answer read off a raw connection: its status, its headers (names lower-cased) and body.
+struct RawAnswer {
+    status: u16,
+    headers: Vec<(String, String)>,
+    body: Vec<u8>,
+}
+
+impl RawAnswer {
+    fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// Reads one HTTP/1.1 answer with a Content-Length off `stream`.
+fn read_answer(stream: &mut std::net::TcpStream) -> RawAnswer {
+    use std::io::Read;
+    let mut head = Vec::new();
+    let mut byte = [0u8; 1];
+    while !head.ends_with(b"\r\n\r\n") {
+        let n = stream.read(&mut byte).expect("the answer's head");
+        assert_eq!(
+            n,
+            1,
+            "the connection closed before a whole head: {:?}",
+            String::from_utf8_lossy(&head)
+        );
+        head.push(byte[0]);
+    }
+    let head = String::from_utf8(head).unwrap();
+    let mut lines = head.split("\r\n");
+    let status = lines.next().unwrap().split(' ').nth(1).unwrap().parse().unwrap();
+    let headers: Vec<(String, String)> = lines
+        .filter_map(|l| l.split_once(':'))
+        .map(|(n, v)| (n.trim().to_ascii_lowercase(), v.trim().to_string()))
+        .collect();
+    let length: usize = headers
+        .iter()
+        .find(|(n, _)| n == "content-length")
+        .map(|(_, v)| v.parse().unwrap())
+        .expect("a Content-Length");
+    let mut body = vec![0u8; length];
+    stream.read_exact(&mut body).unwrap();
+    RawAnswer {
+        status,
+        headers,
+        body,
+    }
+}
+
+/// A request answered without reading its body says `Connection: close` and the server closes
+/// the connection cleanly, so a client opens a new one for its next request; a request whose body
+/// was read, and one without a body, keep the connection for the next request (issue 33).
+#[test]
+fn a_body_left_unread_closes_the_connection_and_says_so() {
+    use std::io::{Read, Write};
+    use std::net::TcpStream;
+    use std::time::Duration;
+
+    let _machine = crate::common::shared();
+    let dir = tempfile::TempDir::new().unwrap();
+    let server = Server::start(
+        &dir.path().join("office.db"),
+        &dir.path().join("server.log"),
+        Some("owner-initial-pw"),
+    );
+    let connect = || {
+        let stream = TcpStream::connect(&server.addr).unwrap();
+        stream.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+        stream
+    };
+    let get_health = "GET /api/health HTTP/1.1\r\nHost: localhost\r\n\r\n";
+
+    // No body: the connection stays for a second request.
+    let mut stream = connect();
+    stream.write_all(get_health.as_bytes()).unwrap();
+    let first = read_answer(&mut stream);
+    assert_eq!((first.status, first.header("connection")), (200, None));
+    stream.write_all(get_health.as_bytes()).unwrap();
+    let second = read_answer(&mut stream);
+    assert_eq!(second.status, 200, "{}", String::from_utf8_lossy(&second.body));
+
+    // A body that was read (a refused sign-in): the connection stays too.
+    let login = r#"{"username":"nobody","password":"not the password"}"#;
+    let request = format!(
+        "POST /api/auth/login HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{login}",
+        login.len()
+    );
+    stream.write_all(request.as_bytes()).unwrap();
+    let refused = read_answer(&mut stream);
+    assert_eq!((refused.status, refused.header("connection")), (401, None));
+    stream.write_all(get_health.as_bytes()).unwrap();
+    assert_eq!(read_answer(&mut stream).status, 200);
+
+    // A wrong content type with a large body: 415 before the body is read, and it says so.
+    let body = vec![b'x'; 64 * 1024];
+    let mut stream = connect();
+    let head = format!(
+        "POST /api/employees HTTP/1.1\r\nHost: localhost\r\nContent-Type: text/plain\r\nContent-Length: {}\r\n\r\n",
+        body.len()
+    );
+    stream.write_all(head.as_bytes()).unwrap();
+    // The server may answer and close before it has all of the body: a failed write is fine.
+    let _ = stream.write_all(&body);
+    let refused = read_answer(&mut stream);
+    assert_eq!(
+        (refused.status, refused.header("connection")),
+        (415, Some("close")),
+        "{}",
+        String::from_utf8_lossy(&refused.body)
+    );
+    // ...and the server closes the connection (end of stream or a reset, never a wait).
+    let mut rest = [0u8; 16];
+    match stream.read(&mut rest) {
+        Ok(n) => assert_eq!(n, 0, "nothing follows the answer"),
+        Err(e) => assert!(
+            !matches!(
+                e.kind(),
+                std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+            ),
+            "the connection was left open: {e}"
+        ),
+    }
+    // A new connection answers as usual.
+    let mut stream = connect();
+    stream.write_all(get_health.as_bytes()).unwrap();
+    assert_eq!(read_answer(&mut stream).status, 200);
+}

@@ -1,5 +1,6 @@
 // Login history (owner): every sign-in attempt, newest first, filtered by person, outcome and
-// date range, all kept in the URL.
+// date range, all kept in the URL. Attempts a rate limiter refused share one row per window,
+// which says how many it stands for.
 import { html } from "/vendor/preact-htm.js";
 import { dateTime, humanize } from "../format.js";
 import {
@@ -12,13 +13,15 @@ const OUTCOME_FILTER = [
   { value: "success", label: "Success" },
   { value: "failed", label: "Failed" },
   { value: "locked", label: "Locked" },
+  { value: "limited", label: "Rate limited" },
 ];
-const OUTCOME_TONE = { success: "success", failed: "danger", locked: "warning" };
+const OUTCOME_TONE = { success: "success", failed: "danger", locked: "warning", limited: "warning" };
+const OUTCOME_LABEL = Object.fromEntries(OUTCOME_FILTER.filter((o) => o.value).map((o) => [o.value, o.label]));
 
 const columns = [
   { key: "at", sortable: true, label: "Time", render: (r) => html`<time datetime=${r.at}>${dateTime(r.at)}</time>` },
   { key: "username", sortable: true, label: "User", render: (r) => r.username || html`<span class="muted">unknown</span>` },
-  { key: "outcome", sortable: true, label: "Outcome", render: (r) => html`<${Badge} tone=${OUTCOME_TONE[r.outcome] || "neutral"}>${humanize(r.outcome)}</${Badge}>` },
+  { key: "outcome", sortable: true, label: "Outcome", render: (r) => html`<${Badge} tone=${OUTCOME_TONE[r.outcome] || "neutral"}>${OUTCOME_LABEL[r.outcome] || humanize(r.outcome)}</${Badge}>${r.attempts > 1 ? html` <span class="muted" data-attempts=${r.attempts}>× ${r.attempts} attempts</span>` : ""}` },
   { key: "ip", sortable: true, label: "IP address", class: "mono-ish" },
   { key: "device", label: "Device", render: (r) => html`<span title=${r.user_agent || ""}>${r.device || r.user_agent || ""}</span>` },
 ];
