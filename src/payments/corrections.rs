@@ -10,7 +10,7 @@ use crate::db::audit::{Audit, audit};
 use crate::db::settings;
 use crate::documents::rules::check_reason;
 use crate::error::AppError;
-use crate::payments::recording::payment_image;
+use crate::payments::recording::{audited_change, payment_image};
 use crate::payments::rules;
 use crate::payments::store::{self, Payment};
 use chrono::NaiveDate;
@@ -68,21 +68,13 @@ pub fn cancel_in(tx: &Connection, user: &AuthUser, id: &str, reason: &str) -> Re
     store::cancel(tx, id, &reason, &today.to_string(), &user.id)?;
     crate::projects::milestones::untick_for_payment_in(tx, user, id, &before.receipt_no)?;
     for (a, outstanding) in before.allocations.iter().zip(owed) {
-        audit(
-            tx,
-            Audit {
-                entity: "document",
-                entity_id: Some(&a.document_id),
-                action: "payment_reversed",
-                user_id: Some(&user.id),
-                before: Some(json!({ "outstanding": outstanding })),
-                after: Some(json!({
-                    "outstanding": outstanding + a.amount + a.tds,
-                    "payment_id": id, "receipt_no": before.receipt_no,
-                    "amount": a.amount, "tds": a.tds, "reason": reason,
-                })),
-            },
-        )?;
+        let reversed = Reversed {
+            document_id: &a.document_id,
+            outstanding,
+            amount: a.amount,
+            tds: a.tds,
+        };
+        audit_reversed(tx, user, &before, reversed, &reason)?;
     }
     let after = visible_payment(tx, user, id)?;
     let mut image = payment_image(&after);
@@ -135,34 +127,47 @@ pub fn unallocate_in(
     }
     let outstanding = store::target(tx, document_id, None)?.map_or(0, |t| t.outstanding);
     store::unallocate(tx, id, document_id)?;
+    let reversed = Reversed {
+        document_id,
+        outstanding,
+        amount,
+        tds,
+    };
+    audit_reversed(tx, user, &before, reversed, "Moved to the payment's advance.")?;
+    audited_change(tx, user, &before, "unallocated")
+}
+
+/// What a payment stopped settling on one invoice, and what the invoice owed before.
+struct Reversed<'a> {
+    document_id: &'a str,
+    outstanding: i64,
+    amount: i64,
+    tds: i64,
+}
+
+/// The invoice's audit row of a reversed allocation: what it owes before and after, and why.
+fn audit_reversed(
+    tx: &Connection,
+    user: &AuthUser,
+    payment: &Payment,
+    r: Reversed<'_>,
+    reason: &str,
+) -> Result<(), AppError> {
     audit(
         tx,
         Audit {
             entity: "document",
-            entity_id: Some(document_id),
+            entity_id: Some(r.document_id),
             action: "payment_reversed",
             user_id: Some(&user.id),
-            before: Some(json!({ "outstanding": outstanding })),
+            before: Some(json!({ "outstanding": r.outstanding })),
             after: Some(json!({
-                "outstanding": outstanding + amount + tds,
-                "payment_id": id, "receipt_no": before.receipt_no,
-                "amount": amount, "tds": tds, "reason": "Moved to the payment's advance.",
+                "outstanding": r.outstanding + r.amount + r.tds,
+                "payment_id": payment.id, "receipt_no": payment.receipt_no,
+                "amount": r.amount, "tds": r.tds, "reason": reason,
             })),
         },
-    )?;
-    let after = visible_payment(tx, user, id)?;
-    audit(
-        tx,
-        Audit {
-            entity: "payment",
-            entity_id: Some(id),
-            action: "unallocated",
-            user_id: Some(&user.id),
-            before: Some(payment_image(&before)),
-            after: Some(payment_image(&after)),
-        },
-    )?;
-    Ok(after)
+    )
 }
 
 /// Gives back part or all of what a payment of the caller's book holds as an advance.

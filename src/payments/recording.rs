@@ -110,15 +110,26 @@ pub fn allocate_advance_in(
     let before = visible_payment(tx, user, id)?;
     crate::payments::corrections::not_cancelled(&before)?;
     allocate_in(tx, user, &before, claims)?;
-    let after = visible_payment(tx, user, id)?;
+    audited_change(tx, user, &before, "allocated")
+}
+
+/// Reads the payment again after a change of its allocations and audits it as `action` with
+/// its image before and after; answers it.
+pub fn audited_change(
+    tx: &Connection,
+    user: &AuthUser,
+    before: &Payment,
+    action: &str,
+) -> Result<Payment, AppError> {
+    let after = visible_payment(tx, user, &before.id)?;
     audit(
         tx,
         Audit {
             entity: "payment",
-            entity_id: Some(id),
-            action: "allocated",
+            entity_id: Some(&before.id),
+            action,
             user_id: Some(&user.id),
-            before: Some(payment_image(&before)),
+            before: Some(payment_image(before)),
             after: Some(payment_image(&after)),
         },
     )?;

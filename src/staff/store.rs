@@ -33,8 +33,11 @@ pub struct Employee {
 
 /// An account as the pickers show it to everyone but the owner: who they are and how to reach
 /// them, without the sign-in state (failures, lock, a pending password change) or the times,
-/// which tell a colleague whose account is being guessed at and when.
+/// which tell a colleague whose account is being guessed at and when. Its schema allows no
+/// other property, so that a whole account (`Employee`) is not also a card to a validator of the
+/// list's `oneOf`.
 #[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(deny_unknown_fields)]
 pub struct EmployeeCard {
     pub id: String,
     pub username: String,
