@@ -235,6 +235,19 @@ fn check(
         None => kept_resolved,
     };
     if let Some(to) = moved {
+        // The SLA clock pauses while the ticket waits on the client: the wait's days move the
+        // day it counts from when the wait ends.
+        if to == "waiting_on_client" {
+            changes.push(("waiting_since", Value::Text(today.to_string())));
+        } else if status_before == "waiting_on_client"
+            && let Some(t) = existing
+        {
+            let sla_from = date(&t.sla_from).unwrap_or(today);
+            let resumed =
+                rules::sla_from_after_wait(sla_from, t.waiting_since.as_deref().and_then(date), today);
+            changes.push(("sla_from", Value::Text(resumed.to_string())));
+            changes.push(("waiting_since", Value::Null));
+        }
         changes.push(("status", Value::Text(to.into())));
         changes.push((
             "resolved_on",

@@ -5,8 +5,10 @@
 //!   is reopened); `resolved_on` is set on the move out of the still-open group and cleared on
 //!   the move back into it.
 //! - A ticket's age is whole office days from `opened_on` to today while it is still open, and
-//!   to `resolved_on` once it is not. It is `overdue` when it is still open and older than the
-//!   `ticket.sla_days` setting in force today.
+//!   to `resolved_on` once it is not. Its SLA clock runs while it is open or in progress and
+//!   pauses while it waits on the client (decisions 12): `sla_age` is its age less the days it
+//!   waited, and it is `overdue` when the clock runs and `sla_age` passes the `ticket.sla_days`
+//!   setting in force today.
 //! - `opened_on` is today by default, may be backdated (a call logged late), never lies in the
 //!   future, and never after the day it was resolved.
 //! - `type` is one of the `ticket.types` setting in force (seeded on first boot; the code's
@@ -65,15 +67,53 @@ pub fn age(opened_on: NaiveDate, resolved_on: Option<NaiveDate>, status: &str, t
     (end - opened_on).num_days().max(0)
 }
 
-/// Past the SLA: still open and older than `sla_days`.
-pub fn overdue(status: &str, age: i64, sla_days: i64) -> bool {
-    still_open(status) && age > sla_days
+/// Whether a ticket's SLA clock runs: open or in progress. It pauses while the ticket waits on
+/// the client and stops once it is resolved or closed.
+pub fn sla_runs(status: &str) -> bool {
+    matches!(status, "open" | "in_progress")
 }
 
-/// The last `opened_on` a ticket still open today may have and not be overdue: one older is
-/// past the SLA (the SQL twin of [`overdue`]).
+/// The SQL twin of [`sla_runs`], word for word the condition of the `ticket_sla_running` index.
+pub const SLA_RUNS_SQL: &str = "t.status IN ('open', 'in_progress')";
+
+/// The days counted against the SLA: from `sla_from` (opened_on moved later by the finished
+/// waits) to today, less the present wait (from `waiting_since`); to the day it was resolved
+/// once it is not still open.
+pub fn sla_age(
+    sla_from: NaiveDate,
+    resolved_on: Option<NaiveDate>,
+    status: &str,
+    waiting_since: Option<NaiveDate>,
+    today: NaiveDate,
+) -> i64 {
+    let end = match (status, resolved_on, waiting_since) {
+        (_, Some(day), _) if !still_open(status) => day,
+        ("waiting_on_client", _, Some(since)) => since,
+        _ => today,
+    };
+    (end - sla_from).num_days().max(0)
+}
+
+/// Past the SLA: its clock runs and it has counted more than `sla_days` days.
+pub fn overdue(status: &str, sla_age: i64, sla_days: i64) -> bool {
+    sla_runs(status) && sla_age > sla_days
+}
+
+/// The last `sla_from` a ticket whose clock runs may have today and not be overdue: one older
+/// is past the SLA (the SQL twin of [`overdue`]).
 pub fn overdue_before(today: NaiveDate, sla_days: i64) -> NaiveDate {
     today - chrono::Duration::days(sla_days)
+}
+
+/// A ticket's `sla_from` after a wait that began on `waiting_since` ends on `today`: moved
+/// later by the wait's whole days (a wait of unknown start counts as none).
+pub fn sla_from_after_wait(
+    sla_from: NaiveDate,
+    waiting_since: Option<NaiveDate>,
+    today: NaiveDate,
+) -> NaiveDate {
+    let waited = waiting_since.map_or(0, |since| (today - since).num_days().max(0));
+    sla_from + chrono::Duration::days(waited)
 }
 
 /// The ticket types of the `ticket.types` setting; the code's list when it is not a list of
@@ -306,11 +346,34 @@ mod tests {
     }
 
     #[test]
-    fn overdue_is_past_the_sla_and_still_open() {
+    fn the_sla_clock_leaves_out_the_waits() {
+        let today = day("2026-11-25");
+        let from = day("2026-11-10");
+        // Running: to today; waiting: to the day the wait began; resolved: to that day.
+        assert_eq!(sla_age(from, None, "in_progress", None, today), 15);
+        assert_eq!(
+            sla_age(from, None, "waiting_on_client", Some(day("2026-11-20")), today),
+            10
+        );
+        assert_eq!(
+            sla_age(from, Some(day("2026-11-22")), "resolved", None, today),
+            12
+        );
+        // A wait of six days moves the clock's start six days later; one of unknown start, none.
+        assert_eq!(
+            sla_from_after_wait(from, Some(day("2026-11-19")), today),
+            day("2026-11-16")
+        );
+        assert_eq!(sla_from_after_wait(from, None, today), from);
+    }
+
+    #[test]
+    fn overdue_is_past_the_sla_while_the_clock_runs() {
         let cases = [
             ("open", 7, 7, false),
             ("open", 8, 7, true),
-            ("waiting_on_client", 8, 7, true),
+            // The clock is paused while the ticket waits on the client.
+            ("waiting_on_client", 8, 7, false),
             ("in_progress", 3, 2, true),
             ("resolved", 30, 7, false),
             ("closed", 30, 7, false),

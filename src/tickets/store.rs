@@ -41,7 +41,15 @@ pub struct Ticket {
     pub updated_at: String,
     /// Whole office days from opened_on to today (to resolved_on once resolved or closed).
     pub age: i64,
-    /// 1 when still open and older than `ticket.sla_days`.
+    /// The days counted against the SLA: `age` less the days it waited on the client.
+    pub sla_age: i64,
+    /// The office day the SLA clock counts from: opened_on moved later by the finished waits.
+    #[schema(format = Date)]
+    pub sla_from: String,
+    /// The day the present wait on the client began (the SLA clock is paused); null otherwise.
+    #[schema(format = Date)]
+    pub waiting_since: Option<String>,
+    /// 1 when its SLA clock runs (open or in progress) and `sla_age` passes `ticket.sla_days`.
     pub overdue: u8,
 }
 
@@ -88,7 +96,7 @@ pub struct Clock {
 }
 
 const COLUMNS: &str = "t.id, t.client_id, c.name, t.subject, t.description, t.type, t.kind, t.status, t.opened_on, \
-    t.resolved_on, t.assignee_id, a.name, t.created_by, t.created_at, t.updated_at";
+    t.resolved_on, t.assignee_id, a.name, t.created_by, t.created_at, t.updated_at, t.sla_from, t.waiting_since";
 const FROM: &str = "ticket t JOIN client c ON c.id = t.client_id LEFT JOIN staff a ON a.id = t.assignee_id";
 /// Where the list's rows are found and ordered: the joins its filters and sorts may name.
 const FIND_IN: &str = "ticket t JOIN client c ON c.id = t.client_id";
@@ -104,11 +112,18 @@ fn ticket(r: &Row<'_>, clock: Clock) -> rusqlite::Result<Ticket> {
     let status: String = r.get(7)?;
     let opened_on: String = r.get(8)?;
     let resolved_on: Option<String> = r.get(9)?;
-    let age = date(&opened_on).map_or(0, |opened| {
-        rules::age(
-            opened,
-            resolved_on.as_deref().and_then(date),
+    let resolved = resolved_on.as_deref().and_then(date);
+    let age = date(&opened_on).map_or(0, |opened| rules::age(opened, resolved, &status, clock.today));
+    let sla_from: String = r
+        .get::<_, Option<String>>(15)?
+        .unwrap_or_else(|| opened_on.clone());
+    let waiting_since: Option<String> = r.get(16)?;
+    let sla_age = date(&sla_from).map_or(0, |from| {
+        rules::sla_age(
+            from,
+            resolved,
             &status,
+            waiting_since.as_deref().and_then(date),
             clock.today,
         )
     });
@@ -120,7 +135,7 @@ fn ticket(r: &Row<'_>, clock: Clock) -> rusqlite::Result<Ticket> {
         description: r.get(4)?,
         ticket_type: r.get(5)?,
         kind: r.get(6)?,
-        overdue: u8::from(rules::overdue(&status, age, clock.sla_days)),
+        overdue: u8::from(rules::overdue(&status, sla_age, clock.sla_days)),
         status,
         opened_on,
         resolved_on,
@@ -130,6 +145,9 @@ fn ticket(r: &Row<'_>, clock: Clock) -> rusqlite::Result<Ticket> {
         created_at: r.get(13)?,
         updated_at: r.get(14)?,
         age,
+        sla_age,
+        sla_from,
+        waiting_since,
     })
 }
 
@@ -252,9 +270,9 @@ fn base_filter(filter: &TicketFilter, clock: Clock) -> Filter {
         );
     }
     if filter.overdue {
-        f.and(rules::STILL_OPEN_SQL, []);
+        f.and(rules::SLA_RUNS_SQL, []);
         let before = rules::overdue_before(clock.today, clock.sla_days);
-        f.and("t.opened_on < ?", [Value::Text(before.to_string())]);
+        f.and("t.sla_from < ?", [Value::Text(before.to_string())]);
     }
     book::narrow_tickets(&mut f, "t", filter.book.clone());
     f

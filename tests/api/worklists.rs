@@ -787,7 +787,8 @@ async fn the_ticket_list_filters_alone_and_combined_with_counts_and_the_staff_sh
             .iter()
             .map(|r| (r["age"].as_i64().unwrap(), r["overdue"].as_i64().unwrap()))
             .collect::<Vec<_>>(),
-        [(20, 1), (12, 1), (9, 1), (2, 0)]
+        // The ticket waiting on the client is not overdue: its SLA clock is paused.
+        [(20, 0), (12, 1), (9, 1), (2, 0)]
     );
     assert_eq!(
         default["kind_suggestions"],
@@ -828,13 +829,10 @@ async fn the_ticket_list_filters_alone_and_combined_with_counts_and_the_staff_sh
             json!({ "still_open": 1, "open": 0, "in_progress": 0, "waiting_on_client": 1, "resolved": 0, "closed": 0, "all": 1 }),
         ),
         (
+            // Past the SLA: not the ticket waiting on the client, whose clock is paused.
             "overdue=1".into(),
-            vec![
-                "Train the new secretary",
-                "Interest slab wrong",
-                "Printer driver after Windows update",
-            ],
-            json!({ "still_open": 3, "open": 1, "in_progress": 1, "waiting_on_client": 1, "resolved": 0, "closed": 0, "all": 3 }),
+            vec!["Interest slab wrong", "Printer driver after Windows update"],
+            json!({ "still_open": 2, "open": 1, "in_progress": 1, "waiting_on_client": 0, "resolved": 0, "closed": 0, "all": 2 }),
         ),
         (
             format!("chip=all&client_id={}", o.chavara),
@@ -1265,4 +1263,73 @@ async fn kind_suggestions_stay_within_the_staff_share() {
             assert_eq!(list["kind_suggestions"], expected, "{who} {query}");
         }
     }
+}
+
+#[tokio::test]
+async fn the_sla_clock_pauses_while_a_ticket_waits_on_the_client() {
+    let o = office().await;
+    // Opened ten days ago against the default SLA of 7 days: overdue.
+    let t = open_ticket(
+        &o,
+        &o.owner,
+        json!({ "client_id": o.anchal, "subject": "Passbook printer offline", "opened_on": days(&o.app, -10) }),
+    )
+    .await;
+    assert_eq!(
+        (t["age"].as_i64(), t["sla_age"].as_i64(), t["overdue"].as_i64()),
+        (Some(10), Some(10), Some(1))
+    );
+    async fn past_sla(o: &Office) -> (Option<i64>, Option<i64>) {
+        let list = ok(&o.app, "/api/tickets?overdue=1", &o.owner).await;
+        let tile = ok(&o.app, "/api/dashboard", &o.owner).await;
+        (list["total"].as_i64(), tile["tickets"]["past_sla"].as_i64())
+    }
+    assert_eq!(past_sla(&o).await, (Some(1), Some(1)));
+
+    // Waiting on the client: the clock stops, so it is not overdue while it waits.
+    let waiting = patch_ticket(&o, &t, json!({ "status": "waiting_on_client" })).await;
+    assert_eq!(
+        (
+            waiting["waiting_since"].as_str(),
+            waiting["sla_age"].as_i64(),
+            waiting["overdue"].as_i64()
+        ),
+        (Some(days(&o.app, 0).as_str()), Some(10), Some(0))
+    );
+    assert_eq!(past_sla(&o).await, (Some(0), Some(0)));
+
+    // The client took six days to answer; when work resumes those days do not count.
+    o.app
+        .sql()
+        .execute(
+            "UPDATE ticket SET waiting_since = ?2 WHERE id = ?1",
+            [id(&t), days(&o.app, -6)],
+        )
+        .unwrap();
+    let resumed = patch_ticket(&o, &t, json!({ "status": "in_progress" })).await;
+    assert_eq!(
+        (
+            resumed["age"].as_i64(),
+            resumed["sla_age"].as_i64(),
+            resumed["sla_from"].as_str(),
+            resumed["waiting_since"].clone(),
+            resumed["overdue"].as_i64()
+        ),
+        (
+            Some(10),
+            Some(4),
+            Some(days(&o.app, -4).as_str()),
+            Value::Null,
+            Some(0)
+        )
+    );
+    assert_eq!(past_sla(&o).await, (Some(0), Some(0)));
+
+    // Backdating the ticket by five more days moves its clock as far: overdue again.
+    let backdated = patch_ticket(&o, &t, json!({ "opened_on": days(&o.app, -15) })).await;
+    assert_eq!(
+        (backdated["sla_age"].as_i64(), backdated["overdue"].as_i64()),
+        (Some(9), Some(1))
+    );
+    assert_eq!(past_sla(&o).await, (Some(1), Some(1)));
 }

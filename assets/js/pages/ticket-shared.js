@@ -25,7 +25,9 @@ const days = (n) => `${integer(n)} ${n === 1 ? "day" : "days"}`;
 
 /**
  * How long a ticket has been open (`[data-testid=sla]`): "3 days" while still open, red
- * "Overdue: 9 days" past the SLA, and the days it took once resolved or closed.
+ * "Overdue: 9 days" past the SLA (the days counted against it, waits on the client left out),
+ * "12 days, SLA paused" while it waits on the client, and the days it took once resolved or
+ * closed.
  */
 export function SlaBadge({ ticket }) {
   const t = ticket;
@@ -33,7 +35,10 @@ export function SlaBadge({ ticket }) {
   let text = days(t.age);
   if (t.overdue) {
     tone = "danger";
-    text = `Overdue: ${days(t.age)}`;
+    text = `Overdue: ${days(t.sla_age)}`;
+  } else if (t.status === "waiting_on_client") {
+    // The SLA clock is paused while the ticket waits on the client.
+    text = `${days(t.age)}, SLA paused`;
   } else if (!stillOpen(t.status)) {
     tone = "success";
     text = `Took ${days(t.age)}`;
