@@ -160,6 +160,7 @@ fn search(f: &Fixture, what: &str, q: String) -> ReadScenario {
                 clients: true,
                 documents: true,
                 tickets: true,
+                payments: true,
             };
             backoffice::search::search(c, Some(&q), groups, None).unwrap();
         },
