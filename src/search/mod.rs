@@ -1,5 +1,5 @@
 //! Global search (spec 1 function 12, 4.7; decisions 11): what the console's search box asks
-//! as one types. One read answers three groups, each of at most five hits with a `capped` flag:
+//! as one types. One read answers four groups, each of at most five hits with a `capped` flag:
 //!
 //! - clients whose name, GSTIN, district or remote access id contains the text, by name;
 //! - issued documents (never a draft; cancelled ones too, since their numbers stay in the
@@ -92,7 +92,7 @@ impl SearchResults {
 /// hits, and the clients group names the clients themselves.
 const NAMED_CLIENTS: usize = rules::LOOKED_FOR;
 
-/// Searches `q` as typed (trimmed; under two characters: three empty groups; over 100: 400)
+/// Searches `q` as typed (trimmed; under two characters: four empty groups; over 100: 400)
 /// in `groups`, within `book` (a staff user's id; None: every book).
 pub fn search(
     conn: &Connection,

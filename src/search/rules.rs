@@ -1,6 +1,6 @@
 //! The rules of the global search (spec 1 function 12, 4.7; decisions 11):
 //!
-//! - The typed text is trimmed. Under two characters it is not searched: the answer is three
+//! - The typed text is trimmed. Under two characters it is not searched: the answer is four
 //!   empty groups (a box that searches as one types asks after the first key, and one letter
 //!   matches half the office). Over 100 characters it is refused (400, field `q`).
 //! - Text matches as SQL's `LIKE '%q%'` does: ASCII letters fold, everything else is literal
@@ -55,7 +55,7 @@ pub struct Groups {
 
 pub const GROUPS: &[&str] = &["clients", "documents", "tickets", "payments"];
 
-/// The groups `only` names (all three when it is absent or blank); a 400 naming `only` for a
+/// The groups `only` names (all four when it is absent or blank); a 400 naming `only` for a
 /// name that is not a group.
 pub fn groups(only: Option<&str>) -> Result<Groups, AppError> {
     let names: Vec<&str> = only
