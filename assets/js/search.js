@@ -1,5 +1,5 @@
-// The search box of the console's top bar (issue 20): clients, issued documents and tickets as
-// one types. `/` anywhere but in a field puts the cursor in it. The server is asked 150 ms after
+// The search box of the console's top bar (issue 20): clients (also by phone), issued documents,
+// tickets and payments (by receipt number, issue 34) as one types; a paid invoice is badged "paid". `/` anywhere but in a field puts the cursor in it. The server is asked 150 ms after
 // typing stops (and not under two characters); an answer to older text is dropped (its request
 // aborted). The hits show grouped in a listbox under the box: ArrowDown / ArrowUp move through
 // them, Enter opens the highlighted one (the first when none is), Escape closes the list, and a
@@ -33,6 +33,8 @@ const GROUPS = [
     href: (h) => `/documents/${enc(h.id)}`,
     line: (h) => [TYPES[h.type] || h.type, h.client_name, date(h.doc_date), rupees(h.total)].filter(Boolean).join(" · "),
     badge: (h) => words(h.status),
+    // A paid invoice says so beside its status (issue 34).
+    paid: (h) => h.payment_state === "paid",
     more: (q) => `/documents?q=${enc(q)}`,
   },
   {
@@ -42,6 +44,14 @@ const GROUPS = [
     line: (h) => `${h.client_name} · opened ${date(h.opened_on)}`,
     badge: (h) => words(h.status),
     more: (q) => `/tickets?search=${enc(q)}&chip=all`,
+  },
+  {
+    key: "payments",
+    title: "Payments",
+    href: (h) => `/payments/${enc(h.id)}`,
+    line: (h) => [h.client_name, date(h.received_on), rupees(h.amount)].filter(Boolean).join(" · "),
+    badge: (h) => (h.status !== "recorded" ? words(h.status) : null),
+    more: (q) => `/payments?q=${enc(q)}`,
   },
 ];
 
@@ -124,7 +134,9 @@ export function GlobalSearch() {
   }, []);
 
   const data = answer && answer.q === q ? answer.data : null;
-  const groups = data ? GROUPS.map((g) => ({ ...g, rows: data[g.key].rows, capped: data[g.key].capped })).filter((g) => g.rows.length > 0) : [];
+  const groups = data
+    ? GROUPS.filter((g) => data[g.key]).map((g) => ({ ...g, rows: data[g.key].rows, capped: data[g.key].capped })).filter((g) => g.rows.length > 0)
+    : [];
   const flat = groups.flatMap((g) => g.rows.map((h) => ({ group: g, hit: h })));
   const optionId = (i) => `search-hit-${i}`;
 
@@ -175,10 +187,10 @@ export function GlobalSearch() {
   else if (!data && loading) status = "Searching…";
   let index = -1;
   return html`<div class="global-search" ref=${box} data-testid="global-search">
-    <label for="global-search-input" class="sr-only">Search clients, documents and tickets</label>
+    <label for="global-search-input" class="sr-only">Search clients, documents, tickets and payments</label>
     <span class="global-search-icon" aria-hidden="true"></span>
     <input id="global-search-input" ref=${input} class="control global-search-input" type="search" name="global_search"
-      placeholder="Search clients, documents, tickets…" autocomplete="off" spellcheck="false" maxlength=${MAX_CHARS + 20}
+      placeholder="Search clients, documents, tickets, payments…" autocomplete="off" spellcheck="false" maxlength=${MAX_CHARS + 20}
       role="combobox" aria-autocomplete="list" aria-controls="global-search-results" aria-expanded=${showList ? "true" : "false"}
       aria-activedescendant=${showList && active >= 0 ? optionId(active) : undefined}
       value=${text}
@@ -205,7 +217,8 @@ export function GlobalSearch() {
                 e.preventDefault();
                 go(g.href(h));
               }}>
-              <span class="search-hit-label">${h.label}${badge && html` <span class="badge badge-neutral">${badge}</span>`}</span>
+              <span class="search-hit-label">${h.label}${badge && html` <span class="badge badge-neutral">${badge}</span>`}${
+                g.paid && g.paid(h) && html` <span class="badge badge-success" data-testid="paid-badge">paid</span>`}</span>
               ${g.line(h) && html`<span class="search-hit-line">${g.line(h)}</span>`}
             </a>`;
           })}

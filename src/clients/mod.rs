@@ -6,6 +6,7 @@ pub mod contacts_store;
 pub mod interactions;
 pub mod interactions_routes;
 pub mod interactions_store;
+pub mod owes;
 pub mod registry;
 pub mod routes;
 pub mod rules;

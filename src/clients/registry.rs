@@ -3,10 +3,12 @@
 //! transaction the handlers call. A refused request writes nothing.
 
 use crate::auth::session::AuthUser;
+use crate::clients::owes::{self, Owes};
 use crate::clients::rules::{self, one_of};
 use crate::clients::store::{self, Client, SameGstin};
 use crate::db::audit::{Audit, audit, record};
 use crate::db::query::{Changes, text_or_null};
+use crate::db::settings;
 use crate::error::{AppError, Checks, Warning};
 use crate::gstin::{self, Gstin};
 use crate::staff::{rules as staff_rules, store as staff_store};
@@ -217,6 +219,8 @@ pub struct ClientReply {
     pub client: Client,
     pub same_gstin: Vec<SameGstin>,
     pub warnings: Vec<Warning>,
+    /// What the client owes on the office's today (`owes`).
+    pub owes: Owes,
 }
 
 /// The reply for `client`; a write that set its GSTIN warns when other clients have it too.
@@ -235,10 +239,12 @@ pub fn reply(
     } else {
         vec![]
     };
+    let owes = owes::owes(conn, &client.id, settings::office_today(conn)?)?;
     Ok(ClientReply {
         client,
         same_gstin,
         warnings,
+        owes,
     })
 }
 

@@ -702,3 +702,36 @@ pub fn seed_series(tx: &Connection, prefix: &str, fy: &str, seq: i64) -> Result<
         )?
         .query_row(params![prefix, fy, seq], |r| r.get(0))?)
 }
+
+/// An issued, not cancelled invoice that still owes something.
+#[derive(Debug, Clone)]
+pub struct OwingInvoice {
+    pub id: String,
+    pub total: i64,
+    pub outstanding: i64,
+    /// `COALESCE(due_date, doc_date)`: the day after which it is overdue.
+    pub falls_due: Option<String>,
+    pub status: String,
+}
+
+/// The client's issued, not cancelled invoices with something outstanding (its few dozen
+/// entries of the `document_client` index).
+pub fn owing_invoices(conn: &Connection, client_id: &str) -> Result<Vec<OwingInvoice>, AppError> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT id, total, outstanding, COALESCE(due_date, doc_date), status FROM document
+         WHERE client_id = ?1 AND type = 'INVOICE' AND status NOT IN ('draft', 'cancelled') AND outstanding > 0
+         ORDER BY id",
+    )?;
+    let rows = stmt
+        .query_map([client_id], |r| {
+            Ok(OwingInvoice {
+                id: r.get(0)?,
+                total: r.get(1)?,
+                outstanding: r.get(2)?,
+                falls_due: r.get(3)?,
+                status: r.get(4)?,
+            })
+        })?
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(rows)
+}

@@ -62,13 +62,23 @@ pub struct Payment {
     pub refunds: Vec<Refund>,
 }
 
-const COLUMNS: &str = "p.id, p.client_id, c.name, p.received_on, p.amount, p.mode, p.reference, p.notes, p.receipt_no, \
-    CASE WHEN p.status = 'cancelled' THEN 0 ELSE p.amount \
-      - (SELECT COALESCE(SUM(a.amount), 0) FROM payment_allocation a WHERE a.payment_id = p.id) \
-      - (SELECT COALESCE(SUM(r.amount), 0) FROM payment_refund r WHERE r.payment_id = p.id) END, \
-    (SELECT COALESCE(SUM(a.tds), 0) FROM payment_allocation a WHERE a.payment_id = p.id), p.created_by, p.created_at, \
+/// What the payment `p` still holds as an advance: its amount less what is allocated and
+/// refunded, 0 once cancelled. The one spelling of it, for a payment and a client's total.
+macro_rules! held_sql {
+    () => {
+        "CASE WHEN p.status = 'cancelled' THEN 0 ELSE p.amount \
+          - (SELECT COALESCE(SUM(a.amount), 0) FROM payment_allocation a WHERE a.payment_id = p.id) \
+          - (SELECT COALESCE(SUM(r.amount), 0) FROM payment_refund r WHERE r.payment_id = p.id) END"
+    };
+}
+
+const COLUMNS: &str = concat!(
+    "p.id, p.client_id, c.name, p.received_on, p.amount, p.mode, p.reference, p.notes, p.receipt_no, ",
+    held_sql!(),
+    ", (SELECT COALESCE(SUM(a.tds), 0) FROM payment_allocation a WHERE a.payment_id = p.id), p.created_by, p.created_at, \
     p.status, p.cancel_reason, p.cancelled_on, p.cancelled_by, \
-    (SELECT COALESCE(SUM(r.amount), 0) FROM payment_refund r WHERE r.payment_id = p.id)";
+    (SELECT COALESCE(SUM(r.amount), 0) FROM payment_refund r WHERE r.payment_id = p.id)"
+);
 const FROM: &str = "payment p JOIN client c ON c.id = p.client_id";
 
 fn payment(r: &Row<'_>) -> rusqlite::Result<Payment> {
@@ -139,6 +149,19 @@ pub fn get(conn: &Connection, id: &str, book: Option<&str>) -> Result<Option<Pay
         })?
         .collect::<Result<Vec<_>, _>>()?;
     Ok(Some(p))
+}
+
+/// The advance the client's recorded payments still hold (paise): what the payments list
+/// shows as `unallocated`, summed.
+pub fn advance_held(conn: &Connection, client_id: &str) -> Result<i64, AppError> {
+    let held = conn
+        .prepare_cached(concat!(
+            "SELECT COALESCE(SUM(",
+            held_sql!(),
+            "), 0) FROM payment p WHERE p.client_id = ?1 AND p.status <> 'cancelled'"
+        ))?
+        .query_row([client_id], |r| r.get(0))?;
+    Ok(held)
 }
 
 #[derive(Default)]

@@ -1,11 +1,17 @@
 //! Global search (spec 1 function 12, 4.7; decisions 11): what the console's search box asks
-//! as one types. One read answers three groups, each of at most five hits with a `capped` flag:
+//! as one types. One read answers four groups, each of at most five hits with a `capped` flag:
 //!
 //! - clients whose name, GSTIN, district or remote access id contains the text, by name;
 //! - issued documents (never a draft; cancelled ones too, since their numbers stay in the
 //!   series and people look them up) whose number contains it, then those of the clients whose
 //!   name contains it, newest first;
-//! - tickets whose subject contains it, still-open ones first, newest first.
+//! - tickets whose subject contains it, still-open ones first, newest first;
+//! - payments whose receipt number starts with it (text starting with a letter) or contains
+//!   it (other text with a digit), the highest number first.
+//!
+//! Text that is a phone number also finds the clients whose phone or a contact's holds its
+//! digits, after those found by name; an invoice found says whether it is paid
+//! (`payment_state`).
 //!
 //! A staff user searches their book (and for tickets, their share: `book::ticket_is_in`). The
 //! rules are in `rules`, the SQL in `store`; the handler, and a benchmark, call [`search`].
@@ -14,11 +20,12 @@ pub mod routes;
 pub mod rules;
 pub mod store;
 
+use crate::db::settings;
 use crate::error::AppError;
 use rules::Groups;
 use rusqlite::Connection;
 use serde::Serialize;
-use store::{ClientHit, DocumentHit, TicketHit};
+use store::{ClientHit, DocumentHit, PaymentHit, TicketHit};
 use utoipa::ToSchema;
 
 /// Clients found; `capped` when there are more than `rows`.
@@ -42,12 +49,20 @@ pub struct TicketHits {
     pub capped: bool,
 }
 
-/// The answer of `GET /api/search` (decisions 11).
+/// Payments found; `capped` when there are more than `rows`.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PaymentHits {
+    pub rows: Vec<PaymentHit>,
+    pub capped: bool,
+}
+
+/// The answer of `GET /api/search` (decisions 11, 12).
 #[derive(Debug, Serialize, ToSchema)]
 pub struct SearchResults {
     pub clients: ClientHits,
     pub documents: DocumentHits,
     pub tickets: TicketHits,
+    pub payments: PaymentHits,
 }
 
 impl SearchResults {
@@ -65,6 +80,10 @@ impl SearchResults {
                 rows: vec![],
                 capped: false,
             },
+            payments: PaymentHits {
+                rows: vec![],
+                capped: false,
+            },
         }
     }
 }
@@ -73,7 +92,7 @@ impl SearchResults {
 /// hits, and the clients group names the clients themselves.
 const NAMED_CLIENTS: usize = rules::LOOKED_FOR;
 
-/// Searches `q` as typed (trimmed; under two characters: three empty groups; over 100: 400)
+/// Searches `q` as typed (trimmed; under two characters: four empty groups; over 100: 400)
 /// in `groups`, within `book` (a staff user's id; None: every book).
 pub fn search(
     conn: &Connection,
@@ -85,11 +104,15 @@ pub fn search(
         return Ok(SearchResults::empty());
     };
     let (clients, clients_capped) = match groups.clients {
-        true => rules::shown(store::clients(conn, &q, book)?),
+        true => rules::shown(clients(conn, &q, book)?),
         false => (vec![], false),
     };
     let (documents, documents_capped) = match groups.documents {
-        true => documents(conn, &q, book)?,
+        true => documents(conn, &q, book, settings::office_today(conn)?)?,
+        false => (vec![], false),
+    };
+    let (payments, payments_capped) = match groups.payments {
+        true => rules::shown(store::payments(conn, &q, book)?),
         false => (vec![], false),
     };
     let (tickets, tickets_capped) = match groups.tickets {
@@ -109,20 +132,45 @@ pub fn search(
             rows: tickets,
             capped: tickets_capped,
         },
+        payments: PaymentHits {
+            rows: payments,
+            capped: payments_capped,
+        },
     })
+}
+
+/// Clients by name, GSTIN, district or remote access id; then, when the text is a phone
+/// number, those whose phone holds it, each client once.
+fn clients(conn: &Connection, q: &str, book: Option<&str>) -> Result<Vec<ClientHit>, AppError> {
+    let mut hits = store::clients(conn, q, book)?;
+    if let Some(digits) = rules::phone_query(q)
+        && hits.len() < rules::LOOKED_FOR
+    {
+        for hit in store::clients_by_phone(conn, &digits, book)? {
+            if hits.len() < rules::LOOKED_FOR && !hits.iter().any(|h| h.id == hit.id) {
+                hits.push(hit);
+            }
+        }
+    }
+    Ok(hits)
 }
 
 /// Number matches first, then the newest documents of the clients the name matches (the
 /// first [`NAMED_CLIENTS`] of them, in the order of what follows the text in their names), each
 /// document once. A client past those with a document of its own caps the group too: there is
 /// more to see than the group shows.
-fn documents(conn: &Connection, q: &str, book: Option<&str>) -> Result<(Vec<DocumentHit>, bool), AppError> {
-    let mut hits = store::documents_by_number(conn, q, book)?;
+fn documents(
+    conn: &Connection,
+    q: &str,
+    book: Option<&str>,
+    today: chrono::NaiveDate,
+) -> Result<(Vec<DocumentHit>, bool), AppError> {
+    let mut hits = store::documents_by_number(conn, q, book, today)?;
     let mut more = false;
     if hits.len() < rules::LOOKED_FOR {
         let (named, more_clients) = store::clients_named(conn, q, book, NAMED_CLIENTS)?;
         if !named.is_empty() {
-            for hit in store::documents_of(conn, &named)? {
+            for hit in store::documents_of(conn, &named, today)? {
                 if !hits.iter().any(|h| h.id == hit.id) {
                     hits.push(hit);
                 }

@@ -21,14 +21,15 @@ pub fn router() -> OpenApiRouter<AppState> {
 pub struct SearchQuery {
     /// The text as typed: trimmed; under 2 characters the groups are empty; at most 100.
     pub q: Option<String>,
-    /// The groups to search, comma-separated: clients, documents, tickets (all three when
-    /// absent); the others are answered empty.
+    /// The groups to search, comma-separated: clients, documents, tickets, payments (all four
+    /// when absent); the others are answered empty.
     pub only: Option<String>,
 }
 
-/// Clients (name, GSTIN, district, remote access id), issued documents (number, client name)
-/// and tickets (subject) containing `q`, at most five of each with `capped` when there are
-/// more; staff see their book (tickets: their share).
+/// Clients (name, GSTIN, district, remote access id; a phone number: their phone or a
+/// contact's, digits compared), issued documents (number, client name; an invoice's
+/// `payment_state`), tickets (subject) and payments (receipt number) containing `q`, at most
+/// five of each with `capped` when there are more; staff see their book (tickets: their share).
 #[utoipa::path(get, path = "/api/search", tag = "search", params(SearchQuery),
     responses((status = 200, body = SearchResults),
               (status = 400, description = "q is longer than 100 characters, or only names no group", body = ErrorBody)))]

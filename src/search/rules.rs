@@ -1,12 +1,19 @@
 //! The rules of the global search (spec 1 function 12, 4.7; decisions 11):
 //!
-//! - The typed text is trimmed. Under two characters it is not searched: the answer is three
+//! - The typed text is trimmed. Under two characters it is not searched: the answer is four
 //!   empty groups (a box that searches as one types asks after the first key, and one letter
 //!   matches half the office). Over 100 characters it is refused (400, field `q`).
 //! - Text matches as SQL's `LIKE '%q%'` does: ASCII letters fold, everything else is literal
 //!   (`%` and `_` too).
-//! - `only` names the groups to search (comma-separated `clients`, `documents`, `tickets`; all
-//!   three by default); the others are answered empty. An unknown name is refused (400).
+//! - `only` names the groups to search (comma-separated `clients`, `documents`, `tickets`,
+//!   `payments`; all four by default); the others are answered empty. An unknown name is refused
+//!   (400).
+//! - Text that is a phone number ([`phone_query`]: only digits and what people type between
+//!   them, at least six digits once `+91` or a leading 0 is set aside) also finds the clients
+//!   whose own phone, or a contact's, holds those digits, spacing ignored ([`phone_digits`]).
+//! - Payments are found by their receipt number: text that starts with a letter by the numbers
+//!   that start with it (`RCT/26-27-00`, the unique index), other text holding a digit by the
+//!   numbers that contain it (`0042`); text with neither is not a receipt number.
 //! - Each group shows at most five hits; `capped` says there are more than it shows.
 //! - Every hit has a `label` (what it is called) and a `detail` line (what tells two hits of
 //!   one label apart), beside the fields the console links and badges with.
@@ -43,11 +50,12 @@ pub struct Groups {
     pub clients: bool,
     pub documents: bool,
     pub tickets: bool,
+    pub payments: bool,
 }
 
-pub const GROUPS: &[&str] = &["clients", "documents", "tickets"];
+pub const GROUPS: &[&str] = &["clients", "documents", "tickets", "payments"];
 
-/// The groups `only` names (all three when it is absent or blank); a 400 naming `only` for a
+/// The groups `only` names (all four when it is absent or blank); a 400 naming `only` for a
 /// name that is not a group.
 pub fn groups(only: Option<&str>) -> Result<Groups, AppError> {
     let names: Vec<&str> = only
@@ -68,7 +76,90 @@ pub fn groups(only: Option<&str>) -> Result<Groups, AppError> {
         clients: all || names.contains(&"clients"),
         documents: all || names.contains(&"documents"),
         tickets: all || names.contains(&"tickets"),
+        payments: all || names.contains(&"payments"),
     })
+}
+
+/// Digits a phone number search needs: fewer match too much of the office.
+pub const PHONE_MIN_DIGITS: usize = 6;
+
+/// A phone number's digits as they are compared: every other character dropped, then the
+/// country code of `+91` (or of twelve digits starting 91) and a leading trunk 0 set aside, so
+/// that `+91 94470 12345`, `094470-12345` and `9447012345` are one number.
+pub fn phone_digits(text: &str) -> String {
+    let text = text.trim();
+    let digits: String = text.chars().filter(char::is_ascii_digit).collect();
+    let national = match digits.strip_prefix("91") {
+        Some(rest) if text.starts_with('+') || digits.len() == 12 => rest,
+        _ => digits.as_str(),
+    };
+    national.strip_prefix('0').unwrap_or(national).to_string()
+}
+
+/// The digits to look for in phone numbers when `q` is one: nothing but digits, spaces and
+/// `+ - ( ) .`, with at least [`PHONE_MIN_DIGITS`] digits once compared as [`phone_digits`].
+pub fn phone_query(q: &str) -> Option<String> {
+    let phone_like = q
+        .chars()
+        .all(|c| c.is_ascii_digit() || matches!(c, ' ' | '+' | '-' | '(' | ')' | '.'));
+    let digits = phone_digits(q);
+    (phone_like && digits.len() >= PHONE_MIN_DIGITS).then_some(digits)
+}
+
+/// A `LIKE` pattern every phone holding `digits` matches (they in order, anything between),
+/// so that the table is narrowed in SQL before [`phone_digits`] decides.
+pub fn phone_pattern(digits: &str) -> String {
+    let mut pattern = String::from("%");
+    for d in digits.chars() {
+        pattern.push(d);
+        pattern.push('%');
+    }
+    pattern
+}
+
+/// How a receipt number search reads the payments, by what the text starts with.
+#[derive(Debug, PartialEq, Eq)]
+pub enum ReceiptSearch {
+    /// Numbers starting with this (upper-cased) text.
+    StartingWith(String),
+    /// Numbers containing the text.
+    Containing,
+    /// Not a receipt number.
+    None,
+}
+
+/// Text starting with a letter is the start of a number (`RCT/26-27`); other text holding a
+/// digit is a part of one (`27-0042`); anything else is not looked for.
+pub fn receipt_search(q: &str) -> ReceiptSearch {
+    if q.starts_with(|c: char| c.is_ascii_alphabetic()) {
+        ReceiptSearch::StartingWith(q.to_ascii_uppercase())
+    } else if q.chars().any(|c| c.is_ascii_digit()) {
+        ReceiptSearch::Containing
+    } else {
+        ReceiptSearch::None
+    }
+}
+
+/// A client found by a phone: its line, then the phone and whose it is ("Kollam · Phone 94470
+/// 12345", "Kollam · Ravi 94470 12345").
+pub fn phone_detail(detail: &str, phone: &str, contact: Option<&str>) -> String {
+    let whose = contact.map_or_else(|| "Phone".to_string(), str::to_string);
+    let phone = format!("{whose} {}", phone.trim());
+    if detail.is_empty() {
+        phone
+    } else {
+        format!("{detail} · {phone}")
+    }
+}
+
+/// A payment's line: client, day received and status unless recorded ("Chavara SCB ·
+/// 2026-10-01 · cancelled").
+pub fn payment_detail(client_name: &str, received_on: &str, status: &str) -> String {
+    let mut line = format!("{client_name} · {received_on}");
+    if status != "recorded" {
+        line.push_str(&format!(" · {status}"));
+    }
+    line
 }
 
 /// Whether `text` contains `q` as `LIKE '%q%'` finds it: ASCII letters folded, the rest literal.
@@ -207,6 +298,7 @@ mod tests {
             clients: true,
             documents: true,
             tickets: true,
+            payments: true,
         };
         assert_eq!(groups(None).unwrap(), all);
         assert_eq!(groups(Some(" , ")).unwrap(), all);
@@ -215,7 +307,8 @@ mod tests {
             Groups {
                 clients: true,
                 documents: false,
-                tickets: true
+                tickets: true,
+                payments: false,
             }
         );
         let refused = groups(Some("clients,people")).unwrap_err();
@@ -273,5 +366,54 @@ mod tests {
             ticket_detail("Kallai PACS", "waiting_on_client", "2026-04-01"),
             "Kallai PACS · waiting on client · opened 2026-04-01"
         );
+    }
+
+    #[test]
+    fn phone_numbers_compare_by_their_digits() {
+        for same in [
+            "9447012345",
+            "94470 12345",
+            "+91 94470 12345",
+            "+91-94470-12345",
+            "919447012345",
+            "094470-12345",
+            " (0)94470.12345 ",
+        ] {
+            assert_eq!(phone_digits(same), "9447012345", "{same}");
+        }
+        assert_eq!(phone_digits("0471-2345678"), "4712345678");
+        assert_eq!(phone_digits("+91 0471 2345678"), "4712345678");
+        assert_eq!(phone_digits("91234"), "91234", "a short number keeps its 91");
+        assert_eq!(phone_query("94470 1"), Some("944701".to_string()));
+        assert_eq!(
+            phone_query("+91 94470"),
+            None,
+            "five digits once +91 is set aside"
+        );
+        assert_eq!(phone_query("0471 23"), None);
+        assert_eq!(phone_query("(0471) 234-567"), Some("471234567".to_string()));
+        assert_eq!(phone_query("INV/25-26-0042"), None);
+        assert_eq!(phone_query("ANY 123 456"), None);
+        assert_eq!(phone_pattern("9447"), "%9%4%4%7%");
+    }
+
+    #[test]
+    fn receipt_numbers_are_looked_for_by_their_start_or_a_part_with_a_digit() {
+        assert_eq!(
+            receipt_search("rct/26-27"),
+            ReceiptSearch::StartingWith("RCT/26-27".to_string())
+        );
+        assert_eq!(receipt_search("27-0042"), ReceiptSearch::Containing);
+        assert_eq!(receipt_search("/26"), ReceiptSearch::Containing);
+        assert_eq!(receipt_search("--"), ReceiptSearch::None);
+        assert_eq!(
+            payment_detail("Chavara SCB", "2026-10-01", "cancelled"),
+            "Chavara SCB · 2026-10-01 · cancelled"
+        );
+        assert_eq!(
+            phone_detail("Kollam", " 94470 12345", Some("Ravi")),
+            "Kollam · Ravi 94470 12345"
+        );
+        assert_eq!(phone_detail("", "94470 12345", None), "Phone 94470 12345");
     }
 }

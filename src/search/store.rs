@@ -5,9 +5,11 @@
 
 use crate::book;
 use crate::db::query::{like_contains, starts_with};
+use crate::documents::rules as document_rules;
 use crate::error::AppError;
-use crate::search::rules::{self, LOOKED_FOR};
+use crate::search::rules::{self, LOOKED_FOR, ReceiptSearch};
 use crate::tickets::rules::STILL_OPEN_SQL;
+use chrono::NaiveDate;
 use rusqlite::types::Value;
 use rusqlite::{Connection, Row, params_from_iter};
 use serde::Serialize;
@@ -22,7 +24,8 @@ pub struct ClientHit {
     pub label: String,
     /// District, GSTIN, remote access id, and the status unless active.
     pub detail: String,
-    /// name, gstin, district or remote_access_id: where the text was found.
+    /// name, gstin, district, remote_access_id, phone (the client's own) or contact_phone:
+    /// where the text was found.
     pub matched: &'static str,
     pub status: String,
     pub district: Option<String>,
@@ -48,6 +51,8 @@ pub struct DocumentHit {
     pub doc_type: String,
     /// issued, sent, accepted, lost, invoiced or cancelled.
     pub status: String,
+    /// An issued invoice's unpaid, part_paid, paid or overdue (decisions 10); null otherwise.
+    pub payment_state: Option<&'static str>,
     #[schema(format = Date)]
     pub doc_date: Option<String>,
     /// Paise.
@@ -129,14 +134,19 @@ pub fn clients(conn: &Connection, q: &str, book: Option<&str>) -> Result<Vec<Cli
     Ok(hits)
 }
 
-const DOCUMENT_COLUMNS: &str = "d.id, d.type, d.status, d.doc_no, d.doc_date, d.total, d.client_id, c.name";
+const DOCUMENT_COLUMNS: &str = "d.id, d.type, d.status, d.doc_no, d.doc_date, d.total, d.client_id, c.name, \
+    d.outstanding, COALESCE(d.due_date, d.doc_date)";
 
-fn document_hit(r: &Row<'_>, matched: &'static str) -> rusqlite::Result<DocumentHit> {
+fn document_hit(r: &Row<'_>, matched: &'static str, today: NaiveDate) -> rusqlite::Result<DocumentHit> {
     let doc_type: String = r.get(1)?;
     let status: String = r.get(2)?;
     let doc_no: Option<String> = r.get(3)?;
     let doc_date: Option<String> = r.get(4)?;
+    let total: i64 = r.get(5)?;
     let client_name: String = r.get(7)?;
+    let falls_due: Option<String> = r.get(9)?;
+    let payment_state =
+        document_rules::payment_state(&doc_type, &status, total, r.get(8)?, falls_due.as_deref(), today);
     Ok(DocumentHit {
         id: r.get(0)?,
         label: doc_no.clone().unwrap_or_default(),
@@ -145,8 +155,9 @@ fn document_hit(r: &Row<'_>, matched: &'static str) -> rusqlite::Result<Document
         doc_no,
         doc_type,
         status,
+        payment_state,
         doc_date,
-        total: r.get(5)?,
+        total,
         client_id: r.get(6)?,
         client_name,
     })
@@ -160,6 +171,7 @@ pub fn documents_by_number(
     conn: &Connection,
     q: &str,
     book: Option<&str>,
+    today: NaiveDate,
 ) -> Result<Vec<DocumentHit>, AppError> {
     let low = q.to_ascii_lowercase();
     let (owned, owner_values) = in_book(book::client_is_in("d.client_id", "?"), book);
@@ -175,7 +187,7 @@ pub fn documents_by_number(
     ))?;
     let mut rows = ending.query(params_from_iter(values.iter()))?;
     while let Some(r) = rows.next()? {
-        hits.push(document_hit(r, "number")?);
+        hits.push(document_hit(r, "number", today)?);
     }
     if hits.len() >= LOOKED_FOR {
         return Ok(hits);
@@ -193,7 +205,7 @@ pub fn documents_by_number(
         let Some(r) = rows.next()? else { break };
         let id: String = r.get(0)?;
         if !hits.iter().any(|h| h.id == id) {
-            hits.push(document_hit(r, "number")?);
+            hits.push(document_hit(r, "number", today)?);
         }
     }
     Ok(hits)
@@ -248,7 +260,11 @@ pub fn more_documents_named(
 }
 
 /// The newest issued documents of `clients`.
-pub fn documents_of(conn: &Connection, clients: &[String]) -> Result<Vec<DocumentHit>, AppError> {
+pub fn documents_of(
+    conn: &Connection,
+    clients: &[String],
+    today: NaiveDate,
+) -> Result<Vec<DocumentHit>, AppError> {
     let mut stmt = conn.prepare_cached(&format!(
         "SELECT {DOCUMENT_COLUMNS} FROM document d JOIN client c ON c.id = d.client_id
          WHERE d.client_id IN (SELECT value FROM json_each(?1)) AND d.status <> 'draft'
@@ -257,7 +273,7 @@ pub fn documents_of(conn: &Connection, clients: &[String]) -> Result<Vec<Documen
     let hits = stmt
         .query_map(
             rusqlite::params![serde_json::to_string(clients)?, LOOKED_FOR as i64],
-            |r| document_hit(r, "client_name"),
+            |r| document_hit(r, "client_name", today),
         )?
         .collect::<Result<_, _>>()?;
     Ok(hits)
@@ -312,5 +328,143 @@ pub fn tickets(conn: &Connection, q: &str, book: Option<&str>) -> Result<Vec<Tic
         )?;
         hits.extend(rest);
     }
+    Ok(hits)
+}
+
+/// Clients in the book whose own phone, or a contact's, holds `digits` as
+/// `rules::phone_digits` compares them, by name (own phone before a contact's for one client).
+/// Phones have no suffix table: `LIKE` with the digits in order narrows the client and contact
+/// tables in one pass each, and only text that is a phone number (`rules::phone_query`) asks.
+pub fn clients_by_phone(
+    conn: &Connection,
+    digits: &str,
+    book: Option<&str>,
+) -> Result<Vec<ClientHit>, AppError> {
+    let pattern = Value::Text(rules::phone_pattern(digits));
+    let (owned, owner_values) = in_book(book::owner_is("c", "?"), book);
+    let mut values = vec![pattern.clone()];
+    values.extend(owner_values.iter().cloned());
+    values.push(pattern);
+    values.extend(owner_values);
+    let sql = format!(
+        "SELECT c.id, c.name, c.district, c.gstin, c.remote_access_id, c.status, c.phone, NULL, 0 FROM client c
+         WHERE c.phone LIKE ? AND {owned}
+         UNION ALL
+         SELECT c.id, c.name, c.district, c.gstin, c.remote_access_id, c.status, k.phone, k.name, 1
+         FROM contact k JOIN client c ON c.id = k.client_id WHERE k.phone LIKE ? AND {owned}
+         ORDER BY 2 COLLATE NOCASE, 1, 9"
+    );
+    let mut stmt = conn.prepare_cached(&sql)?;
+    let mut rows = stmt.query(params_from_iter(values.iter()))?;
+    let mut hits: Vec<ClientHit> = vec![];
+    while let Some(r) = rows.next()? {
+        let id: String = r.get(0)?;
+        let phone: String = r.get(6)?;
+        if hits.iter().any(|h| h.id == id) || !rules::phone_digits(&phone).contains(digits) {
+            continue;
+        }
+        let district: Option<String> = r.get(2)?;
+        let gstin: Option<String> = r.get(3)?;
+        let remote_access_id: Option<String> = r.get(4)?;
+        let status: String = r.get(5)?;
+        let contact: Option<String> = r.get(7)?;
+        let detail = rules::client_detail(
+            district.as_deref(),
+            gstin.as_deref(),
+            remote_access_id.as_deref(),
+            &status,
+        );
+        hits.push(ClientHit {
+            id,
+            label: r.get(1)?,
+            detail: rules::phone_detail(&detail, &phone, contact.as_deref()),
+            matched: if contact.is_some() {
+                "contact_phone"
+            } else {
+                "phone"
+            },
+            status,
+            district,
+            gstin,
+            remote_access_id,
+        });
+        if hits.len() == LOOKED_FOR {
+            break;
+        }
+    }
+    Ok(hits)
+}
+
+/// A payment found by its receipt number.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct PaymentHit {
+    /// The payment (`/payments/{id}`).
+    pub id: String,
+    /// Its receipt number.
+    pub label: String,
+    /// Client, the day received, and the status unless recorded.
+    pub detail: String,
+    pub receipt_no: String,
+    pub client_id: String,
+    pub client_name: String,
+    #[schema(format = Date)]
+    pub received_on: String,
+    /// Paise.
+    pub amount: i64,
+    /// recorded or cancelled.
+    pub status: String,
+}
+
+/// Payments in the book whose receipt number holds `q` (`rules::receipt_search`), the highest
+/// number first (the newest of a year's series): both walk the unique index on `receipt_no`
+/// backwards, a start of a number over one range of it, a part of one over all of it, and stop
+/// at the sixth hit.
+pub fn payments(conn: &Connection, q: &str, book: Option<&str>) -> Result<Vec<PaymentHit>, AppError> {
+    let (owned, owner_values) = in_book(book::client_is_in("p.client_id", "?"), book);
+    let (condition, mut values) = match rules::receipt_search(q) {
+        ReceiptSearch::None => return Ok(vec![]),
+        ReceiptSearch::StartingWith(start) => {
+            let (range, values) = starts_with("p.receipt_no", &start);
+            // `starts_with` lower-cases; receipt numbers are stored upper-case.
+            let values = values
+                .into_iter()
+                .map(|v| match v {
+                    Value::Text(t) => Value::Text(t.to_ascii_uppercase()),
+                    other => other,
+                })
+                .collect::<Vec<_>>();
+            (range, values)
+        }
+        ReceiptSearch::Containing => (
+            "p.receipt_no LIKE ? ESCAPE '\\'".to_string(),
+            vec![like_contains(q)],
+        ),
+    };
+    values.extend(owner_values);
+    values.push(Value::Integer(LOOKED_FOR as i64));
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT p.id, p.receipt_no, p.client_id, c.name, p.received_on, p.amount, p.status
+         FROM payment p JOIN client c ON c.id = p.client_id
+         WHERE {condition} AND {owned} ORDER BY p.receipt_no DESC LIMIT ?"
+    ))?;
+    let hits = stmt
+        .query_map(params_from_iter(values.iter()), |r| {
+            let receipt_no: String = r.get(1)?;
+            let client_name: String = r.get(3)?;
+            let received_on: String = r.get(4)?;
+            let status: String = r.get(6)?;
+            Ok(PaymentHit {
+                id: r.get(0)?,
+                label: receipt_no.clone(),
+                detail: rules::payment_detail(&client_name, &received_on, &status),
+                receipt_no,
+                client_id: r.get(2)?,
+                client_name,
+                received_on,
+                amount: r.get(5)?,
+                status,
+            })
+        })?
+        .collect::<Result<_, _>>()?;
     Ok(hits)
 }

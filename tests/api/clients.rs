@@ -1191,3 +1191,176 @@ async fn the_shared_gstin_warning_names_only_the_callers_book() {
         3
     );
 }
+
+/// An issued document (₹1,00,000 taxable + 18 % GST = ₹1,18,000) of `module` for `client`.
+async fn issued_invoice(
+    o: &Office,
+    module: &str,
+    client: &str,
+    doc_type: &str,
+    dates: Option<(&str, &str)>,
+) -> String {
+    let mut body =
+        json!({ "type": doc_type, "client_id": client, "lines": [ { "module_id": module, "qty": 1 } ] });
+    if let Some((doc_date, due)) = dates {
+        body["doc_date"] = json!(doc_date);
+        body["dueDate"] = json!(due);
+    }
+    let draft = o.app.post("/api/documents", &o.owner, body).await;
+    assert_eq!(draft.status, StatusCode::CREATED, "{}", draft.text);
+    let reply = o
+        .app
+        .post(
+            &format!("/api/documents/{}/issue", id(&draft.body)),
+            &o.owner,
+            json!({}),
+        )
+        .await;
+    assert_eq!(reply.status, StatusCode::OK, "{}", reply.text);
+    id(&reply.body)
+}
+
+#[tokio::test]
+async fn the_client_says_what_it_owes_as_the_dues_aging_does() {
+    let o = office().await;
+    o.app.set_company(&o.owner, json!({})).await;
+    let module = o.app.priced_module(&o.owner, 10_000_000).await;
+    let society = id(&create(
+        &o.app,
+        &o.owner,
+        json!({ "name": "Kadakkal SCB", "state_code": "32", "owner_id": o.anna_id }),
+    )
+    .await);
+    let other = id(&create(
+        &o.app,
+        &o.owner,
+        json!({ "name": "Anchal SCB", "state_code": "32" }),
+    )
+    .await);
+    let fresh = o.app.get(&format!("/api/clients/{society}"), &o.owner).await;
+    assert_eq!(
+        fresh.body["owes"],
+        json!({ "outstanding": 0, "overdue": 0, "open_invoices": 0, "unallocated": 0 })
+    );
+
+    let overdue = issued_invoice(
+        &o,
+        &module,
+        &society,
+        "INVOICE",
+        Some(("2026-09-01", "2026-09-16")),
+    )
+    .await;
+    let part = issued_invoice(&o, &module, &society, "INVOICE", None).await;
+    let paid = issued_invoice(&o, &module, &society, "INVOICE", None).await;
+    let cancelled = issued_invoice(
+        &o,
+        &module,
+        &society,
+        "INVOICE",
+        Some(("2026-08-01", "2026-08-16")),
+    )
+    .await;
+    let cancel = o
+        .app
+        .post(
+            &format!("/api/documents/{cancelled}/cancel"),
+            &o.owner,
+            json!({ "reason": "Wrong society" }),
+        )
+        .await;
+    assert_eq!(cancel.status, StatusCode::OK, "{}", cancel.text);
+    issued_invoice(&o, &module, &society, "QUOTATION", None).await;
+    issued_invoice(&o, &module, &other, "INVOICE", Some(("2026-09-01", "2026-09-16"))).await;
+    let draft = o
+        .app
+        .post("/api/documents", &o.owner, json!({ "type": "INVOICE", "client_id": society, "lines": [ { "module_id": module, "qty": 1 } ] }))
+        .await;
+    assert_eq!(draft.status, StatusCode::CREATED, "{}", draft.text);
+    // ₹1,18,000 settles `paid`, ₹10,000 goes on `part` and ₹5,000 is held as an advance.
+    let settled = o
+        .app
+        .post(
+            "/api/payments",
+            &o.owner,
+            json!({ "client_id": society, "received_on": "2026-10-01", "amount": 13_300_000, "mode": "neft_rtgs",
+                    "allocations": [ { "document_id": paid, "amount": 11_800_000 }, { "document_id": part, "amount": 1_000_000 } ] }),
+        )
+        .await;
+    assert_eq!(settled.status, StatusCode::CREATED, "{}", settled.text);
+    // A cancelled advance holds nothing.
+    let dropped = o
+        .app
+        .post(
+            "/api/payments",
+            &o.owner,
+            json!({ "client_id": society, "received_on": "2026-10-02", "amount": 300_000, "mode": "cash" }),
+        )
+        .await;
+    assert_eq!(dropped.status, StatusCode::CREATED, "{}", dropped.text);
+    let undone = o
+        .app
+        .post(
+            &format!("/api/payments/{}/cancel", id(&dropped.body)),
+            &o.owner,
+            json!({ "reason": "Entered twice" }),
+        )
+        .await;
+    assert_eq!(undone.status, StatusCode::OK, "{}", undone.text);
+
+    let expected = json!({ "outstanding": 22_600_000, "overdue": 11_800_000, "open_invoices": 2, "unallocated": 500_000 });
+    for cookie in [&o.owner, &o.manager, &o.anna] {
+        let reply = o.app.get(&format!("/api/clients/{society}"), cookie).await;
+        assert_eq!(reply.status, StatusCode::OK, "{}", reply.text);
+        assert_eq!(reply.body["owes"], expected);
+    }
+    let theirs = o.app.get(&format!("/api/clients/{other}"), &o.owner).await;
+    assert_eq!(
+        theirs.body["owes"],
+        json!({ "outstanding": 11_800_000, "overdue": 11_800_000, "open_invoices": 1, "unallocated": 0 })
+    );
+    // Another staff user's book stays closed.
+    let outside = o.app.get(&format!("/api/clients/{society}"), &o.ben).await;
+    assert_eq!(outside.status, StatusCode::NOT_FOUND);
+
+    // The dues aging (as of the office's today) says the same of this client.
+    let drill = o
+        .app
+        .get(
+            &format!("/api/reports/dues-aging/invoices?client_id={society}"),
+            &o.owner,
+        )
+        .await;
+    assert_eq!(drill.status, StatusCode::OK, "{}", drill.text);
+    let rows = drill.body["rows"].as_array().unwrap();
+    let mut ids: Vec<&str> = rows.iter().map(|r| r["document_id"].as_str().unwrap()).collect();
+    ids.sort();
+    let mut open = vec![overdue.as_str(), part.as_str()];
+    open.sort();
+    assert_eq!(ids, open);
+    let sum = |overdue_only: bool| -> i64 {
+        rows.iter()
+            .filter(|r| !overdue_only || r["bucket"] != "not_due")
+            .map(|r| r["outstanding"].as_i64().unwrap())
+            .sum()
+    };
+    assert_eq!(
+        json!({ "outstanding": sum(false), "overdue": sum(true), "open_invoices": rows.len(), "unallocated": 500_000 }),
+        expected
+    );
+    let aging = o.app.get("/api/reports/dues-aging", &o.owner).await;
+    let row = aging.body["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["client_id"] == society.as_str())
+        .unwrap()
+        .clone();
+    assert_eq!(
+        (
+            row["total"].as_i64(),
+            row["total"].as_i64().unwrap() - row["not_due"].as_i64().unwrap()
+        ),
+        (Some(22_600_000), 11_800_000)
+    );
+}

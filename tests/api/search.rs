@@ -447,6 +447,7 @@ async fn short_text_finds_nothing_and_bad_text_is_refused() {
         "clients": { "rows": [], "capped": false },
         "documents": { "rows": [], "capped": false },
         "tickets": { "rows": [], "capped": false },
+        "payments": { "rows": [], "capped": false },
     });
     for path in [
         "/api/search",
@@ -493,4 +494,173 @@ async fn short_text_finds_nothing_and_bad_text_is_refused() {
     );
     let signed_out = o.app.get("/api/search?q=chavara", "").await;
     assert_eq!(signed_out.status, StatusCode::UNAUTHORIZED);
+}
+
+/// (label, matched, detail) of each client hit.
+fn client_lines(found: &Value) -> Vec<(String, String, String)> {
+    found["clients"]["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| {
+            (
+                h["label"].as_str().unwrap().to_string(),
+                h["matched"].as_str().unwrap().to_string(),
+                h["detail"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn phone_numbers_find_clients_and_contacts_whatever_the_spacing() {
+    let o = office().await;
+    for (client, phone) in [(&o.chavara, "0474 2791234"), (&o.anchal, "9447012345")] {
+        let reply = o
+            .app
+            .patch(
+                &format!("/api/clients/{client}"),
+                &o.owner,
+                json!({ "phone": phone }),
+            )
+            .await;
+        assert_eq!(reply.status, StatusCode::OK, "{}", reply.text);
+    }
+    let contact = o
+        .app
+        .post(
+            &format!("/api/clients/{}/contacts", o.kallai),
+            &o.owner,
+            json!({ "name": "Ravi", "role": "secretary", "phone": "+91 94470-12345" }),
+        )
+        .await;
+    assert_eq!(contact.status, StatusCode::CREATED, "{}", contact.text);
+    let anchal = (
+        "Anchal Farmers Bank".to_string(),
+        "phone".to_string(),
+        "Kollam · GSTIN 29AAGCB7383J1Z4 · Phone 9447012345".to_string(),
+    );
+    let kallai = (
+        "Kallai PACS".to_string(),
+        "contact_phone".to_string(),
+        "Kozhikode · Remote AD-771-204 · Ravi +91 94470-12345".to_string(),
+    );
+    for q in [
+        "94470 12345",
+        "+91 9447012345",
+        "09447012345",
+        "4470123",
+        "(944) 701",
+    ] {
+        let found = search(&o, &o.owner, q).await;
+        assert_eq!(client_lines(&found), vec![anchal.clone(), kallai.clone()], "{q}");
+        let mine = search(&o, &o.anna, q).await;
+        assert_eq!(client_lines(&mine), vec![kallai.clone()], "{q}");
+    }
+    for q in ["2791234", "474-279"] {
+        assert_eq!(
+            ids(&search(&o, &o.owner, q).await, "clients"),
+            vec![o.chavara.clone()],
+            "{q}"
+        );
+    }
+    // Five digits, or digits among letters, are not a phone number.
+    for q in ["94470", "+91 94470", "Ravi 9447012345"] {
+        assert_eq!(
+            ids(&search(&o, &o.owner, q).await, "clients"),
+            Vec::<String>::new(),
+            "{q}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn payments_are_found_by_receipt_number_and_a_paid_invoice_says_so() {
+    let o = office().await;
+    let (paid, paid_no) = issued(&o, "INVOICE", &o.chavara).await;
+    let (_, unpaid_no) = issued(&o, "INVOICE", &o.kallai).await;
+    let first = o
+        .app
+        .post(
+            "/api/payments",
+            &o.owner,
+            json!({ "client_id": o.chavara, "received_on": "2026-10-01", "amount": 118_000, "mode": "neft_rtgs",
+                    "allocations": [ { "document_id": paid, "amount": 118_000 } ] }),
+        )
+        .await;
+    assert_eq!(first.status, StatusCode::CREATED, "{}", first.text);
+    let second = o
+        .app
+        .post(
+            "/api/payments",
+            &o.owner,
+            json!({ "client_id": o.anchal, "received_on": "2026-10-02", "amount": 50_000, "mode": "cash" }),
+        )
+        .await;
+    assert_eq!(second.status, StatusCode::CREATED, "{}", second.text);
+    let (first, second) = (id(&first.body), id(&second.body));
+
+    let found = search(&o, &o.owner, "RCT/26-27-0001").await;
+    assert_eq!(
+        found["payments"],
+        json!({ "rows": [ {
+            "id": first, "label": "RCT/26-27-0001", "detail": "Chavara Service Co-operative Bank · 2026-10-01",
+            "receipt_no": "RCT/26-27-0001", "client_id": o.chavara, "client_name": "Chavara Service Co-operative Bank",
+            "received_on": "2026-10-01", "amount": 118_000, "status": "recorded" } ], "capped": false })
+    );
+    let receipts = |found: &Value| -> Vec<String> {
+        found["payments"]["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["receipt_no"].as_str().unwrap().to_string())
+            .collect()
+    };
+    for (q, owner, anna) in [
+        (
+            "rct/26-27",
+            vec!["RCT/26-27-0002", "RCT/26-27-0001"],
+            vec!["RCT/26-27-0001"],
+        ),
+        ("27-0002", vec!["RCT/26-27-0002"], vec![]),
+        (
+            "/26-27-000",
+            vec!["RCT/26-27-0002", "RCT/26-27-0001"],
+            vec!["RCT/26-27-0001"],
+        ),
+        ("chavara", vec![], vec![]),
+    ] {
+        assert_eq!(receipts(&search(&o, &o.owner, q).await), owner, "{q}");
+        assert_eq!(receipts(&search(&o, &o.anna, q).await), anna, "{q}");
+    }
+    let theirs = search(&o, &o.owner, "RCT/26-27-0002").await;
+    assert_eq!(theirs["payments"]["rows"][0]["id"], json!(second));
+
+    // An invoice found says whether it is paid.
+    let states = |found: &Value| -> Vec<(String, Value)> {
+        found["documents"]["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| {
+                (
+                    r["label"].as_str().unwrap().to_string(),
+                    r["payment_state"].clone(),
+                )
+            })
+            .collect()
+    };
+    assert_eq!(
+        states(&search(&o, &o.owner, &paid_no).await),
+        vec![(paid_no.clone(), json!("paid"))]
+    );
+    assert_eq!(
+        states(&search(&o, &o.owner, &unpaid_no).await),
+        vec![(unpaid_no.clone(), json!("unpaid"))]
+    );
+    let (_, quote_no) = issued(&o, "QUOTATION", &o.chavara).await;
+    assert_eq!(
+        states(&search(&o, &o.owner, &quote_no).await),
+        vec![(quote_no.clone(), Value::Null)]
+    );
 }

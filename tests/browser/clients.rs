@@ -161,3 +161,95 @@ fn a_long_list_pages_in_the_chosen_size_and_each_page_starts_at_its_top() {
     );
     shot(&s, "14-clients-page-2-of-25");
 }
+
+#[test]
+fn the_client_page_says_what_they_owe_with_the_open_invoices() {
+    let Some(office) = crate::common::browser::Office::start() else {
+        return;
+    };
+    let (server, owner) = (&office.server, &office.owner);
+    let (status, _, _) = server.call(
+        "PUT",
+        "/api/settings/company",
+        Some(owner),
+        Some(json!({ "name": "Softland India", "address": "Kollam", "gstin": "32AABCK1234L1ZV" })),
+    );
+    assert_eq!(status, 200);
+    let perinad = office.client("PERINAD SERVICE CO-OPERATIVE BANK");
+    // ₹11,800 overdue since September, ₹5,900 issued today of which ₹900 is paid, ₹500 held.
+    let (status, _, draft) = server.call(
+        "POST",
+        "/api/documents",
+        Some(owner),
+        Some(json!({ "type": "INVOICE", "client_id": perinad, "doc_date": "2026-09-01", "dueDate": "2026-09-16",
+                     "lines": [ { "description": "Deposit module", "qty": 1, "unit_price": 1_000_000, "gst_rate": 18 } ] })),
+    );
+    assert_eq!(status, 201, "{draft}");
+    let old = draft["id"].as_str().unwrap().to_string();
+    let (status, _, issued) = server.call(
+        "POST",
+        &format!("/api/documents/{old}/issue"),
+        Some(owner),
+        Some(json!({})),
+    );
+    assert_eq!(status, 200, "{issued}");
+    let old_no = issued["docNo"].as_str().unwrap().to_string();
+    let (new, new_no) = office.issued_invoice(&perinad, "SMS pack", 500_000);
+    let (status, _, paid) = server.call(
+        "POST",
+        "/api/payments",
+        Some(owner),
+        Some(
+            json!({ "client_id": perinad, "received_on": "2026-10-01", "amount": 140_000, "mode": "cash",
+                     "allocations": [ { "document_id": new, "amount": 90_000 } ] }),
+        ),
+    );
+    assert_eq!(status, 201, "{paid}");
+
+    let s = office.owner_window();
+    s.goto(&server.url(&format!("/clients/{perinad}")));
+    s.wait_page("client");
+    s.wait("[data-testid=owes-invoices] tbody tr[data-id]");
+    let figures = |id: &str| s.wait(&format!("[data-testid={id}]")).text();
+    assert_eq!(
+        (
+            figures("owes-outstanding"),
+            figures("owes-overdue"),
+            figures("owes-advance"),
+            figures("owes-open-count")
+        ),
+        (
+            "₹16,800.00".to_string(),
+            "₹11,800.00".to_string(),
+            "₹500.00".to_string(),
+            "2".to_string()
+        )
+    );
+    let overdue = s.script(
+        "return getComputedStyle(document.querySelector('[data-testid=owes-overdue]')).color",
+        json!([]),
+    );
+    assert_eq!(overdue, json!("rgb(180, 35, 24)"), "the overdue part is red");
+    assert_eq!(
+        s.texts("[data-testid=owes-invoices] tbody tr[data-id] td:first-child"),
+        json!([old_no, new_no])
+    );
+    assert_eq!(
+        s.texts("[data-testid=owes-invoices] tbody tr[data-overdue='1'] td:first-child"),
+        json!([old_no])
+    );
+    assert_eq!(
+        s.texts("[data-testid=client-recent-documents] tbody tr td:first-child"),
+        json!([new_no, old_no])
+    );
+    shot(&s, "12-client-what-they-owe");
+    // Each open invoice opens; "Record payment" starts one for this client.
+    s.find_all("[data-testid=owes-invoices] tbody tr[data-id] a")[0].click();
+    s.wait_page("document");
+    assert!(s.url().ends_with(&format!("/documents/{old}")), "{}", s.url());
+    s.goto(&server.url(&format!("/clients/{perinad}")));
+    s.wait_page("client");
+    s.wait("[data-testid=owes-record-payment]").click();
+    s.wait_page("payment-new");
+    assert!(s.url().contains(&format!("client_id={perinad}")), "{}", s.url());
+}

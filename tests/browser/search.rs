@@ -384,3 +384,61 @@ fn portals_show_logins_without_passwords_and_module_data_follows_the_field_spec(
         s.url()
     );
 }
+
+#[test]
+fn a_phone_number_finds_the_client_a_receipt_number_its_payment_and_a_paid_invoice_says_so() {
+    let Some(office) = Office::start() else { return };
+    let (server, owner) = (&office.server, &office.owner);
+    let (status, _, _) = server.call(
+        "PUT",
+        "/api/settings/company",
+        Some(owner),
+        Some(json!({ "name": "Softland India", "address": "Kollam", "gstin": "32AABCK1234L1ZV" })),
+    );
+    assert_eq!(status, 200);
+    let perinad = created(server.call(
+        "POST",
+        "/api/clients",
+        Some(owner),
+        Some(
+            json!({ "name": "PERINAD SERVICE CO-OPERATIVE BANK", "state_code": "32", "district": "Kollam" }),
+        ),
+    ));
+    created(server.call(
+        "POST",
+        &format!("/api/clients/{perinad}/contacts"),
+        Some(owner),
+        Some(json!({ "name": "Ravi", "role": "secretary", "phone": "+91 94470-12345" })),
+    ));
+    let (invoice, invoice_no) = office.issued_invoice(&perinad, "Deposit module", 1_000_000);
+    let payment = created(server.call(
+        "POST",
+        "/api/payments",
+        Some(owner),
+        Some(json!({ "client_id": perinad, "received_on": "2026-10-01", "amount": 1_180_000, "mode": "neft_rtgs",
+                     "allocations": [ { "document_id": invoice, "amount": 1_180_000 } ] })),
+    ));
+
+    let s = office.owner_window();
+    search_for(&s, "0944701 2345");
+    assert_eq!(
+        shown_hits(&s),
+        json!(["clients: PERINAD SERVICE CO-OPERATIVE BANK | Kollam · Ravi +91 94470-12345"])
+    );
+
+    search_for(&s, &invoice_no);
+    assert_eq!(
+        s.texts("[data-group=documents] [data-testid=paid-badge]"),
+        json!(["paid"])
+    );
+
+    search_for(&s, "RCT/26-27-0001");
+    assert_eq!(
+        shown_hits(&s),
+        json!(["payments: RCT/26-27-0001 | PERINAD SERVICE CO-OPERATIVE BANK · 01-10-2026 · ₹11,800.00"])
+    );
+    shot(&s, "141-search-payment-by-receipt");
+    s.find_all("[data-group=payments] [role=option]")[0].click();
+    s.wait_page("payment");
+    assert!(s.url().ends_with(&format!("/payments/{payment}")), "{}", s.url());
+}

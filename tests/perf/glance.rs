@@ -76,6 +76,14 @@ pub fn scenarios(f: &Fixture) -> Vec<ReadScenario> {
             "text nothing holds (every group read to its end)",
             "zzqx".into(),
         ),
+        // Issue 34: a phone number is one pass over the client and contact phones (no suffix
+        // table; docs/api.md); a part of a receipt number walks the receipt index.
+        search(
+            f,
+            "a phone number (every client and contact phone read)",
+            "9447099999".into(),
+        ),
+        search(f, "a part of a receipt number", "27-0004".into()),
         read_as(
             f,
             Reader::Manager,
@@ -160,6 +168,7 @@ fn search(f: &Fixture, what: &str, q: String) -> ReadScenario {
                 clients: true,
                 documents: true,
                 tickets: true,
+                payments: true,
             };
             backoffice::search::search(c, Some(&q), groups, None).unwrap();
         },

@@ -1,4 +1,4 @@
-// The lists on the client page: contacts, branches, payments and the interactions timeline.
+// The lists on the client page: what the client owes, contacts, branches, payments and the interactions timeline.
 import { html, useState, useEffect, useCallback } from "/vendor/preact-htm.js";
 import { get, del, isAbort } from "../api.js";
 import { dateTime, date, humanize, isoDate, rupees, integer } from "../format.js";
@@ -90,6 +90,53 @@ export function BranchesSection({ client, districts }) {
     <div data-testid="branches">
       <${DataTable} caption="Branches" columns=${columns} rows=${(data && data.rows) || []} loading=${loading} loaded=${!!data}
         error=${error} onRetry=${reload} empty="No branches yet." />
+    </div>
+  </${Card}>`;
+}
+
+const documentUrl = (id) => `/documents/${enc(id)}`;
+
+/**
+ * "What they owe": the client's `owes` (outstanding, the overdue part in red, the advance held), its open
+ * invoices (the dues aging's drill-down rows, so they agree with the report) and its five newest documents.
+ */
+export function OwesSection({ client }) {
+  const owes = client.owes || { outstanding: 0, overdue: 0, open_invoices: 0, unallocated: 0 };
+  const open = useFetch("/api/reports/dues-aging/invoices", { client_id: client.id });
+  const recent = useFetch("/api/documents", { client_id: client.id, per_page: 5 });
+  const openRows = (open.data && open.data.rows) || [];
+  const recentRows = (recent.data && recent.data.rows) || [];
+  const openColumns = [
+    { key: "docNo", label: "Invoice", render: (r) => html`<${Link} class="cell-main" href=${documentUrl(r.document_id)}>${r.docNo}</${Link}>` },
+    { key: "doc_date", label: "Date", render: (r) => date(r.doc_date) },
+    { key: "due_date", label: "Due", render: (r) => html`<span class=${r.days_past_due > 0 ? "owes-overdue" : ""}>${date(r.due_date || r.doc_date)}</span>` },
+    { key: "outstanding", label: "Outstanding", class: "num", render: (r) => rupees(r.outstanding) },
+  ];
+  const recentColumns = [
+    { key: "docNo", label: "Document", render: (r) => html`<${Link} class="cell-main" href=${documentUrl(r.id)}>${r.docNo || "Draft"}</${Link}>` },
+    { key: "type", label: "Type", render: (r) => humanize(r.type) },
+    { key: "doc_date", label: "Date", render: (r) => date(r.doc_date) },
+    { key: "total", label: "Total", class: "num", render: (r) => rupees(r.total) },
+  ];
+  return html`<${Card} title="What they owe" class="section-card client-owes-card"
+    actions=${html`<${Link} class="btn btn-sm" href=${`/payments/new?client_id=${enc(client.id)}`} data-testid="owes-record-payment">Record payment</${Link}>`}>
+    <div data-testid="client-owes">
+      <dl class="details owes-figures">
+        <div class="detail"><dt>Outstanding</dt><dd data-testid="owes-outstanding">${rupees(owes.outstanding)}</dd></div>
+        <div class="detail"><dt>Overdue</dt><dd data-testid="owes-overdue" class=${owes.overdue > 0 ? "owes-overdue" : ""}>${rupees(owes.overdue)}</dd></div>
+        <div class="detail"><dt>Advance held</dt><dd data-testid="owes-advance">${rupees(owes.unallocated)}</dd></div>
+        <div class="detail"><dt>Open invoices</dt><dd data-testid="owes-open-count">${integer(owes.open_invoices)}</dd></div>
+      </dl>
+      <div data-testid="owes-invoices">
+        <${DataTable} caption="Open invoices, oldest first" columns=${openColumns} rows=${openRows} rowKey="document_id"
+          rowAttrs=${(r) => ({ "data-id": r.document_id, "data-overdue": r.days_past_due > 0 ? "1" : "0" })}
+          loading=${open.loading} loaded=${!!open.data} error=${open.error} onRetry=${open.reload} empty="Nothing is owed." />
+      </div>
+      <div data-testid="client-recent-documents">
+        <${DataTable} caption="Recent documents" columns=${recentColumns} rows=${recentRows}
+          loading=${recent.loading} loaded=${!!recent.data} error=${recent.error} onRetry=${recent.reload} empty="No documents yet." />
+        <p><${Link} href=${`/documents?client_id=${enc(client.id)}`} data-testid="owes-all-documents">All documents</${Link}></p>
+      </div>
     </div>
   </${Card}>`;
 }

@@ -1,4 +1,4 @@
-// One client: the profile (with an Edit dialog), its modules (projects), payments, contacts, branches, tickets and
+// One client: the profile (with an Edit dialog), what it owes, its modules (projects), payments, contacts, branches, tickets and
 // the interactions timeline; for owner and manager also the account owner and the DB password (set, reveal).
 import { html, useState, useEffect } from "/vendor/preact-htm.js";
 import { post, patch } from "../api.js";
@@ -12,7 +12,7 @@ import {
   isManagerial, StatusBadge, CategoryBadge, stateLabel, useClientOptions, useActiveEmployees, ownerChoices, listUrl,
 } from "./client-shared.js";
 import { EditClientDialog, SetPasswordDialog } from "./client-dialogs.js";
-import { ContactsSection, BranchesSection, InteractionsSection, PaymentsSection } from "./client-sections.js";
+import { ContactsSection, BranchesSection, InteractionsSection, PaymentsSection, OwesSection } from "./client-sections.js";
 import { ModulesSection } from "./client-modules.js";
 import { TicketsCard } from "./client-tickets.js";
 
@@ -190,6 +190,7 @@ export function ClientPage({ id }) {
     <div class="client-grid">
       <div class="client-col">
         <${ProfileCard} client=${c} onEdit=${() => setEditing(true)} />
+        <${OwesSection} client=${c} />
         <${ModulesSection} client=${c} />
         <${PaymentsSection} client=${c} />
         <${ContactsSection} client=${c} />
