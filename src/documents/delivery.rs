@@ -111,7 +111,7 @@ pub fn convert_and_issue_in(
     origin: Option<&str>,
 ) -> Result<Ready, AppError> {
     let to = recipient(tx, request, &visible_document(tx, user, id)?.client_id)?;
-    let invoice_id = convert_in(tx, user, id, "INVOICE")?;
+    let invoice_id = convert_in(tx, user, id, "INVOICE")?.id;
     let invoice = issue_in(tx, user, &invoice_id)?;
     with_link(tx, user, invoice.id, to, config, origin)
 }

@@ -125,8 +125,15 @@ fn copied(doc: &Document) -> Priced {
     }
 }
 
-/// Converts inside the caller's transaction; answers the new draft's id.
-pub fn convert_in(tx: &Connection, user: &AuthUser, id: &str, to: &str) -> Result<String, AppError> {
+/// A conversion's new draft and the lines whose price moved on the way.
+pub struct Converted {
+    pub id: String,
+    pub price_changes: Vec<rules::PriceChanged>,
+}
+
+/// Converts inside the caller's transaction; answers the new draft's id and, for an invoice,
+/// the lines re-pricing moved (a copy to a proforma moves none).
+pub fn convert_in(tx: &Connection, user: &AuthUser, id: &str, to: &str) -> Result<Converted, AppError> {
     let doc = visible_document(tx, user, id)?;
     let allowed = matches!(
         (doc.doc_type.as_str(), to),
@@ -172,6 +179,13 @@ pub fn convert_in(tx: &Connection, user: &AuthUser, id: &str, to: &str) -> Resul
     } else {
         (copied(&doc), doc.intra_state)
     };
+    let quoted: Vec<(String, i64)> = doc
+        .lines
+        .iter()
+        .map(|l| (l.priced.description.clone(), l.priced.unit_price))
+        .collect();
+    let now: Vec<i64> = priced.lines.iter().map(|l| l.unit_price).collect();
+    let price_changes = rules::price_changes(&quoted, &now);
     let child = linked_draft(tx, user, &doc, to, &priced, intra)?;
     store::update(tx, id, vec![("status", Value::Text("invoiced".into()))])?;
     store::add_event(tx, id, "converted", Some(&user.id), None)?;
@@ -184,7 +198,10 @@ pub fn convert_in(tx: &Connection, user: &AuthUser, id: &str, to: &str) -> Resul
         serde_json::json!({ "status": "invoiced", "child_id": child, "to": to }),
     )?;
     reminders::stop_followups_in(tx, user, id, "The quotation was converted.")?;
-    Ok(child)
+    Ok(Converted {
+        id: child,
+        price_changes,
+    })
 }
 
 /// Cancels a document of the caller's book inside the caller's transaction: the number stays

@@ -5,13 +5,14 @@ use crate::AppState;
 use crate::auth::session::{AuthUser, Manager};
 use crate::book::visible_document;
 use crate::documents::pricing::LineInput;
+use crate::documents::rules::PriceChanged;
 use crate::documents::store::Document;
 use crate::documents::{lifecycle, rules};
 use crate::error::{AppError, ErrorBody};
 use crate::http::extract::{IdPath, JsonBody};
 use axum::Json;
 use axum::extract::State;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
@@ -97,21 +98,33 @@ async fn lost(
 /// Convert a quotation or proforma into the next document, as a linked draft; refused (409)
 /// while a live forward child exists. The source becomes 'invoiced'.
 #[utoipa::path(post, path = "/api/documents/{id}/convert", tag = "documents", request_body = ConvertTo, params(("id" = String, Path)),
-    responses((status = 200, description = "The new draft", body = Document), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody), (status = 422, body = ErrorBody)))]
+    responses((status = 200, description = "The new draft, with a `price_changed` warning per line whose unit price moved", body = ConvertReply), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody), (status = 422, body = ErrorBody)))]
 async fn convert(
     State(state): State<AppState>,
     user: AuthUser,
     IdPath(id): IdPath,
     JsonBody(req): JsonBody<ConvertTo>,
-) -> Result<Json<Document>, AppError> {
-    let doc = state
+) -> Result<Json<ConvertReply>, AppError> {
+    let reply = state
         .db
         .write(move |tx| {
-            let child = lifecycle::convert_in(tx, &user, &id, &req.to)?;
-            visible_document(tx, &user, &child)
+            let converted = lifecycle::convert_in(tx, &user, &id, &req.to)?;
+            Ok(ConvertReply {
+                document: visible_document(tx, &user, &converted.id)?,
+                warnings: converted.price_changes,
+            })
         })
         .await?;
-    Ok(Json(doc))
+    Ok(Json(reply))
+}
+
+/// The new draft of a conversion, with the lines whose price moved (decisions 12: a conversion
+/// re-prices, never silently).
+#[derive(Serialize, ToSchema)]
+struct ConvertReply {
+    #[serde(flatten)]
+    document: Document,
+    warnings: Vec<PriceChanged>,
 }
 
 /// Supersede a proforma: it is cancelled ('Superseded & recreated') and a fresh linked

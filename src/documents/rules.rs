@@ -3,7 +3,9 @@
 //!   (1 April to 31 March) of the document date, the sequence zero-padded to 4 digits;
 //! - each line's tax is computed on its own taxable value: intra-state gives CGST and SGST at
 //!   half the rate each, inter-state IGST, each rounded half-up to the paisa; totals are sums;
-//! - the optional round-off brings the total to the nearest rupee (`crate::money::round_off`).
+//! - the optional round-off brings the total to the nearest rupee (`crate::money::round_off`);
+//! - a conversion to an invoice re-prices on the new draft's date, but never silently: each line
+//!   whose unit price moved from its source's is named (decisions 12, "conversion warnings").
 
 use crate::clock;
 use crate::error::{AppError, Warning};
@@ -284,9 +286,60 @@ pub fn share_state(revoked: bool, expires_at: &str, now: DateTime<Utc>) -> &'sta
     }
 }
 
+/// A line of a converted draft whose unit price differs from its source's (decisions 12:
+/// `{ code: "price_changed", message, line, quoted, now }`, `line` its index, prices in paise).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, utoipa::ToSchema)]
+pub struct PriceChanged {
+    pub code: &'static str,
+    pub message: String,
+    pub line: usize,
+    pub quoted: i64,
+    pub now: i64,
+}
+
+/// The lines whose unit price moved between the source (`quoted`, in order) and the converted
+/// draft (`now`, the same lines re-priced), each with a sentence saying so.
+pub fn price_changes(quoted: &[(String, i64)], now: &[i64]) -> Vec<PriceChanged> {
+    quoted
+        .iter()
+        .zip(now)
+        .enumerate()
+        .filter(|(_, ((_, was), is))| was != *is)
+        .map(|(line, ((description, was), is))| PriceChanged {
+            code: "price_changed",
+            message: format!(
+                "Line {}, {description}: quoted at {}, now {} from the price in force today.",
+                line + 1,
+                crate::money::rupees(*was),
+                crate::money::rupees(*is)
+            ),
+            line,
+            quoted: *was,
+            now: *is,
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_the_lines_whose_price_moved_are_named() {
+        let quoted = [("ERP".to_string(), 699_800), ("AMC".to_string(), 100_000)];
+        assert_eq!(
+            price_changes(&quoted, &[750_000, 100_000]),
+            vec![PriceChanged {
+                code: "price_changed",
+                message: "Line 1, ERP: quoted at ₹6,998.00, now ₹7,500.00 from the price in force today."
+                    .into(),
+                line: 0,
+                quoted: 699_800,
+                now: 750_000,
+            }]
+        );
+        assert_eq!(price_changes(&quoted, &[699_800, 100_000]), vec![]);
+    }
     #[test]
     fn an_invoice_is_cancelled_once_nothing_settles_it() {
         let none: [String; 0] = [];

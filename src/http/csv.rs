@@ -1,5 +1,11 @@
-//! CSV output: RFC 4180 quoting, and a leading apostrophe on cells a spreadsheet would run as a
-//! formula (=, +, -, @), so an exported client name cannot become a command in Excel.
+//! CSV output: RFC 4180 quoting, and a leading apostrophe on text cells a spreadsheet would run
+//! as a formula (=, +, -, @, tab, CR), so an exported client name cannot become a command in Excel.
+//!
+//! Numbers are never guarded (decisions 12, "CSV amounts"): `'-52.30` is text to Excel and to the
+//! GST offline tool, while a plain `-52.30` is a number and cannot run anything. This module is the
+//! one place that tells the two apart, so every writer gets the same answer: amounts are written
+//! with [`amount`] (rupees, two decimals, a plain minus) and any cell that is wholly a number
+//! passes unguarded.
 
 use crate::db::Db;
 use crate::db::query::Listing;
@@ -9,9 +15,28 @@ use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use rusqlite::Connection;
 
-/// One cell.
+/// An amount cell: rupees with two decimals and a plain `-` for a negative (`-52.30`), which
+/// [`cell`] never guards because it is a number.
+pub fn amount(paise: i64) -> String {
+    crate::money::decimal(paise)
+}
+
+/// Whether a cell is wholly a number (`-52.30`, `7`, `-0.5`): a spreadsheet reads it as a value,
+/// never as a formula, so it needs no guard.
+fn is_number(value: &str) -> bool {
+    let digits = value.strip_prefix('-').unwrap_or(value);
+    let all_digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    match digits.split_once('.') {
+        Some((whole, fraction)) => all_digits(whole) && all_digits(fraction),
+        None => all_digits(digits),
+    }
+}
+
+/// One cell: a text cell that a spreadsheet would run as a formula gets a leading apostrophe; a
+/// number never does.
 pub fn cell(value: &str) -> String {
-    let guarded = if value.starts_with(['=', '+', '-', '@']) {
+    let formula = value.starts_with(['=', '+', '-', '@', '\t', '\r']);
+    let guarded = if formula && !is_number(value) {
         format!("'{value}")
     } else {
         value.to_string()

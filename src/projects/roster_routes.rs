@@ -66,7 +66,7 @@ async fn roster(
 
 /// The whole roster as CSV (no row cap), streamed.
 #[utoipa::path(get, path = "/api/modules/{id}/clients.csv", tag = "catalog", params(("id" = String, Path)),
-    responses((status = 200, description = "client_id, client, price (paise), next_renewal", content_type = "text/csv"), (status = 404, body = ErrorBody)))]
+    responses((status = 200, description = "Client ID, Client, Price (rupees), Next renewal", content_type = "text/csv"), (status = 404, body = ErrorBody)))]
 async fn roster_csv(
     State(state): State<AppState>,
     user: AuthUser,
@@ -82,10 +82,10 @@ async fn roster_csv(
         .await?;
     let (sender, receiver) = tokio::sync::mpsc::channel::<Bytes>(4);
     let db = state.db.clone();
-    let price = module.price_today.map(|p| p.to_string()).unwrap_or_default();
+    let price = module.price_today.map(csv::amount).unwrap_or_default();
     tokio::task::spawn_blocking(move || {
         let streamed = db.read_blocking(|conn| {
-            let mut chunk = csv::line(&["client_id", "client", "price_paise", "next_renewal"]);
+            let mut chunk = csv::line(&["Client ID", "Client", "Price", "Next renewal"]);
             let mut gone = false;
             store::each_roster_row(conn, &id, user.book().as_deref(), |client_id, name, renewal| {
                 chunk.push_str(&csv::line(&[client_id, name, &price, renewal.unwrap_or("")]));

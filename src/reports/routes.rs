@@ -139,9 +139,9 @@ async fn dues_invoices(
     }))
 }
 
-/// The dues aging as CSV, one line per client (paise).
+/// The dues aging as CSV, one line per client (rupees with two decimals, decisions 12).
 #[utoipa::path(get, path = "/api/reports/dues-aging.csv", tag = "reports", params(AsOf),
-    responses((status = 200, content_type = "text/csv", description = "client_id, client, buckets in paise, total")))]
+    responses((status = 200, content_type = "text/csv", description = "Client ID, Client, the buckets and Total in rupees")))]
 async fn dues_csv(
     State(state): State<AppState>,
     user: AuthUser,
@@ -155,17 +155,17 @@ async fn dues_csv(
         .await?;
     let (rows, totals) = by_client(&invoices);
     let mut out = csv::line(&[
-        "client_id",
-        "client",
-        "not_due",
-        "days_1_30",
-        "days_31_60",
-        "days_61_90",
-        "over_90",
-        "total",
+        "Client ID",
+        "Client",
+        "Not due",
+        "1-30 days",
+        "31-60 days",
+        "61-90 days",
+        "Over 90 days",
+        "Total",
     ]);
     let line = |id: &str, name: &str, b: &Buckets| {
-        let cells: Vec<String> = b.cells().iter().map(i64::to_string).collect();
+        let cells: Vec<String> = b.cells().iter().map(|p| csv::amount(*p)).collect();
         let mut all = vec![id, name];
         all.extend(cells.iter().map(String::as_str));
         csv::line(&all)
@@ -244,18 +244,18 @@ async fn gst_summary(
     Ok(Json(gst(&state, &user, q).await?))
 }
 
-/// The GST summary as CSV (paise), with the grand total last.
+/// The GST summary as CSV (rupees with two decimals, decisions 12), with the grand total last.
 #[utoipa::path(get, path = "/api/reports/gst-summary.csv", tag = "reports", params(Period),
-    responses((status = 200, content_type = "text/csv", description = "month, taxable, cgst, sgst, igst, total in paise")))]
+    responses((status = 200, content_type = "text/csv", description = "Month, Taxable, CGST, SGST, IGST, Total in rupees")))]
 async fn gst_csv(
     State(state): State<AppState>,
     user: AuthUser,
     QueryParams(q): QueryParams<Period>,
 ) -> Result<Response, AppError> {
     let summary = gst(&state, &user, q).await?;
-    let mut out = csv::line(&["month", "taxable", "cgst", "sgst", "igst", "total"]);
+    let mut out = csv::line(&["Month", "Taxable", "CGST", "SGST", "IGST", "Total"]);
     let line = |label: &str, f: &GstFigures| {
-        let cells = [f.taxable, f.cgst, f.sgst, f.igst, f.total].map(|v| v.to_string());
+        let cells = [f.taxable, f.cgst, f.sgst, f.igst, f.total].map(csv::amount);
         csv::line(&[label, &cells[0], &cells[1], &cells[2], &cells[3], &cells[4]])
     };
     for m in &summary.rows {

@@ -457,6 +457,95 @@ async fn convert_links_a_child_and_refuses_a_second_until_it_is_cancelled() {
 }
 
 #[tokio::test]
+async fn a_quotation_converted_to_an_invoice_names_each_line_whose_price_moved() {
+    let b = books().await;
+    let module = id(&b
+        .app
+        .post(
+            "/api/modules",
+            &b.owner,
+            json!({ "code": "LOAN", "name": "Loan module", "sac": "998314", "gst_rate": 18 }),
+        )
+        .await
+        .body);
+    b.app
+        .post(
+            &format!("/api/modules/{module}/prices"),
+            &b.owner,
+            json!({ "effective_from": "2020-04-01", "price": 699_800 }),
+        )
+        .await;
+    let quote = draft(
+        &b,
+        json!({ "type": "QUOTATION", "client_id": b.kerala, "doc_date": "2025-06-01", "lines": [
+        { "module_id": module, "qty": 2 },
+        { "description": "Training", "qty": 1, "unit_price": 300_000 },
+    ] }),
+    )
+    .await;
+    let qid = id(&quote);
+    act(&b, &qid, "issue", json!({})).await;
+    let risen = b
+        .app
+        .post(
+            &format!("/api/modules/{module}/prices"),
+            &b.owner,
+            json!({ "effective_from": today().to_string(), "price": 750_000 }),
+        )
+        .await;
+    assert_eq!(risen.status, StatusCode::CREATED, "{}", risen.text);
+
+    // A proforma is a copy: nothing moves, nothing to say.
+    let proforma = act(&b, &qid, "convert", json!({ "to": "PROFORMA" })).await;
+    assert_eq!(proforma.status, StatusCode::OK, "{}", proforma.text);
+    assert_eq!(proforma.body["lines"][0]["unit_price"], 699_800);
+    assert_eq!(proforma.body["warnings"], json!([]));
+    act(
+        &b,
+        &id(&proforma.body),
+        "cancel",
+        json!({ "reason": "Wrong edition" }),
+    )
+    .await;
+
+    // An invoice is re-priced on its own date, and says so for the module's line only.
+    let invoice = act(&b, &qid, "convert", json!({ "to": "INVOICE" })).await;
+    assert_eq!(invoice.status, StatusCode::OK, "{}", invoice.text);
+    assert_eq!(
+        (
+            invoice.body["lines"][0]["unit_price"].as_i64(),
+            invoice.body["lines"][1]["unit_price"].as_i64()
+        ),
+        (Some(750_000), Some(300_000))
+    );
+    assert_eq!(
+        invoice.body["warnings"],
+        json!([{
+            "code": "price_changed",
+            "message": "Line 1, Loan module: quoted at ₹6,998.00, now ₹7,500.00 from the price in force today.",
+            "line": 0,
+            "quoted": 699_800,
+            "now": 750_000,
+        }])
+    );
+    // "Keep the quoted price": the line's explicit price, and the draft is the quote's total again.
+    let kept = b
+        .app
+        .patch(
+            &format!("/api/documents/{}", id(&invoice.body)),
+            &b.owner,
+            json!({ "lines": [
+                { "module_id": module, "qty": 2, "unit_price": 699_800 },
+                { "description": "Training", "qty": 1, "unit_price": 300_000 },
+            ] }),
+        )
+        .await;
+    assert_eq!(kept.status, StatusCode::OK, "{}", kept.text);
+    assert_eq!(kept.body["total"], quote["total"]);
+    assert_eq!(quote["total"], 2_005_528);
+}
+
+#[tokio::test]
 async fn supersede_recreates_a_proforma_and_never_an_invoice() {
     let b = books().await;
     let pi = draft(&b, json!({ "type": "PROFORMA", "client_id": b.kerala, "notes": "Advance 50%", "lines": [{ "module_id": b.module, "qty": 2 }] })).await;

@@ -220,3 +220,209 @@ async fn a_control_character_in_a_query_value_is_refused_naming_the_parameter() 
     let reply = app.get("/api/clients?q=anchal", &owner).await;
     assert_eq!((reply.status, &reply.body["total"]), (StatusCode::OK, &json!(1)));
 }
+
+/// Whether a CSV header names an amount (decisions 12, "CSV amounts"): one of its words is a word
+/// the exports use for money, or it is one of the dues aging's buckets. Not money: the SMS logins'
+/// `balance` (messages left), rates, percentages and counts ("Total Quantity", "Total Number").
+fn names_an_amount(route: &str, header: &str) -> bool {
+    let h = header.to_lowercase();
+    let words: Vec<&str> = h.split(|c: char| !c.is_alphanumeric()).collect();
+    let money = [
+        "amount",
+        "total",
+        "taxable",
+        "outstanding",
+        "value",
+        "gst",
+        "cgst",
+        "sgst",
+        "igst",
+        "margin",
+        "balance",
+        "price",
+        "billed",
+        "collected",
+        "cost",
+        "average",
+        "booked",
+        "certified",
+        "cess",
+        "refunded",
+        "unallocated",
+        "tds",
+    ];
+    let counted = ["rate", "quantity", "number", "months", "count"];
+    if route.contains("sms-balances") || counted.iter().any(|w| words.contains(w)) || h.contains('%') {
+        return false;
+    }
+    let bucket = route.contains("dues-aging") && (words.contains(&"due") || words.contains(&"days"));
+    bucket || h.contains('₹') || money.iter().any(|w| words.contains(w))
+}
+
+/// Rupees with exactly two decimals and a plain minus: what Excel and the GST offline tool read
+/// as a number.
+fn is_rupees(cell: &str) -> bool {
+    let digits = cell.strip_prefix('-').unwrap_or(cell);
+    match digits.split_once('.') {
+        Some((whole, fraction)) => {
+            !whole.is_empty()
+                && whole.bytes().all(|b| b.is_ascii_digit())
+                && fraction.len() == 2
+                && fraction.bytes().all(|b| b.is_ascii_digit())
+        }
+        None => false,
+    }
+}
+
+#[tokio::test]
+async fn every_csv_writes_amounts_in_rupees_with_two_decimals_and_a_plain_minus() {
+    let app = TestApp::new();
+    let owner = app.owner().await;
+    app.set_company(&owner, json!({})).await;
+    app.state
+        .db
+        .write_blocking(|tx| {
+            let owner: String =
+                tx.query_row("SELECT id FROM staff WHERE role = 'owner'", [], |r| r.get(0))?;
+            let today = backoffice::db::settings::office_today(tx)?;
+            let options = backoffice::demo::Options {
+                clients: 20,
+                years: 2,
+                seed: 7,
+            };
+            backoffice::demo::fill(tx, options, &owner, today)?;
+            Ok(())
+        })
+        .unwrap();
+    // A credit note this month on an invoice of last month, on a SAC nothing else uses: the
+    // month's HSN row of that SAC is negative (-5230.00 taxable).
+    let society = app
+        .post(
+            "/api/clients",
+            &owner,
+            json!({ "name": "Anchal SCB", "state_code": "32" }),
+        )
+        .await
+        .body;
+    let last_month =
+        (chrono::Utc::now() + chrono::Duration::minutes(330)).date_naive() - chrono::Duration::days(35);
+    let draft = app
+        .post(
+            "/api/documents",
+            &owner,
+            json!({ "type": "INVOICE", "client_id": society["id"], "doc_date": last_month.to_string(),
+                    "lines": [{ "description": "Special training", "sac": "999293", "qty": 1, "unit_price": 523_000, "gst_rate": 18 }] }),
+        )
+        .await
+        .body;
+    let invoice = draft["id"].as_str().unwrap();
+    let issued = app
+        .post(&format!("/api/documents/{invoice}/issue"), &owner, json!({}))
+        .await;
+    assert_eq!(issued.status, StatusCode::OK, "{}", issued.text);
+    let note = app
+        .post(
+            &format!("/api/documents/{invoice}/credit-note"),
+            &owner,
+            json!({ "reason": "Training not held" }),
+        )
+        .await;
+    assert!(note.status.is_success(), "{}", note.text);
+    let spec = app.get("/api/openapi.json", &owner).await.body;
+    let module = app.get("/api/modules", &owner).await.body["rows"][0]["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    // The import's CSVs echo the legacy file as it came (and its template): not our amounts.
+    let mut routes: Vec<String> = spec["paths"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .filter(|p| p.ends_with(".csv") && !p.starts_with("/api/import/"))
+        .map(|p| p.replace("{id}", &module))
+        .collect();
+    let periods: Vec<String> = app
+        .state
+        .db
+        .read_blocking(|c| {
+            let mut stmt = c.prepare(
+                "SELECT DISTINCT substr(doc_date, 1, 7) FROM document
+                 WHERE status <> 'draft' AND type IN ('INVOICE', 'CREDIT_NOTE') ORDER BY 1",
+            )?;
+            let months = stmt
+                .query_map([], |r| r.get::<_, String>(0))?
+                .collect::<Result<Vec<_>, _>>()?;
+            Ok(months)
+        })
+        .unwrap();
+    assert!(periods.len() > 12, "{periods:?}");
+    for period in &periods {
+        for section in ["b2b", "b2cs", "cdnr", "hsn"] {
+            routes.push(format!(
+                "/api/reports/gstr1?period={period}&format=csv&section={section}"
+            ));
+        }
+    }
+    let fy = |route: &str| {
+        if route.contains("tds-receivable") || route.contains("number-continuity") {
+            "?fy=2025-26".to_string()
+        } else if route.contains("module-data") {
+            format!("?module_id={module}")
+        } else {
+            String::new()
+        }
+    };
+    let (mut amounts, mut negatives, mut checked, mut negative_in) = (0, 0, vec![], vec![]);
+    for route in &routes {
+        let url = format!("{route}{}", fy(route));
+        let reply = app.get(&url, &owner).await;
+        assert_eq!(reply.status, StatusCode::OK, "{url}: {}", reply.text);
+        let mut reader = ::csv::ReaderBuilder::new().from_reader(reply.text.as_bytes());
+        let header: Vec<String> = reader.headers().unwrap().iter().map(str::to_string).collect();
+        let money: Vec<usize> = (0..header.len())
+            .filter(|&i| names_an_amount(route, &header[i]))
+            .collect();
+        for record in reader.records() {
+            let record = record.unwrap();
+            for &i in &money {
+                let cell = &record[i];
+                if cell.is_empty() {
+                    continue;
+                }
+                assert!(
+                    is_rupees(cell),
+                    "{url}: column {:?} holds {cell:?}, not rupees with two decimals",
+                    header[i]
+                );
+                amounts += 1;
+                if cell.starts_with('-') {
+                    negatives += 1;
+                    negative_in.push(route.split('?').next().unwrap().to_string());
+                }
+            }
+        }
+        if !money.is_empty() {
+            checked.push(route.split('?').next().unwrap().to_string());
+        }
+    }
+    negative_in.dedup();
+    checked.dedup();
+    assert!(amounts > 1000, "{amounts} amount cells");
+    assert!(
+        negatives > 0,
+        "a demo office has negative amounts (credit notes, thin margins)"
+    );
+    for route in [
+        "/api/reports/dues-aging.csv",
+        "/api/reports/client-profitability.csv",
+        "/api/reports/gst-summary.csv",
+        "/api/documents.csv",
+        "/api/payments.csv",
+        "/api/reports/gstr1",
+    ] {
+        assert!(
+            checked.iter().any(|c| c == route),
+            "{route} has amount columns: {checked:?}"
+        );
+    }
+}

@@ -512,12 +512,13 @@ async fn dues_aging_buckets_turn_between_day_30_and_31() {
     assert_eq!(csv.headers[header::CONTENT_TYPE], "text/csv; charset=utf-8");
     assert!(
         csv.text
-            .starts_with("client_id,client,not_due,days_1_30,days_31_60,days_61_90,over_90,total\r\n"),
+            .starts_with("Client ID,Client,Not due,1-30 days,31-60 days,61-90 days,Over 90 days,Total\r\n"),
         "{}",
         csv.text
     );
     assert!(
-        csv.text.ends_with(",TOTAL,0,0,10000000,0,11800000,21800000\r\n"),
+        csv.text
+            .ends_with(",TOTAL,0.00,0.00,100000.00,0.00,118000.00,218000.00\r\n"),
         "{}",
         csv.text
     );
@@ -585,14 +586,14 @@ async fn the_gst_summary_subtracts_a_credit_note_in_its_own_month() {
         .await;
     assert!(
         csv.text
-            .contains("2026-05,20000000,1800000,1800000,0,23600000\r\n"),
+            .contains("2026-05,200000.00,18000.00,18000.00,0.00,236000.00\r\n"),
         "{}",
         csv.text
     );
     assert!(
         csv.text.ends_with(&format!(
-            "TOTAL,19000000,1710000,1710000,0,{}\r\n",
-            23_600_000 - 1_180_000
+            "TOTAL,190000.00,17100.00,17100.00,0.00,{}\r\n",
+            "224200.00"
         )),
         "{}",
         csv.text

@@ -513,9 +513,9 @@ async fn the_roster_totals_over_every_active_link_and_the_csv_streams_all_rows()
     );
     let lines: Vec<&str> = csv.text.lines().collect();
     assert_eq!(lines.len(), 9_902, "header plus every active row, no cap");
-    assert_eq!(lines[0], "client_id,client,price_paise,next_renewal");
-    assert!(lines[1].contains(",Kadakkal Service Co-operative Bank,250000,"));
-    assert!(lines[2].starts_with("C00001,Society 00001,250000,"));
+    assert_eq!(lines[0], "Client ID,Client,Price,Next renewal");
+    assert!(lines[1].contains(",Kadakkal Service Co-operative Bank,2500.00,"));
+    assert!(lines[2].starts_with("C00001,Society 00001,2500.00,"));
 }
 
 async fn installed_pending(app: &TestApp, cookie: &str) -> Option<i64> {

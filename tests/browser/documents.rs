@@ -154,3 +154,96 @@ fn from_quotation_to_issued_invoice_and_a_cancel_with_a_reason() {
     );
     server.stop();
 }
+
+/// A quotation issued at ₹6,998 converted after the price rose to ₹7,500: the new draft shows the
+/// moved line, and "Keep the quoted price" brings the draft's total back to the quoted one.
+#[test]
+fn a_converted_line_whose_price_moved_is_shown_and_can_keep_the_quoted_price() {
+    let Some(office) = crate::common::browser::Office::start() else {
+        return;
+    };
+    let server = &office.server;
+    let owner = &office.owner;
+    let (status, _, _) = server.call(
+        "PUT",
+        "/api/settings/company",
+        Some(owner),
+        Some(json!({ "name": "Softland India", "address": "Kollam", "gstin": "32AABCK1234L1ZV" })),
+    );
+    assert_eq!(status, 200);
+    let client_id = office.client("Anchal Service Co-operative Bank");
+    let (_, _, module) = server.call(
+        "POST",
+        "/api/modules",
+        Some(owner),
+        Some(json!({ "code": "DEP", "name": "Deposit module", "sac": "998314", "gst_rate": 18 })),
+    );
+    let module_id = module["id"].as_str().unwrap().to_string();
+    let price = |from: &str, price: i64| {
+        let (status, _, body) = server.call(
+            "POST",
+            &format!("/api/modules/{module_id}/prices"),
+            Some(owner),
+            Some(json!({ "effective_from": from, "price": price })),
+        );
+        assert_eq!(status, 201, "{body}");
+    };
+    price("2020-04-01", 699_800);
+    let (status, _, quote) = server.call(
+        "POST",
+        "/api/documents",
+        Some(owner),
+        Some(
+            json!({ "type": "QUOTATION", "client_id": client_id, "doc_date": "2025-06-01",
+                     "lines": [ { "module_id": module_id, "qty": 1 } ] }),
+        ),
+    );
+    assert_eq!(status, 201, "{quote}");
+    let quote_id = quote["id"].as_str().unwrap().to_string();
+    let (status, _, _) = server.call(
+        "POST",
+        &format!("/api/documents/{quote_id}/issue"),
+        Some(owner),
+        Some(json!({})),
+    );
+    assert_eq!(status, 200);
+    let today = (chrono::Utc::now() + chrono::Duration::minutes(330)).date_naive();
+    price(&today.to_string(), 750_000);
+
+    let s = office.owner_window();
+    s.goto(&server.url(&format!("/documents/{quote_id}")));
+    s.wait_page("document");
+    s.click_button("Convert to invoice");
+    s.wait_text("[data-testid='status']", "raft");
+    let moved = s.wait("[data-testid='price-changes'] li[data-line='0']");
+    assert_eq!(
+        (
+            s.wait("[data-testid='price-changes'] [data-testid='quoted']")
+                .text(),
+            s.wait("[data-testid='price-changes'] [data-testid='now']").text(),
+            s.wait("[data-testid='price-changes'] [data-testid='difference']")
+                .text(),
+        ),
+        (
+            "₹6,998.00".to_string(),
+            "₹7,500.00".to_string(),
+            "+₹502.00".to_string()
+        )
+    );
+    assert!(moved.text().contains("Deposit module"), "{}", moved.text());
+    s.wait_text("[data-testid='totals'] [data-testid='total']", "₹8,850.00");
+    shot(&s, "32-price-moved");
+    s.click_button("Keep the quoted price");
+    s.wait_text("[data-testid='totals'] [data-testid='total']", "₹8,257.64");
+    assert_eq!(s.count("[data-testid='price-changes']"), 0);
+    let draft_id = s.url().rsplit('/').next().unwrap().to_string();
+    let (_, _, draft) = server.call("GET", &format!("/api/documents/{draft_id}"), Some(owner), None);
+    assert_eq!(
+        (
+            draft["total"].as_i64(),
+            draft["lines"][0]["explicit_price"].as_i64()
+        ),
+        (quote["total"].as_i64(), Some(699_800))
+    );
+    assert_eq!(quote["total"].as_i64(), Some(825_764));
+}

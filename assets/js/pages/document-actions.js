@@ -2,14 +2,16 @@
 // it: mark sent, accept, mark lost, convert, supersede, cancel (a reason, owner and manager; an
 // invoice with payments or live credit notes first says what to do: open the payment or move it
 // to advance, open the credit note) and credit note (owner and manager, an issued invoice: the
-// whole invoice or chosen lines).
+// whole invoice or chosen lines). A conversion to an invoice re-prices its lines on the draft's
+// date: the lines whose price moved are told on the new draft's page (`<PriceChanges>`), each
+// with "Keep the quoted price".
 import { html, useState, useRef } from "/vendor/preact-htm.js";
-import { post } from "../api.js";
+import { post, patch } from "../api.js";
 import { date, rupees, rupeesInput, paiseFromRupees } from "../format.js";
 import {
   Dialog, Form, Field, useForm, fieldError, toast, navigate, RowsEditor, keyed, listFieldError, focusRowControl, DialogActions, Link, Notice,
 } from "../components.js";
-import { docUrl, docNumber, typeLabel, isManagerial } from "./document-shared.js";
+import { docUrl, docNumber, typeLabel, isManagerial, keepWarnings, readWarnings, dropWarnings } from "./document-shared.js";
 
 const enc = encodeURIComponent;
 const action = (doc, name, body = {}) => post(`/api/documents/${enc(doc.id)}/${name}`, body);
@@ -230,7 +232,13 @@ export function useDocumentActions(doc, me, onChanged) {
   });
   const goTo = (key, name, body, message) => run(key, async () => {
     const fresh = await action(doc, name, body);
-    toast.success(message(fresh));
+    const moved = (fresh.warnings || []).filter((w) => w.code === "price_changed");
+    if (moved.length) {
+      keepWarnings(fresh.id, moved, "price");
+      toast.info(`${message(fresh)} ${moved.length === 1 ? "1 line was" : `${moved.length} lines were`} re-priced: see the draft.`);
+    } else {
+      toast.success(message(fresh));
+    }
     navigate(docUrl(fresh.id));
   });
   const handlers = {
@@ -255,4 +263,57 @@ export function useDocumentActions(doc, me, onChanged) {
     disabled=${!!busy} aria-busy=${busy === a.key ? "true" : undefined} onClick=${handlers[a.key]}>
     ${busy === a.key && html`<span class="spinner small" aria-hidden="true"></span>`}${a.label}</button>`);
   return { buttons, dialog: dialogEl };
+}
+
+/** A stored line as the API takes it back: its own explicit price only, unless `price` is given. */
+const lineBack = (l, price) => {
+  const body = { description: l.description, qty: l.qty, gst_rate: l.gst_rate };
+  if (l.module_id) body.module_id = l.module_id;
+  if (l.sac) body.sac = l.sac;
+  const explicit = price ?? l.explicit_price;
+  if (explicit !== null && explicit !== undefined) body.unit_price = explicit;
+  return body;
+};
+
+/**
+ * On a draft made by converting to an invoice: each line whose price moved from the quote
+ * (`[data-testid=price-changes]`, a `li[data-line]` per line: quoted, now, the difference) with
+ * "Keep the quoted price", which saves the quoted price as that line's explicit price.
+ * onSaved(document) after a line is kept.
+ */
+export function PriceChanges({ doc, onSaved }) {
+  const [moved, setMoved] = useState(() => readWarnings(doc.id, "price") || []);
+  const [busy, setBusy] = useState(null);
+  const forget = (left) => {
+    if (left.length) keepWarnings(doc.id, left, "price");
+    else dropWarnings(doc.id, "price");
+    setMoved(left);
+  };
+  const keep = async (w) => {
+    setBusy(w.line);
+    try {
+      const lines = doc.lines.map((l, i) => lineBack(l, i === w.line ? w.quoted : undefined));
+      const saved = await patch(`/api/documents/${enc(doc.id)}`, { lines });
+      forget(moved.filter((m) => m.line !== w.line));
+      toast.success(`Line ${w.line + 1} keeps the quoted ${rupees(w.quoted)}.`);
+      onSaved(saved);
+    } catch (err) {
+      toast.error(err.message || "That did not work. Try again.");
+    } finally {
+      setBusy(null);
+    }
+  };
+  if (doc.status !== "draft" || moved.length === 0) return null;
+  return html`<${Notice} tone="warning" title="Prices moved since it was quoted" testid="price-changes">
+    <ul class="plain-list">${moved.map((w) => {
+      const line = doc.lines[w.line];
+      const diff = w.now - w.quoted;
+      return html`<li key=${w.line} data-line=${w.line}>
+        <strong>Line ${w.line + 1}${line ? `, ${line.description}` : ""}</strong>:
+        quoted <span data-testid="quoted">${rupees(w.quoted)}</span>, now <span data-testid="now">${rupees(w.now)}</span>${" "}(<span data-testid="difference">${diff > 0 ? "+" : "−"}${rupees(Math.abs(diff))}</span>)${" "}
+        <button type="button" class="btn btn-sm" data-action="keep-quoted" disabled=${busy !== null} onClick=${() => keep(w)}>Keep the quoted price</button>
+      </li>`;
+    })}</ul>
+    <p class="send-warning-actions"><button type="button" class="btn btn-sm" onClick=${() => forget([])}>Dismiss</button></p>
+  </${Notice}>`;
 }

@@ -9,7 +9,7 @@ import {
   Card, Badge, Notice, Dialog, ConfirmDialog, DataTable, Form, Field, SubmitButton, Spinner, useForm, fieldError, useId, toast, navigate,
   useFetch,
 } from "../components.js";
-import { docUrl, docNumber, isManagerial } from "./document-shared.js";
+import { docUrl, docNumber, isManagerial, keepWarnings, readWarnings, dropWarnings } from "./document-shared.js";
 
 const enc = encodeURIComponent;
 const api = (doc) => `/api/documents/${enc(doc.id)}`;
@@ -39,40 +39,6 @@ async function copyInput(input) {
     return document.execCommand("copy");
   } catch {
     return false;
-  }
-}
-
-// ---- Warnings a convert-and-send leaves for the invoice page ------------------------------------
-// Kept in memory (the page changes without a reload) and in sessionStorage (a reload keeps it)
-// until the user dismisses it or the invoice is sent.
-const pendingWarnings = new Map();
-const warningKey = (id) => `send-warning:${id}`;
-
-function keepWarnings(id, warnings) {
-  pendingWarnings.set(id, warnings);
-  try {
-    sessionStorage.setItem(warningKey(id), JSON.stringify(warnings));
-  } catch {
-    /* storage off: memory is enough for this visit */
-  }
-}
-
-function readWarnings(id) {
-  if (pendingWarnings.has(id)) return pendingWarnings.get(id);
-  try {
-    const stored = JSON.parse(sessionStorage.getItem(warningKey(id)) || "null");
-    return Array.isArray(stored) ? stored : null;
-  } catch {
-    return null;
-  }
-}
-
-function dropWarnings(id) {
-  pendingWarnings.delete(id);
-  try {
-    sessionStorage.removeItem(warningKey(id));
-  } catch {
-    /* nothing stored */
   }
 }
 
@@ -241,11 +207,11 @@ export const canConvertAndSend = (doc) => doc.type === "PROFORMA" && ["issued", 
  */
 export function useOutbound(doc, me, onChanged) {
   const [dialog, setDialog] = useState(null);
-  const [warnings, setWarnings] = useState(() => readWarnings(doc.id));
+  const [warnings, setWarnings] = useState(() => readWarnings(doc.id, "send"));
   const log = useFetch("/api/email-log", { document_id: doc.id, per_page: 100 });
   const close = () => setDialog(null);
   const dismiss = () => {
-    dropWarnings(doc.id);
+    dropWarnings(doc.id, "send");
     setWarnings(null);
   };
   const sent = (answer) => {
@@ -257,7 +223,7 @@ export function useOutbound(doc, me, onChanged) {
   const converted = (invoice) => {
     close();
     if (invoice.warnings && invoice.warnings.length) {
-      keepWarnings(invoice.id, invoice.warnings);
+      keepWarnings(invoice.id, invoice.warnings, "send");
       toast.error(`${invoice.docNo} is issued, but the email was not sent.`);
     } else {
       toast.success(`Tax invoice ${invoice.docNo} issued and sent to ${invoice.email.to}.`);

@@ -9,7 +9,7 @@ import { Card, Notice, Loading, DataTable, useFetch, useSession, useTitle, PageH
 import { NotFoundPage } from "./errors.js";
 import { docUrl, docNumber, typeLabel, TYPE_TITLE, DocStatusBadge, PaymentStateBadge, TotalsBox, placeOfSupply, sourceLabel } from "./document-shared.js";
 import { DraftEditor } from "./document-editor.js";
-import { useDocumentActions } from "./document-actions.js";
+import { useDocumentActions, PriceChanges } from "./document-actions.js";
 import { useOutbound, PdfLinks } from "./document-outbound.js";
 
 const enc = encodeURIComponent;
@@ -156,6 +156,8 @@ export function DocumentPage({ id }) {
   const { me } = useSession();
   const { data, error, reload } = useFetch(`/api/documents/${enc(id)}`);
   const [doc, setDoc] = useState(null);
+  // Bumped when a line's price is kept from outside the editor: the editor starts again from it.
+  const [kept, setKept] = useState(0);
   useEffect(() => setDoc(data), [data]);
   const d = doc || data;
   useTitle(d ? `${typeLabel(d.type)} ${docNumber(d)}` : "Document");
@@ -179,6 +181,7 @@ export function DocumentPage({ id }) {
     ${crumbs}
     <${PageHeader} title=${`${TYPE_TITLE[d.type] || d.type} (draft)`} subtitle=${subtitle}
       actions=${html`<${PdfLinks} doc=${d} download=${false} />`} />
-    <${DraftEditor} doc=${d} onSaved=${onChanged} />
+    <${PriceChanges} doc=${d} onSaved=${(saved) => { setKept((n) => n + 1); onChanged(saved); }} />
+    <${DraftEditor} key=${kept} doc=${d} onSaved=${onChanged} />
   </main>`;
 }
