@@ -42,6 +42,7 @@ pub mod renewals;
 pub mod reports;
 pub mod revenue;
 pub mod search;
+pub mod setup;
 pub mod sms;
 pub mod staff;
 pub mod tds;
@@ -138,6 +139,7 @@ pub fn app(state: AppState) -> Router {
         .merge(crate::search::routes::router())
         .merge(crate::directory::routes::router())
         .merge(crate::tds::routes::router())
+        .merge(crate::setup::routes::router())
         .split_for_parts();
     openapi::PlumbingStatuses.modify(&mut openapi);
     let openapi_json = Arc::new(openapi.to_pretty_json().expect("the OpenAPI document serializes"));

@@ -8,7 +8,7 @@ use crate::clients::store as client_store;
 use crate::company::letterhead;
 use crate::documents::delivery::{self, EmailOutcome, SendRequest};
 use crate::documents::store::Document;
-use crate::documents::{html, pdf_response, view};
+use crate::documents::{html, pdf_response, shares, view};
 use crate::email;
 use crate::error::{AppError, ErrorBody, Warning};
 use crate::http::extract::{ClientInfo, IdPath, JsonBody, QueryParams};
@@ -149,6 +149,12 @@ async fn send(
         .db
         .write(move |tx| delivery::ready_in(tx, &who, &id, &req, &config, client.origin.as_deref()))
         .await?;
+    let config = state.config.clone();
+    let public_address_set = state
+        .db
+        .read(move |c| Ok(shares::base_url(c, &config)?.is_some()))
+        .await?;
+    let warnings = shares::link_warnings(public_address_set, &link);
     let out = delivery::prepare(&state, &user, id, to, request, link).await?;
     let (document, email) = delivery::deliver(&state, &user, out).await?;
     if let Some(error) = &email.error {
@@ -164,7 +170,7 @@ async fn send(
     Ok(Json(SentReply {
         document,
         email,
-        warnings: vec![],
+        warnings,
     }))
 }
 

@@ -12,7 +12,7 @@ use crate::db::audit::{Audit, audit, setting_changed};
 use crate::db::settings;
 use crate::documents::rules;
 use crate::documents::store::{self, Share};
-use crate::error::AppError;
+use crate::error::{AppError, Warning};
 use chrono::{DateTime, Duration, NaiveDate, Utc};
 use rusqlite::Connection;
 use serde::{Deserialize, Serialize};
@@ -140,6 +140,45 @@ pub fn share_url(
     Ok(url_under(&base, token))
 }
 
+/// Whether `url` points at this PC only: its host is `localhost` (or under `.localhost`) or a
+/// loopback address (`127.0.0.0/8`, `::1`).
+pub fn is_loopback_link(url: &str) -> bool {
+    let rest = url.split_once("://").map_or(url, |(_, r)| r);
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
+    let host_port = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
+    let host = if let Some(inner) = host_port.strip_prefix('[') {
+        inner.split(']').next().unwrap_or("")
+    } else {
+        host_port.split(':').next().unwrap_or("")
+    };
+    let host = host.trim_end_matches('.').to_ascii_lowercase();
+    host == "localhost"
+        || host.ends_with(".localhost")
+        || host.parse::<std::net::IpAddr>().is_ok_and(|ip| ip.is_loopback())
+}
+
+/// What stands in the way of a public link `url` reaching people outside this PC:
+/// `no_public_address` when neither share.base_url nor `--base-url` is set (the link was made
+/// from the request's origin), and `loopback_link` when its host is a loopback address.
+pub fn link_warnings(public_address_set: bool, url: &str) -> Vec<Warning> {
+    let mut warnings = vec![];
+    if !public_address_set {
+        warnings.push(Warning {
+            code: "no_public_address",
+            message: "No public address is set, so this link uses the address this page was opened at. \
+                      Set it under Settings → Letterhead → Public links."
+                .into(),
+        });
+    }
+    if is_loopback_link(url) {
+        warnings.push(Warning {
+            code: "loopback_link",
+            message: "This link points at this PC (localhost): people outside this PC cannot open it.".into(),
+        });
+    }
+    warnings
+}
+
 /// The setting of the base of public links.
 pub const BASE_URL: &str = "share.base_url";
 
@@ -244,6 +283,9 @@ pub struct Minted {
     pub token: String,
     pub expires_at: String,
     pub url: String,
+    /// `no_public_address` (no share.base_url nor `--base-url`), `loopback_link` (the link's
+    /// host is this PC); empty when the link works for people outside.
+    pub warnings: Vec<Warning>,
 }
 
 /// Mints a link to a document of the caller's book; answers its token and public address.
@@ -259,11 +301,13 @@ pub fn mint_in(
     let at = expiry(tx, request.expires_at.as_deref(), request.days)?;
     let share = create(tx, &doc.id, at, Some(&user.id))?;
     let url = share_url(tx, config, origin, &share.token)?;
+    let warnings = link_warnings(base_url(tx, config)?.is_some(), &url);
     Ok(Minted {
         id: share.id,
         token: share.token,
         expires_at: share.expires_at,
         url,
+        warnings,
     })
 }
 
@@ -349,4 +393,30 @@ pub fn set_default_expiry_in(tx: &Connection, user: &AuthUser, days: i64) -> Res
         serde_json::json!(before),
         serde_json::json!(days),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_loopback_link;
+
+    #[test]
+    fn loopback_links_are_told_from_public_ones() {
+        for url in [
+            "http://127.0.0.1:8080/share/x",
+            "http://localhost/share/x",
+            "http://LOCALHOST:3000/share/x",
+            "http://[::1]:8080/share/x",
+            "https://app.localhost/share/x",
+            "http://127.1.2.3/share/x",
+        ] {
+            assert!(is_loopback_link(url), "{url}");
+        }
+        for url in [
+            "https://office.example.in/share/x",
+            "http://192.168.1.10:8080/share/x",
+            "http://localhost.example.in/share/x",
+        ] {
+            assert!(!is_loopback_link(url), "{url}");
+        }
+    }
 }

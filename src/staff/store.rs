@@ -271,6 +271,15 @@ pub fn active_owner_count(conn: &Connection) -> Result<i64, AppError> {
     )?)
 }
 
+/// Active accounts that are not owners: the office's staff and managers.
+pub fn active_besides_owners(conn: &Connection) -> Result<i64, AppError> {
+    Ok(conn.query_row(
+        "SELECT COUNT(*) FROM staff WHERE role <> 'owner' AND active = 1",
+        [],
+        |r| r.get(0),
+    )?)
+}
+
 pub fn count(conn: &Connection) -> Result<i64, AppError> {
     Ok(conn.query_row("SELECT COUNT(*) FROM staff", [], |r| r.get(0))?)
 }

@@ -1232,3 +1232,184 @@ async fn only_a_live_document_is_shared_and_its_cancel_revokes_its_links() {
         .unwrap();
     assert_eq!(public(&token).await, StatusCode::NOT_FOUND);
 }
+
+fn codes(v: &Value) -> Vec<String> {
+    v["warnings"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no warnings in {v}"))
+        .iter()
+        .map(|w| w["code"].as_str().unwrap().to_string())
+        .collect()
+}
+
+async fn put_share_base(o: &Office, base: &str) {
+    let put = o
+        .app
+        .send(
+            Call::new(Method::PUT, "/api/settings/share")
+                .cookie(&o.owner)
+                .json(json!({ "default_expiry_days": 30, "base_url": base })),
+        )
+        .await;
+    assert_eq!(put.status, StatusCode::OK, "{}", put.text);
+}
+
+#[tokio::test]
+async fn a_link_without_a_public_address_or_on_loopback_comes_with_warnings() {
+    let o = office().await;
+    let invoice = issued(&o, "INVOICE").await;
+    let path = format!("/api/documents/{}/share", id(&invoice));
+    // No public address: the link is the request's origin (localhost), and it says so twice.
+    let minted = o.app.post(&path, &o.manager, json!({})).await;
+    assert_eq!(minted.status, StatusCode::CREATED, "{}", minted.text);
+    assert_eq!(codes(&minted.body), ["no_public_address", "loopback_link"]);
+    assert_eq!(
+        minted.body["warnings"][1]["message"],
+        "This link points at this PC (localhost): people outside this PC cannot open it."
+    );
+    // The send reply carries the same, for the link in the email.
+    let send = format!("/api/documents/{}/send", id(&invoice));
+    let sent = o.app.post(&send, &o.owner, json!({})).await;
+    assert_eq!(sent.status, StatusCode::OK, "{}", sent.text);
+    assert_eq!(codes(&sent.body), ["no_public_address", "loopback_link"]);
+    // A public address set to this PC: only the loopback warning.
+    put_share_base(&o, "http://127.0.0.1:8080").await;
+    let minted = o.app.post(&path, &o.manager, json!({})).await;
+    assert!(
+        minted.body["url"]
+            .as_str()
+            .unwrap()
+            .starts_with("http://127.0.0.1:8080/share/"),
+        "{}",
+        minted.text
+    );
+    assert_eq!(codes(&minted.body), ["loopback_link"]);
+    // A real public address: no warnings, on the mint and the send.
+    put_share_base(&o, "https://office.example.in").await;
+    let minted = o.app.post(&path, &o.manager, json!({})).await;
+    assert_eq!(codes(&minted.body), Vec::<String>::new());
+    let sent = o.app.post(&send, &o.owner, json!({})).await;
+    assert_eq!(sent.status, StatusCode::OK, "{}", sent.text);
+    assert_eq!(sent.body["warnings"], json!([]));
+}
+
+#[tokio::test]
+async fn the_server_base_url_counts_as_a_public_address() {
+    let app = TestApp::with_config(|c| c.base_url = Some("https://billing.example.in".into()));
+    let owner = app.owner().await;
+    let setup = app.get("/api/setup", &owner).await;
+    assert_eq!(
+        (
+            setup.body["public_address_set"].clone(),
+            setup.body["mail_set"].clone()
+        ),
+        (json!(true), json!(false))
+    );
+}
+
+/// The checklist of `/api/setup` as (key, done) pairs.
+fn checklist(v: &Value) -> Vec<(String, bool)> {
+    v["checklist"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no checklist in {v}"))
+        .iter()
+        .map(|i| {
+            (
+                i["key"].as_str().unwrap().to_string(),
+                i["done"].as_bool().unwrap(),
+            )
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn setup_tells_everyone_what_is_set_up_and_the_owner_the_checklist() {
+    let app = TestApp::with_config(|c| c.allow_private_targets = true);
+    let owner = app.owner().await;
+    let fresh = app.get("/api/setup", &owner).await;
+    assert_eq!(fresh.status, StatusCode::OK, "{}", fresh.text);
+    let undone = |keys: &[&str]| -> Vec<(String, bool)> {
+        [
+            "company_profile",
+            "gstin_state",
+            "public_address",
+            "mail",
+            "upi_id",
+            "logo",
+            "first_staff",
+        ]
+        .iter()
+        .map(|k| (k.to_string(), !keys.contains(k)))
+        .collect()
+    };
+    assert_eq!(
+        checklist(&fresh.body),
+        undone(&[
+            "company_profile",
+            "gstin_state",
+            "public_address",
+            "mail",
+            "upi_id",
+            "logo",
+            "first_staff"
+        ])
+    );
+    assert_eq!(
+        (
+            &fresh.body["public_address_set"],
+            &fresh.body["mail_set"],
+            &fresh.body["complete"]
+        ),
+        (&json!(false), &json!(false), &json!(false))
+    );
+    assert_eq!(
+        fresh.body["checklist"][2],
+        json!({ "key": "public_address", "label": "Public address of shared links", "done": false, "href": "/settings/template#public-links" })
+    );
+    // Others read the two facts, never the checklist.
+    let (_, pw) = app.invite(&owner, "staff@coop.in", "staff").await;
+    let staff = app.login("staff@coop.in", &pw).await;
+    let theirs = app.get("/api/setup", &staff).await;
+    assert_eq!(
+        theirs.body,
+        json!({ "public_address_set": false, "mail_set": false, "checklist": null, "complete": null })
+    );
+    assert_eq!(
+        app.send(Call::new(Method::GET, "/api/setup")).await.status,
+        StatusCode::UNAUTHORIZED
+    );
+    // The profile, a UPI ID, the public address and mail tick theirs; the staff member is there.
+    app.set_company(&owner, json!({ "upi_id": "softland@okaxis" }))
+        .await;
+    let share = app
+        .send(
+            Call::new(Method::PUT, "/api/settings/share")
+                .cookie(&owner)
+                .json(json!({ "default_expiry_days": 30, "base_url": "https://office.example.in" })),
+        )
+        .await;
+    assert_eq!(share.status, StatusCode::OK, "{}", share.text);
+    let mail = FakeMail::start();
+    let put = app
+        .send(
+            Call::new(Method::PUT, "/api/settings/mail")
+                .cookie(&owner)
+                .json(json!({ "api_url": mail.url, "from": "billing@softland.in", "token": TOKEN })),
+        )
+        .await;
+    assert_eq!(put.status, StatusCode::OK, "{}", put.text);
+    let now = app.get("/api/setup", &owner).await;
+    assert_eq!(checklist(&now.body), undone(&["logo"]));
+    assert_eq!(
+        (
+            &now.body["public_address_set"],
+            &now.body["mail_set"],
+            &now.body["complete"]
+        ),
+        (&json!(true), &json!(true), &json!(false))
+    );
+    assert_eq!(
+        app.get("/api/setup", &staff).await.body,
+        json!({ "public_address_set": true, "mail_set": true, "checklist": null, "complete": null })
+    );
+}
