@@ -547,3 +547,78 @@ fn the_office_at_a_glance_dashboard_cockpit_and_revenue_reports() {
     assert!(t.find_all("[data-testid='module-revenue-chart']").is_empty());
     shot(&t, "164-module-revenue-staff");
 }
+
+/// The first-run checklist on the owner's home page as `[key, done]` pairs.
+fn setup_items(s: &Session) -> Value {
+    s.script(
+        "return [...document.querySelectorAll(\"[data-testid='setup-checklist'] li\")].map((li) => [li.dataset.key, li.dataset.done]);",
+        json!([]),
+    )
+}
+
+#[test]
+fn a_fresh_office_shows_the_owner_the_setup_checklist_and_ticks_what_is_done() {
+    let Some(office) = Office::start() else { return };
+    let s = office.owner_window();
+    s.wait("[data-testid='setup-checklist'] li");
+    let all = [
+        "company_profile",
+        "gstin_state",
+        "public_address",
+        "mail",
+        "upi_id",
+        "logo",
+        "first_staff",
+    ];
+    let expect = |done: &[&str]| -> Value {
+        json!(
+            all.iter()
+                .map(|k| json!([k, if done.contains(k) { "1" } else { "0" }]))
+                .collect::<Vec<_>>()
+        )
+    };
+    assert_eq!(setup_items(&s), expect(&[]));
+    s.wait_text(
+        "[data-testid='setup-checklist'] .card-title",
+        "Getting started: 7 of 7 left",
+    );
+    // Until a public address is set, the home page says so and links to where it is set.
+    let notice = s.wait("[data-testid='public-address-unset'] a");
+    assert_eq!(
+        notice.attribute("href").as_deref(),
+        Some("/settings/template#public-links")
+    );
+    shot(&s, "95-setup-checklist-fresh");
+
+    // The company profile and a first employee, through the API; a reload ticks them.
+    let (status, _, reply) = office.server.call(
+        "PUT",
+        "/api/settings/company",
+        Some(&office.owner),
+        Some(json!({ "name": "Softland India", "address": "Kollam", "gstin": "32AABCK1234L1ZV" })),
+    );
+    assert_eq!(status, 200, "{reply}");
+    ready_user(
+        &office.server,
+        &office.owner,
+        "anu@softland.in",
+        "staff",
+        STAFF_PASSWORD,
+    );
+    s.goto(&office.server.url("/"));
+    s.wait_page("home");
+    until(&s, "the profile, GSTIN and staff ticked", || {
+        setup_items(&s) == expect(&["company_profile", "gstin_state", "first_staff"])
+    });
+    s.wait_text(
+        "[data-testid='setup-checklist'] .card-title",
+        "Getting started: 4 of 7 left",
+    );
+
+    // Others never see the card.
+    let staff = office.driver.session(1366, 900);
+    sign_in_home(&staff, &office.server, "anu@softland.in", STAFF_PASSWORD);
+    staff.wait("[data-testid='dashboard']");
+    assert_eq!(staff.count("[data-testid='setup-checklist']"), 0);
+    assert_eq!(staff.count("[data-testid='public-address-unset']"), 0);
+}

@@ -330,3 +330,57 @@ fn the_client_pages_emails_link_opens_the_email_log_filtered_to_that_client() {
         );
     }
 }
+
+#[test]
+fn without_a_public_address_or_mail_the_dialogs_say_so_before_anything_is_done() {
+    let Some(office) = crate::common::browser::Office::start() else {
+        return;
+    };
+    let (status, _, reply) = office.server.call(
+        "PUT",
+        "/api/settings/company",
+        Some(&office.owner),
+        Some(json!({ "name": "Softland India", "address": "Kollam", "gstin": "32AABCK1234L1ZV" })),
+    );
+    assert_eq!(status, 200, "{reply}");
+    let client = office.client("KADAKKAL SERVICE CO-OPERATIVE BANK");
+    let (doc_id, _) = office.issued_invoice(&client, "Annual licence", 1_000_000);
+    let s = office.owner_window();
+    s.goto(&office.server.url(&format!("/documents/{doc_id}")));
+    s.wait_page("document");
+
+    // The share dialog warns before the link is made, and beside the link it made.
+    s.click_button("Share link");
+    let link = s.wait("[data-testid='public-address-unset'] a");
+    assert_eq!(
+        link.attribute("href").as_deref(),
+        Some("/settings/template#public-links")
+    );
+    s.click_button("Create link");
+    let url = value_of(&s, "input[data-testid='share-url']", |v| !v.is_empty());
+    assert!(url.starts_with("http://127.0.0.1:"), "{url}");
+    s.wait("[data-testid='share-warnings'] li");
+    assert_eq!(
+        s.script(
+            "return [...document.querySelectorAll(\"[data-testid='share-warnings'] li\")].map((li) => li.dataset.code);",
+            json!([])
+        ),
+        json!(["no_public_address", "loopback_link"])
+    );
+    shot(&s, "43-share-dialog-loopback-warning");
+
+    // "Send by email" says mail is not set up before the form is filled, and cannot be sent.
+    s.goto(&office.server.url(&format!("/documents/{doc_id}")));
+    s.wait_page("document");
+    s.click_button("Send by email");
+    s.wait_text("[data-testid='mail-unset']", "Mail is not set up yet");
+    let to_mail = s.wait("[data-testid='mail-unset'] a");
+    assert_eq!(to_mail.attribute("href").as_deref(), Some("/settings/mail"));
+    s.wait("[data-testid='public-address-unset']");
+    let send = s.script(
+        "return [...document.querySelectorAll('dialog button[type=submit], [role=dialog] button[type=submit]')].map((b) => [b.textContent.trim(), b.disabled]);",
+        json!([]),
+    );
+    assert_eq!(send, json!([["Send", true]]));
+    shot(&s, "44-send-dialog-mail-unset");
+}

@@ -1,15 +1,17 @@
 // A document going out, on the document page: the PDF links, public share links (made by the
 // owner and managers, revoked by anyone who sees the document), "Send by email", "Convert and
 // send" of an issued proforma (a failed email leaves a warning on the new invoice), and the
-// document's email log.
+// document's email log. Both dialogs say when no public address is set (GET /api/setup); the
+// send dialog says "Mail is not set up yet" and keeps Send disabled until it is.
 import { html, useState, useEffect, useRef } from "/vendor/preact-htm.js";
 import { post } from "../api.js";
 import { dateTime } from "../format.js";
 import {
   Card, Badge, Notice, Dialog, ConfirmDialog, DataTable, Form, Field, SubmitButton, Spinner, useForm, fieldError, useId, toast, navigate,
-  useFetch,
+  useFetch, Link,
 } from "../components.js";
 import { docUrl, docNumber, isManagerial, keepWarnings, readWarnings, dropWarnings } from "./document-shared.js";
+import { useSetup, PublicAddressNotice, MailNotice, PUBLIC_LINKS_SETTINGS } from "./setup-shared.js";
 
 const enc = encodeURIComponent;
 const api = (doc) => `/api/documents/${enc(doc.id)}`;
@@ -75,7 +77,8 @@ export function SharesList({ doc, onChanged }) {
 }
 
 /** Makes a public link (days, or the default from settings), shows it with Copy, and lists the links. */
-function ShareDialog({ doc, onClose, onChanged }) {
+function ShareDialog({ doc, me, onClose, onChanged }) {
+  const setup = useSetup();
   const form = useForm({ days: "" });
   const [made, setMade] = useState(null);
   const urlRef = useRef(null);
@@ -99,6 +102,7 @@ function ShareDialog({ doc, onClose, onChanged }) {
   return html`<${Dialog} title=${`Public link to ${docNumber(doc)}`} size="wide" onClose=${onClose} closable=${!form.saving}
     footer=${html`<button type="button" class="btn" onClick=${onClose} disabled=${form.saving}>Close</button>`}>
     <p class="dialog-intro">Anyone with the link can read the document and download its PDF, without signing in, until it expires or is revoked.</p>
+    ${!made && html`<${PublicAddressNotice} setup=${setup.data} me=${me} />`}
     <${Form} onSubmit=${onSubmit} error=${form.formError} label="New public link" class="inline-form share-form">
       <${Field} label="Days it lasts" type="number" min="1" max="3650" step="1" inputMode="numeric" ...${form.field("days")} optional autofocus
         hint="Empty: the default from settings." />
@@ -112,6 +116,12 @@ function ShareDialog({ doc, onClose, onChanged }) {
         <button type="button" class="btn" onClick=${copy}>Copy</button>
       </div>
       <p class="hint">Works until ${dateTime(made.expires_at)}.</p>
+      ${made.warnings && made.warnings.length > 0 && html`<${Notice} tone="warning" testid="share-warnings" title="This link may not open for others">
+        <ul class="plain-list">${made.warnings.map((w) => html`<li key=${w.code} data-code=${w.code}>${w.message}</li>`)}</ul>${" "}
+        ${me.role === "owner"
+          ? html`<${Link} href=${PUBLIC_LINKS_SETTINGS}>Set the public address in Settings → Letterhead → Public links</${Link}>.`
+          : "Ask the owner to set the public address in Settings → Letterhead → Public links."}
+      </${Notice}>`}
     </div>`}
     <h3 class="sub-title">Links to this document</h3>
     <${SharesList} doc=${doc} onChanged=${onChanged} />
@@ -126,8 +136,10 @@ const SEND_FIELDS = ["to", "cc", "message"];
  * to start with), cc, message. A refusal or a provider failure shows here and the dialog stays.
  * onSent(answer) after a 200; onTried() after any attempt (the email log may have a new row).
  */
-function SendDialog({ doc, mode, onClose, onSent, onTried }) {
+function SendDialog({ doc, me, mode, onClose, onSent, onTried }) {
   const convert = mode === "convert";
+  const setup = useSetup();
+  const noMail = !!setup.data && !setup.data.mail_set;
   const recipient = useFetch(`${api(doc)}/recipient`);
   const form = useForm({ to: "", cc: "", message: "" });
   const [problem, setProblem] = useState(null);
@@ -160,6 +172,8 @@ function SendDialog({ doc, mode, onClose, onSent, onTried }) {
       <p class="dialog-intro">${convert
         ? "A tax invoice is made from this proforma and issued (it gets its number), then emailed with its PDF and a public link. If the mail provider is not answering, nothing is made."
         : "The PDF goes attached, with a public link to the document in the message."}</p>
+      <${MailNotice} setup=${setup.data} me=${me} />
+      <${PublicAddressNotice} setup=${setup.data} me=${me} />
       ${problem && html`<${Notice} tone="danger" alert=${true} testid="send-error">${problem}</${Notice}>`}
       ${noAddress && html`<${Notice} tone="warning">The client has no email address, and no contact with one: give the address to send to.</${Notice}>`}
       ${recipient.data && recipient.data.bouncing === 1 && html`<${Notice} tone="warning" testid="recipient-bouncing">Mail to ${known} has bounced: check the address, or give another.</${Notice}>`}
@@ -171,7 +185,7 @@ function SendDialog({ doc, mode, onClose, onSent, onTried }) {
       ${form.saving && html`<p class="send-progress"><${Spinner} small=${true} label="Sending…" showLabel=${true} /></p>`}
       <div class="dialog-actions">
         <button type="button" class="btn" onClick=${onClose} disabled=${form.saving}>Cancel</button>
-        <${SubmitButton} saving=${form.saving}>${convert ? "Convert, issue and send" : "Send"}</${SubmitButton}>
+        <${SubmitButton} saving=${form.saving} disabled=${noMail}>${convert ? "Convert, issue and send" : "Send"}</${SubmitButton}>
       </div>
     </${Form}>
   </${Dialog}>`;
@@ -231,9 +245,9 @@ export function useOutbound(doc, me, onChanged) {
     navigate(docUrl(invoice.id));
   };
   let dialogEl = null;
-  if (dialog === "share") dialogEl = html`<${ShareDialog} doc=${doc} onClose=${close} onChanged=${onChanged} />`;
+  if (dialog === "share") dialogEl = html`<${ShareDialog} doc=${doc} me=${me} onClose=${close} onChanged=${onChanged} />`;
   if (dialog === "send" || dialog === "convert") {
-    dialogEl = html`<${SendDialog} key=${dialog} doc=${doc} mode=${dialog} onClose=${close} onTried=${log.reload}
+    dialogEl = html`<${SendDialog} key=${dialog} doc=${doc} me=${me} mode=${dialog} onClose=${close} onTried=${log.reload}
       onSent=${dialog === "send" ? sent : converted} />`;
   }
   const live = doc.status !== "draft" && doc.status !== "cancelled";

@@ -1,9 +1,11 @@
 // Home: what needs me today (GET /api/dashboard: staff their book; owner and manager everything,
 // or their own with "Mine only"), a tile per figure linking to the list behind it, then the
-// screens this role can use.
+// screens this role can use. The owner also sees the first-run checklist and, until it is set,
+// that public links have no address (GET /api/setup).
 import { html } from "/vendor/preact-htm.js";
 import { Link, Loading, Notice, useFetch, useQuery, useSession, useTitle, PageHeader } from "../components.js";
 import { roleLabel, integer, rupees, date } from "../format.js";
+import { useSetup, PublicAddressNotice, SetupChecklist } from "./setup-shared.js";
 
 // What each card offers; `roles` absent = everyone signed in.
 const DESTINATIONS = [
@@ -124,8 +126,12 @@ export function HomePage() {
   const { me } = useSession();
   useTitle("Home");
   const cards = DESTINATIONS.filter((d) => !d.roles || d.roles.includes(me.role));
+  const owner = me.role === "owner";
+  const setup = useSetup();
   return html`<main data-page="home">
     <${PageHeader} title=${`Welcome, ${me.name}`} subtitle=${`Signed in as ${me.username} · ${roleLabel(me.role)}`} />
+    ${owner && html`<${PublicAddressNotice} setup=${setup.data} me=${me} />`}
+    ${owner && html`<${SetupChecklist} setup=${setup.data} />`}
     <${Dashboard} me=${me} />
     <section class="home-screens" aria-labelledby="screens-title">
       <h2 id="screens-title" class="section-title">Screens</h2>

@@ -2,8 +2,9 @@
 // at its head and foot. Each field left empty falls back to its default (the company profile,
 // a stock sentence, the standard colour), shown greyed in the field. The logo is uploaded on
 // its own; a sample invoice beside the form shows the unsaved values as you type. Also here:
-// how long a new public link lasts by default.
-import { html, useState } from "/vendor/preact-htm.js";
+// how long a new public link lasts by default and the public address of links
+// (`#public-links`, where the setup checklist and the share and send dialogs point).
+import { html, useState, useEffect } from "/vendor/preact-htm.js";
 import { put, upload } from "../api.js";
 import { integer } from "../format.js";
 import { Card, Notice, Loading, Form, Field, SubmitButton, useForm, fieldError, toast, useFetch, useTitle, PageHeader, Link, useLeaveGuard } from "../components.js";
@@ -157,11 +158,17 @@ function ShareSettingsCard() {
   const { data, error, reload } = useFetch("/api/settings/share");
   const [saved, setSaved] = useState(null);
   const s = saved || data;
+  // /settings/template#public-links (the setup checklist, the share and send dialogs) scrolls here.
+  const shown = !!s;
+  useEffect(() => {
+    const card = shown && location.hash === "#public-links" && document.getElementById("public-links");
+    if (card) card.scrollIntoView({ block: "start" });
+  }, [shown]);
   let body;
   if (error) body = html`<${Notice} tone="danger" alert=${true}>${error.message} <button type="button" class="btn btn-sm" onClick=${reload}>Try again</button></${Notice}>`;
   else if (!s) body = html`<${Loading} label="Loading the link settings…" />`;
   else body = html`<${ShareSettingsForm} settings=${s} onSaved=${setSaved} />`;
-  return html`<${Card} title="Public links" class="section-card">${body}</${Card}>`;
+  return html`<div id="public-links" data-testid="public-links-settings"><${Card} title="Public links" class="section-card">${body}</${Card}></div>`;
 }
 
 function TemplateEditor({ settings: first }) {
