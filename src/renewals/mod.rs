@@ -1,8 +1,9 @@
 //! The renewals worklist (spec 1 function 10, 4.6; decisions 11): what renews in a range, priced,
 //! earliest first, with the total of the amounts. A read: the handler, the CSV twin and the
 //! benchmark call [`renewals`] and [`page`]; a row's one-click action is the existing renewal
-//! quote (`POST /api/client-modules/{id}/renewal-quote`) or contract renewal
-//! (`POST /api/service-contracts/{id}/renew`).
+//! proforma (`POST /api/client-modules/{id}/renewal-quote`) or contract renewal
+//! (`POST /api/service-contracts/{id}/renew`), and a row names the renewal document it already
+//! has (a subscription's live renewal proforma, a contract's renewal invoice).
 
 pub mod routes;
 pub mod rules;
@@ -54,6 +55,7 @@ pub fn renewals(
             amount,
             document_id: None,
             doc_no: None,
+            renewal_document: m.renewal_document,
         });
     }
     for c in store::contracts(conn, filter)? {
@@ -69,6 +71,7 @@ pub fn renewals(
             amount: Some(c.amount),
             document_id: c.document_id,
             doc_no: c.doc_no,
+            renewal_document: None,
         });
     }
     rules::sort(&mut rows, sort)?;

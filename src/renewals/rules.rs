@@ -43,6 +43,20 @@ pub struct Renewal {
     pub document_id: Option<String>,
     #[serde(rename = "docNo")]
     pub doc_no: Option<String>,
+    /// A subscription's live renewal proforma (a draft or issued PROFORMA its renewal route
+    /// made, not cancelled nor converted), so nobody makes a second; null on contracts.
+    pub renewal_document: Option<RenewalDocument>,
+}
+
+/// The renewal proforma a subscription's row names.
+#[derive(Debug, Clone, PartialEq, Serialize, ToSchema)]
+pub struct RenewalDocument {
+    pub id: String,
+    /// Null while it is a draft.
+    #[serde(rename = "docNo")]
+    pub doc_no: Option<String>,
+    /// draft or issued.
+    pub status: String,
 }
 
 /// The range asked for: `from` to `to`, today to 60 days ahead by default.
@@ -145,6 +159,7 @@ mod tests {
             days_until: 0,
             document_id: None,
             doc_no: None,
+            renewal_document: None,
         }
     }
 

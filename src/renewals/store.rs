@@ -1,6 +1,7 @@
 //! The SQL of the renewals worklist: the active subscriptions renewing in a range and the
 //! service contracts ending in it, of clients not lost, in the caller's book.
 
+use super::rules::RenewalDocument;
 use crate::book;
 use crate::db::query::like_contains;
 use crate::error::AppError;
@@ -17,6 +18,7 @@ pub struct ModuleRenewal {
     pub module_name: String,
     pub edition: Option<String>,
     pub due_on: String,
+    pub renewal_document: Option<RenewalDocument>,
 }
 
 /// A contract ending in the range.
@@ -66,13 +68,25 @@ impl RenewalFilter {
     }
 }
 
+/// The newest live renewal proforma of the subscription `cm`: a PROFORMA that
+/// `POST /api/client-modules/{id}/renewal-quote` made (source `module_renewal`) for its client
+/// with a line of its module, still a draft or issued (not cancelled, not converted: converting
+/// makes it `invoiced`). A document names no subscription, so the client and the module find it.
+const LIVE_RENEWAL_PROFORMA: &str = "SELECT p.id FROM document p
+     WHERE p.client_id = cm.client_id AND p.type = 'PROFORMA' AND p.source = 'module_renewal'
+       AND p.status IN ('draft', 'issued')
+       AND EXISTS (SELECT 1 FROM document_line l WHERE l.document_id = p.id AND l.module_id = cm.module_id)
+     ORDER BY p.created_at DESC, p.id DESC LIMIT 1";
+
 pub fn modules(conn: &Connection, filter: &RenewalFilter) -> Result<Vec<ModuleRenewal>, AppError> {
     if !filter.wants("module") {
         return Ok(vec![]);
     }
     let mut stmt = conn.prepare_cached(&format!(
-        "SELECT cm.id, cm.client_id, c.name, cm.module_id, m.name, cm.edition, cm.next_renewal
+        "SELECT cm.id, cm.client_id, c.name, cm.module_id, m.name, cm.edition, cm.next_renewal,
+                d.id, d.doc_no, d.status
          FROM client_module cm JOIN client c ON c.id = cm.client_id JOIN module m ON m.id = cm.module_id
+              LEFT JOIN document d ON d.id = ({LIVE_RENEWAL_PROFORMA})
          WHERE cm.active = 1 AND cm.next_renewal BETWEEN ?1 AND ?2 AND c.status <> 'lost' AND {}
            AND (?4 IS NULL OR c.name LIKE ?4 ESCAPE '\\')",
         book::owner_is("c", "?3")
@@ -87,6 +101,14 @@ pub fn modules(conn: &Connection, filter: &RenewalFilter) -> Result<Vec<ModuleRe
                 module_name: r.get(4)?,
                 edition: r.get(5)?,
                 due_on: r.get(6)?,
+                renewal_document: match r.get::<_, Option<String>>(7)? {
+                    Some(id) => Some(RenewalDocument {
+                        id,
+                        doc_no: r.get(8)?,
+                        status: r.get(9)?,
+                    }),
+                    None => None,
+                },
             })
         })?
         .collect::<Result<_, _>>()?;

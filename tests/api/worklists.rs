@@ -515,6 +515,140 @@ async fn renewals_are_earliest_first_priced_on_their_day_and_totalled() {
     }
 }
 
+/// A renewals row's `renewal_document` as (id, docNo, status), or None.
+type RenewalDocument = Option<(String, Option<String>, String)>;
+
+/// Each renewals row's id with its `renewal_document`.
+fn renewal_documents(list: &Value) -> Vec<(String, RenewalDocument)> {
+    list["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            let d = &r["renewal_document"];
+            (
+                r["id"].as_str().unwrap().to_string(),
+                (!d.is_null()).then(|| {
+                    (
+                        d["id"].as_str().unwrap().to_string(),
+                        d["docNo"].as_str().map(str::to_string),
+                        d["status"].as_str().unwrap().to_string(),
+                    )
+                }),
+            )
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn a_renewal_row_names_its_live_renewal_proforma_until_it_is_cancelled_or_converted() {
+    let o = &office().await;
+    let module = o.app.priced_module(&o.owner, 1_000_000).await;
+    let chavara = subscribe(o, &o.chavara, &module, &days(&o.app, 10), None).await;
+    let anchal = subscribe(o, &o.anchal, &module, &days(&o.app, 20), None).await;
+    let list = || async move { ok(&o.app, "/api/renewals?kind=module", &o.owner).await };
+    assert_eq!(
+        renewal_documents(&list().await),
+        [(chavara.clone(), None), (anchal.clone(), None)]
+    );
+    let renewal = |sub: String| async move {
+        let made = o
+            .app
+            .post(
+                &format!("/api/client-modules/{sub}/renewal-quote"),
+                &o.owner,
+                json!({}),
+            )
+            .await;
+        assert_eq!(made.status, StatusCode::OK, "{}", made.text);
+        assert_eq!(
+            (made.body["type"].as_str(), made.body["source"].as_str()),
+            (Some("PROFORMA"), Some("module_renewal"))
+        );
+        id(&made.body)
+    };
+    let issue = |doc: String| async move {
+        let issued = o
+            .app
+            .post(&format!("/api/documents/{doc}/issue"), &o.owner, json!({}))
+            .await;
+        assert_eq!(issued.status, StatusCode::OK, "{}", issued.text);
+        issued.body["docNo"].as_str().unwrap().to_string()
+    };
+
+    // A draft made by the renewal route names itself on its subscription's row only.
+    let draft = renewal(chavara.clone()).await;
+    assert_eq!(
+        renewal_documents(&list().await),
+        [
+            (chavara.clone(), Some((draft.clone(), None, "draft".into()))),
+            (anchal.clone(), None)
+        ]
+    );
+    // Issued, with its number; a proforma the office made by hand for the same module is not one.
+    let no = issue(draft.clone()).await;
+    assert!(no.starts_with("PI/") && no.ends_with("-0001"), "{no}");
+    let by_hand = o
+        .app
+        .post(
+            "/api/documents",
+            &o.owner,
+            json!({ "type": "PROFORMA", "client_id": o.anchal,
+                    "lines": [ { "module_id": module, "description": "Deposit module", "qty": 1, "unit_price": 1_000_000 } ] }),
+        )
+        .await;
+    assert_eq!(by_hand.status, StatusCode::CREATED, "{}", by_hand.text);
+    assert_eq!(
+        renewal_documents(&list().await),
+        [
+            (
+                chavara.clone(),
+                Some((draft.clone(), Some(no.clone()), "issued".into()))
+            ),
+            (anchal.clone(), None)
+        ]
+    );
+    // Converted to an invoice, it is no longer live.
+    let converted = o
+        .app
+        .post(
+            &format!("/api/documents/{draft}/convert"),
+            &o.owner,
+            json!({ "to": "INVOICE" }),
+        )
+        .await;
+    assert!(converted.status.is_success(), "{}", converted.text);
+    // Cancelled, neither.
+    let second = renewal(anchal.clone()).await;
+    issue(second.clone()).await;
+    let cancelled = o
+        .app
+        .post(
+            &format!("/api/documents/{second}/cancel"),
+            &o.owner,
+            json!({ "reason": "Wrong edition" }),
+        )
+        .await;
+    assert_eq!(cancelled.status, StatusCode::OK, "{}", cancelled.text);
+    assert_eq!(
+        renewal_documents(&list().await),
+        [(chavara.clone(), None), (anchal.clone(), None)]
+    );
+    // A contract's row never carries one (its renewal invoice is document_id / docNo).
+    let contract = o
+        .app
+        .post(
+            "/api/service-contracts",
+            &o.owner,
+            json!({ "client_id": o.kallai, "description": "Core banking AMC", "period_from": days(&o.app, -360),
+                    "period_to": days(&o.app, 5), "amount": 2_500_000 }),
+        )
+        .await;
+    assert_eq!(contract.status, StatusCode::CREATED, "{}", contract.text);
+    let contracts = ok(&o.app, "/api/renewals?kind=contract", &o.owner).await;
+    assert_eq!(renewal_documents(&contracts), [(id(&contract.body), None)]);
+}
+
 async fn open_ticket(o: &Office, cookie: &str, body: Value) -> Value {
     let reply = o.app.post("/api/tickets", cookie, body).await;
     assert_eq!(reply.status, StatusCode::CREATED, "{}", reply.text);

@@ -337,6 +337,102 @@ fn a_society_pays_net_of_tds_and_the_form_splits_it_without_retyping() {
 }
 
 #[test]
+fn from_an_invoice_its_row_is_ticked_tds_settles_it_net_and_an_untouched_form_leaves_quietly() {
+    let Some(office) = Office::start() else { return };
+    let (server, owner) = (&office.server, &office.owner);
+    let client_id = office.client("ANCHAL SERVICE CO-OPERATIVE BANK");
+    // Taxable ₹10,000 + 18% GST = ₹11,800; the society keeps 10% of the taxable value as TDS.
+    let (invoice_id, no) = office.issued_invoice(&client_id, "SMS module", 1_000_000);
+    let row = format!("[data-testid='alloc-row'][data-document-id='{invoice_id}']");
+    let ticked = |s: &crate::common::webdriver::Session| {
+        s.script(
+            "return document.querySelector(arguments[0] + \" input[name='alloc_pick']\").checked",
+            json!([row]),
+        )
+    };
+    let value_of = |s: &crate::common::webdriver::Session, css: &str| {
+        s.script("return document.querySelector(arguments[0]).value", json!([css]))
+    };
+
+    let s = office.owner_window();
+    // An untouched form (only what the page filled in) leaves without a question.
+    s.goto(&server.url(&format!("/payments/new?document_id={invoice_id}")));
+    s.wait_page("payment-new");
+    s.wait(&row);
+    s.wait_text("[data-testid='alloc-summary']", "Allocated: ₹11,800.00");
+    assert_eq!(ticked(&s), json!(true));
+    s.find_all("a")
+        .into_iter()
+        .find(|a| a.text().trim() == "← Payments")
+        .expect("the Payments crumb")
+        .click();
+    assert_eq!(s.alert_text(), None);
+    s.wait_page("payments");
+
+    // From the invoice page: the row is ticked with the outstanding, and TDS 10% splits it.
+    s.goto(&server.url(&format!("/documents/{invoice_id}")));
+    s.wait_page("document");
+    s.click_button("Record payment");
+    s.wait_page("payment-new");
+    s.wait(&row);
+    s.wait_text("[data-testid='alloc-summary']", "Allocated: ₹11,800.00");
+    assert_eq!(ticked(&s), json!(true));
+    assert_eq!(value_of(&s, "[name='amount']"), json!("11800.00"));
+    s.click_button("TDS 10%");
+    s.wait_text(
+        "[data-testid='alloc-settles']",
+        &format!("Settles {no}: ₹10,800.00 received + ₹1,000.00 TDS"),
+    );
+    s.wait_text("[data-testid='alloc-summary']", "Advance held: ₹0.00");
+    assert_eq!(value_of(&s, "[name='amount']"), json!("10800.00"));
+    assert_eq!(
+        (
+            value_of(&s, &format!("{row} [name='alloc_amount']")),
+            value_of(&s, &format!("{row} [name='alloc_tds']"))
+        ),
+        (json!("10800.00"), json!("1000.00"))
+    );
+    assert!(s.find_all(".alloc-over").is_empty(), "no over-allocation");
+    assert!(
+        !s.wait("[data-testid='alloc-summary']")
+            .text()
+            .contains("more than the payment"),
+        "no error in the summary"
+    );
+    shot(&s, "56-payment-from-invoice-net-of-tds");
+    s.click_button("Record payment");
+    s.wait_page("payment");
+    let (_, _, payments) = server.call("GET", "/api/payments", Some(owner), None);
+    let payment_id = payments["rows"][0]["id"].as_str().unwrap();
+    let (_, _, payment) = server.call("GET", &format!("/api/payments/{payment_id}"), Some(owner), None);
+    assert_eq!(
+        (
+            payment["amount"].as_i64(),
+            payment["unallocated"].as_i64(),
+            payment["allocations"].as_array().map(Vec::len),
+            payment["allocations"][0]["document_id"].as_str(),
+            payment["allocations"][0]["amount"].as_i64(),
+            payment["allocations"][0]["tds"].as_i64(),
+        ),
+        (
+            Some(1_080_000),
+            Some(0),
+            Some(1),
+            Some(invoice_id.as_str()),
+            Some(1_080_000),
+            Some(100_000)
+        ),
+        "{payment}"
+    );
+    let (_, _, after) = server.call("GET", &format!("/api/documents/{invoice_id}"), Some(owner), None);
+    assert_eq!(
+        (after["outstanding"].as_i64(), after["payment_state"].as_str()),
+        (Some(0), Some("paid")),
+        "{after}"
+    );
+}
+
+#[test]
 fn a_paid_invoice_is_cancelled_only_after_its_payment_moves_to_advance_and_its_links_stop() {
     let Some(office) = Office::start() else { return };
     let (server, owner) = (&office.server, &office.owner);

@@ -2,7 +2,7 @@
 //! quotations as Quoted/Waiting with their colour bands, as a list and as a board; a quotation is
 //! marked sent and another lost from the list (the lost one moves to the Lost chip); a call is
 //! logged. The renewals list prices a subscription by the price book, totals the range, and its
-//! "Renewal quote" opens the new draft. A ticket is opened in the dialog (a future day is refused
+//! "Renewal proforma" opens the new draft, after which the row links that proforma instead. A ticket is opened in the dialog (a future day is refused
 //! on its field first), shows in the list with its SLA badge and the chips' counts, is started,
 //! resolved, noted and billed on its page, and is listed on its client's page.
 
@@ -362,7 +362,7 @@ fn a_renewal_in_range_is_priced_totalled_and_quoted_in_one_click() {
             "ANCHAL SERVICE CO-OPERATIVE BANK",
             "Deposit module",
             "₹10,000.00",
-            "Renewal quote"
+            "Renewal proforma"
         ])
     );
     assert_eq!(
@@ -406,9 +406,17 @@ fn a_renewal_in_range_is_priced_totalled_and_quoted_in_one_click() {
         json!("/api/renewals.csv?kind=module")
     );
 
-    // One click: the renewal quote's draft opens, at today's price.
-    s.wait(&format!("{module_row} button[data-action='renewal-quote']"))
-        .click();
+    // One click: the renewal proforma's draft opens, at today's price.
+    let button = s.wait(&format!("{module_row} button[data-action='renewal-quote']"));
+    assert_eq!(
+        button.attribute("aria-label").as_deref(),
+        Some("Renewal proforma for ANCHAL SERVICE CO-OPERATIVE BANK: Deposit module")
+    );
+    button.click();
+    s.wait_text(
+        ".toast",
+        "Renewal proforma draft made for ANCHAL SERVICE CO-OPERATIVE BANK.",
+    );
     s.wait_page("document");
     s.wait_text("[data-testid='total']", "₹11,800.00");
     shot(&s, "117-renewal-quote-draft");
@@ -428,6 +436,34 @@ fn a_renewal_in_range_is_priced_totalled_and_quoted_in_one_click() {
             Some(1_180_000)
         )
     );
+
+    // Back on the list, the row links its live renewal proforma instead of making a second.
+    let link = format!("{module_row} [data-testid='renewal-proforma']");
+    s.goto(&server.url("/renewals?kind=module"));
+    s.wait_page("renewals");
+    s.wait_text(&link, "Proforma draft");
+    assert_eq!(href(&s, &link), json!(format!("/documents/{draft}")));
+    assert!(
+        s.find_all(&format!("{module_row} button[data-action='renewal-quote']"))
+            .is_empty(),
+        "no second renewal proforma"
+    );
+    let (status, _, issued) = server.call(
+        "POST",
+        &format!("/api/documents/{draft}/issue"),
+        Some(owner),
+        Some(json!({})),
+    );
+    assert_eq!(status, 200, "{issued}");
+    let no = issued["docNo"].as_str().unwrap();
+    s.goto(&server.url("/renewals?kind=module"));
+    s.wait_page("renewals");
+    s.wait_text(&link, &format!("Proforma {no}, issued"));
+    assert_eq!(s.wait(&link).text(), format!("Proforma {no}, issued"));
+    shot(&s, "118-renewal-proforma-link");
+    s.wait(&link).click();
+    s.wait_page("document");
+    assert!(s.url().ends_with(&format!("/documents/{draft}")), "{}", s.url());
 }
 
 #[test]

@@ -45,7 +45,7 @@ export const SOURCE_LABEL = { override: "override", rate_card: "rate card band",
 
 const SOURCES = {
   hq: "Made in the office",
-  module_renewal: "Renewal quote from a project",
+  module_renewal: "Renewal proforma from a project",
   bulk_sms_topup: "SMS top-up quote from a project",
   legacy: "Imported from the old system",
 };

@@ -10,7 +10,7 @@ import { useSetup, PublicAddressNotice, SetupChecklist } from "./setup-shared.js
 // What each card offers; `roles` absent = everyone signed in.
 const DESTINATIONS = [
   { href: "/pipeline", title: "Pipeline", text: "Open quotations and leads to chase, the longest waiting first, coloured by the follow-up ladder." },
-  { href: "/renewals", title: "Renewals", text: "Module subscriptions and service contracts renewing soon, priced, with a renewal quote or invoice in one click." },
+  { href: "/renewals", title: "Renewals", text: "Module subscriptions and service contracts renewing soon, priced, with a renewal proforma or invoice in one click." },
   { href: "/tickets", title: "Tickets", text: "Support calls: what is still open, past the SLA or assigned to you; move, note and bill them." },
   { href: "/clients", title: "Clients", text: "The client book: societies, their contacts, branches and the log of calls and visits." },
   { href: "/projects", title: "Projects", text: "Onboarding of every module sold: the board of pending steps, each project's checklist, stalled projects." },

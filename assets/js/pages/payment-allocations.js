@@ -156,7 +156,7 @@ function MoneyInput({ name, value, label, error, onInput, disabled }) {
   </div>`;
 }
 
-function AllocRow({ inv, value, error, onSet, disabled, picked, onPick }) {
+function AllocRow({ inv, value, error, onSet, disabled, picked, onPick, onTds }) {
   const v = value || { amount: "", tds: "" };
   const e = error || {};
   const no = inv.docNo || "this invoice";
@@ -165,7 +165,7 @@ function AllocRow({ inv, value, error, onSet, disabled, picked, onPick }) {
   const over = !e.amount && !e.tds && amount !== null && tds !== null && amount + tds > inv.outstanding;
   const tdsButton = (pct) => {
     const paise = tdsAt(inv.taxable, pct);
-    return html`<button type="button" class="btn btn-sm tds-btn" disabled=${disabled} onClick=${() => onSet("tds", rupeesInput(paise))}
+    return html`<button type="button" class="btn btn-sm tds-btn" disabled=${disabled} onClick=${() => (onTds ? onTds(pct) : onSet("tds", rupeesInput(paise)))}
       title=${`${pct}% of the taxable value ${rupees(inv.taxable)} = ${rupees(paise)}`}>TDS ${pct}%</button>`;
   };
   const settles = !e.amount && !e.tds && amount + tds > 0;
@@ -212,9 +212,11 @@ export function AllocSummary({ available, money, tds }) {
  * Props: open (useOpenInvoices), values, onChange(nextValues), errors ({document_id: {key: message}}),
  * listError, available (paise the payment holds), read (readAllocations of these values),
  * empty (text when nothing is owed), disabled; picked and onPick(id, checked): a "settle" box per
- * invoice (the record-payment form splits the money over the invoices ticked).
+ * invoice (the record-payment form splits the money over the invoices ticked); onTds(id, percent):
+ * what a row's "TDS 10%" / "TDS 2%" does instead of typing that TDS into the row (the record-payment
+ * form settles a ticked invoice with it in one step).
  */
-export function AllocationPanel({ open, values, onChange, errors = {}, listError, available, read, empty, disabled, picked = [], onPick }) {
+export function AllocationPanel({ open, values, onChange, errors = {}, listError, available, read, empty, disabled, picked = [], onPick, onTds }) {
   const set = (id) => (key, text) => onChange({ ...values, [id]: { ...(values[id] || { amount: "", tds: "" }), [key]: text } });
   let body;
   if (open.error) {
@@ -235,7 +237,8 @@ export function AllocationPanel({ open, values, onChange, errors = {}, listError
         <tbody>
           ${open.rows.map((inv) => html`<${AllocRow} key=${inv.document_id} inv=${inv} value=${values[inv.document_id]}
             error=${errors[inv.document_id]} onSet=${set(inv.document_id)} disabled=${disabled}
-            picked=${picked.includes(inv.document_id)} onPick=${onPick && ((checked) => onPick(inv.document_id, checked))} />`)}
+            picked=${picked.includes(inv.document_id)} onPick=${onPick && ((checked) => onPick(inv.document_id, checked))}
+            onTds=${onTds && ((pct) => onTds(inv.document_id, pct))} />`)}
         </tbody>
       </table>
     </div></div>`;

@@ -1,7 +1,10 @@
 // Record a payment (/payments/new): who paid, when, how much and how, then the client's open
 // invoices it settles (money and TDS per invoice). What is not allocated stays as an advance.
-// Reached from a client (?client_id=) or an invoice (?document_id=: its client, and its whole
-// outstanding as the payment and the allocation).
+// Reached from a client (?client_id=) or an invoice (?document_id=: its client, its whole
+// outstanding as the payment, and its row ticked with that outstanding). While the amount is the
+// one the page filled in, choosing the TDS settles the ticked invoices with money + TDS and the
+// amount received becomes their money part (the society pays net of TDS). Leaving asks about
+// unsaved changes only when something differs from what the page filled in.
 import { html, useState, useEffect, useRef } from "/vendor/preact-htm.js";
 import { post } from "../api.js";
 import { isoDate, rupeesInput, paiseFromRupees, rupees } from "../format.js";
@@ -12,7 +15,7 @@ import {
 import { ClientPicker } from "./document-editor.js";
 import { docUrl } from "./document-shared.js";
 import {
-  MODES, TDS_RATES, paymentUrl, useOpenInvoices, readAllocations, allocationError, focusAllocation, AllocationPanel, splitReceived,
+  MODES, TDS_RATES, paymentUrl, useOpenInvoices, readAllocations, allocationError, focusAllocation, AllocationPanel, splitReceived, tdsAt,
 } from "./payment-allocations.js";
 
 const enc = encodeURIComponent;
@@ -32,30 +35,45 @@ function PaymentForm({ givenClient, documentId }) {
   // The invoices ticked to settle, and the TDS the society deducted ("" none, a rate, or typed).
   const [picked, setPicked] = useState([]);
   const [tdsRate, setTdsRate] = useState("");
-  useLeaveGuard((form.dirty || picked.length > 0) && !form.saving);
+  // The rows as the page set them up (nothing, or the invoice's row ticked): changed rows ask before leaving.
+  const [rowsStart, setRowsStart] = useState(() => JSON.stringify([[], {}, ""]));
+  useLeaveGuard((form.dirty || JSON.stringify([picked, values, tdsRate]) !== rowsStart) && !form.saving);
+  // Once the amount is typed it is the user's; until then, from an invoice, it follows the money allocated.
+  const [amountTyped, setAmountTyped] = useState(false);
   const [rowErrors, setRowErrors] = useState({});
   const [listError, setListError] = useState(null);
   const open = useOpenInvoices(v.client_id);
   const listRef = useRef(null);
   const doc = invoice.data;
+  const follows = !!doc && !amountTyped;
 
-  // From an invoice: its client, and its whole outstanding as the amount received…
+  // From an invoice: its client, and its whole outstanding as the amount received (the form's start)…
   useEffect(() => {
     if (!doc) return;
-    form.setValues((old) => ({ ...old, client_id: doc.client_id, amount: old.amount || (doc.outstanding > 0 ? rupeesInput(doc.outstanding) : "") }));
+    form.reset({ ...form.values, client_id: doc.client_id, amount: form.values.amount || (doc.outstanding > 0 ? rupeesInput(doc.outstanding) : "") });
   }, [doc]);
-  // …and as the money allocated to that invoice's row.
+  // …and that invoice's row ticked, its outstanding as the money.
   const docRow = doc && open.loaded ? open.rows.find((r) => r.document_id === doc.id) : null;
   useEffect(() => {
-    if (docRow) setValues((old) => (old[docRow.document_id] ? old : { ...old, [docRow.document_id]: { amount: rupeesInput(docRow.outstanding), tds: "" } }));
+    if (!docRow) return;
+    const start = { [docRow.document_id]: { amount: rupeesInput(docRow.outstanding), tds: "" } };
+    setPicked([docRow.document_id]);
+    setValues(start);
+    setRowsStart(JSON.stringify([[docRow.document_id], start, ""]));
   }, [docRow && docRow.document_id]);
 
-  // The money received is split over the ticked invoices whenever they, the amount or the TDS change.
-  const split = (nextPicked, rate) => {
+  // The money received is split over the ticked invoices whenever they, the amount or the TDS
+  // change. While the amount follows, the ticked invoices are settled whole (money + TDS) and the
+  // amount received becomes their money.
+  const split = (nextPicked, rate, base = values) => {
     setPicked(nextPicked);
     setTdsRate(rate);
-    const received = paiseFromRupees(form.values.amount);
-    setValues((old) => splitReceived(open.rows, nextPicked, received, rate, old));
+    const mine = open.rows.filter((r) => nextPicked.includes(r.document_id));
+    const following = follows && mine.length > 0;
+    const received = following ? mine.reduce((sum, r) => sum + r.outstanding, 0) : paiseFromRupees(form.values.amount);
+    const next = splitReceived(open.rows, nextPicked, received, rate, base);
+    setValues(next);
+    if (following) form.set("amount", rupeesInput(readAllocations(mine, next).money));
     setRowErrors({});
     setListError(null);
   };
@@ -64,8 +82,23 @@ function PaymentForm({ givenClient, documentId }) {
   }, [v.amount]);
   const pick = (id, checked) => {
     const next = checked ? [...picked, id] : picked.filter((p) => p !== id);
-    if (!checked) setValues((old) => ({ ...old, [id]: { amount: "", tds: "" } }));
-    split(next, tdsRate);
+    split(next, tdsRate, checked ? values : { ...values, [id]: { amount: "", tds: "" } });
+  };
+  // A row's "TDS 10%" / "TDS 2%". On a ticked row: its TDS at that rate and money that, with it,
+  // settles the invoice (the amount received following while it is the page's); on another row,
+  // only its TDS.
+  const chooseTds = (id, pct) => {
+    const inv = open.rows.find((r) => r.document_id === id);
+    const tds = tdsAt(inv.taxable, pct);
+    const row = values[id] || { amount: "", tds: "" };
+    if (!picked.includes(id)) return changeRows({ ...values, [id]: { ...row, tds: rupeesInput(tds) } });
+    const rate = picked.length === 1 || tdsRate === String(pct) ? String(pct) : "typed";
+    const typed = { ...values, [id]: { ...row, tds: rupeesInput(tds) } };
+    if (follows) return split(picked, rate, typed);
+    const had = paiseFromRupees(row.amount || "0");
+    const money = had === null ? null : Math.min(had, Math.max(0, inv.outstanding - tds));
+    setTdsRate(rate);
+    changeRows({ ...values, [id]: { amount: money === null ? row.amount : money ? rupeesInput(money) : "", tds: rupeesInput(tds) } });
   };
 
   const chooseClient = (id) => {
@@ -126,6 +159,7 @@ function PaymentForm({ givenClient, documentId }) {
   }
   if (documentId && !doc) return html`<${Loading} label="Loading the invoice…" />`;
 
+  const amountField = form.field("amount");
   const fixedName = doc ? doc.client_name : client.data ? client.data.name : "";
   const nothingDue = doc && open.loaded && !docRow;
   return html`<${Form} onSubmit=${onSubmit} error=${form.formError} label="Record payment" class="payment-form">
@@ -139,7 +173,8 @@ function PaymentForm({ givenClient, documentId }) {
           : html`<${ClientPicker} value=${v.client_id} error=${form.errors.client_id} onChange=${chooseClient} />`}
         <${DateField} label="Received on" name="received_on" value=${v.received_on} error=${form.errors.received_on}
           onChange=${(d) => form.set("received_on", d)} />
-        <${MoneyField} label="Amount received (₹)" ...${form.field("amount")} hint="The money received, without the TDS the society kept." />
+        <${MoneyField} label="Amount received (₹)" ...${amountField}
+          onInput=${(e) => { setAmountTyped(true); amountField.onInput(e); }} hint="The money received, without the TDS the society kept." />
         <${Field} label="Mode" as="select" ...${form.field("mode")} options=${MODES} />
         <${Field} label="Cheque no. / UTR" ...${form.field("reference")} optional autocomplete="off" maxLength="100" />
       </div>
@@ -162,7 +197,7 @@ function PaymentForm({ givenClient, documentId }) {
           </div>
           <div ref=${listRef}>
             <${AllocationPanel} open=${open} values=${values} onChange=${changeRows} errors=${rowErrors} listError=${listError}
-              available=${available} read=${read} disabled=${form.saving} picked=${picked} onPick=${pick}
+              available=${available} read=${read} disabled=${form.saving} picked=${picked} onPick=${pick} onTds=${chooseTds}
               empty="Nothing is outstanding on this client's invoices: the whole payment is held as an advance." />
           </div>`}
     </${Card}>

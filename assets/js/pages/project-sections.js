@@ -289,7 +289,7 @@ export function useRateCard(project) {
 }
 
 /**
- * "Renewal quote" and, when the module has a rate card in force, "SMS top-up quote": each makes
+ * "Renewal proforma" and, when the module has a rate card in force, "SMS top-up quote": each makes
  * a proforma draft and opens it. The rate card is found with a preview of one unit (a dry run
  * anyone may make; reading rate cards is the owner's). Returns { buttons, dialog }: render the
  * dialog first in <main>.
@@ -314,7 +314,7 @@ export function useProjectQuotes(project) {
     }
   };
   const buttons = html`<button type="button" class="btn" onClick=${renewal} disabled=${busy} aria-busy=${busy ? "true" : undefined}>
-      ${busy && html`<span class="spinner small" aria-hidden="true"></span>`}Renewal quote</button>
+      ${busy && html`<span class="spinner small" aria-hidden="true"></span>`}Renewal proforma</button>
     ${card && html`<button type="button" class="btn" onClick=${() => setAsking(true)}>SMS top-up quote</button>`}`;
   const dialog = asking && html`<${SmsQuoteDialog} project=${project} minimum=${card && card.minimum} onClose=${() => setAsking(false)}
     onDone=${(doc) => { setAsking(false); opened(doc); }} />`;

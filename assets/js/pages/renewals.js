@@ -1,8 +1,9 @@
 // Renewals (/renewals): what renews in a date range (the server's today to 60 days ahead when the
 // dates are empty), earliest first: module subscriptions at the price book's price on their
 // renewal day and service contracts at their fixed amount, with the total of the whole range.
-// One click per row: a module's renewal quote, or (owner and manager, after a confirmation) a
-// contract's renewal invoice; both open the new draft. Filters in the URL; the CSV of the range.
+// One click per row: a module's renewal proforma, or (owner and manager, after a confirmation) a
+// contract's renewal invoice; both open the new draft. A row whose live renewal document exists
+// links it instead, so nobody makes a second. Filters in the URL; the CSV of the range.
 import { html, useState } from "/vendor/preact-htm.js";
 import { post } from "../api.js";
 import { date, integer, rupees } from "../format.js";
@@ -44,7 +45,7 @@ export function RenewalsPage() {
     setBusy(r.id);
     try {
       const draft = await post(`/api/client-modules/${enc(r.id)}/renewal-quote`, {});
-      toast.success(`Renewal quote draft made for ${r.client_name}.`);
+      toast.success(`Renewal proforma draft made for ${r.client_name}.`);
       navigate(docUrl(draft.id));
     } catch (err) {
       toast.error(err.message);
@@ -59,10 +60,14 @@ export function RenewalsPage() {
   };
 
   const action = (r) => {
+    if (r.kind === "module" && r.renewal_document) {
+      const pi = r.renewal_document;
+      return html`<${Link} href=${docUrl(pi.id)} data-testid="renewal-proforma">${pi.docNo ? `Proforma ${pi.docNo}, ${pi.status}` : "Proforma draft"}</${Link}>`;
+    }
     if (r.kind === "module") {
       return html`<button type="button" class="btn btn-sm" data-action="renewal-quote" disabled=${busy === r.id}
-        aria-busy=${busy === r.id ? "true" : undefined} aria-label=${`Renewal quote for ${r.client_name}: ${r.what}`}
-        onClick=${() => quote(r)}>Renewal quote</button>`;
+        aria-busy=${busy === r.id ? "true" : undefined} aria-label=${`Renewal proforma for ${r.client_name}: ${r.what}`}
+        onClick=${() => quote(r)}>Renewal proforma</button>`;
     }
     if (r.document_id) {
       return html`<${Link} href=${docUrl(r.document_id)} data-testid="renewal-invoice">${r.docNo || "Draft invoice"}</${Link}>`;
