@@ -59,7 +59,10 @@ async fn list_reminders(
     QueryParams(q): QueryParams<ReminderQuery>,
 ) -> Result<Json<Paginated<Reminder>>, AppError> {
     let filter = q.filter(&user)?;
-    let rows = state.db.read(move |c| store::list(filter).page(c, &page)).await?;
+    let rows = state
+        .db
+        .read(move |c| store::list(filter, store::Reading::now(c)?).page(c, &page))
+        .await?;
     Ok(Json(rows))
 }
 
@@ -78,7 +81,15 @@ impl ReminderQuery {
 }
 
 const REMINDER_CSV: &[&str] = &[
-    "Due on", "Kind", "Client", "Document", "Owner", "Status", "Reason",
+    "Due on",
+    "Kind",
+    "Client",
+    "Document",
+    "Owner",
+    "Status",
+    "Summary",
+    "Raised on",
+    "Reason when raised",
 ];
 
 fn reminder_cells(r: &Reminder) -> Vec<String> {
@@ -89,6 +100,8 @@ fn reminder_cells(r: &Reminder) -> Vec<String> {
         r.doc_no.clone().unwrap_or_default(),
         r.owner_name.clone().unwrap_or_default(),
         r.status.clone(),
+        r.summary.clone(),
+        r.raised_on.clone(),
         r.reason.clone(),
     ]
 }
@@ -108,7 +121,7 @@ async fn reminders_csv(
         "reminders.csv".into(),
         REMINDER_CSV,
         page.sort,
-        move |_| Ok(store::list(filter)),
+        move |c| Ok(store::list(filter, store::Reading::now(c)?)),
         reminder_cells,
     )
     .await

@@ -4,7 +4,10 @@
 use crate::book;
 use crate::clock;
 use crate::db::query::{Filter, ListQuery, Listing, Plan};
+use crate::db::settings;
 use crate::error::AppError;
+use crate::reminders::rules;
+use chrono::{FixedOffset, NaiveDate};
 use rusqlite::{Connection, OptionalExtension, Row, params};
 use serde::Serialize;
 use utoipa::ToSchema;
@@ -30,7 +33,13 @@ pub struct Reminder {
     /// The day the thing falls due, and the rung of the ladder (days before or after) that raised it.
     pub due_on: String,
     pub offset_days: Option<i64>,
+    /// The sentence written when the scan raised it, with the figures of that day: history.
     pub reason: String,
+    /// The same sentence made now (issue 34): its days counted to the office's today, from what
+    /// the reminder points at as it stands, by the functions the scan and the email use.
+    pub summary: String,
+    /// The office's date of the day it was raised (`created_at`).
+    pub raised_on: String,
     /// Why the send failed, for a `failed` reminder.
     pub failure: Option<String>,
     pub created_at: String,
@@ -41,14 +50,58 @@ pub struct Reminder {
 const COLUMNS: &str =
     "r.id, r.rule_kind, r.status, r.policy_applied, r.client_id, c.name, r.doc_id, d.doc_no,
     r.client_module_id, r.contract_id, r.interaction_id, r.contact_id, r.owner_id, s.name, r.due_on,
-    r.offset_days, r.reason, r.failure, r.created_at, r.sent_at, r.closed_at";
+    r.offset_days, r.reason, r.failure, r.created_at, r.sent_at, r.closed_at,
+    d.doc_date, d.due_date, d.outstanding, m.name, sc.description, i.notes";
 const FROM: &str = "reminder r JOIN client c ON c.id = r.client_id LEFT JOIN document d ON d.id = r.doc_id
-    LEFT JOIN staff s ON s.id = r.owner_id";
+    LEFT JOIN staff s ON s.id = r.owner_id
+    LEFT JOIN client_module cm ON cm.id = r.client_module_id LEFT JOIN module m ON m.id = cm.module_id
+    LEFT JOIN service_contract sc ON sc.id = r.contract_id LEFT JOIN interaction i ON i.id = r.interaction_id";
 
-fn reminder(r: &Row<'_>) -> rusqlite::Result<Reminder> {
+/// The office's clock a reminder is read by: its today and its offset from UTC.
+#[derive(Debug, Clone, Copy)]
+pub struct Reading {
+    pub today: NaiveDate,
+    pub offset: FixedOffset,
+}
+
+impl Reading {
+    /// The office's clock now (`company.utc_offset`).
+    pub fn now(conn: &Connection) -> Result<Reading, AppError> {
+        let offset = settings::office_offset(conn)?;
+        Ok(Reading {
+            today: clock::office_today(offset),
+            offset,
+        })
+    }
+}
+
+fn date(text: Option<String>) -> Option<NaiveDate> {
+    NaiveDate::parse_from_str(text?.get(..10)?, "%Y-%m-%d").ok()
+}
+
+fn reminder(r: &Row<'_>, at: Reading) -> rusqlite::Result<Reminder> {
+    let rule_kind: String = r.get(1)?;
+    let due_on: String = r.get(14)?;
+    let reason: String = r.get(16)?;
+    let created_at: String = r.get(18)?;
+    let standing = rules::Standing {
+        doc_no: r.get(7)?,
+        doc_date: date(r.get(21)?),
+        due_date: date(r.get(22)?),
+        outstanding: r.get(23)?,
+        module: r.get(24)?,
+        contract: r.get(25)?,
+        notes: r.get(26)?,
+    };
+    let summary = date(Some(due_on.clone()))
+        .and_then(|due| rules::summary(&rule_kind, due, &standing, at.today))
+        .unwrap_or_else(|| reason.clone());
+    let raised_on = clock::office_date(&created_at, at.offset)
+        .map(|d| d.to_string())
+        .unwrap_or_else(|| created_at.chars().take(10).collect());
     Ok(Reminder {
         id: r.get(0)?,
-        rule_kind: r.get(1)?,
+        rule_kind,
         status: r.get(2)?,
         policy_applied: r.get(3)?,
         client_id: r.get(4)?,
@@ -61,11 +114,13 @@ fn reminder(r: &Row<'_>) -> rusqlite::Result<Reminder> {
         contact_id: r.get(11)?,
         owner_id: r.get(12)?,
         owner_name: r.get(13)?,
-        due_on: r.get(14)?,
+        due_on,
         offset_days: r.get(15)?,
-        reason: r.get(16)?,
+        reason,
+        summary,
+        raised_on,
         failure: r.get(17)?,
-        created_at: r.get(18)?,
+        created_at,
         sent_at: r.get(19)?,
         closed_at: r.get(20)?,
     })
@@ -91,8 +146,8 @@ pub struct ReminderFilter {
     pub book: Option<String>,
 }
 
-/// The queue, newest first.
-pub fn list(filter: ReminderFilter) -> Listing<Reminder> {
+/// The queue, newest first, its sentences made on `at`'s today.
+pub fn list(filter: ReminderFilter, at: Reading) -> Listing<Reminder> {
     let mut f = Filter::default();
     f.eq("r.status", filter.status)
         .eq("r.rule_kind", filter.rule_kind)
@@ -108,20 +163,21 @@ pub fn list(filter: ReminderFilter) -> Listing<Reminder> {
     };
     // Every filter is on the reminder itself: the total is counted there, without the joins
     // (2,716 open reminders of the large office: 4.7 ms with them, see docs/benchmark.md).
-    Listing::new(query, f, reminder).with_plan(Plan {
+    Listing::new(query, f, move |r| reminder(r, at)).with_plan(Plan {
         count_in: Some("reminder r"),
         ..Default::default()
     })
 }
 
-/// One reminder, if it is in `book`'s share.
+/// One reminder, if it is in `book`'s share, its sentence made on the office's today.
 pub fn get(conn: &Connection, id: &str, book: Option<&str>) -> Result<Option<Reminder>, AppError> {
+    let at = Reading::now(conn)?;
     Ok(conn
         .prepare_cached(&format!(
             "SELECT {COLUMNS} FROM {FROM} WHERE r.id = ?1 AND {}",
             book::reminder_is_in("r", "?2")
         ))?
-        .query_row(params![id, book], reminder)
+        .query_row(params![id, book], |r| reminder(r, at))
         .optional()?)
 }
 

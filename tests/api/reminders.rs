@@ -1352,3 +1352,168 @@ async fn the_days_jobs_run_the_scan_then_the_recurring_invoices_then_the_auto_se
     );
     assert_eq!(mail.received().len(), 1);
 }
+
+/// The office's today (the default `company.utc_offset`, +05:30).
+fn office_today() -> NaiveDate {
+    (chrono::Utc::now() + chrono::Duration::minutes(330)).date_naive()
+}
+
+fn minus(d: NaiveDate, n: u64) -> NaiveDate {
+    d.checked_sub_days(Days::new(n)).unwrap()
+}
+
+/// Writes the day a reminder was raised back to `on` (06:00 UTC, 11:30 at the office).
+fn raised_back(o: &Office, kind: &str, on: NaiveDate) {
+    o.app
+        .sql()
+        .execute(
+            "UPDATE reminder SET created_at = ?1 WHERE rule_kind = ?2",
+            [format!("{on}T06:00:00Z"), kind.to_string()],
+        )
+        .unwrap();
+}
+
+#[tokio::test]
+async fn an_overdue_reminders_summary_and_email_count_the_days_to_today_and_its_reason_is_history() {
+    let o = office().await;
+    let today = office_today();
+    let (doc_date, due) = (minus(today, 45), minus(today, 30));
+    let draft = o
+        .app
+        .post(
+            "/api/documents",
+            &o.anna,
+            json!({ "type": "INVOICE", "client_id": o.client, "doc_date": doc_date.to_string(), "dueDate": due.to_string(),
+                    "lines": [ { "description": "Deposit module", "qty": 1, "unit_price": 1_000_000, "gst_rate": 18 } ] }),
+        )
+        .await;
+    assert_eq!(draft.status, StatusCode::CREATED, "{}", draft.text);
+    let invoice = o
+        .app
+        .post(
+            &format!("/api/documents/{}/issue", draft.body["id"].as_str().unwrap()),
+            &o.anna,
+            json!({}),
+        )
+        .await;
+    assert_eq!(invoice.status, StatusCode::OK, "{}", invoice.text);
+    let doc_no = invoice.body["docNo"].as_str().unwrap().to_string();
+    // Raised eleven days ago, when it was 19 days overdue.
+    let raised = minus(today, 11);
+    assert_eq!(scan(&o, raised).await["created"]["invoice_overdue"], 1);
+    raised_back(&o, "invoice_overdue", raised);
+
+    let due_text = due.format("%d-%m-%Y");
+    let then = format!("{doc_no} is 19 days overdue (due {due_text}); ₹11,800.00 outstanding.");
+    let now = format!("{doc_no} is 30 days overdue (due {due_text}); ₹11,800.00 outstanding.");
+    let rows = o
+        .app
+        .get("/api/reminders?rule_kind=invoice_overdue", &o.anna)
+        .await;
+    assert_eq!(rows.body["total"], 1, "{}", rows.text);
+    let row = &rows.body["rows"][0];
+    assert_eq!(row["reason"], then);
+    assert_eq!(row["summary"], now);
+    assert_eq!(row["raised_on"], raised.to_string());
+    let id = row["id"].as_str().unwrap();
+    let one = o.app.get(&format!("/api/reminders/{id}"), &o.anna).await;
+    assert_eq!(
+        (&one.body["summary"], &one.body["reason"]),
+        (&json!(now), &json!(then))
+    );
+
+    // The email says the same figure as the summary, on the same day.
+    let preview = o.app.get(&format!("/api/reminders/{id}/preview"), &o.anna).await;
+    assert_eq!(preview.status, StatusCode::OK, "{}", preview.text);
+    assert_eq!(
+        preview.body["subject"],
+        format!("Payment reminder: invoice {doc_no} is 30 days overdue")
+    );
+    let text = preview.body["text"].as_str().unwrap();
+    assert!(
+        text.contains(&format!(
+            "Our invoice {doc_no} dated {} was due on {due_text} and is now 30 days overdue. \
+             The amount outstanding is ₹11,800.00.",
+            doc_date.format("%d-%m-%Y")
+        )),
+        "{text}"
+    );
+
+    // The CSV twin carries both, the summary first.
+    let csv = o
+        .app
+        .get("/api/reminders.csv?rule_kind=invoice_overdue", &o.anna)
+        .await;
+    assert_eq!(csv.status, StatusCode::OK, "{}", csv.text);
+    assert_eq!(
+        csv.text,
+        format!(
+            "Due on,Kind,Client,Document,Owner,Status,Summary,Raised on,Reason when raised\r\n\
+             {due},invoice_overdue,Chavara SCB,{doc_no},anna@coop.in,open,\"{now}\",{raised},\"{then}\"\r\n"
+        )
+    );
+}
+
+#[tokio::test]
+async fn a_renewals_summary_counts_from_today_whatever_day_it_was_raised() {
+    let o = office().await;
+    let module = o.app.priced_module(&o.owner, 500_000).await;
+    let today = office_today();
+    let link = o
+        .app
+        .post(
+            "/api/client-modules",
+            &o.owner,
+            json!({ "client_id": o.client, "module_id": module, "next_renewal": plus(today, 26).to_string() }),
+        )
+        .await;
+    assert_eq!(link.status, StatusCode::CREATED, "{}", link.text);
+    let renew_on = |on: NaiveDate| {
+        o.app
+            .sql()
+            .execute("UPDATE client_module SET next_renewal = ?1", [on.to_string()])
+            .unwrap();
+    };
+    // Raised three days ago, 29 days ahead: in 26 days now.
+    assert_eq!(scan(&o, minus(today, 3)).await["created"]["renewal_due"], 1);
+    // Raised a week before a renewal that is today.
+    renew_on(today);
+    assert_eq!(scan(&o, minus(today, 7)).await["created"]["renewal_due"], 1);
+    // Raised a week before a renewal two days past.
+    renew_on(minus(today, 2));
+    assert_eq!(scan(&o, minus(today, 9)).await["created"]["renewal_due"], 1);
+
+    let rows = o
+        .app
+        .get("/api/reminders?rule_kind=renewal_due&sort=-due_on", &o.anna)
+        .await;
+    assert_eq!(rows.body["total"], 3, "{}", rows.text);
+    let pairs: Vec<(&str, &str)> = rows.body["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| (r["summary"].as_str().unwrap(), r["reason"].as_str().unwrap()))
+        .collect();
+    let on = |d: NaiveDate| d.format("%d-%m-%Y").to_string();
+    let (ahead, this_day, past) = (on(plus(today, 26)), on(today), on(minus(today, 2)));
+    assert_eq!(
+        pairs,
+        [
+            (
+                format!("Deposit module renews on {ahead} (in 26 days)."),
+                format!("Deposit module renews on {ahead} (in 29 days).")
+            ),
+            (
+                format!("Deposit module renews on {this_day} (today)."),
+                format!("Deposit module renews on {this_day} (in 7 days).")
+            ),
+            (
+                format!("Deposit module was due for renewal on {past} (2 days ago)."),
+                format!("Deposit module renews on {past} (in 7 days).")
+            ),
+        ]
+        .iter()
+        .map(|(s, r)| (s.as_str(), r.as_str()))
+        .collect::<Vec<_>>()
+    );
+}

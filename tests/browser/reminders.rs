@@ -169,3 +169,90 @@ fn the_queue_previews_sends_and_dismisses_and_the_schedule_is_a_timeline() {
     s.wait_text("[data-testid=job-result]", "raised");
     shot(&s, "74-jobs");
 }
+
+/// Issue 34: a reminder read days after it was raised says its days as of today, and the
+/// sentence of the day it was raised stays under it as history, in the list and in the pane.
+#[test]
+fn the_queue_shows_todays_days_with_the_raising_days_reason_as_history() {
+    let Some(driver) = Driver::start() else { return };
+    let dir = tempfile::TempDir::new().unwrap();
+    let data = dir.path().join("office.db");
+    let server = Server::start(&data, &dir.path().join("server.log"), Some("owner-initial-pw"));
+    let owner = owner_session(&server, "owner-initial-pw", OFFICE_OWNER_PASSWORD);
+    let call = |method: &str, path: &str, body: Value| -> Value {
+        let (status, _, reply) = server.call(method, path, Some(&owner), Some(body));
+        assert!(status < 300, "{method} {path}: {status} {reply}");
+        reply
+    };
+    call(
+        "PUT",
+        "/api/settings/company",
+        json!({ "name": "Softland India", "address": "Kollam", "gstin": "32AABCK1234L1ZV" }),
+    );
+    let client = call(
+        "POST",
+        "/api/clients",
+        json!({ "name": "Kadakkal SCB", "state_code": "32", "email": "office@kadakkal.coop" }),
+    )["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let today = (chrono::Utc::now() + chrono::Duration::minutes(330)).date_naive();
+    let back = |n: u64| today.checked_sub_days(Days::new(n)).unwrap();
+    let (doc_date, due, raised) = (back(45), back(30), back(11));
+    let draft = call(
+        "POST",
+        "/api/documents",
+        json!({ "type": "INVOICE", "client_id": client, "doc_date": doc_date.to_string(), "dueDate": due.to_string(),
+                "lines": [ { "description": "Deposit module", "qty": 1, "unit_price": 1_000_000, "gst_rate": 18 } ] }),
+    );
+    let id = draft["id"].as_str().unwrap();
+    let doc_no = call("POST", &format!("/api/documents/{id}/issue"), json!({}))["docNo"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let scan = call(
+        "POST",
+        "/api/jobs/daily-scan",
+        json!({ "as_of": raised.to_string() }),
+    );
+    assert_eq!(scan["created"]["invoice_overdue"], 1, "{scan}");
+    let sql = rusqlite::Connection::open(&data).unwrap();
+    sql.busy_timeout(std::time::Duration::from_secs(5)).unwrap();
+    sql.execute(
+        "UPDATE reminder SET created_at = ?1",
+        [format!("{raised}T06:00:00Z")],
+    )
+    .unwrap();
+
+    let s = driver.session(1366, 900);
+    sign_in_home(&s, &server, "owner@localhost", OFFICE_OWNER_PASSWORD);
+    s.goto(&server.url("/reminders"));
+    s.wait_page("reminders");
+    let (due_text, raised_text) = (due.format("%d-%m-%Y"), raised.format("%d-%m-%Y"));
+    let now = format!("{doc_no} is 30 days overdue (due {due_text}); ₹11,800.00 outstanding.");
+    let then = format!(
+        "When raised ({raised_text}): {doc_no} is 19 days overdue (due {due_text}); ₹11,800.00 outstanding."
+    );
+    s.wait_text("[data-testid=reminders] [data-testid=reminder-summary]", &now);
+    assert_eq!(
+        s.wait("[data-testid=reminders] [data-testid=reminder-raised]")
+            .text(),
+        then
+    );
+    // The pane: the same two lines above an email that says the same 30 days.
+    s.click_button("Invoice overdue");
+    s.wait_text("[data-testid=email-subject]", "is 30 days overdue");
+    assert_eq!(
+        s.wait("[data-testid=reminder-preview] [data-testid=reminder-summary]")
+            .text(),
+        now
+    );
+    assert_eq!(
+        s.wait("[data-testid=reminder-preview] [data-testid=reminder-raised]")
+            .text(),
+        then
+    );
+    s.wait_text("[data-testid=email-text]", "and is now 30 days overdue");
+    shot(&s, "75-reminder-summary");
+}

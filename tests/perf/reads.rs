@@ -478,7 +478,8 @@ pub fn scenarios(f: &Fixture) -> Vec<ReadScenario> {
                     status: Some("open".into()),
                     ..Default::default()
                 };
-                backoffice::reminders::store::list(filter)
+                let at = backoffice::reminders::store::Reading::now(c).unwrap();
+                backoffice::reminders::store::list(filter, at)
                     .page(c, &page(1))
                     .unwrap();
             }

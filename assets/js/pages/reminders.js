@@ -68,6 +68,16 @@ function about(r, managerial) {
   return html`<span class="muted">—</span>`;
 }
 
+/**
+ * What a reminder says: its sentence as it stands today (`summary`, counted to the office's
+ * today when read), and under it, when it differs, the sentence written the day the scan raised
+ * it (`reason`), as history.
+ */
+function Sentence({ r, main = "" }) {
+  return html`<span class=${main} data-testid="reminder-summary">${r.summary}</span>
+    ${r.reason !== r.summary && html`<span class="cell-sub reminder-raised" data-testid="reminder-raised">When raised (${date(r.raised_on)}): ${r.reason}</span>`}`;
+}
+
 /** The preview pane of one reminder: the email it would send, with Send and Dismiss. */
 function PreviewPane({ reminder, onChanged, onClose }) {
   const sendable = SENDABLE.includes(reminder.rule_kind);
@@ -113,7 +123,7 @@ function PreviewPane({ reminder, onChanged, onClose }) {
     <${Card} title=${KIND_LABELS[reminder.rule_kind]} class="reminder-preview"
       actions=${html`<button type="button" class="btn btn-sm" onClick=${onClose}>Close</button>`}>
       <div data-testid="reminder-preview" data-status=${reminder.status}>
-        <p class="reminder-reason">${reminder.reason}</p>
+        <p class="reminder-reason"><${Sentence} r=${reminder} /></p>
         ${reminder.owner_name && html`<p class="muted">Owner: ${reminder.owner_name}</p>`}
         <dl class="details">
           <div class="detail"><dt>Client</dt><dd><${Link} href=${`/clients/${enc(reminder.client_id)}`}>${reminder.client_name}</${Link}></dd></div>
@@ -189,7 +199,7 @@ export function RemindersPage() {
     { key: "client_name", sortable: true, label: "Client", wrap: true, render: (r) => html`<${Link} href=${`/clients/${enc(r.client_id)}`}>${r.client_name}</${Link}>` },
     { key: "about", label: "About", render: (r) => about(r, managerial) },
     // With the preview pane open, the pane says why and whose.
-    ...(shown ? [] : [{ key: "reason", label: "Why", wrap: true, render: (r) => html`<span class="break">${r.reason}</span>` }]),
+    ...(shown ? [] : [{ key: "reason", label: "Why", wrap: true, render: (r) => html`<div class="break"><${Sentence} r=${r} main="cell-main" /></div>` }]),
     ...(managerial && !shown ? [{ key: "owner_name", sortable: true, label: "Owner", render: (r) => r.owner_name || html`<span class="muted">Shared</span>` }] : []),
     { key: "status", sortable: true, label: "Status", render: (r) => html`<${StatusBadge} r=${r} />` },
   ];
