@@ -82,6 +82,22 @@ fn pdf_text(bytes: &[u8]) -> String {
     doc.extract_text(&pages).expect("a text layer")
 }
 
+/// The society subscribed to the module: the project, its milestones path and its checklist.
+async fn society_checklist(b: &Books) -> (Value, String, Value) {
+    let link = b
+        .app
+        .post(
+            "/api/client-modules",
+            &b.owner,
+            json!({ "client_id": b.society, "module_id": b.module }),
+        )
+        .await
+        .body;
+    let path = format!("/api/client-modules/{}/milestones", id(&link));
+    let steps = b.app.get(&path, &b.owner).await.body;
+    (link, path, steps)
+}
+
 async fn pay(b: &Books, body: Value) -> crate::common::Reply {
     b.app.post("/api/payments", &b.owner, body).await
 }
@@ -686,17 +702,7 @@ async fn staff_see_the_payments_of_their_clients_and_milestones_take_a_payment_o
     );
 
     // A milestone ticked with the payment takes its received_on; another client's payment is refused.
-    let link = b
-        .app
-        .post(
-            "/api/client-modules",
-            &b.owner,
-            json!({ "client_id": b.society, "module_id": b.module }),
-        )
-        .await
-        .body;
-    let path = format!("/api/client-modules/{}/milestones", id(&link));
-    let steps = b.app.get(&path, &b.owner).await.body;
+    let (_, path, steps) = society_checklist(&b).await;
     let key = steps["rows"][0]["key"].as_str().unwrap().to_string();
     let wrong = b
         .app
@@ -1194,17 +1200,7 @@ async fn cancelling_a_payment_unticks_the_steps_ticked_with_it() {
     )
     .await;
     assert_eq!(paid.status, StatusCode::CREATED, "{}", paid.text);
-    let link = b
-        .app
-        .post(
-            "/api/client-modules",
-            &b.owner,
-            json!({ "client_id": b.society, "module_id": b.module }),
-        )
-        .await
-        .body;
-    let path = format!("/api/client-modules/{}/milestones", id(&link));
-    let steps = b.app.get(&path, &b.owner).await.body;
+    let (link, path, steps) = society_checklist(&b).await;
     let (with_payment, by_hand) = (
         steps["rows"][0]["key"].as_str().unwrap().to_string(),
         steps["rows"][1]["key"].as_str().unwrap().to_string(),
