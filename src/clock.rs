@@ -203,6 +203,7 @@ mod tests {
             ),
             ("2026-13-01", "Give the date as YYYY-MM-DD."),
             ("31-02-2026", "Give the date as YYYY-MM-DD."),
+            ("2026-4-1x", "Give the date as YYYY-MM-DD."),
             ("1899-12-31", "Give the date as YYYY-MM-DD."),
             ("", "Give the date as YYYY-MM-DD."),
         ] {

@@ -1036,11 +1036,7 @@ async fn a_date_that_does_not_exist_says_there_is_no_such_date() {
         .patch(&path, &b.owner, json!({ "doc_date": "31-02-2026" }))
         .await;
     assert_eq!(unreadable.code(), "invalid_value");
-    assert!(
-        !unreadable.text.contains("no such date"),
-        "{}",
-        unreadable.text
-    );
+    assert!(!unreadable.text.contains("no such date"), "{}", unreadable.text);
     let follow_up = b
         .app
         .post(

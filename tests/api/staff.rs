@@ -123,7 +123,12 @@ fn field_errors(body: &serde_json::Value) -> Vec<(String, String)> {
         .as_array()
         .unwrap_or_else(|| panic!("no errors: {body}"))
         .iter()
-        .map(|e| (e["field"].as_str().unwrap().into(), e["code"].as_str().unwrap().into()))
+        .map(|e| {
+            (
+                e["field"].as_str().unwrap().into(),
+                e["code"].as_str().unwrap().into(),
+            )
+        })
         .collect()
 }
 
@@ -183,7 +188,11 @@ async fn invitation_and_password_change_name_every_invalid_field_at_once() {
     // One invalid field: the error alone, as before.
     let reply = change(crate::common::OWNER_PASSWORD, "short").await;
     assert_eq!(
-        (reply.status, reply.body["error"]["field"].as_str(), reply.body.get("errors")),
+        (
+            reply.status,
+            reply.body["error"]["field"].as_str(),
+            reply.body.get("errors")
+        ),
         (StatusCode::UNPROCESSABLE_ENTITY, Some("new_password"), None)
     );
 }

@@ -3,7 +3,7 @@
 //! "Write the date as DD-MM-YYYY" (a day its month lacks, that there is no such date), takes the
 //! cursor, and nothing is written. Several invalid fields show at once, each beside its field.
 
-use crate::common::browser::{Office, shot};
+use crate::common::browser::{Office, shot, until};
 use crate::common::webdriver::Session;
 use serde_json::{Value, json};
 
@@ -130,13 +130,18 @@ fn a_date_that_cannot_be_read_stops_the_save_and_nothing_is_written() {
     // Several invalid fields come back at once, each beside its field.
     s.goto(&server.url("/clients/new"));
     s.wait_page("client-new");
-    s.fill("name", "ANCHAL SERVICE CO-OPERATIVE BANK");
     s.fill("phone", "12");
     s.fill("email", "not-an-email");
     s.click_button("Create client");
+    assert_eq!(error_beside(&s, "name"), "Enter the society's name.");
     assert!(error_beside(&s, "phone").contains("6 to 15 digits"));
     assert!(error_beside(&s, "email").contains("email"));
-    assert_eq!(focused(&s), "phone");
+    assert_eq!(focused(&s), "name");
+    s.fill("name", "ANCHAL SERVICE CO-OPERATIVE BANK");
+    s.click_button("Create client");
+    assert!(error_beside(&s, "phone").contains("6 to 15 digits"));
+    assert!(error_beside(&s, "email").contains("email"));
+    until(&s, "the cursor on the phone", || focused(&s) == "phone");
     shot(&s, "16-several-field-errors");
 
     // Leaving with the changes unsaved asks first; declined, the form keeps what was typed.
@@ -190,7 +195,11 @@ fn the_company_invitation_and_password_forms_show_every_error_at_once() {
     s.fill("utc_offset", "IST");
     s.click_button("Save company");
     assert!(error_beside(&s, "name").contains("legal name"));
-    assert!(error_beside(&s, "gstin").contains("GSTIN"), "{}", error_beside(&s, "gstin"));
+    assert!(
+        error_beside(&s, "gstin").contains("GSTIN"),
+        "{}",
+        error_beside(&s, "gstin")
+    );
     assert_eq!(error_beside(&s, "email"), "Enter a valid email address.");
     assert_eq!(error_beside(&s, "utc_offset"), "Give the offset as +05:30.");
     assert_eq!(focused(&s), "name");
@@ -209,7 +218,10 @@ fn the_company_invitation_and_password_forms_show_every_error_at_once() {
     s.fill("phone", "12");
     s.click_button("Invite");
     assert_eq!(error_beside(&s, "email"), "Enter a valid email address.");
-    assert_eq!(error_beside(&s, "phone"), "Enter a phone number of 6 to 15 digits.");
+    assert_eq!(
+        error_beside(&s, "phone"),
+        "Enter a phone number of 6 to 15 digits."
+    );
     assert_eq!(focused(&s), "email");
     shot(&s, "16c-invitation-several-errors");
     let (_, _, staff) = server.call("GET", "/api/employees", Some(&office.owner), None);
@@ -219,7 +231,10 @@ fn the_company_invitation_and_password_forms_show_every_error_at_once() {
     s.goto(&server.url("/profile"));
     s.wait_page("profile");
     s.click_button("Change password");
-    assert_eq!(error_beside(&s, "current_password"), "Enter your current password.");
+    assert_eq!(
+        error_beside(&s, "current_password"),
+        "Enter your current password."
+    );
     assert_eq!(error_beside(&s, "new_password"), "Enter a new password.");
     assert_eq!(focused(&s), "current_password");
     s.fill("current_password", "a guess at it");

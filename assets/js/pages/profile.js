@@ -38,11 +38,11 @@ function PasswordForm({ forced, refreshMe, username }) {
   const empty = { current_password: "", new_password: "", confirm_password: "" };
   const form = useForm(empty);
   const onSubmit = form.submit(async (v) => {
-    // The server never sees the confirmation; checking it here catches a typo before it
-    // becomes the password nobody can type.
     checkFields({
       current_password: !v.current_password && "Enter your current password.",
       new_password: !v.new_password && "Enter a new password.",
+      // The server never sees the confirmation; checking it here catches a typo before it
+      // becomes the password nobody can type.
       confirm_password: v.new_password !== v.confirm_password && "The two new passwords do not match.",
     });
     await post("/api/me/password", { current_password: v.current_password, new_password: v.new_password });
