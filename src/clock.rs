@@ -1,6 +1,8 @@
 //! Time as the service writes it: RFC 3339 UTC with second precision, so text order is time order;
-//! office days; and calendar months (`YYYY-MM`), which the monthly figures and reports count in.
+//! office days; calendar months (`YYYY-MM`), which the monthly figures and reports count in; and
+//! the one reading of a date a request body writes `YYYY-MM-DD` ([`check_date`]).
 
+use crate::error::AppError;
 use chrono::{DateTime, Datelike, FixedOffset, NaiveDate, SecondsFormat, Utc};
 
 pub fn now() -> DateTime<Utc> {
@@ -66,6 +68,37 @@ pub fn office_date(timestamp: &str, offset: FixedOffset) -> Option<NaiveDate> {
 /// Today's date in the office's time zone.
 pub fn office_today(offset: FixedOffset) -> NaiveDate {
     now().with_timezone(&offset).date_naive()
+}
+
+/// A date of a request body written `YYYY-MM-DD` (years 1900 to 9998), `invalid_date` on
+/// `field` when it is none: an impossible day says so ([`no_such_date`]) rather than asking for
+/// the format the text already has.
+pub fn check_date(field: &str, raw: &str) -> Result<NaiveDate, AppError> {
+    let raw = raw.trim();
+    NaiveDate::parse_from_str(raw, "%Y-%m-%d")
+        .ok()
+        .filter(|d| (1900..=9998).contains(&d.year()))
+        .ok_or_else(|| {
+            let message = no_such_date(raw).unwrap_or_else(|| "Give the date as YYYY-MM-DD.".into());
+            AppError::invalid(field, "invalid_date", message)
+        })
+}
+
+/// Why `text`, written `YYYY-MM-DD` with a real month, is no date: "2026-02-31: there is no
+/// such date (February has 28 days in 2026)." None for any other text, dates included.
+pub fn no_such_date(text: &str) -> Option<String> {
+    let text = text.trim();
+    let mut parts = text.split('-');
+    let (year, month, day) = (parts.next()?, parts.next()?, parts.next()?);
+    if parts.next().is_some() || year.len() != 4 || month.len() != 2 || day.len() != 2 {
+        return None;
+    }
+    let (year, month, day): (i32, u32, u32) = (year.parse().ok()?, month.parse().ok()?, day.parse().ok()?);
+    let first = NaiveDate::from_ymd_opt(year, month, 1)?;
+    let days = Month::of(first).last_day().day();
+    let name = chrono::Month::try_from(u8::try_from(month).ok()?).ok()?.name();
+    (day == 0 || day > days)
+        .then(|| format!("{text}: there is no such date ({name} has {days} days in {year})."))
 }
 
 /// No month before this year is taken: the business is younger, and a year 0026 is a typo.
@@ -148,6 +181,45 @@ impl std::fmt::Display for Month {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_date_that_does_not_exist_says_so() {
+        for (raw, message) in [
+            (
+                "2026-02-31",
+                "2026-02-31: there is no such date (February has 28 days in 2026).",
+            ),
+            (
+                "2028-02-30",
+                "2028-02-30: there is no such date (February has 29 days in 2028).",
+            ),
+            (
+                "2026-04-31",
+                "2026-04-31: there is no such date (April has 30 days in 2026).",
+            ),
+            (
+                "2026-01-00",
+                "2026-01-00: there is no such date (January has 31 days in 2026).",
+            ),
+            ("2026-13-01", "Give the date as YYYY-MM-DD."),
+            ("31-02-2026", "Give the date as YYYY-MM-DD."),
+            ("2026-4-1x", "Give the date as YYYY-MM-DD."),
+            ("1899-12-31", "Give the date as YYYY-MM-DD."),
+            ("", "Give the date as YYYY-MM-DD."),
+        ] {
+            let e = check_date("due", raw).unwrap_err();
+            assert_eq!(
+                (e.code, e.field.as_deref(), e.message.as_str()),
+                ("invalid_date", Some("due"), message),
+                "{raw}"
+            );
+        }
+        assert_eq!(
+            check_date("due", " 2028-02-29 ").ok(),
+            NaiveDate::from_ymd_opt(2028, 2, 29)
+        );
+        assert_eq!(no_such_date("2026-02-28"), None);
+    }
 
     #[test]
     fn offsets_and_office_days() {

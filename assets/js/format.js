@@ -137,18 +137,34 @@ export function ago(rfc3339, now = Date.now()) {
   return days === 1 ? "1 day ago" : `${integer(days)} days ago`;
 }
 
+const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
+
 /**
- * "22-11-2026" (also with / or . between, and 1-digit day or month) → "2026-11-22".
- * Returns null when the text is not a real calendar date.
+ * The one reading of a typed date. "22-11-2026" (also with / or . between, and 1-digit day or
+ * month) → { iso: "2026-11-22" }; a real month without that day → { problem: "31-02-2026: there
+ * is no such date (February has 28 days in 2026)." }; any other text → {}.
  */
-export function parseDate(text) {
+function readDate(text) {
   const m = /^\s*(\d{1,2})[-/.](\d{1,2})[-/.](\d{4})\s*$/.exec(String(text ?? ""));
-  if (!m) return null;
+  if (!m) return {};
   const [day, month, year] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  // Round-trip through UTC to refuse 31-02-2026 and friends.
-  const d = new Date(Date.UTC(year, month - 1, day));
-  if (d.getUTCFullYear() !== year || d.getUTCMonth() !== month - 1 || d.getUTCDate() !== day) return null;
-  return `${year}-${pad2(month)}-${pad2(day)}`;
+  // Years before 100 are typos (and Date would read them as 19xx).
+  if (month < 1 || month > 12 || year < 100) return {};
+  const days = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  if (day < 1 || day > days) {
+    return { problem: `${String(text).trim()}: there is no such date (${MONTHS[month - 1]} has ${days} days in ${year}).` };
+  }
+  return { iso: `${year}-${pad2(month)}-${pad2(day)}` };
+}
+
+/** "22-11-2026" → "2026-11-22"; null when the text is not a real calendar date. */
+export function parseDate(text) {
+  return readDate(text).iso || null;
+}
+
+/** Why text written as a date is none: "31-02-2026: there is no such date (February has 28 days in 2026)."; null otherwise. */
+export function noSuchDate(text) {
+  return readDate(text).problem || null;
 }
 
 /** The local date of `d` as "YYYY-MM-DD". */

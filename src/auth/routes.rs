@@ -10,7 +10,7 @@ use crate::auth::store::{self, LoginEvent, LoginEventFilter, Outcome};
 use crate::clock;
 use crate::db::page::{Page, Paginated};
 use crate::db::settings;
-use crate::error::{AppError, ErrorBody};
+use crate::error::{AppError, Checks, ErrorBody};
 use crate::http::csv;
 use crate::http::extract::{ClientInfo, JsonBody, QueryParams};
 use crate::staff::store::{self as staff_store, Employee};
@@ -220,7 +220,7 @@ pub struct PasswordChange {
 /// Change one's own password. The current one is required; every other session of the user ends.
 #[utoipa::path(post, path = "/api/me/password", tag = "auth", request_body = PasswordChange,
     responses((status = 204, description = "Changed; other sessions ended"),
-              (status = 422, description = "Wrong current password (`wrong_password` on `current_password`) or a weak new one", body = ErrorBody),
+              (status = 422, description = "Wrong current password (`wrong_password` on `current_password`) or a weak new one; both at once in `errors` when both", body = ErrorBody),
               (status = 423, description = "The account is locked, or this wrong current password locked it", body = ErrorBody),
               (status = 429, description = "Too many sign-in attempts from this address or for this account", body = ErrorBody)))]
 async fn change_password(
@@ -236,17 +236,27 @@ async fn change_password(
         .await?
         .ok_or_else(AppError::unauthorized)?;
     let known = [me.name.as_str(), me.email.as_str(), me.username.as_str()];
-    if let Some(problem) = rules::password_problem(&req.new_password, &known) {
-        return Err(AppError::invalid("new_password", "weak_password", problem));
+    let new_problem = if let Some(problem) = rules::password_problem(&req.new_password, &known) {
+        Some(AppError::invalid("new_password", "weak_password", problem))
+    } else {
+        (req.new_password == req.current_password).then(|| {
+            AppError::invalid(
+                "new_password",
+                "same_password",
+                "Choose a password different from the current one.",
+            )
+        })
+    };
+    // Both fields are answered at once, in the form's order; a lock or a limit answers alone.
+    let mut checks = Checks::default();
+    match signin::check_current_password(&state, &user.id, &client, req.current_password).await {
+        Err(e) if e.status == StatusCode::UNPROCESSABLE_ENTITY => checks.fail(e),
+        other => other?,
     }
-    if req.new_password == req.current_password {
-        return Err(AppError::invalid(
-            "new_password",
-            "same_password",
-            "Choose a password different from the current one.",
-        ));
+    if let Some(e) = new_problem {
+        checks.fail(e);
     }
-    signin::check_current_password(&state, &user.id, &client, req.current_password).await?;
+    checks.done()?;
     let new = req.new_password;
     let new_hash = state.hashing(move || rules::hash_password(&new)).await?;
     state

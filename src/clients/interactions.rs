@@ -7,10 +7,10 @@ use crate::clients::contacts_store;
 use crate::clients::interactions_store::{self as store, Interaction};
 use crate::clients::rules::{self, one_of};
 use crate::clients::store as client_store;
+use crate::clock;
 use crate::db::query::{Changes, update_columns};
 use crate::error::AppError;
 use axum::http::StatusCode;
-use chrono::NaiveDate;
 use rusqlite::Connection;
 use rusqlite::types::Value;
 use serde::Deserialize;
@@ -44,8 +44,7 @@ fn follow_up_change(raw: &str) -> Result<(&'static str, Value), AppError> {
     if raw.is_empty() {
         return Ok(("follow_up_on", Value::Null));
     }
-    let date = NaiveDate::parse_from_str(raw, "%Y-%m-%d")
-        .map_err(|_| AppError::invalid("follow_up_on", "invalid_date", "Give the date as YYYY-MM-DD."))?;
+    let date = clock::check_date("follow_up_on", raw)?;
     Ok(("follow_up_on", Value::Text(date.to_string())))
 }
 

@@ -10,6 +10,7 @@ pub mod store;
 use crate::auth::session::AuthUser;
 use crate::book::visible_contract;
 use crate::clients::store as client_store;
+use crate::clock;
 use crate::db::audit::record;
 use crate::db::query::Changes;
 use crate::documents::drafts::{self, DocumentInput, DocumentReply, NewDraft};
@@ -52,7 +53,7 @@ fn period_date(
     kept: Option<&str>,
 ) -> Option<NaiveDate> {
     match (given, kept) {
-        (Some(raw), _) => checks.check(rules::check_date(field, raw)),
+        (Some(raw), _) => checks.check(clock::check_date(field, raw)),
         (None, Some(kept)) => NaiveDate::parse_from_str(kept, "%Y-%m-%d").ok(),
         (None, None) => {
             checks.fail(required(field, "Give the date as YYYY-MM-DD."));

@@ -14,7 +14,7 @@
 
 use crate::documents::rules as document_rules;
 use crate::error::AppError;
-use chrono::{Datelike, Days, Months, NaiveDate};
+use chrono::{Days, Months, NaiveDate};
 
 /// The `state` filter's values.
 pub const STATES: &[&str] = &["active", "expired"];
@@ -72,14 +72,6 @@ pub fn check_description(raw: &str) -> Result<String, AppError> {
         ));
     }
     Ok(text.to_string())
-}
-
-/// A date of the body written `YYYY-MM-DD`.
-pub fn check_date(field: &str, raw: &str) -> Result<NaiveDate, AppError> {
-    NaiveDate::parse_from_str(raw.trim(), "%Y-%m-%d")
-        .ok()
-        .filter(|d| (1900..=9998).contains(&d.year()))
-        .ok_or_else(|| AppError::invalid(field, "invalid_date", "Give the date as YYYY-MM-DD."))
 }
 
 /// An amount in paise: 0 to ₹100 crore.
@@ -247,15 +239,6 @@ mod tests {
             assert_eq!(check_description(bad).unwrap_err().code, "invalid_description");
         }
         assert_eq!(check_description(&"é".repeat(200)).unwrap().chars().count(), 200);
-        assert_eq!(check_date("period_from", "2026-04-01").unwrap(), d("2026-04-01"));
-        for bad in ["01-04-2026", "2026-02-30", "", "2026-4-1x", "0001-01-01"] {
-            let e = check_date("period_from", bad).unwrap_err();
-            assert_eq!(
-                (e.code, e.field.as_deref()),
-                ("invalid_date", Some("period_from")),
-                "{bad}"
-            );
-        }
         assert_eq!(check_amount(0).unwrap(), 0);
         assert_eq!(check_amount(MAX_AMOUNT).unwrap(), MAX_AMOUNT);
         assert_eq!(check_amount(-1).unwrap_err().code, "invalid_amount");

@@ -3,12 +3,14 @@
 //! and role extractors live with sign-in (`auth::session`).
 
 use crate::AppState;
+use crate::clock;
 use crate::error::AppError;
 use axum::body::Bytes;
 use axum::extract::{ConnectInfo, FromRequest, FromRequestParts, Request};
 use axum::http::StatusCode;
 use axum::http::request::Parts;
 use serde::de::DeserializeOwned;
+use serde_path_to_error::Segment;
 use std::net::{IpAddr, SocketAddr};
 
 /// A JSON request body. Malformed JSON is a 400; a well-formed body holding a wrong value is a
@@ -48,6 +50,7 @@ pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, AppError> {
     let mut de = serde_json::Deserializer::from_slice(bytes);
     let value: T = serde_path_to_error::deserialize(&mut de).map_err(|e| {
         let path = e.path().to_string();
+        let no_such_date = impossible_date(bytes, e.path());
         let inner = e.into_inner();
         if inner.classify() != serde_json::error::Category::Data {
             return malformed(inner);
@@ -57,11 +60,9 @@ pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, AppError> {
         } else {
             Some(path)
         };
-        let err = AppError::new(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            "invalid_value",
-            format!("Invalid value: {}.", strip_position(&inner.to_string())),
-        );
+        let message =
+            no_such_date.unwrap_or_else(|| format!("Invalid value: {}.", strip_position(&inner.to_string())));
+        let err = AppError::new(StatusCode::UNPROCESSABLE_ENTITY, "invalid_value", message);
         match field {
             Some(f) => err.on_field(f),
             None => err,
@@ -69,6 +70,21 @@ pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, AppError> {
     })?;
     de.end().map_err(malformed)?;
     Ok(value)
+}
+
+/// When the value at `path` of the body is a `YYYY-MM-DD` day its month does not have, the
+/// sentence that says so (`clock::no_such_date`): chrono's own reads "input is out of range".
+fn impossible_date(bytes: &[u8], path: &serde_path_to_error::Path) -> Option<String> {
+    let body: serde_json::Value = serde_json::from_slice(bytes).ok()?;
+    let mut at = &body;
+    for segment in path.iter() {
+        at = match segment {
+            Segment::Seq { index } => at.get(*index)?,
+            Segment::Map { key } => at.get(key)?,
+            _ => return None,
+        };
+    }
+    clock::no_such_date(at.as_str()?)
 }
 
 /// The field an "unknown field `x`" or "missing field `x`" message names.

@@ -7,6 +7,8 @@ use crate::db::query::{
 };
 use crate::error::AppError;
 use crate::projects::rules::{self, Step};
+use crate::renewals::rules::RenewalDocument;
+use crate::renewals::store::LIVE_RENEWAL_PROFORMA;
 use rusqlite::types::Value;
 use rusqlite::{Connection, OptionalExtension, Row, params};
 use serde::Serialize;
@@ -42,15 +44,24 @@ pub struct ClientModule {
     pub sms_checked_at: Option<String>,
     pub sms_flag: Option<String>,
     pub updated_at: String,
+    /// The subscription's live renewal proforma (a draft or issued PROFORMA its renewal route
+    /// made), as the renewals list names it; null when there is none.
+    pub renewal_document: Option<RenewalDocument>,
 }
 
 const COLUMNS: &str = "cm.id, cm.client_id, c.name, cm.module_id, m.code, m.name, cm.active, cm.status, cm.edition, \
     cm.installed_on, cm.trained_on, cm.next_renewal, cm.created_at, cm.provider, cm.username, \
     (cm.password IS NOT NULL AND cm.password <> '' AND substr(cm.password, 1, 4) <> 'enc:'), cm.field_values, \
     substr(cm.secrets, 1, instr(cm.secrets || char(10), char(10)) - 1), cm.sms_balance, cm.updated_at, \
-    cm.sms_checked_at, cm.sms_flag";
-const FROM: &str =
-    "client_module cm JOIN client c ON c.id = cm.client_id JOIN module m ON m.id = cm.module_id";
+    cm.sms_checked_at, cm.sms_flag, rd.id, rd.doc_no, rd.status";
+
+/// The client module `cm` with its client `c`, module `m` and live renewal proforma `rd`.
+fn from() -> String {
+    format!(
+        "client_module cm JOIN client c ON c.id = cm.client_id JOIN module m ON m.id = cm.module_id
+         LEFT JOIN document rd ON rd.id = ({LIVE_RENEWAL_PROFORMA})"
+    )
+}
 
 fn client_module(r: &Row<'_>) -> rusqlite::Result<ClientModule> {
     let values: String = r.get(16)?;
@@ -78,6 +89,14 @@ fn client_module(r: &Row<'_>) -> rusqlite::Result<ClientModule> {
         updated_at: r.get(19)?,
         sms_checked_at: r.get(20)?,
         sms_flag: r.get(21)?,
+        renewal_document: match r.get::<_, Option<String>>(22)? {
+            Some(id) => Some(RenewalDocument {
+                id,
+                doc_no: r.get(23)?,
+                status: r.get(24)?,
+            }),
+            None => None,
+        },
     })
 }
 
@@ -85,7 +104,8 @@ fn client_module(r: &Row<'_>) -> rusqlite::Result<ClientModule> {
 pub fn get(conn: &Connection, id: &str, owned_by: Option<&str>) -> Result<Option<ClientModule>, AppError> {
     Ok(conn
         .prepare_cached(&format!(
-            "SELECT {COLUMNS} FROM {FROM} WHERE cm.id = ?1 AND (?2 IS NULL OR c.owner_id = ?2)"
+            "SELECT {COLUMNS} FROM {} WHERE cm.id = ?1 AND (?2 IS NULL OR c.owner_id = ?2)",
+            from()
         ))?
         .query_row(params![id, owned_by], client_module)
         .optional()?)
@@ -93,7 +113,8 @@ pub fn get(conn: &Connection, id: &str, owned_by: Option<&str>) -> Result<Option
 
 pub fn of_client(conn: &Connection, client_id: &str) -> Result<Vec<ClientModule>, AppError> {
     let mut stmt = conn.prepare_cached(&format!(
-        "SELECT {COLUMNS} FROM {FROM} WHERE cm.client_id = ?1 ORDER BY m.name COLLATE NOCASE, cm.id"
+        "SELECT {COLUMNS} FROM {} WHERE cm.client_id = ?1 ORDER BY m.name COLLATE NOCASE, cm.id",
+        from()
     ))?;
     let rows = stmt
         .query_map([client_id], client_module)?

@@ -6,6 +6,7 @@ use crate::auth::session::AuthUser;
 use crate::book::visible_project;
 use crate::catalog::{rules as catalog_rules, store as catalog_store};
 use crate::clients::{rules as client_rules, store as client_store};
+use crate::clock;
 use crate::db::audit::record;
 use crate::db::query::{Changes, text_or_null};
 use crate::db::settings;
@@ -14,7 +15,6 @@ use crate::projects::checklist_templates;
 use crate::projects::rules;
 use crate::projects::store::{self, ClientModule};
 use axum::http::StatusCode;
-use chrono::NaiveDate;
 use rusqlite::Connection;
 use rusqlite::types::Value;
 use serde::{Deserialize, Serialize};
@@ -48,8 +48,7 @@ fn date_change(field: &'static str, raw: &str) -> Result<(&'static str, Value), 
     if raw.trim().is_empty() {
         return Ok((field, Value::Null));
     }
-    let date = NaiveDate::parse_from_str(raw.trim(), "%Y-%m-%d")
-        .map_err(|_| AppError::invalid(field, "invalid_date", "Give the date as YYYY-MM-DD."))?;
+    let date = clock::check_date(field, raw)?;
     Ok((field, Value::Text(date.to_string())))
 }
 

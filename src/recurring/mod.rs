@@ -10,6 +10,7 @@ pub mod store;
 
 use crate::auth::session::AuthUser;
 use crate::clients::store as client_store;
+use crate::clock;
 use crate::db::audit::{Audit, audit, record};
 use crate::db::query::Changes;
 use crate::db::settings;
@@ -90,7 +91,7 @@ fn plan_changes(conn: &Connection, input: &PlanInput, existing: Option<&Plan>) -
     }
     let next_run = match input.next_run.as_deref() {
         Some(raw) => {
-            let day = checks.check(rules::check_next_run(raw));
+            let day = checks.check(clock::check_date("next_run", raw));
             if let Some(day) = day {
                 changes.push(("next_run", Value::Text(day.to_string())));
                 changes.push(("run_day", Value::Integer(i64::from(day.day()))));

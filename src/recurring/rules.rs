@@ -42,14 +42,6 @@ pub fn check_interval(raw: &str) -> Result<String, AppError> {
     })
 }
 
-/// The next run date written `YYYY-MM-DD` (years 1900 to 9998).
-pub fn check_next_run(raw: &str) -> Result<NaiveDate, AppError> {
-    NaiveDate::parse_from_str(raw.trim(), "%Y-%m-%d")
-        .ok()
-        .filter(|d| (1900..=9998).contains(&d.year()))
-        .ok_or_else(|| AppError::invalid("next_run", "invalid_date", "Give the date as YYYY-MM-DD."))
-}
-
 /// A plan bills at least one line.
 pub fn check_has_lines(count: usize) -> Result<(), AppError> {
     if count == 0 {
@@ -155,10 +147,6 @@ mod tests {
         for bad in ["weekly", "", "Monthly"] {
             let e = check_interval(bad).unwrap_err();
             assert_eq!((e.code, e.field.as_deref()), ("invalid_choice", Some("interval")));
-        }
-        assert_eq!(check_next_run("2026-12-01").unwrap(), d("2026-12-01"));
-        for bad in ["01-12-2026", "2026-02-30", "", "1899-12-31"] {
-            assert_eq!(check_next_run(bad).unwrap_err().code, "invalid_date", "{bad}");
         }
         assert!(check_has_lines(1).is_ok());
         assert_eq!(check_has_lines(0).unwrap_err().code, "no_lines");

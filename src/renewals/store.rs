@@ -72,7 +72,7 @@ impl RenewalFilter {
 /// `POST /api/client-modules/{id}/renewal-quote` made (source `module_renewal`) for its client
 /// with a line of its module, still a draft or issued (not cancelled, not converted: converting
 /// makes it `invoiced`). A document names no subscription, so the client and the module find it.
-const LIVE_RENEWAL_PROFORMA: &str = "SELECT p.id FROM document p
+pub const LIVE_RENEWAL_PROFORMA: &str = "SELECT p.id FROM document p
      WHERE p.client_id = cm.client_id AND p.type = 'PROFORMA' AND p.source = 'module_renewal'
        AND p.status IN ('draft', 'issued')
        AND EXISTS (SELECT 1 FROM document_line l WHERE l.document_id = p.id AND l.module_id = cm.module_id)

@@ -14,6 +14,7 @@
 //! - A certificate's number is 1 to 20 characters; it is issued on a day from the quarter's last
 //!   day to the office's today; it certifies a positive whole number of paise.
 
+use crate::clock;
 use crate::error::AppError;
 use crate::money;
 use crate::revenue::rules::parse_fy;
@@ -300,13 +301,7 @@ pub fn check_issued_on(
     today: NaiveDate,
 ) -> Result<NaiveDate, AppError> {
     let field = "issued_on";
-    let Ok(day) = NaiveDate::parse_from_str(raw.trim(), "%Y-%m-%d") else {
-        return Err(AppError::invalid(
-            field,
-            "invalid_date",
-            "Write the day the certificate was issued as YYYY-MM-DD.",
-        ));
-    };
+    let day = clock::check_date(field, raw)?;
     if day > today {
         return Err(AppError::invalid(
             field,

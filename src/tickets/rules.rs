@@ -15,6 +15,7 @@
 //!   list when the stored one cannot be read), `service` by default. `kind` is free text.
 //! - The list's chips are status groups: `still_open` (the default), each status, and `all`.
 
+use crate::clock;
 use crate::error::AppError;
 use chrono::NaiveDate;
 use serde_json::Value;
@@ -240,8 +241,7 @@ pub fn check_opened_on(
     today: NaiveDate,
     resolved_on: Option<NaiveDate>,
 ) -> Result<NaiveDate, AppError> {
-    let day = NaiveDate::parse_from_str(raw.trim(), "%Y-%m-%d")
-        .map_err(|_| AppError::invalid("opened_on", "invalid_date", "Give the date as YYYY-MM-DD."))?;
+    let day = clock::check_date("opened_on", raw)?;
     if day > today {
         return Err(AppError::invalid(
             "opened_on",

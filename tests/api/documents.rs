@@ -997,6 +997,70 @@ async fn the_date_range_and_staff_scope_of_the_list() {
     );
 }
 
+/// A day its month does not have says so, on its field, whether the body's date is read by
+/// serde (a document's) or by the area (an interaction's follow-up); other text keeps asking for
+/// the format (issue 34).
+#[tokio::test]
+async fn a_date_that_does_not_exist_says_there_is_no_such_date() {
+    let b = books().await;
+    let made = draft(
+        &b,
+        json!({ "type": "INVOICE", "client_id": b.kerala, "lines": [ { "module_id": b.module, "qty": 1 } ] }),
+    )
+    .await;
+    let path = format!("/api/documents/{}", id(&made));
+    let no_such = "2026-02-31: there is no such date (February has 28 days in 2026).";
+    for (body, field) in [
+        (json!({ "doc_date": "2026-02-31" }), "doc_date"),
+        (json!({ "dueDate": "2026-02-31" }), "dueDate"),
+    ] {
+        let refused = b.app.patch(&path, &b.owner, body.clone()).await;
+        assert_eq!(
+            (
+                refused.status,
+                refused.code(),
+                refused.body["error"]["field"].as_str(),
+                refused.body["error"]["message"].as_str()
+            ),
+            (
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "invalid_value",
+                Some(field),
+                Some(no_such)
+            ),
+            "{body}"
+        );
+    }
+    let unreadable = b
+        .app
+        .patch(&path, &b.owner, json!({ "doc_date": "31-02-2026" }))
+        .await;
+    assert_eq!(unreadable.code(), "invalid_value");
+    assert!(!unreadable.text.contains("no such date"), "{}", unreadable.text);
+    let follow_up = b
+        .app
+        .post(
+            "/api/interactions",
+            &b.owner,
+            json!({ "client_id": b.kerala, "type": "call", "notes": "Asked for a quote", "follow_up_on": "2026-02-29" }),
+        )
+        .await;
+    assert_eq!(
+        (
+            follow_up.status,
+            follow_up.code(),
+            follow_up.body["error"]["field"].as_str(),
+            follow_up.body["error"]["message"].as_str()
+        ),
+        (
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "invalid_date",
+            Some("follow_up_on"),
+            Some("2026-02-29: there is no such date (February has 28 days in 2026).")
+        )
+    );
+}
+
 #[tokio::test]
 async fn a_due_date_is_never_before_the_document_date_and_an_emptied_date_is_cleared() {
     let b = books().await;

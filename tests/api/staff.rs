@@ -117,6 +117,86 @@ async fn invite_validates_each_field() {
     assert_eq!(app.count("SELECT COUNT(*) FROM staff"), 1);
 }
 
+/// Each invalid field of a 422 as (field, code), in the order the answer gives them.
+fn field_errors(body: &serde_json::Value) -> Vec<(String, String)> {
+    body["errors"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no errors: {body}"))
+        .iter()
+        .map(|e| {
+            (
+                e["field"].as_str().unwrap().into(),
+                e["code"].as_str().unwrap().into(),
+            )
+        })
+        .collect()
+}
+
+/// An invitation and one's own password change answer every invalid field in one 422, the first
+/// also as `error` (issue 34).
+#[tokio::test]
+async fn invitation_and_password_change_name_every_invalid_field_at_once() {
+    let app = TestApp::new();
+    let owner = app.owner().await;
+    let reply = app
+        .post(
+            "/api/employees",
+            &owner,
+            json!({ "email": "not-an-email", "username": "has space", "name": " ", "role": "staff",
+                    "phone": "12", "title": "x".repeat(81), "password": "short" }),
+        )
+        .await;
+    assert_eq!(reply.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", reply.text);
+    assert_eq!(reply.body["error"]["field"], "email");
+    let wanted = [
+        ("email", "invalid_email"),
+        ("username", "invalid_username"),
+        ("name", "invalid_name"),
+        ("phone", "invalid_phone"),
+        ("title", "invalid_title"),
+        ("password", "weak_password"),
+    ];
+    assert_eq!(
+        field_errors(&reply.body),
+        wanted.map(|(f, c)| (f.to_string(), c.to_string()))
+    );
+    assert_eq!(app.count("SELECT COUNT(*) FROM staff"), 1, "nothing written");
+
+    // A wrong current password and a weak new one: both, the current one first (the form's
+    // order); the wrong guess counts as a failed sign-in as it does alone.
+    let change = |current: &str, new: &str| {
+        app.post(
+            "/api/me/password",
+            &owner,
+            json!({ "current_password": current, "new_password": new }),
+        )
+    };
+    let reply = change("a guess at it", "short").await;
+    assert_eq!(reply.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", reply.text);
+    assert_eq!(reply.body["error"]["field"], "current_password");
+    assert_eq!(
+        field_errors(&reply.body),
+        [
+            ("current_password".to_string(), "wrong_password".to_string()),
+            ("new_password".to_string(), "weak_password".to_string())
+        ]
+    );
+    assert_eq!(
+        app.count("SELECT failed_count FROM staff WHERE role = 'owner'"),
+        1
+    );
+    // One invalid field: the error alone, as before.
+    let reply = change(crate::common::OWNER_PASSWORD, "short").await;
+    assert_eq!(
+        (
+            reply.status,
+            reply.body["error"]["field"].as_str(),
+            reply.body.get("errors")
+        ),
+        (StatusCode::UNPROCESSABLE_ENTITY, Some("new_password"), None)
+    );
+}
+
 #[tokio::test]
 async fn role_gates() {
     let app = TestApp::new();
@@ -822,6 +902,6 @@ async fn weak_new_passwords_are_refused_with_the_reason() {
     assert_eq!(
         app.count("SELECT failed_count FROM staff WHERE role = 'owner'"),
         0,
-        "the current password was not checked"
+        "a right current password counts no failure"
     );
 }

@@ -2,8 +2,8 @@
 //! quotations as Quoted/Waiting with their colour bands, as a list and as a board; a quotation is
 //! marked sent and another lost from the list (the lost one moves to the Lost chip); a call is
 //! logged. The renewals list prices a subscription by the price book, totals the range, and its
-//! "Renewal proforma" opens the new draft, after which the row links that proforma instead. A ticket is opened in the dialog (a future day is refused
-//! on its field first), shows in the list with its SLA badge and the chips' counts, is started,
+//! "Renewal proforma" opens the new draft, after which the row, and the project's page, link that
+//! proforma instead. A ticket is opened in the dialog (a future day is refused on its field first), shows in the list with its SLA badge and the chips' counts, is started,
 //! resolved, noted and billed on its page, and is listed on its client's page.
 
 use crate::common::browser::{Office, quiet, select, shot, until};
@@ -448,6 +448,18 @@ fn a_renewal_in_range_is_priced_totalled_and_quoted_in_one_click() {
             .is_empty(),
         "no second renewal proforma"
     );
+    // So does the project's page, in place of its "Renewal proforma" button (issue 34).
+    let project_link = "main[data-page='project'] [data-testid='renewal-proforma']";
+    s.goto(&server.url(&format!("/projects/{subscription}")));
+    s.wait_page("project");
+    s.wait_text(project_link, "Renewal proforma draft");
+    assert_eq!(href(&s, project_link), json!(format!("/documents/{draft}")));
+    assert!(
+        s.find_all("main[data-page='project'] button")
+            .iter()
+            .all(|b| b.text().trim() != "Renewal proforma"),
+        "no button to make a second"
+    );
     let (status, _, issued) = server.call(
         "POST",
         &format!("/api/documents/{draft}/issue"),
@@ -461,6 +473,15 @@ fn a_renewal_in_range_is_priced_totalled_and_quoted_in_one_click() {
     s.wait_text(&link, &format!("Proforma {no}, issued"));
     assert_eq!(s.wait(&link).text(), format!("Proforma {no}, issued"));
     shot(&s, "118-renewal-proforma-link");
+    s.goto(&server.url(&format!("/projects/{subscription}")));
+    s.wait_page("project");
+    assert_eq!(
+        s.wait_text(project_link, "issued").text(),
+        format!("Proforma {no}, issued")
+    );
+    shot(&s, "118b-project-renewal-proforma-link");
+    s.goto(&server.url("/renewals?kind=module"));
+    s.wait_page("renewals");
     s.wait(&link).click();
     s.wait_page("document");
     assert!(s.url().ends_with(&format!("/documents/{draft}")), "{}", s.url());

@@ -3,7 +3,7 @@
 import { html, useState, useEffect, useRef } from "/vendor/preact-htm.js";
 import { get, post, isAbort } from "../api.js";
 import {
-  useForm, Form, Field, SubmitButton, fieldError, toast, toastWarnings, useSession, useTitle, PageHeader, Card, Link, navigate, useLeaveGuard,
+  useForm, Form, Field, SubmitButton, toast, toastWarnings, useSession, useTitle, PageHeader, Card, Link, navigate, useLeaveGuard,
 } from "../components.js";
 import { isManagerial, useClientOptions, useActiveEmployees, ownerChoices, clientValues, ClientFields, CLIENT_FIELDS, listUrl } from "./client-shared.js";
 
@@ -59,8 +59,8 @@ export function ClientNewPage() {
     if (derived && !typeTouched && form.values.client_type !== derived.client_type) form.set("client_type", derived.client_type);
   }, [derived, typeTouched]);
 
+  // A blank name is left out, so the server says it is required beside every other invalid field.
   const onSubmit = form.submit(async (v) => {
-    if (!v.name.trim()) throw fieldError("name", "Enter the society's name.");
     const body = {};
     for (const k of CLIENT_FIELDS) {
       const value = typeof v[k] === "string" ? v[k].trim() : v[k];

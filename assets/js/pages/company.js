@@ -5,7 +5,7 @@
 import { html, useState } from "/vendor/preact-htm.js";
 import { put } from "../api.js";
 import {
-  Card, Notice, Loading, Form, Field, SubmitButton, useForm, fieldError, toast, useFetch, useTitle, PageHeader, Link, useLeaveGuard,
+  Card, Notice, Loading, Form, Field, SubmitButton, useForm, toast, useFetch, useTitle, PageHeader, Link, useLeaveGuard,
 } from "../components.js";
 import { date } from "../format.js";
 import { stateLabel, stateName, TDS_SECTIONS } from "./client-shared.js";
@@ -32,9 +32,8 @@ function CompanyForm({ profile, onSaved }) {
   useLeaveGuard(form.dirty && !form.saving);
   const v = form.values;
   const hasGstin = !!v.gstin.trim();
+  // Every field is checked by the server, which names every invalid one at once.
   const onSubmit = form.submit(async (values) => {
-    if (!values.name.trim()) throw fieldError("name", "Enter the company's legal name.");
-    if (values.utc_offset.trim() && !/^[+-]\d{2}:\d{2}$/.test(values.utc_offset.trim())) throw fieldError("utc_offset", "Give the offset as +05:30.");
     const body = { name: values.name.trim(), address: values.address.trim() };
     for (const k of TEXT.slice(2)) body[k] = values[k].trim() || null;
     if (body.gstin) body.gstin = body.gstin.toUpperCase();

@@ -1,7 +1,7 @@
 // The dialogs of the employees screen: invite, edit, and the shown-once password.
 import { html } from "/vendor/preact-htm.js";
 import { post, patch } from "../api.js";
-import { Dialog, useForm, Form, Field, StaticField, SubmitButton, OnceSecret, fieldError } from "../components.js";
+import { Dialog, useForm, Form, Field, StaticField, SubmitButton, OnceSecret, fieldError, checkFields } from "../components.js";
 
 export const ROLE_OPTIONS = [
   { value: "staff", label: "Staff" },
@@ -15,8 +15,10 @@ const trimmed = (v) => (v || "").trim();
 export function InviteDialog({ onClose, onInvited }) {
   const form = useForm({ name: "", email: "", username: "", role: "staff", phone: "", title: "" });
   const onSubmit = form.submit(async (v) => {
-    if (!trimmed(v.name)) throw fieldError("name", "Enter the employee's name.");
-    if (!trimmed(v.email)) throw fieldError("email", "Enter the employee's email address.");
+    checkFields({
+      name: !trimmed(v.name) && "Enter the employee's name.",
+      email: !trimmed(v.email) && "Enter the employee's email address.",
+    });
     const body = { name: trimmed(v.name), email: trimmed(v.email), role: v.role };
     // Left out when blank, so the server applies its default (the email).
     if (trimmed(v.username)) body.username = trimmed(v.username);

@@ -4,7 +4,7 @@ import { html } from "/vendor/preact-htm.js";
 import { patch, post } from "../api.js";
 import { roleLabel } from "../format.js";
 import { navigate } from "../router.js";
-import { useForm, Form, Field, StaticField, SubmitButton, fieldError, toast, useSession, useTitle, PageHeader, Card } from "../components.js";
+import { useForm, Form, Field, StaticField, SubmitButton, fieldError, checkFields, toast, useSession, useTitle, PageHeader, Card } from "../components.js";
 
 function DetailsForm({ me, setMe }) {
   const start = { name: me.name || "", phone: me.phone || "", title: me.title || "" };
@@ -38,11 +38,13 @@ function PasswordForm({ forced, refreshMe, username }) {
   const empty = { current_password: "", new_password: "", confirm_password: "" };
   const form = useForm(empty);
   const onSubmit = form.submit(async (v) => {
-    if (!v.current_password) throw fieldError("current_password", "Enter your current password.");
-    if (!v.new_password) throw fieldError("new_password", "Enter a new password.");
-    // The server never sees the confirmation; checking it here catches a typo before it
-    // becomes the password nobody can type.
-    if (v.new_password !== v.confirm_password) throw fieldError("confirm_password", "The two new passwords do not match.");
+    checkFields({
+      current_password: !v.current_password && "Enter your current password.",
+      new_password: !v.new_password && "Enter a new password.",
+      // The server never sees the confirmation; checking it here catches a typo before it
+      // becomes the password nobody can type.
+      confirm_password: v.new_password !== v.confirm_password && "The two new passwords do not match.",
+    });
     await post("/api/me/password", { current_password: v.current_password, new_password: v.new_password });
     form.reset(empty);
     toast.success(forced ? "Password changed. The whole back office is open to you now." : "Password changed.");

@@ -6,7 +6,7 @@ import { post, patch } from "../api.js";
 import { date, isoDate, integer, rupees } from "../format.js";
 import {
   Card, Badge, Notice, Loading, Progress, Dialog, ConfirmDialog, TimedSecret, Form, Field, DateField,
-  useForm, fieldError, toast, useFetch, EmptyState, navigate, DialogActions,
+  useForm, fieldError, toast, useFetch, EmptyState, navigate, DialogActions, Link,
 } from "../components.js";
 import { revealFailure } from "./project-shared.js";
 
@@ -289,9 +289,10 @@ export function useRateCard(project) {
 }
 
 /**
- * "Renewal proforma" and, when the module has a rate card in force, "SMS top-up quote": each makes
- * a proforma draft and opens it. The rate card is found with a preview of one unit (a dry run
- * anyone may make; reading rate cards is the owner's). Returns { buttons, dialog }: render the
+ * "Renewal proforma" (or, while the subscription has a live one, a link to it: "Proforma PI/…,
+ * issued" or "Renewal proforma draft") and, when the module has a rate card in force, "SMS top-up
+ * quote": each makes a proforma draft and opens it. The rate card is found with a preview of one
+ * unit (a dry run anyone may make; reading rate cards is the owner's). Returns { buttons, dialog }: render the
  * dialog first in <main>.
  */
 export function useProjectQuotes(project) {
@@ -313,8 +314,13 @@ export function useProjectQuotes(project) {
       setBusy(false);
     }
   };
-  const buttons = html`<button type="button" class="btn" onClick=${renewal} disabled=${busy} aria-busy=${busy ? "true" : undefined}>
-      ${busy && html`<span class="spinner small" aria-hidden="true"></span>`}Renewal proforma</button>
+  // A live renewal proforma is opened, not made twice (as the renewals list does).
+  const pi = project && project.renewal_document;
+  const renewalAction = pi
+    ? html`<${Link} class="btn" href=${`/documents/${enc(pi.id)}`} data-testid="renewal-proforma">${pi.docNo ? `Proforma ${pi.docNo}, ${pi.status}` : "Renewal proforma draft"}</${Link}>`
+    : html`<button type="button" class="btn" onClick=${renewal} disabled=${busy} aria-busy=${busy ? "true" : undefined}>
+      ${busy && html`<span class="spinner small" aria-hidden="true"></span>`}Renewal proforma</button>`;
+  const buttons = html`${renewalAction}
     ${card && html`<button type="button" class="btn" onClick=${() => setAsking(true)}>SMS top-up quote</button>`}`;
   const dialog = asking && html`<${SmsQuoteDialog} project=${project} minimum=${card && card.minimum} onClose=${() => setAsking(false)}
     onDone=${(doc) => { setAsking(false); opened(doc); }} />`;

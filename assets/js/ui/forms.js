@@ -3,7 +3,7 @@
 // error shows once for the whole form in a role="alert" box.
 import { html, useState, useMemo, useRef, useEffect } from "/vendor/preact-htm.js";
 import { isAbort } from "../api.js";
-import { parseDate, date as formatDate, paiseFromRupees, rupees } from "../format.js";
+import { parseDate, noSuchDate, date as formatDate, paiseFromRupees, rupees } from "../format.js";
 import { Spinner } from "./feedback.js";
 
 let idSeq = 0;
@@ -90,18 +90,21 @@ export function useForm(initial) {
   return { values, setValues, set, errors, setErrors, formError, setFormError, saving, field, submit, reset, fail, dirty };
 }
 
+// "2026-11-22" is taken for a date too, read as the day-first text it stands for.
+const asDayFirst = (t) => (/^\d{4}-\d{2}-\d{2}$/.test(t) ? formatDate(t) : t);
+
 /**
  * The formats a field can check as it is typed. A field with `format` carries
- * `data-format`; text it cannot read shows the format's message once the user leaves the field,
- * and its form refuses to submit (see `blockUnreadable`). Empty text is always readable: whether
- * a field is required is the server's to say.
+ * `data-format`; text it cannot read shows the format's message for that text once the user
+ * leaves the field, and its form refuses to submit (see `blockUnreadable`). Empty text is always
+ * readable: whether a field is required is the server's to say.
  */
 export const FORMATS = {
   date: {
-    read: (t) => parseDate(t) || (/^\d{4}-\d{2}-\d{2}$/.test(t) && parseDate(formatDate(t))) || null,
-    message: "Write the date as DD-MM-YYYY, e.g. 22-11-2026.",
+    read: (t) => parseDate(asDayFirst(t)),
+    message: (t) => noSuchDate(asDayFirst(t)) || "Write the date as DD-MM-YYYY, e.g. 22-11-2026.",
   },
-  money: { read: (t) => paiseFromRupees(t), message: "Write an amount in rupees, e.g. 2,500.50." },
+  money: { read: (t) => paiseFromRupees(t), message: () => "Write an amount in rupees, e.g. 2,500.50." },
 };
 
 /** Whether `text` reads in `format` (empty text does). */
@@ -129,6 +132,23 @@ export function fieldError(field, message) {
   const e = new Error(message);
   e.field = field;
   return e;
+}
+
+/**
+ * Client-side checks of several fields at once, inside `form.submit(fn)`: `problems` maps each
+ * field (in the form's order) to its message, or to a falsy value when it is fine. Throws one
+ * error naming every field with a message, shown as a 422's `errors` are (each beside its field,
+ * the first gets the cursor); does nothing when there is none.
+ *   checkFields({ name: !v.name.trim() && "Enter a name.", email: !v.email && "Enter an email." });
+ */
+export function checkFields(problems) {
+  const errors = Object.entries(problems)
+    .filter(([, message]) => message)
+    .map(([field, message]) => ({ field, message }));
+  if (!errors.length) return;
+  const e = fieldError(errors[0].field, errors[0].message);
+  e.body = { errors };
+  throw e;
 }
 
 /** <form> that submits on Enter, with the form-level error in a role="alert" box. */
@@ -159,7 +179,7 @@ export function Form({ onSubmit, error, children, class: cls, id, label }) {
 export function Field({ label, name, value, onInput, error: outerError, hint, type = "text", as = "input", options, optional, wide, suggestions, after, format, children, class: cls, ...rest }) {
   const id = useId("f-");
   const [left, setLeft] = useState(false);
-  const error = outerError || (format && left && !readable(format, value) ? FORMATS[format].message : null);
+  const error = outerError || (format && left && !readable(format, value) ? FORMATS[format].message(String(value).trim()) : null);
   const listId = suggestions ? `${id}-list` : undefined;
   const hintId = hint ? `${id}-hint` : null;
   const errorId = error ? `${id}-error` : null;
@@ -236,7 +256,8 @@ export function DialogActions({ onClose, saving, label, tone = "primary", closeL
  * A date typed as DD-MM-YYYY (the office's way of writing dates), whatever the browser's
  * locale. `value` and `onChange` use ISO "YYYY-MM-DD" ("" when cleared); `onChange` fires
  * when the user leaves the field or presses Enter with a valid date ("2026-11-22" is taken too).
- * Text that is not a date shows "Write the date as DD-MM-YYYY" and keeps its form from
+ * Text that is not a date shows "Write the date as DD-MM-YYYY" (or, for a day its month lacks,
+ * "31-02-2026: there is no such date (February has 28 days in 2026).") and keeps its form from
  * submitting. `error` shows a server's complaint about the field; `autofocus` puts the cursor there first (e.g. in a dialog).
  */
 export function DateField({ label, name, value, onChange, hint, optional, error, autofocus }) {
