@@ -36,6 +36,7 @@ pub mod payments;
 pub mod pdf;
 pub mod pipeline;
 pub mod projects;
+pub mod qr;
 pub mod recurring;
 pub mod reminders;
 pub mod renewals;
@@ -237,6 +238,7 @@ mod layering {
         "pdf",
         "mail",
         "outbound.rs",
+        "qr.rs",
         "clock.rs",
         "config.rs",
         "error.rs",

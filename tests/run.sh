@@ -7,8 +7,10 @@ cd "$(dirname "$0")/.."
 need_apt=()
 command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
 command -v chromedriver >/dev/null 2>&1 || need_apt+=(chromium-driver)
+# pdftoppm renders a PDF page to pixels, so that a test reads back what is printed (the UPI QR).
+command -v pdftoppm >/dev/null 2>&1 || need_apt+=(poppler-utils)
 if [ ${#need_apt[@]} -gt 0 ]; then
-  echo "tests/run.sh: installing ${need_apt[*]} for the browser tests"
+  echo "tests/run.sh: installing ${need_apt[*]} for the browser and PDF tests"
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need_apt[@]}" >/dev/null

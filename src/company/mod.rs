@@ -88,6 +88,16 @@ pub fn check_profile(profile: &mut CompanyProfile) -> Result<Option<String>, App
     if let Some(email) = profile.email.as_deref().filter(|e| !e.is_empty()) {
         checks.check(staff_rules::check_email(email));
     }
+    profile.upi_id = profile.upi_id.take().map(|u| u.trim().to_string()).filter(|u| !u.is_empty());
+    if let Some(upi) = &profile.upi_id
+        && !is_upi_id(upi)
+    {
+        checks.fail(AppError::invalid(
+            "upi_id",
+            "invalid_upi_id",
+            "A UPI ID is a name, @ and the bank's handle, e.g. softland@okaxis.",
+        ));
+    }
     let offset = profile.utc_offset.take().filter(|o| !o.trim().is_empty());
     if let Some(o) = &offset
         && clock::parse_offset(o).is_none()
@@ -100,6 +110,16 @@ pub fn check_profile(profile: &mut CompanyProfile) -> Result<Option<String>, App
     }
     checks.done()?;
     Ok(offset)
+}
+
+/// A UPI ID (virtual payment address) as NPCI shapes it: a name of letters, digits, `.`, `-`
+/// or `_`, then `@` and the payment provider's handle of letters and digits.
+fn is_upi_id(text: &str) -> bool {
+    let Some((name, handle)) = text.split_once('@') else { return false };
+    (2..=256).contains(&name.len())
+        && name.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'_'))
+        && (2..=64).contains(&handle.len())
+        && handle.bytes().all(|b| b.is_ascii_alphanumeric())
 }
 
 /// Saves the company profile and the office's UTC offset, audited.
@@ -187,4 +207,19 @@ pub fn save_billing_in(tx: &Connection, user: &AuthUser, input: BillingInput) ->
 /// billing.payment_terms_days in force on `on`.
 pub fn payment_terms_days(conn: &rusqlite::Connection, on: chrono::NaiveDate) -> Result<i64, AppError> {
     settings::int(conn, &settings::PAYMENT_TERMS_DAYS, on)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn upi_ids_are_a_name_at_a_handle() {
+        for good in ["softland@okaxis", "malabar.soft-1@sbi", "9876543210@ybl"] {
+            assert!(is_upi_id(good), "{good}");
+        }
+        for bad in ["softland", "@okaxis", "softland@", "a b@sbi", "soft@ok@axis", "soft@ok.axis", "s@sbi"] {
+            assert!(!is_upi_id(bad), "{bad}");
+        }
+    }
 }

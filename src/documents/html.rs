@@ -7,6 +7,7 @@ use crate::documents::pricing::PricedLine;
 use crate::documents::store::{Document, Line};
 use crate::documents::view::{self, DocumentView, Party};
 use crate::error::AppError;
+use crate::qr::{self, Qr};
 use askama::Template;
 use base64::Engine;
 
@@ -23,6 +24,8 @@ struct SharePage<'a> {
     view: &'a DocumentView,
     body: String,
     pdf_href: &'a str,
+    /// The UPI link as a QR code (SVG), when the bill is owed.
+    upi_qr: Option<String>,
 }
 
 #[derive(Template)]
@@ -51,13 +54,20 @@ pub fn fragment(view: &DocumentView) -> Result<String, AppError> {
     rendered(Fragment { view, logo_src }.render())
 }
 
-/// The public share page: the document and a button to its PDF.
+/// The public share page: the document, a button to its PDF and, when the bill is owed, its
+/// UPI code with a link a phone opens in its UPI app.
 pub fn share_page(view: &DocumentView, pdf_href: &str) -> Result<String, AppError> {
+    let upi_qr = view
+        .upi
+        .as_ref()
+        .and_then(|u| Qr::encode(&u.uri))
+        .map(|qr| qr::svg(&qr, "upi-qr", "UPI payment code"));
     rendered(
         SharePage {
             view,
             body: fragment(view)?,
             pdf_href,
+            upi_qr,
         }
         .render(),
     )
@@ -96,6 +106,9 @@ pub fn email(
         ));
         if let Some(due) = &v.due_date {
             text.push_str(&format!("\nDue date: {due}"));
+        }
+        if let Some(upi) = &v.upi {
+            text.push_str(&format!("\nPay {} by UPI: {}", upi.amount, upi.uri));
         }
     }
     if let Some(url) = link {
@@ -167,4 +180,32 @@ pub fn sample(letterhead: Letterhead) -> DocumentView {
         email: None,
     };
     view::assemble(&doc, letterhead, recipient, None)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::documents::view::UpiView;
+
+    /// A bill that is owed names its UPI amount and link in both bodies of its email; one that is
+    /// not names none.
+    #[test]
+    fn an_owed_bill_email_carries_its_upi_link() {
+        let mut view = sample(Letterhead::default());
+        let uri = "upi://pay?pa=softland%40okaxis&pn=Softland&am=108000.00&cu=INR&tn=INV%2F26-27-0001";
+        view.upi = Some(UpiView {
+            uri: uri.into(),
+            amount: "₹1,08,000.00".into(),
+            less_tds: None,
+        });
+        let (html, text) = email("Dear Sir/Madam,", Some(&view), None, &view.letterhead).unwrap();
+        assert!(text.contains(&format!("\nPay ₹1,08,000.00 by UPI: {uri}\n")), "{text}");
+        assert!(
+            html.replace("&#38;", "&").contains(&format!(r#"<a href="{uri}">₹1,08,000.00 with a UPI app</a>"#)),
+            "{html}"
+        );
+        view.upi = None;
+        let (html, text) = email("Dear Sir/Madam,", Some(&view), None, &view.letterhead).unwrap();
+        assert!(!text.contains("UPI") && !html.contains("UPI"));
+    }
 }

@@ -17,6 +17,7 @@ pub mod rules;
 pub mod share_routes;
 pub mod shares;
 pub mod store;
+pub mod upi;
 pub mod view;
 
 use crate::AppState;

@@ -1,8 +1,9 @@
 //! The A4 layout of a quotation, proforma, GST tax invoice or credit note.
 
 use crate::company::letterhead_pdf;
-use crate::documents::view::DocumentView;
+use crate::documents::view::{DocumentView, UpiView};
 use crate::error::AppError;
+use crate::qr::Qr;
 use crate::pdf::layout::{
     self, Align, CONTENT_W, Color, Column, Flow, MARGIN, MM, PAGE_W, Page, Style, TOP, Writer,
 };
@@ -161,7 +162,10 @@ fn parties(page: &mut Page, view: &DocumentView, top: f32) -> f32 {
         MARGIN + CONTENT_W - 2.0 * MM - rx,
         &rows,
     );
-    let right_bottom = y - body.leading() + 4.0 * MM;
+    let right_bottom = match &view.upi {
+        Some(upi) => upi_code(page, upi, rx, y - body.leading() + 6.0, MARGIN + CONTENT_W - 2.0 * MM),
+        None => y - body.leading(),
+    } + 4.0 * MM;
 
     let bottom = left_bottom.max(right_bottom);
     page.rect(
@@ -179,6 +183,23 @@ fn parties(page: &mut Page, view: &DocumentView, top: f32) -> f32 {
         Color::RULE,
     );
     bottom
+}
+
+/// The UPI code of a bill that is owed from `top`, ending at `right`, its caption from `x`;
+/// returns the bottom.
+fn upi_code(page: &mut Page, upi: &UpiView, x: f32, top: f32, right: f32) -> f32 {
+    let Some(qr) = Qr::encode(&upi.uri) else { return top };
+    let size = 26.0 * MM;
+    page.qr(&qr, right - size, top, size);
+    let width = right - size - 2.0 * MM - x;
+    let label = Style::bold(7.5).color(Color::GREY);
+    let mut cy = page.wrapped(x, top + 4.0 * MM, width, label, "SCAN TO PAY BY UPI");
+    cy = page.wrapped(x, cy + 2.0, width, Style::bold(10.0), &upi.amount);
+    if let Some(tds) = &upi.less_tds {
+        cy = page.wrapped(x, cy, width, Style::regular(7.5), &format!("after TDS of {tds}"));
+    }
+    cy = page.wrapped(x, cy, width, Style::regular(7.5), "with any UPI app");
+    (top + size).max(cy)
 }
 
 /// The tax totals at the right, the amount in words at the left.
@@ -392,6 +413,11 @@ pub(crate) mod tests {
             total_in_words: "Rupees One Lakh Eighteen Thousand Only".into(),
             notes: Some("Thank you for your business.".into()),
             terms: Some("Payment within 15 days. Interest at 18% a year on payments made late.".into()),
+            upi: Some(crate::documents::view::UpiView {
+                uri: crate::documents::upi::uri("malabarsoft@sbi", "Malabar Cooperative Software", 10_800_000, "INV/26-27-0001"),
+                amount: "₹1,08,000.00".into(),
+                less_tds: Some("₹10,000.00".into()),
+            }),
         }
     }
 

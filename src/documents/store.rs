@@ -81,6 +81,9 @@ pub struct Document {
     pub payments: Vec<Settlement>,
     /// INVOICE only: the credit notes issued against it, oldest first, cancelled ones included.
     pub credit_notes: Vec<CreditNoteRef>,
+    /// An issued invoice or live proforma that is owed, when the company has a UPI ID: the link
+    /// that pays it (decisions 12); null otherwise.
+    pub upi: Option<crate::documents::upi::Upi>,
 }
 
 /// A recorded payment's allocation to an invoice, as the invoice shows it.
@@ -171,6 +174,7 @@ fn head(r: &Row<'_>) -> rusqlite::Result<Document> {
         shares: vec![],
         payments: vec![],
         credit_notes: vec![],
+        upi: None,
     };
     doc.paid = doc
         .outstanding
@@ -244,6 +248,7 @@ pub fn get(conn: &Connection, id: &str, book: Option<&str>) -> Result<Option<Doc
         doc.payments = settlements_of(conn, id)?;
         doc.credit_notes = credit_notes_of(conn, id)?;
     }
+    doc.upi = crate::documents::upi::of(conn, &doc)?;
     Ok(Some(doc))
 }
 

@@ -68,6 +68,16 @@ pub struct DocumentView {
     pub notes: Option<String>,
     /// The document's own terms, else the letterhead's.
     pub terms: Option<String>,
+    /// The UPI link of a bill that is owed, and what it pays ("₹10,800.00").
+    pub upi: Option<UpiView>,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct UpiView {
+    pub uri: String,
+    pub amount: String,
+    /// The TDS the code leaves for the client to deduct ("₹10,000.00"), when it leaves any.
+    pub less_tds: Option<String>,
 }
 
 pub fn title(doc_type: &str) -> &'static str {
@@ -198,6 +208,14 @@ pub fn assemble(
         total_in_words: money::amount_in_words(doc.total),
         notes: non_empty(doc.notes.as_deref()),
         terms,
+        upi: doc.upi.as_ref().map(|u| {
+            let owed = if doc.doc_type == "INVOICE" { doc.outstanding.unwrap_or(0) } else { doc.total };
+            UpiView {
+                uri: u.uri.clone(),
+                amount: money::rupees(u.amount),
+                less_tds: (owed > u.amount).then(|| money::rupees(owed - u.amount)),
+            }
+        }),
     }
 }
 

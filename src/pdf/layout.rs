@@ -175,6 +175,11 @@ pub(super) enum Op {
         w: f32,
         h: f32,
     },
+    /// Many rectangles (x, y top, w, h) filled as one path: a QR code's dark runs.
+    Rects {
+        rects: Vec<(f32, f32, f32, f32)>,
+        color: Color,
+    },
     Watermark {
         text: String,
         color: Color,
@@ -271,6 +276,23 @@ impl Page {
                 h,
             });
         }
+    }
+
+    /// A QR code `size` points square, its top-left corner at (`x`, `y`), the quiet zone
+    /// included: the dark runs filled as one path on white.
+    pub fn qr(&mut self, qr: &crate::qr::Qr, x: f32, y: f32, size: f32) {
+        let module = size / qr.size_with_quiet_zone() as f32;
+        let at = |m: usize| (m + crate::qr::QUIET_ZONE) as f32 * module;
+        self.rect(x, y, size, size, Some(Color::WHITE), None);
+        let rects = qr
+            .runs
+            .iter()
+            .map(|r| (x + at(r.x), y + at(r.y), r.len as f32 * module, module))
+            .collect();
+        self.ops.push(Op::Rects {
+            rects,
+            color: Color::BLACK,
+        });
     }
 
     /// Large, light, diagonal text across the page (DRAFT, CANCELLED), drawn over everything.

@@ -291,19 +291,27 @@ fn content(page: &Page, fonts: &mut [FontUse; 2], images: &mut Vec<Image>) -> Ve
                 fill: paint,
                 stroke: line,
             } => {
-                content.rect(*x, flip(*y + *h), *w, *h);
+                // Colours first: inside a path only path operators may stand (PDF 32000 8.5.1).
                 if let Some(c) = paint {
                     fill(&mut content, *c);
                 }
                 if let Some((c, width)) = line {
                     stroke(&mut content, *c, *width);
                 }
+                content.rect(*x, flip(*y + *h), *w, *h);
                 match (paint, line) {
                     (Some(_), Some(_)) => content.fill_nonzero_and_stroke(),
                     (Some(_), None) => content.fill_nonzero(),
                     (None, Some(_)) => content.stroke(),
                     (None, None) => content.end_path(),
                 };
+            }
+            Op::Rects { rects, color } => {
+                fill(&mut content, *color);
+                for (x, y, w, h) in rects {
+                    content.rect(*x, flip(*y + *h), *w, *h);
+                }
+                content.fill_nonzero();
             }
             Op::Image { image, x, y, w, h } => {
                 let n = match images.iter().position(|i| Arc::ptr_eq(&i.0, &image.0)) {

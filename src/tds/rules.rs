@@ -257,6 +257,16 @@ pub fn check_tan(field: &str, raw: &str) -> Result<Option<String>, AppError> {
     Ok(Some(tan))
 }
 
+/// The rate a section deducts at, in percent: 194J 10, 194C 2 (the payment form's "TDS 10%" and
+/// "TDS 2%").
+pub fn section_percent(section: &str) -> Option<i64> {
+    match section {
+        "194J" => Some(10),
+        "194C" => Some(2),
+        _ => None,
+    }
+}
+
 /// A section as typed (trimmed, any case); None when empty (cleared).
 pub fn check_section(field: &str, raw: &str) -> Result<Option<String>, AppError> {
     let section = raw.trim().to_ascii_uppercase();

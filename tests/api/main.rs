@@ -33,4 +33,5 @@ mod settings;
 mod sms;
 mod staff;
 mod tds;
+mod upi;
 mod worklists;

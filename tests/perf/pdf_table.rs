@@ -88,11 +88,20 @@ pub fn pdf_section() -> String {
          embedded fonts and decodes the logo).\n\n\
          | document | lines | pages | size KB | first ms | p50 ms | p99 ms |\n|---|---:|---:|---:|---:|---:|---:|\n",
     );
-    for (name, lines, pages) in [
-        ("tax invoice, one page", 3, 1),
-        ("tax invoice, five pages", 80, 5),
+    for (name, lines, pages, upi) in [
+        ("tax invoice, one page", 3, 1, false),
+        ("tax invoice with its UPI code, one page", 3, 1, true),
+        ("tax invoice, five pages", 80, 5, false),
     ] {
-        let view = pdf_view(lines);
+        let mut view = pdf_view(lines);
+        if upi {
+            let uri = backoffice::documents::upi::uri("malabarsoft@sbi", "Malabar Soft", 10_800_000, "INV/26-27-0001");
+            view.upi = Some(backoffice::documents::view::UpiView {
+                uri,
+                amount: "₹1,08,000.00".into(),
+                less_tds: Some("₹10,000.00".into()),
+            });
+        }
         let t = Instant::now();
         let pdf = backoffice::documents::pdf::document_pdf(&view).unwrap();
         let first = t.elapsed();

@@ -132,6 +132,8 @@ function DocumentView({ doc, me, onChanged }) {
           <${Detail} label="Date" value=${date(doc.doc_date)} />
           ${doc.type === "INVOICE" && html`<${Detail} label="Due date" value=${date(doc.due_date)} />`}
           <${Detail} label="Place of supply" value=${placeOfSupply(doc.intra_state)} />
+          ${doc.upi && html`<${Detail} label="Pay by UPI" value=${html`<span data-testid="upi-amount">${rupees(doc.upi.amount)}</span>${" "}
+            <a href=${doc.upi.uri} data-testid="upi-link" title="What is owed less the TDS still to deduct: the QR code on the PDF and the share page pays this">UPI link</a>`} />`}
           <${Detail} label=${doc.type === "CREDIT_NOTE" ? "Credits" : "Made from"} value=${doc.parent_id && html`<${DocLink} id=${doc.parent_id} testid="parent-link" />`} />
           ${doc.type !== "CREDIT_NOTE" && doc.type !== "INVOICE" && html`<${Detail} label="Followed by" value=${doc.child_id && html`<${DocLink} id=${doc.child_id} testid="child-link" />`} />`}
           <${Detail} label="Origin" value=${sourceLabel(doc.source)} />
