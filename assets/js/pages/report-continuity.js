@@ -1,9 +1,10 @@
 // Number continuity (/reports/number-continuity, owner and manager): per document series and
 // financial year, the first and last number, how many were issued, and every gap or duplicate in
-// between, so the owner can show an auditor that the invoice series is unbroken. Printable: the
+// between (each run of missing numbers as one range, marked when the legacy import explains it),
+// so the owner can show an auditor that the invoice series is unbroken. Printable: the
 // navigation, filters and buttons stay off the paper.
 import { html } from "/vendor/preact-htm.js";
-import { integer } from "../format.js";
+import { integer, numberRange } from "../format.js";
 import { qs } from "../api.js";
 import { DataTable, EmptyState, FilterBar, useFetch, useQuery, useTitle, PageHeader, Link } from "../components.js";
 import { fyChoices } from "./report-range.js";
@@ -14,10 +15,17 @@ const SERIES = { QT: "Quotations", PI: "Proforma invoices", INV: "Tax invoices",
 /** "25-26" → "2025-26" (the answer's years are short, as in the numbers). */
 const fyLong = (fy) => (/^\d{2}-\d{2}$/.test(fy) ? `20${fy}` : fy);
 
-/** Numbers as "INV/25-26-0005, INV/25-26-0007"; `total` above the listed ones says how many more. */
-function numbers(list, total = list.length) {
-  const more = total - list.length;
-  return more > 0 ? `${list.join(", ")} and ${integer(more)} more` : list.join(", ");
+/** Numbers as "INV/25-26-0005, INV/25-26-0007". */
+const numbers = (list) => list.join(", ");
+
+/** One run of missing numbers: "0159–0899 (741 numbers)", and when the import explains it, the imported invoice that borders it. */
+function GapRange({ gap }) {
+  const imported = gap.explained_by_import;
+  return html`<li data-testid="gap" data-from=${gap.from} data-to=${gap.to} data-explained=${imported ? "1" : "0"}>
+    <span class="mono-ish">${numberRange(gap.from, gap.to, gap.count)}</span>
+    ${imported && html` <span class="cell-sub" data-testid="gap-explained">explained by the import: the old system's
+      <${Link} href=${`/documents/${encodeURIComponent(imported.document_id)}`}>${imported.docNo}</${Link}></span>`}
+  </li>`;
 }
 
 function Verdict({ row }) {
@@ -28,8 +36,11 @@ function Verdict({ row }) {
   if (unbroken) {
     return html`<span class="continuity-ok" data-testid="verdict" data-state="unbroken"><span aria-hidden="true">✓ </span>Unbroken</span>`;
   }
+  const listed = gaps.reduce((n, g) => n + g.count, 0);
   return html`<div class="continuity-bad" data-testid="verdict" data-state="broken">
-    ${gapCount > 0 && html`<div data-testid="gaps"><strong>${gapCount === 1 ? "Missing" : `${integer(gapCount)} missing`}:</strong> ${numbers(gaps, gapCount)}</div>`}
+    ${gapCount > 0 && html`<div data-testid="gaps"><strong>${gapCount === 1 ? "Missing" : `${integer(gapCount)} missing`}:</strong>
+      <ul class="plain-list gap-list">${gaps.map((g) => html`<${GapRange} key=${g.from} gap=${g} />`)}</ul>
+      ${gapCount > listed && html`<p class="hint">and ${integer(gapCount - listed)} more in later gaps.</p>`}</div>`}
     ${dups.length > 0 && html`<div data-testid="duplicates"><strong>${dups.length === 1 ? "Written twice" : `${integer(dups.length)} written twice`}:</strong> ${numbers(dups)}</div>`}
   </div>`;
 }
