@@ -3,16 +3,16 @@
 //! otherwise each client of the file is created (classified from its name as on create, and
 //! marked `imported_at`, so the pipeline does not take it for an enquiry) or, when it is already
 //! in the registry, updated with the cells the file gives or left alone as the owner chose; the
-//! contacts its rows name are added to it unless it was left alone; each legacy invoice is recorded with its number, date and total; and every
-//! number series is moved past the largest legacy number of its prefix and financial year, so
-//! the next invoice continues the old series. The old system's onboarding checklist, when the
+//! contacts its rows name are added to it unless it was left alone; each legacy invoice is
+//! recorded with its number, date and total; and every number series is moved past the largest
+//! legacy number of its prefix and financial year, so the next invoice continues the old series. The old system's onboarding checklist, when the
 //! stage brought one, becomes the legacy whole checklist (spec 2.11). A second commit of the
 //! same file finds every client and invoice already there and creates nothing.
 
 use crate::auth::session::AuthUser;
-use crate::clients::registry::{ClientInput, client_changes};
 use crate::clients::contacts::{ContactInput, contact_changes};
 use crate::clients::contacts_store;
+use crate::clients::registry::{ClientInput, client_changes};
 use crate::clients::store as client_store;
 use crate::db::audit::{Audit, audit, record};
 use crate::db::query::{defer_search, resume_search};

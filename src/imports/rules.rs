@@ -12,8 +12,12 @@
 //!   or `01-Apr-2024`, never after the office's today;
 //! - an invoice number is `<prefix>/<yy>-<yy>-<seq>` of its date's financial year, the prefix
 //!   not one the other documents own (QT, PI, CN, RCT);
+//! - phones and email addresses (the society's and its contact's) are checked as the client and
+//!   contact forms check them; a contact's role, phone or email needs the contact's name;
 //! - every problem a row has is a marker ([`PROBLEM_KINDS`]); any stops the commit. A client
-//!   already in the registry is not a problem: it is offered as update or skip.
+//!   already in the registry is not a problem: it is offered as update or skip;
+//! - numbers far past a series' own open a gap the owner is warned of before the commit
+//!   ([`continuity_gaps`]).
 
 use crate::documents::rules::financial_year;
 use crate::error::AppError;
@@ -110,7 +114,10 @@ pub const FIELDS: &[(&str, &[&str])] = &[
         "contact_phone",
         &["contactphone", "contactmobile", "contactno", "contactnumber"],
     ),
-    ("contact_email", &["contactemail", "contactemailid", "contactmail"]),
+    (
+        "contact_email",
+        &["contactemail", "contactemailid", "contactmail"],
+    ),
     (
         "invoice_no",
         &[
@@ -533,7 +540,9 @@ pub fn continuity_gaps(
 ) -> Vec<ContinuityGap> {
     let mut smallest: std::collections::BTreeMap<(&str, &str), i64> = Default::default();
     for n in staged {
-        let seq = smallest.entry((n.prefix.as_str(), n.fy.as_str())).or_insert(n.seq);
+        let seq = smallest
+            .entry((n.prefix.as_str(), n.fy.as_str()))
+            .or_insert(n.seq);
         *seq = (*seq).min(n.seq);
     }
     smallest
@@ -1023,10 +1032,16 @@ mod tests {
 
     #[test]
     fn a_gap_is_warned_only_past_a_series_the_office_has_numbered_in() {
-        let staged: Vec<LegacyNumber> = ["INV/25-26-0900", "INV/25-26-0950", "INV/25-26-0160", "INV/24-25-0007", "SI/25-26-0042"]
-            .iter()
-            .filter_map(|n| parse_number(n))
-            .collect();
+        let staged: Vec<LegacyNumber> = [
+            "INV/25-26-0900",
+            "INV/25-26-0950",
+            "INV/25-26-0160",
+            "INV/24-25-0007",
+            "SI/25-26-0042",
+        ]
+        .iter()
+        .filter_map(|n| parse_number(n))
+        .collect();
         let given = HashMap::from([
             (("INV".to_string(), "25-26".to_string()), 158),
             (("INV".to_string(), "24-25".to_string()), 7),
@@ -1244,7 +1259,11 @@ mod tests {
             vec![pair("phone_invalid", "phone"), pair("email_invalid", "email")]
         );
         assert_eq!(
-            row(&[("contact_name", "Suresh"), ("contact_phone", "12"), ("contact_email", "s@")]),
+            row(&[
+                ("contact_name", "Suresh"),
+                ("contact_phone", "12"),
+                ("contact_email", "s@")
+            ]),
             vec![
                 pair("phone_invalid", "contact_phone"),
                 pair("email_invalid", "contact_email")

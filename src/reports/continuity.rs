@@ -1,6 +1,7 @@
 //! The number-continuity report (issue 20; decisions 11): for each number series and financial
 //! year, the first and last number, how many there are, and every number missing between them
-//! or written twice, so the owner can show an auditor that the invoice series is unbroken.
+//! (as runs, each marked when the legacy import explains it: see [`Gap`]) or written twice, so
+//! the owner can show an auditor that the invoice series is unbroken.
 //!
 //! A series is a prefix and a financial year (`INV/25-26-0001`: INV, 25-26): the documents'
 //! (QT, PI, INV, CN) and the receipts' (RCT). Every number given counts, cancelled documents
@@ -151,9 +152,7 @@ pub fn report(conn: &Connection, fy: Option<&str>) -> Result<ContinuityReport, A
         if let Some((prefix, fy, seq)) = parse_number(number)
             && short.as_deref().is_none_or(|s| s == fy)
         {
-            let found = series
-                .entry((fy.to_string(), prefix.to_string()))
-                .or_default();
+            let found = series.entry((fy.to_string(), prefix.to_string())).or_default();
             found.seqs.push(seq);
             if let Some(id) = imported_id {
                 found.imported.insert(
@@ -264,8 +263,18 @@ mod tests {
             c.gaps,
             vec![
                 gap("INV/25-26-0150", "INV/25-26-0150", 1, None),
-                gap("INV/25-26-0159", "INV/25-26-0899", 741, Some(legacy(900, "INV/25-26-900").1)),
-                gap("INV/25-26-0901", "INV/25-26-0902", 2, Some(legacy(903, "INV/25-26-0903").1)),
+                gap(
+                    "INV/25-26-0159",
+                    "INV/25-26-0899",
+                    741,
+                    Some(legacy(900, "INV/25-26-900").1)
+                ),
+                gap(
+                    "INV/25-26-0901",
+                    "INV/25-26-0902",
+                    2,
+                    Some(legacy(903, "INV/25-26-0903").1)
+                ),
             ]
         );
         assert_eq!(c.gap_count, 744);

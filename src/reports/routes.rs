@@ -333,7 +333,12 @@ async fn number_continuity_csv(
             .iter()
             .map(|g| {
                 let explained = g.explained_by_import.as_ref().map(|i| i.doc_no.clone());
-                [g.from.clone(), g.to.clone(), g.count.to_string(), explained.unwrap_or_default()]
+                [
+                    g.from.clone(),
+                    g.to.clone(),
+                    g.count.to_string(),
+                    explained.unwrap_or_default(),
+                ]
             })
             .collect();
         if gaps.is_empty() {

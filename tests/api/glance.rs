@@ -671,7 +671,10 @@ async fn number_continuity_shows_each_series_unbroken_and_finds_a_gap() {
         lines,
         [
             format!("{series},INV/{short}-0002,INV/{short}-0002,1,,,no"),
-            format!("{series},INV/{short}-{gap:04},INV/{short}-{gap:04},1,,,no", gap = count + 1),
+            format!(
+                "{series},INV/{short}-{gap:04},INV/{short}-{gap:04},1,,,no",
+                gap = count + 1
+            ),
         ]
     );
     assert_eq!(

@@ -1085,7 +1085,8 @@ async fn issue_invoice(app: &TestApp, owner: &str, client: &str, module: &str) -
 }
 
 #[tokio::test]
-async fn numbers_far_past_the_series_warn_before_the_commit_and_the_report_says_the_import_explains_the_gap() {
+async fn numbers_far_past_the_series_warn_before_the_commit_and_the_report_says_the_import_explains_the_gap()
+{
     let app = TestApp::new();
     let owner = app.owner().await;
     app.set_company(&owner, json!({})).await;
@@ -1179,9 +1180,12 @@ async fn numbers_far_past_the_series_warn_before_the_commit_and_the_report_says_
         "Series,Financial year,First,Last,Count,Missing,Gap from,Gap to,Gap count,Explained by import,Duplicated,Unbroken"
     );
     assert!(
-        lines.contains(&format!(
-            "INV,{fy},INV/{fy}-0001,INV/{fy}-0901,4,897,INV/{fy}-0003,INV/{fy}-0899,897,INV/{fy}-0900,,no"
-        ).as_str()),
+        lines.contains(
+            &format!(
+                "INV,{fy},INV/{fy}-0001,INV/{fy}-0901,4,897,INV/{fy}-0003,INV/{fy}-0899,897,INV/{fy}-0900,,no"
+            )
+            .as_str()
+        ),
         "{}",
         csv.text
     );
@@ -1221,11 +1225,19 @@ async fn the_import_takes_phone_email_address_and_a_contact_and_checks_them() {
         .as_array()
         .unwrap()
         .iter()
-        .map(|p| (p["kind"].as_str().unwrap().into(), p["field"].as_str().unwrap().into()))
+        .map(|p| {
+            (
+                p["kind"].as_str().unwrap().into(),
+                p["field"].as_str().unwrap().into(),
+            )
+        })
         .collect();
     let pair = |k: &str, f: &str| (k.to_string(), f.to_string());
     assert_eq!(
-        (staged.body["problems"].as_i64(), staged.body["problem_rows"][0]["row"].as_i64()),
+        (
+            staged.body["problems"].as_i64(),
+            staged.body["problem_rows"][0]["row"].as_i64()
+        ),
         (Some(1), Some(3))
     );
     assert_eq!(
@@ -1245,13 +1257,20 @@ async fn the_import_takes_phone_email_address_and_a_contact_and_checks_them() {
         )
         .await;
     assert_eq!(
-        (fixed.status, fixed.body["problems"].clone(), fixed.body["contact_email"].clone()),
+        (
+            fixed.status,
+            fixed.body["problems"].clone(),
+            fixed.body["contact_email"].clone()
+        ),
         (StatusCode::OK, json!([]), json!("rema@mylom.in"))
     );
     let committed = app.post("/api/import/commit", &owner, json!({})).await;
     assert_eq!(committed.status, StatusCode::OK, "{}", committed.text);
     assert_eq!(
-        (committed.body["clients_created"].as_i64(), committed.body["contacts_created"].as_i64()),
+        (
+            committed.body["clients_created"].as_i64(),
+            committed.body["contacts_created"].as_i64()
+        ),
         (Some(2), Some(3))
     );
     let client: (String, String, String, String) = app
@@ -1274,14 +1293,26 @@ async fn the_import_takes_phone_email_address_and_a_contact_and_checks_them() {
         .as_array()
         .unwrap()
         .iter()
-        .map(|c| (c["name"].clone(), c["role"].clone(), c["phone"].clone(), c["email"].clone()))
+        .map(|c| {
+            (
+                c["name"].clone(),
+                c["role"].clone(),
+                c["phone"].clone(),
+                c["email"].clone(),
+            )
+        })
         .collect();
     got.sort_by_key(|c| c.0.to_string());
     assert_eq!(
         got,
         [
             (json!("Anitha"), json!("accountant"), Value::Null, Value::Null),
-            (json!("Suresh Kumar"), json!("secretary"), json!("94470 12345"), json!("suresh@kallada.in")),
+            (
+                json!("Suresh Kumar"),
+                json!("secretary"),
+                json!("94470 12345"),
+                json!("suresh@kallada.in")
+            ),
         ]
     );
     // Committing the same file again adds no contact twice.

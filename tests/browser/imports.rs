@@ -285,7 +285,9 @@ fn a_gap_the_import_opens_is_warned_before_the_commit_and_reported_as_a_range_it
     let (id, first) = office.issued_invoice(&client, "Support for the year", 1_000_000);
     let fy = first["INV/".len().."INV/".len() + 5].to_string();
     assert_eq!(first, format!("INV/{fy}-0001"));
-    let (_, _, doc) = office.server.call("GET", &format!("/api/documents/{id}"), Some(&office.owner), None);
+    let (_, _, doc) = office
+        .server
+        .call("GET", &format!("/api/documents/{id}"), Some(&office.owner), None);
     let today = doc["doc_date"].as_str().unwrap().to_string();
     let dir = tempfile::TempDir::new().unwrap();
     let file = dir.path().join("old-invoices.csv");
@@ -299,7 +301,8 @@ fn a_gap_the_import_opens_is_warned_before_the_commit_and_reported_as_a_range_it
     s.goto(&office.server.url("/import"));
     s.wait_page("import");
     s.wait("input[name='csv_file']").type_text(file.to_str().unwrap());
-    let series = format!("[data-testid='import-summary'] [data-testid='import-warnings'] li[data-series='INV/{fy}']");
+    let series =
+        format!("[data-testid='import-summary'] [data-testid='import-warnings'] li[data-series='INV/{fy}']");
     s.wait_text(&series, &format!("INV/{fy}: 0002–0899 (898 numbers) missing"));
     // The warning stands above the commit button.
     assert_eq!(
