@@ -334,6 +334,10 @@ fn a_gap_the_import_opens_is_warned_before_the_commit_and_reported_as_a_range_it
         &format!("explained by the import: the old system's INV/{fy}-0900"),
     );
     assert_eq!(s.find_all(&format!("{row} [data-testid='gap']")).len(), 1);
+    s.wait_text(
+        "[data-testid='continuity-summary']",
+        "1 gap lies next to the old system's imported numbers.",
+    );
     quiet(&s);
     shot(&s, "99-continuity-gap-explained");
 }
