@@ -84,6 +84,15 @@ export function integer(n) {
 
 const pad2 = (n) => String(n).padStart(2, "0");
 
+/**
+ * A run of missing numbers of one series by their sequences, with the series' zero padding:
+ * "0159–0899 (741 numbers)", or "0159" alone. `from` and `to` are whole numbers ("INV/25-26-0159").
+ */
+export function numberRange(from, to, count) {
+  const seq = (n) => String(n).slice(String(n).lastIndexOf("-") + 1);
+  return from === to ? seq(from) : `${seq(from)}–${seq(to)} (${integer(count)} numbers)`;
+}
+
 /** "2026-11-22" (or an RFC 3339 text: its date part) → "22-11-2026"; anything else as given. */
 export function date(iso) {
   if (!iso) return "";

@@ -1,14 +1,17 @@
 //! Committing the staged file (spec 2.7, 4.8; issue 17), in one transaction: refused while any
 //! row has a problem (checked again first: the registry may have moved on since staging);
-//! otherwise each client of the file is created (classified from its name as on create) or,
-//! when it is already in the registry, updated with the cells the file gives or left alone as
-//! the owner chose; each legacy invoice is recorded with its number, date and total; and every
-//! number series is moved past the largest legacy number of its prefix and financial year, so
-//! the next invoice continues the old series. The old system's onboarding checklist, when the
+//! otherwise each client of the file is created (classified from its name as on create, and
+//! marked `imported_at`, so the pipeline does not take it for an enquiry) or, when it is already
+//! in the registry, updated with the cells the file gives or left alone as the owner chose; the
+//! contacts its rows name are added to it unless it was left alone; each legacy invoice is
+//! recorded with its number, date and total; and every number series is moved past the largest
+//! legacy number of its prefix and financial year, so the next invoice continues the old series. The old system's onboarding checklist, when the
 //! stage brought one, becomes the legacy whole checklist (spec 2.11). A second commit of the
 //! same file finds every client and invoice already there and creates nothing.
 
 use crate::auth::session::AuthUser;
+use crate::clients::contacts::{ContactInput, contact_changes};
+use crate::clients::contacts_store;
 use crate::clients::registry::{ClientInput, client_changes};
 use crate::clients::store as client_store;
 use crate::db::audit::{Audit, audit, record};
@@ -20,6 +23,7 @@ use crate::imports::rules;
 use crate::imports::staging::{recheck_in, staged_batch};
 use crate::imports::store::{self, Stored};
 use rusqlite::Connection;
+use rusqlite::types::Value;
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
 use utoipa::ToSchema;
@@ -32,6 +36,9 @@ pub struct CommitResult {
     pub clients_updated: i64,
     /// Clients already in the registry left as they were (skipped, or nothing new in the file).
     pub clients_unchanged: i64,
+    /// Contacts added to the clients (one per contact name a client's rows give that it does
+    /// not already have).
+    pub contacts_created: i64,
     pub invoices_created: i64,
     /// Invoices an earlier commit had already recorded.
     pub invoices_known: i64,
@@ -70,8 +77,41 @@ fn client_input(rows: &[&Stored], with_name: bool) -> ClientInput {
         sector: pick(|r| &r.sector),
         remote_access_id: pick(|r| &r.remote_access_id),
         os: pick(|r| &r.os),
+        phone: pick(|r| &r.phone),
+        email: pick(|r| &r.email),
+        address: pick(|r| &r.address),
         ..ClientInput::default()
     }
+}
+
+/// Adds to `client_id` each contact its rows give (by name, the first row naming one) that it
+/// does not already have under that name; answers how many were added.
+fn add_contacts(tx: &Connection, client_id: &str, rows: &[&Stored]) -> Result<i64, AppError> {
+    // Most files name no contact: their thousands of clients cost no query here.
+    if rows.iter().all(|s| s.raw.contact_name.is_empty()) {
+        return Ok(0);
+    }
+    let mut names: Vec<String> = contacts_store::contacts_of(tx, client_id)?
+        .into_iter()
+        .map(|c| c.name.trim().to_lowercase())
+        .collect();
+    let mut added = 0;
+    for raw in rows.iter().map(|s| &s.raw) {
+        let name = raw.contact_name.to_lowercase();
+        if name.is_empty() || names.contains(&name) {
+            continue;
+        }
+        let input = ContactInput {
+            name: Some(raw.contact_name.clone()),
+            role: opt(&raw.contact_role),
+            phone: opt(&raw.contact_phone),
+            email: opt(&raw.contact_email),
+        };
+        contacts_store::insert(tx, "contact", client_id, contact_changes(&input, true)?)?;
+        names.push(name);
+        added += 1;
+    }
+    Ok(added)
 }
 
 /// Commits what is staged; see the module header.
@@ -124,12 +164,18 @@ pub fn commit_in(tx: &Connection, user: &AuthUser) -> Result<CommitResult, AppEr
                     (&mut input.sector, &before.sector),
                     (&mut input.remote_access_id, &before.remote_access_id),
                     (&mut input.os, &before.os),
+                    (&mut input.phone, &before.phone),
+                    (&mut input.email, &before.email),
+                    (&mut input.address, &before.address),
                 ] {
                     if cell.as_ref() == current.as_ref() {
                         *cell = None;
                     }
                 }
                 let changes = client_changes(&input, Some(&before))?;
+                if first.action == "update" {
+                    result.contacts_created += add_contacts(tx, id, group)?;
+                }
                 if first.action == "update" && !changes.is_empty() {
                     client_store::update(tx, id, changes)?;
                     let after = client_store::get(tx, id, None)?
@@ -151,9 +197,11 @@ pub fn commit_in(tx: &Connection, user: &AuthUser) -> Result<CommitResult, AppEr
                 }
             }
             None => {
-                let fields = client_changes(&client_input(group, true), None)?;
+                let mut fields = client_changes(&client_input(group, true), None)?;
+                fields.push(("imported_at", Value::Text(crate::clock::now_timestamp())));
                 result.clients_created += 1;
                 let client = client_store::insert(tx, fields, &user.id)?;
+                result.contacts_created += add_contacts(tx, &client.id, group)?;
                 new_clients.push(client.id.clone());
                 client
             }

@@ -12,12 +12,17 @@
 //!   or `01-Apr-2024`, never after the office's today;
 //! - an invoice number is `<prefix>/<yy>-<yy>-<seq>` of its date's financial year, the prefix
 //!   not one the other documents own (QT, PI, CN, RCT);
+//! - phones and email addresses (the society's and its contact's) are checked as the client and
+//!   contact forms check them; a contact's role, phone or email needs the contact's name;
 //! - every problem a row has is a marker ([`PROBLEM_KINDS`]); any stops the commit. A client
-//!   already in the registry is not a problem: it is offered as update or skip.
+//!   already in the registry is not a problem: it is offered as update or skip;
+//! - numbers far past a series' own open a gap the owner is warned of before the commit
+//!   ([`continuity_gaps`]).
 
 use crate::documents::rules::financial_year;
 use crate::error::AppError;
 use crate::gstin::Gstin;
+use crate::staff::rules::{check_email, check_phone};
 use chrono::{Datelike, NaiveDate};
 use serde::Serialize;
 use std::collections::HashMap;
@@ -32,7 +37,7 @@ pub const STAGE_BODY_LIMIT: usize = 2 * MAX_BYTES + 64 * 1024;
 
 /// The most data rows a file may have.
 pub const MAX_ROWS: usize = 100_000;
-/// The most columns a file may have. The import reads about 15 (`FIELDS`) and says which others
+/// The most columns a file may have. The import reads about 20 (`FIELDS`) and says which others
 /// it ignores; a legacy export with a few dozen extra columns is still read, while a header
 /// of 200,000 columns (a mistake or an attack) is refused before its headers are kept and
 /// echoed back by every status read.
@@ -89,6 +94,31 @@ pub const FIELDS: &[(&str, &[&str])] = &[
     ),
     ("os", &["os", "operatingsystem"]),
     (
+        "phone",
+        &[
+            "phone",
+            "phoneno",
+            "phonenumber",
+            "mobile",
+            "mobileno",
+            "mobilenumber",
+            "telephone",
+            "tel",
+        ],
+    ),
+    ("email", &["email", "emailid", "emailaddress", "mail"]),
+    ("address", &["address", "postaladdress", "fulladdress"]),
+    ("contact_name", &["contactname", "contactperson", "contact"]),
+    ("contact_role", &["contactrole", "role", "designation"]),
+    (
+        "contact_phone",
+        &["contactphone", "contactmobile", "contactno", "contactnumber"],
+    ),
+    (
+        "contact_email",
+        &["contactemail", "contactemailid", "contactmail"],
+    ),
+    (
         "invoice_no",
         &[
             "invoiceno",
@@ -127,11 +157,11 @@ pub const FIELDS: &[(&str, &[&str])] = &[
 ];
 
 /// The sample file the import page offers: every column, a quoted comma, a name in Malayalam,
-/// a society with two legacy invoices and one without any.
-pub const SAMPLE: &str = "name,gstin,district,sector,remote_access_id,os,invoice_no,invoice_date,invoice_total,invoice_balance\r\n\
-\"Kallada Service Co-operative Bank Ltd, No 1432\",32AABAK1234C1ZI,Kollam,Banking,123 456 789,Windows 10,INV/24-25-0101,15-04-2024,\"11,800.00\",0\r\n\
-\"Kallada Service Co-operative Bank Ltd, No 1432\",32AABAK1234C1ZI,Kollam,Banking,123 456 789,Windows 10,INV/25-26-0042,02/05/2025,\"₹5,900.00\",\"5,900.00\"\r\n\
-കുണ്ടറ വനിതാ സഹകരണ സംഘം,,Kollam,Women,,Windows 11,,,,\r\n";
+/// a society with two legacy invoices (and its secretary as a contact) and one without any.
+pub const SAMPLE: &str = "name,gstin,district,sector,remote_access_id,os,phone,email,address,contact_name,contact_role,contact_phone,contact_email,invoice_no,invoice_date,invoice_total,invoice_balance\r\n\
+\"Kallada Service Co-operative Bank Ltd, No 1432\",32AABAK1234C1ZI,Kollam,Banking,123 456 789,Windows 10,0474 255 1432,kalladascb@example.in,\"Main Road, Kallada, Kollam 691500\",Suresh Kumar,secretary,94470 12345,secretary.kallada@example.in,INV/24-25-0101,15-04-2024,\"11,800.00\",0\r\n\
+\"Kallada Service Co-operative Bank Ltd, No 1432\",32AABAK1234C1ZI,Kollam,Banking,123 456 789,Windows 10,,,,,,,,INV/25-26-0042,02/05/2025,\"₹5,900.00\",\"5,900.00\"\r\n\
+കുണ്ടറ വനിതാ സഹകരണ സംഘം,,Kollam,Women,,Windows 11,,,,,,,,,,,\r\n";
 
 /// Every kind of problem marker a staged row may carry.
 pub const PROBLEM_KINDS: &[&str] = &[
@@ -147,6 +177,9 @@ pub const PROBLEM_KINDS: &[&str] = &[
     "invoice_no_shape",
     "invoice_fy_mismatch",
     "invoice_no_clash",
+    "phone_invalid",
+    "email_invalid",
+    "contact_incomplete",
 ];
 
 /// Prefixes the back office's other series own: a legacy invoice may not take them.
@@ -171,6 +204,14 @@ pub struct RawRow {
     pub sector: String,
     pub remote_access_id: String,
     pub os: String,
+    pub phone: String,
+    pub email: String,
+    pub address: String,
+    /// One contact of the society: a person's name, role, phone and email.
+    pub contact_name: String,
+    pub contact_role: String,
+    pub contact_phone: String,
+    pub contact_email: String,
     pub invoice_no: String,
     pub invoice_date: String,
     pub invoice_total: String,
@@ -187,6 +228,13 @@ impl RawRow {
             "sector" => &mut self.sector,
             "remote_access_id" => &mut self.remote_access_id,
             "os" => &mut self.os,
+            "phone" => &mut self.phone,
+            "email" => &mut self.email,
+            "address" => &mut self.address,
+            "contact_name" => &mut self.contact_name,
+            "contact_role" => &mut self.contact_role,
+            "contact_phone" => &mut self.contact_phone,
+            "contact_email" => &mut self.contact_email,
             "invoice_no" => &mut self.invoice_no,
             "invoice_date" => &mut self.invoice_date,
             "invoice_total" => &mut self.invoice_total,
@@ -465,6 +513,68 @@ pub fn parse_number(text: &str) -> Option<LegacyNumber> {
     })
 }
 
+/// A gap the commit would open in a number series (decisions 12's warning shape, `{ code:
+/// "continuity_gap", message, series, from, to, count }`): the numbers between the last one the
+/// series has given and the smallest the file brings to it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
+pub struct ContinuityGap {
+    pub code: &'static str,
+    pub message: String,
+    /// The series: prefix and financial year, `INV/25-26`.
+    pub series: String,
+    /// The first and the last number left missing, `INV/25-26-0159`.
+    pub from: String,
+    pub to: String,
+    /// How many numbers are missing.
+    pub count: i64,
+}
+
+/// The gaps committing `staged` (the numbers of the invoices the commit would record) would open
+/// against the numbers each series has already given (`given`: (prefix, fy) → its last
+/// sequence). A series opens a gap when the smallest staged number of it lies more than one past
+/// its last given number; a series that has given no number yet opens none (it begins where the
+/// old system's numbers do, as the continuity report reads it).
+pub fn continuity_gaps(
+    staged: &[LegacyNumber],
+    given: &HashMap<(String, String), i64>,
+) -> Vec<ContinuityGap> {
+    let mut smallest: std::collections::BTreeMap<(&str, &str), i64> = Default::default();
+    for n in staged {
+        let seq = smallest
+            .entry((n.prefix.as_str(), n.fy.as_str()))
+            .or_insert(n.seq);
+        *seq = (*seq).min(n.seq);
+    }
+    smallest
+        .into_iter()
+        .filter_map(|((prefix, fy), first)| {
+            let last = *given.get(&(prefix.to_string(), fy.to_string()))?;
+            (last > 0 && first > last + 1).then(|| {
+                let number = |seq| crate::documents::rules::number(prefix, fy, seq);
+                let (from, to, count) = (number(last + 1), number(first - 1), first - last - 1);
+                let series = format!("{prefix}/{fy}");
+                let missing = if count == 1 {
+                    format!("{from} missing")
+                } else {
+                    format!("{from} to {to} ({count} numbers) missing")
+                };
+                ContinuityGap {
+                    code: "continuity_gap",
+                    message: format!(
+                        "Importing {} leaves {missing} in {series}: its last number so far is {}.",
+                        number(first),
+                        number(last)
+                    ),
+                    series,
+                    from,
+                    to,
+                    count,
+                }
+            })
+        })
+        .collect()
+}
+
 /// A problem marker: what stops a row from being committed, on which column, and why.
 #[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize, ToSchema)]
 pub struct Problem {
@@ -580,7 +690,7 @@ pub fn check(rows: &[Staged], registry: &Registry, today: NaiveDate) -> Vec<Verd
                 .or_insert_with(|| g.into());
         }
     }
-    let mut seen_rows: HashMap<(&str, &str), i64> = HashMap::new();
+    let mut seen_rows: HashMap<(&str, &str, String), i64> = HashMap::new();
     let mut seen_numbers: HashMap<&str, (i64, &str)> = HashMap::new();
     let mut extra: Vec<(usize, Problem)> = vec![];
     let mut matches: Vec<(usize, Option<String>, bool)> = vec![];
@@ -591,7 +701,14 @@ pub fn check(rows: &[Staged], registry: &Registry, today: NaiveDate) -> Vec<Verd
         let key = v.client_key.as_str();
         let gstin = client_gstin.get(key).map(String::as_str);
         let raw = &s.raw;
-        if let Some(first) = seen_rows.get(&(key, raw.invoice_no.as_str())) {
+        // Rows without an invoice are one society's twice unless each names another contact.
+        let contact = if raw.invoice_no.is_empty() {
+            raw.contact_name.to_lowercase()
+        } else {
+            String::new()
+        };
+        let seen = (key, raw.invoice_no.as_str(), contact);
+        if let Some(first) = seen_rows.get(&seen) {
             extra.push((
                 i,
                 problem(
@@ -608,7 +725,7 @@ pub fn check(rows: &[Staged], registry: &Registry, today: NaiveDate) -> Vec<Verd
                 ),
             ));
         } else {
-            seen_rows.insert((key, raw.invoice_no.as_str()), raw.row);
+            seen_rows.insert(seen, raw.row);
         }
         if let Some(g) = gstin
             && !raw.gstin.is_empty()
@@ -698,10 +815,45 @@ pub fn check_row(raw: &RawRow, today: NaiveDate) -> Verdict {
         ("sector", &raw.sector),
         ("remote_access_id", &raw.remote_access_id),
         ("os", &raw.os),
+        ("address", &raw.address),
+        ("contact_role", &raw.contact_role),
     ] {
         if text.chars().count() > 2000 {
             p.push(problem("value_too_long", field, "At most 2000 characters."));
         }
+    }
+    for (field, phone) in [("phone", &raw.phone), ("contact_phone", &raw.contact_phone)] {
+        if check_phone(phone).is_err() {
+            p.push(problem(
+                "phone_invalid",
+                field,
+                format!("\"{phone}\" is not a phone number of 6 to 15 digits."),
+            ));
+        }
+    }
+    for (field, email) in [("email", &raw.email), ("contact_email", &raw.contact_email)] {
+        if !email.is_empty() && check_email(email).is_err() {
+            p.push(problem(
+                "email_invalid",
+                field,
+                format!("\"{email}\" is not an email address."),
+            ));
+        }
+    }
+    if raw.contact_name.is_empty()
+        && !(raw.contact_role.is_empty() && raw.contact_phone.is_empty() && raw.contact_email.is_empty())
+    {
+        p.push(problem(
+            "contact_incomplete",
+            "contact_name",
+            "The row gives a contact's details without the contact's name.",
+        ));
+    } else if raw.contact_name.chars().count() > 200 {
+        p.push(problem(
+            "name_too_long",
+            "contact_name",
+            "A contact's name is at most 200 characters.",
+        ));
     }
     if !raw.has_invoice() {
         return v;
@@ -879,6 +1031,45 @@ mod tests {
     }
 
     #[test]
+    fn a_gap_is_warned_only_past_a_series_the_office_has_numbered_in() {
+        let staged: Vec<LegacyNumber> = [
+            "INV/25-26-0900",
+            "INV/25-26-0950",
+            "INV/25-26-0160",
+            "INV/24-25-0007",
+            "SI/25-26-0042",
+        ]
+        .iter()
+        .filter_map(|n| parse_number(n))
+        .collect();
+        let given = HashMap::from([
+            (("INV".to_string(), "25-26".to_string()), 158),
+            (("INV".to_string(), "24-25".to_string()), 7),
+        ]);
+        let gaps = continuity_gaps(&staged, &given);
+        assert_eq!(
+            gaps,
+            vec![ContinuityGap {
+                code: "continuity_gap",
+                message: "Importing INV/25-26-0160 leaves INV/25-26-0159 missing in INV/25-26: its last number so far is INV/25-26-0158.".into(),
+                series: "INV/25-26".into(),
+                from: "INV/25-26-0159".into(),
+                to: "INV/25-26-0159".into(),
+                count: 1,
+            }]
+        );
+        let far = continuity_gaps(&staged[..1], &given);
+        assert_eq!(
+            (far[0].from.as_str(), far[0].to.as_str(), far[0].count),
+            ("INV/25-26-0159", "INV/25-26-0899", 741)
+        );
+        assert_eq!(
+            far[0].message,
+            "Importing INV/25-26-0900 leaves INV/25-26-0159 to INV/25-26-0899 (741 numbers) missing in INV/25-26: its last number so far is INV/25-26-0158."
+        );
+    }
+
+    #[test]
     fn names_meet_whatever_the_punctuation() {
         assert_eq!(client_key("Kallada S.C.B. Ltd."), "kallada scb");
         assert_eq!(client_key("KALLADA  SCB"), "kallada scb");
@@ -1033,6 +1224,55 @@ mod tests {
         );
         assert_eq!(v[2].total, Some(118_000));
         assert_eq!(v[2].fy.as_deref(), Some("25-26"));
+    }
+
+    #[test]
+    fn phone_email_and_contact_cells_are_checked_naming_the_column() {
+        let today = NaiveDate::from_ymd_opt(2026, 11, 24).unwrap();
+        let row = |cells: &[(&str, &str)]| {
+            let mut raw = RawRow {
+                name: "Alpha PACS".into(),
+                ..RawRow::default()
+            };
+            for (field, text) in cells {
+                *raw.field_mut(field).unwrap() = text.to_string();
+            }
+            check_row(&raw, today)
+                .problems
+                .into_iter()
+                .map(|p| (p.kind, p.field))
+                .collect::<Vec<_>>()
+        };
+        let pair = |k: &str, f: &str| (k.to_string(), f.to_string());
+        assert_eq!(
+            row(&[
+                ("phone", "0474 255 1432"),
+                ("email", "office@alpha.in"),
+                ("contact_name", "Suresh"),
+                ("contact_phone", "+91 94470-12345"),
+                ("contact_email", "s@alpha.in"),
+            ]),
+            vec![]
+        );
+        assert_eq!(
+            row(&[("phone", "call the office"), ("email", "office at alpha")]),
+            vec![pair("phone_invalid", "phone"), pair("email_invalid", "email")]
+        );
+        assert_eq!(
+            row(&[
+                ("contact_name", "Suresh"),
+                ("contact_phone", "12"),
+                ("contact_email", "s@")
+            ]),
+            vec![
+                pair("phone_invalid", "contact_phone"),
+                pair("email_invalid", "contact_email")
+            ]
+        );
+        assert_eq!(
+            row(&[("contact_role", "secretary")]),
+            vec![pair("contact_incomplete", "contact_name")]
+        );
     }
 
     #[test]

@@ -9,7 +9,7 @@ use crate::db::audit::{Audit, audit};
 use crate::db::settings;
 use crate::documents::store as document_store;
 use crate::error::AppError;
-use crate::imports::rules::{self, Column, KnownClient, KnownNumber, Registry, Staged};
+use crate::imports::rules::{self, Column, ContinuityGap, KnownClient, KnownNumber, Registry, Staged};
 use crate::imports::store::{self, Counts, StagedRow, Verification};
 use crate::projects::rules::Step;
 use rusqlite::Connection;
@@ -123,6 +123,13 @@ pub struct RowEdit {
     pub sector: Option<String>,
     pub remote_access_id: Option<String>,
     pub os: Option<String>,
+    pub phone: Option<String>,
+    pub email: Option<String>,
+    pub address: Option<String>,
+    pub contact_name: Option<String>,
+    pub contact_role: Option<String>,
+    pub contact_phone: Option<String>,
+    pub contact_email: Option<String>,
     pub invoice_no: Option<String>,
     pub invoice_date: Option<String>,
     pub invoice_total: Option<String>,
@@ -164,6 +171,13 @@ pub fn edit_row_in(tx: &Connection, row: i64, edit: RowEdit) -> Result<StagedRow
         ("sector", edit.sector),
         ("remote_access_id", edit.remote_access_id),
         ("os", edit.os),
+        ("phone", edit.phone),
+        ("email", edit.email),
+        ("address", edit.address),
+        ("contact_name", edit.contact_name),
+        ("contact_role", edit.contact_role),
+        ("contact_phone", edit.contact_phone),
+        ("contact_email", edit.contact_email),
         ("invoice_no", edit.invoice_no),
         ("invoice_date", edit.invoice_date),
         ("invoice_total", edit.invoice_total),
@@ -233,6 +247,9 @@ pub struct Status {
     /// whole checklist (`project.milestone_template`).
     pub checklist: Option<Vec<Step>>,
     pub staged_at: Option<String>,
+    /// What the owner should know before committing: each gap the file's invoice numbers would
+    /// open in a series past the numbers it has already given (empty once committed).
+    pub warnings: Vec<ContinuityGap>,
     /// What the commit did, once it is done.
     pub committed: Option<Committed>,
 }
@@ -257,6 +274,15 @@ pub fn status(conn: &Connection) -> Result<Status, AppError> {
         }),
         _ => None,
     };
+    let warnings = if committed.is_some() {
+        vec![]
+    } else {
+        let numbers: Vec<_> = store::numbers_to_record(conn)?
+            .iter()
+            .filter_map(|n| rules::parse_number(n))
+            .collect();
+        rules::continuity_gaps(&numbers, &crate::reports::store::series_given(conn)?)
+    };
     Ok(Status {
         counts: store::counts(conn)?,
         problems_by_kind: store::problems_by_kind(conn)?,
@@ -266,6 +292,7 @@ pub fn status(conn: &Connection) -> Result<Status, AppError> {
         columns: batch.as_ref().map(|b| b.columns.clone()).unwrap_or_default(),
         checklist: batch.as_ref().and_then(|b| b.checklist.clone()),
         staged_at: batch.as_ref().map(|b| b.staged_at.clone()),
+        warnings,
         committed,
     })
 }

@@ -108,9 +108,11 @@ fn problems_json(problems: &[Problem]) -> Result<Option<String>, AppError> {
 /// Writes a staged row with its verdict.
 pub fn insert_row(tx: &Connection, raw: &RawRow, v: &Verdict) -> Result<(), AppError> {
     tx.prepare_cached(
-        "INSERT INTO import_row (row, name, gstin, district, sector, remote_access_id, os, invoice_no, invoice_date,
-             invoice_total, invoice_balance, client_key, doc_date, fy, total, balance, problems, match_id, invoice_known)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)",
+        "INSERT INTO import_row (row, name, gstin, district, sector, remote_access_id, os, phone, email, address,
+             contact_name, contact_role, contact_phone, contact_email, invoice_no, invoice_date, invoice_total,
+             invoice_balance, client_key, doc_date, fy, total, balance, problems, match_id, invoice_known)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18,
+                 ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26)",
     )?
     .execute(params![
         raw.row,
@@ -120,6 +122,13 @@ pub fn insert_row(tx: &Connection, raw: &RawRow, v: &Verdict) -> Result<(), AppE
         raw.sector,
         raw.remote_access_id,
         raw.os,
+        raw.phone,
+        raw.email,
+        raw.address,
+        raw.contact_name,
+        raw.contact_role,
+        raw.contact_phone,
+        raw.contact_email,
         raw.invoice_no,
         raw.invoice_date,
         raw.invoice_total,
@@ -144,28 +153,33 @@ pub struct Stored {
     pub verdict: Verdict,
 }
 
-const STORED: &str = "row, name, gstin, district, sector, remote_access_id, os, invoice_no, invoice_date, invoice_total, \
-    invoice_balance, excluded, action, client_key, doc_date, fy, total, balance, problems, match_id, invoice_known";
+/// The row number and the cells, in [`cells`]'s order, then the choices and the verdict.
+const STORED: &str = "row, name, gstin, district, sector, remote_access_id, os, phone, email, address, \
+    contact_name, contact_role, contact_phone, contact_email, invoice_no, invoice_date, invoice_total, invoice_balance, \
+    excluded, action, client_key, doc_date, fy, total, balance, problems, match_id, invoice_known";
+/// How many columns [`cells`] reads: what a query reads after them starts here.
+const AFTER_CELLS: usize = 18;
 
 fn stored(r: &Row<'_>) -> rusqlite::Result<Stored> {
-    let problems: Option<String> = r.get(18)?;
+    let at = |i: usize| AFTER_CELLS + i;
+    let problems: Option<String> = r.get(at(7))?;
     Ok(Stored {
         raw: cells(r)?,
-        excluded: r.get(11)?,
-        action: r.get(12)?,
+        excluded: r.get(at(0))?,
+        action: r.get(at(1))?,
         verdict: Verdict {
-            client_key: r.get(13)?,
+            client_key: r.get(at(2))?,
             doc_date: r
-                .get::<_, Option<String>>(14)?
+                .get::<_, Option<String>>(at(3))?
                 .and_then(|d| NaiveDate::parse_from_str(&d, "%Y-%m-%d").ok()),
-            fy: r.get(15)?,
-            total: r.get(16)?,
-            balance: r.get(17)?,
+            fy: r.get(at(4))?,
+            total: r.get(at(5))?,
+            balance: r.get(at(6))?,
             problems: problems
                 .and_then(|p| serde_json::from_str(&p).ok())
                 .unwrap_or_default(),
-            match_id: r.get(19)?,
-            invoice_known: r.get(20)?,
+            match_id: r.get(at(8))?,
+            invoice_known: r.get(at(9))?,
         },
     })
 }
@@ -191,7 +205,9 @@ pub fn set_row(tx: &Connection, s: &Stored) -> Result<(), AppError> {
     let r = &s.raw;
     tx.prepare_cached(
         "UPDATE import_row SET name = ?2, gstin = ?3, district = ?4, sector = ?5, remote_access_id = ?6, os = ?7,
-             invoice_no = ?8, invoice_date = ?9, invoice_total = ?10, invoice_balance = ?11, excluded = ?12, action = ?13
+             phone = ?8, email = ?9, address = ?10, contact_name = ?11, contact_role = ?12, contact_phone = ?13,
+             contact_email = ?14, invoice_no = ?15, invoice_date = ?16, invoice_total = ?17, invoice_balance = ?18,
+             excluded = ?19, action = ?20
          WHERE row = ?1",
     )?
     .execute(params![
@@ -202,6 +218,13 @@ pub fn set_row(tx: &Connection, s: &Stored) -> Result<(), AppError> {
         r.sector,
         r.remote_access_id,
         r.os,
+        r.phone,
+        r.email,
+        r.address,
+        r.contact_name,
+        r.contact_role,
+        r.contact_phone,
+        r.contact_email,
         r.invoice_no,
         r.invoice_date,
         r.invoice_total,
@@ -260,7 +283,7 @@ pub struct StagedRow {
     pub invoice_known: i64,
 }
 
-/// The row number and the ten cells, read from the columns at 0 to 10.
+/// The row number and the cells, read from the columns at 0 to 17.
 fn cells(r: &Row<'_>) -> rusqlite::Result<RawRow> {
     Ok(RawRow {
         row: r.get(0)?,
@@ -270,18 +293,26 @@ fn cells(r: &Row<'_>) -> rusqlite::Result<RawRow> {
         sector: r.get(4)?,
         remote_access_id: r.get(5)?,
         os: r.get(6)?,
-        invoice_no: r.get(7)?,
-        invoice_date: r.get(8)?,
-        invoice_total: r.get(9)?,
-        invoice_balance: r.get(10)?,
+        phone: r.get(7)?,
+        email: r.get(8)?,
+        address: r.get(9)?,
+        contact_name: r.get(10)?,
+        contact_role: r.get(11)?,
+        contact_phone: r.get(12)?,
+        contact_email: r.get(13)?,
+        invoice_no: r.get(14)?,
+        invoice_date: r.get(15)?,
+        invoice_total: r.get(16)?,
+        invoice_balance: r.get(17)?,
     })
 }
 
 fn staged_row(r: &Row<'_>) -> rusqlite::Result<StagedRow> {
-    let problems: Option<String> = r.get(11)?;
-    let excluded: i64 = r.get(15)?;
-    let match_id: Option<String> = r.get(12)?;
-    let action: String = r.get(14)?;
+    let at = |i: usize| AFTER_CELLS + i;
+    let problems: Option<String> = r.get(at(0))?;
+    let excluded: i64 = r.get(at(4))?;
+    let match_id: Option<String> = r.get(at(1))?;
+    let action: String = r.get(at(3))?;
     Ok(StagedRow {
         cells: cells(r)?,
         problems: problems
@@ -295,14 +326,15 @@ fn staged_row(r: &Row<'_>) -> rusqlite::Result<StagedRow> {
             action
         },
         match_client_id: match_id,
-        match_client_name: r.get(13)?,
+        match_client_name: r.get(at(2))?,
         excluded,
-        invoice_known: r.get(16)?,
+        invoice_known: r.get(at(5))?,
     })
 }
 
-const ROW_COLUMNS: &str = "r.row, r.name, r.gstin, r.district, r.sector, r.remote_access_id, r.os, r.invoice_no, \
-    r.invoice_date, r.invoice_total, r.invoice_balance, r.problems, r.match_id, c.name, r.action, r.excluded, r.invoice_known";
+const ROW_COLUMNS: &str = "r.row, r.name, r.gstin, r.district, r.sector, r.remote_access_id, r.os, r.phone, r.email, \
+    r.address, r.contact_name, r.contact_role, r.contact_phone, r.contact_email, r.invoice_no, r.invoice_date, \
+    r.invoice_total, r.invoice_balance, r.problems, r.match_id, c.name, r.action, r.excluded, r.invoice_known";
 const ROW_FROM: &str = "import_row r LEFT JOIN client c ON c.id = r.match_id";
 
 /// Which staged rows a list shows.
@@ -363,6 +395,17 @@ pub fn problem_rows(conn: &Connection, n: usize) -> Result<Vec<StagedRow>, AppEr
             "SELECT {ROW_COLUMNS} FROM {ROW_FROM} WHERE r.problems IS NOT NULL AND r.excluded = 0 ORDER BY r.row LIMIT ?1"
         ))?
         .query_map([n as i64], staged_row)?
+        .collect::<Result<_, _>>()?)
+}
+
+/// The invoice numbers the commit would record (rows not excluded, invoices not already
+/// recorded), in file order.
+pub fn numbers_to_record(conn: &Connection) -> Result<Vec<String>, AppError> {
+    Ok(conn
+        .prepare_cached(
+            "SELECT invoice_no FROM import_row WHERE excluded = 0 AND invoice_no <> '' AND invoice_known = 0 ORDER BY row",
+        )?
+        .query_map([], |r| r.get(0))?
         .collect::<Result<_, _>>()?)
 }
 

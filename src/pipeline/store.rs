@@ -1,6 +1,8 @@
 //! The SQL of the pipeline: open quotations and bare leads as one list (a UNION ALL of the two,
 //! narrowed by the filter before the union so a view of open conversations never walks the
-//! years of lost ones), each with the day its conversation began; the band is read in Rust.
+//! years of lost ones), each with the day its conversation began; the band is read in Rust. A
+//! bare lead is a client marked `lead`, or one made here with no document or module yet: a
+//! client the legacy import brought (`imported_at`) is a customer moving in, not an enquiry.
 
 use crate::book;
 use crate::clock;
@@ -73,7 +75,8 @@ fn union(quotes: &str, leads: &str) -> String {
           SELECT c.id, c.id, c.name, c.owner_id, NULL, NULL, NULL, NULL,
                  CASE WHEN c.status = 'lost' THEN '{lost}' ELSE '{enquiry}' END, c.created_at, NULL, NULL
           FROM client c
-          WHERE (c.status = 'lead' OR c.id IN (SELECT client_id FROM bare_client)) AND ({leads})
+          WHERE (c.status = 'lead' OR c.id IN (SELECT client_id FROM bare_client) AND c.imported_at IS NULL)
+            AND ({leads})
             AND NOT EXISTS (SELECT 1 FROM document q WHERE q.client_id = c.id AND +q.type = 'QUOTATION'
                             AND q.status NOT IN ('draft', 'cancelled'))
          ) p LEFT JOIN staff o ON o.id = p.owner_id",

@@ -293,9 +293,10 @@ async fn number_continuity(
     ))
 }
 
-/// The number continuity as CSV: a series a line, its gaps and duplicates joined by spaces.
+/// The number continuity as CSV: a line per gap (a series without one: a line of its own), the
+/// series' cells on each, its duplicates joined by spaces.
 #[utoipa::path(get, path = "/api/reports/number-continuity.csv", tag = "reports", params(FinancialYear),
-    responses((status = 200, content_type = "text/csv", body = String, description = "prefix, fy, first, last, count, gap_count, gaps, duplicates, unbroken"),
+    responses((status = 200, content_type = "text/csv", body = String, description = "Series, Financial year, First, Last, Count, Missing, Gap from, Gap to, Gap count, Explained by import, Duplicated, Unbroken"),
               (status = 400, body = ErrorBody), (status = 403, description = "Staff", body = ErrorBody)))]
 async fn number_continuity_csv(
     State(state): State<AppState>,
@@ -316,23 +317,49 @@ async fn number_continuity_csv(
         "First",
         "Last",
         "Count",
-        "Gaps",
         "Missing",
+        "Gap from",
+        "Gap to",
+        "Gap count",
+        "Explained by import",
         "Duplicated",
         "Unbroken",
     ]);
     for r in &report.rows {
-        out.push_str(&csv::line(&[
-            &r.prefix,
-            &r.fy,
-            &r.first,
-            &r.last,
-            &r.count.to_string(),
-            &r.gap_count.to_string(),
-            &r.gaps.join(" "),
-            &r.duplicates.join(" "),
-            if r.unbroken { "yes" } else { "no" },
-        ]));
+        let (count, missing) = (r.count.to_string(), r.gap_count.to_string());
+        let duplicates = r.duplicates.join(" ");
+        let mut gaps: Vec<[String; 4]> = r
+            .gaps
+            .iter()
+            .map(|g| {
+                let explained = g.explained_by_import.as_ref().map(|i| i.doc_no.clone());
+                [
+                    g.from.clone(),
+                    g.to.clone(),
+                    g.count.to_string(),
+                    explained.unwrap_or_default(),
+                ]
+            })
+            .collect();
+        if gaps.is_empty() {
+            gaps.push(Default::default());
+        }
+        for [from, to, gap_count, explained] in &gaps {
+            out.push_str(&csv::line(&[
+                &r.prefix,
+                &r.fy,
+                &r.first,
+                &r.last,
+                &count,
+                &missing,
+                from,
+                to,
+                gap_count,
+                explained,
+                &duplicates,
+                if r.unbroken { "yes" } else { "no" },
+            ]));
+        }
     }
     Ok(csv::attachment(&name, out))
 }

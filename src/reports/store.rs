@@ -138,15 +138,18 @@ pub fn gst_by_month(
     Ok(months)
 }
 
-/// Calls `each` with every number given: the documents' and the receipts'.
-pub fn each_number(conn: &Connection, mut each: impl FnMut(&str)) -> Result<(), AppError> {
+/// Calls `each` with every number given, the documents' and the receipts', and the document's
+/// id when it is an invoice the legacy import recorded.
+pub fn each_number(conn: &Connection, mut each: impl FnMut(&str, Option<&str>)) -> Result<(), AppError> {
     let mut stmt = conn.prepare_cached(
-        "SELECT doc_no FROM document WHERE doc_no IS NOT NULL UNION ALL SELECT receipt_no FROM payment",
+        "SELECT doc_no, CASE WHEN source = 'legacy' THEN id END FROM document WHERE doc_no IS NOT NULL
+         UNION ALL SELECT receipt_no, NULL FROM payment",
     )?;
     let mut rows = stmt.query([])?;
     while let Some(r) = rows.next()? {
         let number: String = r.get(0)?;
-        each(&number);
+        let imported: Option<String> = r.get(1)?;
+        each(&number, imported.as_deref());
     }
     Ok(())
 }

@@ -860,8 +860,9 @@ async fn the_rows_download_the_sample_stages_and_skip_all_and_discard_do_what_th
     assert_eq!(download.status, StatusCode::OK);
     assert_eq!(
         download.text,
-        "Row,Name,GSTIN,District,Sector,Remote access ID,OS,Invoice no,Invoice date,Invoice total,Invoice balance,Action,Client in the registry,Problems\r\n\
-         3,\"Mylom PACS, No 4\",,,,,,INV/24-25-0001,2024-06-01,12x,,create,,\"\"\"12x\"\" is not an amount in rupees, such as 1,180.00.\"\r\n"
+        "Row,Name,GSTIN,District,Sector,Remote access ID,OS,Phone,Email,Address,Contact name,Contact role,Contact phone,Contact email,\
+         Invoice no,Invoice date,Invoice total,Invoice balance,Action,Client in the registry,Problems\r\n\
+         3,\"Mylom PACS, No 4\",,,,,,,,,,,,,INV/24-25-0001,2024-06-01,12x,,create,,\"\"\"12x\"\" is not an amount in rupees, such as 1,180.00.\"\r\n"
     );
     assert_eq!(
         app.get("/api/import/rows.csv?filter=odd", &owner).await.status,
@@ -1060,4 +1061,301 @@ async fn columns_are_capped_and_long_headers_echoed_cut() {
         app.count("SELECT COUNT(*) FROM import_row WHERE name = 'Anchal SCB'"),
         1
     );
+}
+
+/// Issues an invoice of one `module` to `client` today; answers its number.
+async fn issue_invoice(app: &TestApp, owner: &str, client: &str, module: &str) -> String {
+    let draft = app
+        .post(
+            "/api/documents",
+            owner,
+            json!({ "type": "INVOICE", "client_id": client, "lines": [{ "module_id": module, "qty": 1 }] }),
+        )
+        .await;
+    assert_eq!(draft.status, StatusCode::CREATED, "{}", draft.text);
+    let issued = app
+        .post(
+            &format!("/api/documents/{}/issue", draft.body["id"].as_str().unwrap()),
+            owner,
+            json!({}),
+        )
+        .await;
+    assert_eq!(issued.status, StatusCode::OK, "{}", issued.text);
+    issued.body["docNo"].as_str().unwrap().to_string()
+}
+
+#[tokio::test]
+async fn numbers_far_past_the_series_warn_before_the_commit_and_the_report_says_the_import_explains_the_gap()
+{
+    let app = TestApp::new();
+    let owner = app.owner().await;
+    app.set_company(&owner, json!({})).await;
+    let module = app.priced_module(&owner, 1_000_000).await;
+    let client = app
+        .post("/api/clients", &owner, json!({ "name": "Anchal SCB" }))
+        .await;
+    let client = client.body["id"].as_str().unwrap().to_string();
+    let today = today(&app);
+    let fy = financial_year(today);
+    for seq in 1..=2 {
+        assert_eq!(
+            issue_invoice(&app, &owner, &client, &module).await,
+            format!("INV/{fy}-{seq:04}")
+        );
+    }
+    // The old system's invoice 0900 of the same series, and one of a series the office has not
+    // numbered in (it begins where the old system's numbers do: no warning).
+    let csv = format!(
+        "name,invoice_no,invoice_date,invoice_total\n\
+         Mylom PACS,INV/{fy}-0900,{today},1180\n\
+         Mylom PACS,SI/{fy}-0042,{today},590\n"
+    );
+    let staged = stage(&app, &owner, &csv).await;
+    assert_eq!(staged.status, StatusCode::OK, "{}", staged.text);
+    let expected = json!([{
+        "code": "continuity_gap",
+        "message": format!(
+            "Importing INV/{fy}-0900 leaves INV/{fy}-0003 to INV/{fy}-0899 (897 numbers) missing in INV/{fy}: its last number so far is INV/{fy}-0002."
+        ),
+        "series": format!("INV/{fy}"),
+        "from": format!("INV/{fy}-0003"),
+        "to": format!("INV/{fy}-0899"),
+        "count": 897,
+    }]);
+    assert_eq!(staged.body["warnings"], expected);
+    assert_eq!(status(&app, &owner).await["warnings"], expected);
+    // Excluded, the row opens no gap.
+    let excluded = app
+        .patch("/api/import/rows/2", &owner, json!({ "excluded": 1 }))
+        .await;
+    assert_eq!(excluded.status, StatusCode::OK, "{}", excluded.text);
+    assert_eq!(status(&app, &owner).await["warnings"], json!([]));
+    app.patch("/api/import/rows/2", &owner, json!({ "excluded": 0 }))
+        .await;
+    let committed = app.post("/api/import/commit", &owner, json!({})).await;
+    assert_eq!(committed.status, StatusCode::OK, "{}", committed.text);
+    assert_eq!(status(&app, &owner).await["warnings"], json!([]));
+    // The office's next invoice follows the old system's 0900: the report shows one range,
+    // explained by the imported invoice that borders it.
+    assert_eq!(
+        issue_invoice(&app, &owner, &client, &module).await,
+        format!("INV/{fy}-0901")
+    );
+    let legacy_id: String = app
+        .sql()
+        .query_row(
+            "SELECT id FROM document WHERE doc_no = ?1",
+            [format!("INV/{fy}-0900")],
+            |r| r.get(0),
+        )
+        .unwrap();
+    let report = app
+        .get(&format!("/api/reports/number-continuity?fy=20{fy}"), &owner)
+        .await;
+    assert_eq!(report.status, StatusCode::OK, "{}", report.text);
+    let rows = report.body["rows"].as_array().unwrap();
+    let inv = rows.iter().find(|r| r["prefix"] == "INV").unwrap();
+    assert_eq!(
+        (&inv["gaps"], &inv["gap_count"], &inv["count"]),
+        (
+            &json!([{
+                "from": format!("INV/{fy}-0003"),
+                "to": format!("INV/{fy}-0899"),
+                "count": 897,
+                "explained_by_import": { "document_id": legacy_id, "docNo": format!("INV/{fy}-0900") },
+            }]),
+            &json!(897),
+            &json!(4)
+        )
+    );
+    let si = rows.iter().find(|r| r["prefix"] == "SI").unwrap();
+    assert_eq!((&si["gaps"], &si["unbroken"]), (&json!([]), &json!(true)));
+    let csv = app
+        .get(&format!("/api/reports/number-continuity.csv?fy=20{fy}"), &owner)
+        .await;
+    assert_eq!(csv.status, StatusCode::OK);
+    let lines: Vec<&str> = csv.text.lines().collect();
+    assert_eq!(
+        lines[0],
+        "Series,Financial year,First,Last,Count,Missing,Gap from,Gap to,Gap count,Explained by import,Duplicated,Unbroken"
+    );
+    assert!(
+        lines.contains(
+            &format!(
+                "INV,{fy},INV/{fy}-0001,INV/{fy}-0901,4,897,INV/{fy}-0003,INV/{fy}-0899,897,INV/{fy}-0900,,no"
+            )
+            .as_str()
+        ),
+        "{}",
+        csv.text
+    );
+}
+
+#[tokio::test]
+async fn the_import_takes_phone_email_address_and_a_contact_and_checks_them() {
+    let app = TestApp::new();
+    let owner = app.owner().await;
+    let csv = "Society Name,Phone No,Email ID,Address,Contact Person,Designation,Contact Mobile,Contact Email\n\
+               Kallada SCB,0474 255 1432,office@kallada.in,\"Main Road, Kallada\",Suresh Kumar,secretary,94470 12345,suresh@kallada.in\n\
+               Mylom PACS,call us,mylom at gmail,,Rema,president,12,rema@\n\
+               Kallada SCB,,,,Anitha,accountant,,\n";
+    let staged = stage(&app, &owner, csv).await;
+    assert_eq!(staged.status, StatusCode::OK, "{}", staged.text);
+    let fields: Vec<&str> = staged.body["columns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["field"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        fields,
+        [
+            "name",
+            "phone",
+            "email",
+            "address",
+            "contact_name",
+            "contact_role",
+            "contact_phone",
+            "contact_email"
+        ]
+    );
+    // The row with a bad phone and email names each column.
+    let problems: Vec<(String, String)> = staged.body["problem_rows"][0]["problems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            (
+                p["kind"].as_str().unwrap().into(),
+                p["field"].as_str().unwrap().into(),
+            )
+        })
+        .collect();
+    let pair = |k: &str, f: &str| (k.to_string(), f.to_string());
+    assert_eq!(
+        (
+            staged.body["problems"].as_i64(),
+            staged.body["problem_rows"][0]["row"].as_i64()
+        ),
+        (Some(1), Some(3))
+    );
+    assert_eq!(
+        problems,
+        [
+            pair("phone_invalid", "phone"),
+            pair("phone_invalid", "contact_phone"),
+            pair("email_invalid", "email"),
+            pair("email_invalid", "contact_email"),
+        ]
+    );
+    let fixed = app
+        .patch(
+            "/api/import/rows/3",
+            &owner,
+            json!({ "phone": "0475 222 333", "email": "mylom@gmail.com", "contact_phone": "", "contact_email": "rema@mylom.in" }),
+        )
+        .await;
+    assert_eq!(
+        (
+            fixed.status,
+            fixed.body["problems"].clone(),
+            fixed.body["contact_email"].clone()
+        ),
+        (StatusCode::OK, json!([]), json!("rema@mylom.in"))
+    );
+    let committed = app.post("/api/import/commit", &owner, json!({})).await;
+    assert_eq!(committed.status, StatusCode::OK, "{}", committed.text);
+    assert_eq!(
+        (
+            committed.body["clients_created"].as_i64(),
+            committed.body["contacts_created"].as_i64()
+        ),
+        (Some(2), Some(3))
+    );
+    let client: (String, String, String, String) = app
+        .sql()
+        .query_row(
+            "SELECT id, phone, email, address FROM client WHERE name = 'Kallada SCB'",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+        )
+        .unwrap();
+    assert_eq!(
+        (client.1.as_str(), client.2.as_str(), client.3.as_str()),
+        ("0474 255 1432", "office@kallada.in", "Main Road, Kallada")
+    );
+    let contacts = app
+        .get(&format!("/api/clients/{}/contacts", client.0), &owner)
+        .await;
+    assert_eq!(contacts.status, StatusCode::OK, "{}", contacts.text);
+    let mut got: Vec<(Value, Value, Value, Value)> = contacts.body["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                c["name"].clone(),
+                c["role"].clone(),
+                c["phone"].clone(),
+                c["email"].clone(),
+            )
+        })
+        .collect();
+    got.sort_by_key(|c| c.0.to_string());
+    assert_eq!(
+        got,
+        [
+            (json!("Anitha"), json!("accountant"), Value::Null, Value::Null),
+            (
+                json!("Suresh Kumar"),
+                json!("secretary"),
+                json!("94470 12345"),
+                json!("suresh@kallada.in")
+            ),
+        ]
+    );
+    // Committing the same file again adds no contact twice.
+    assert_eq!(stage(&app, &owner, csv).await.status, StatusCode::OK);
+    app.patch(
+        "/api/import/rows/3",
+        &owner,
+        json!({ "phone": "", "email": "", "contact_phone": "", "contact_email": "" }),
+    )
+    .await;
+    let again = app.post("/api/import/commit", &owner, json!({})).await;
+    assert_eq!(
+        (again.status, again.body["contacts_created"].as_i64()),
+        (StatusCode::OK, Some(0)),
+        "{}",
+        again.text
+    );
+    assert_eq!(app.count("SELECT COUNT(*) FROM contact"), 3);
+}
+
+#[tokio::test]
+async fn imported_clients_without_documents_are_not_enquiries_but_hand_made_ones_are() {
+    let app = TestApp::new();
+    let owner = app.owner().await;
+    let made = app
+        .post("/api/clients", &owner, json!({ "name": "Anchal SCB" }))
+        .await;
+    assert_eq!(made.status, StatusCode::CREATED, "{}", made.text);
+    let staged = stage(&app, &owner, "name,district\nMylom PACS,Kollam\n").await;
+    assert_eq!(staged.status, StatusCode::OK, "{}", staged.text);
+    let committed = app.post("/api/import/commit", &owner, json!({})).await;
+    assert_eq!(committed.status, StatusCode::OK, "{}", committed.text);
+    assert_eq!(
+        app.count("SELECT COUNT(*) FROM client WHERE name = 'Mylom PACS' AND imported_at IS NOT NULL"),
+        1
+    );
+    let pipeline = app.get("/api/pipeline", &owner).await;
+    assert_eq!(pipeline.status, StatusCode::OK, "{}", pipeline.text);
+    let rows: Vec<(Value, Value)> = pipeline.body["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| (r["client_name"].clone(), r["stage"].clone()))
+        .collect();
+    assert_eq!(rows, [(json!("Anchal SCB"), json!("Enquiry"))]);
 }

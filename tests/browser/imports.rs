@@ -3,10 +3,12 @@
 //! message and holds the commit back, it is corrected in the row's dialog and checked again, the
 //! client already in the registry is set to be updated, and the commit, after a confirmation that
 //! says what will be written, creates the clients and the legacy invoices (read back beside the
-//! staged totals). Then an old-system encrypted password is cleared from the same page.
+//! staged totals). Then an old-system encrypted password is cleared from the same page. And a
+//! file numbered far past the office's own series is warned of before the commit, its gap then
+//! reported as one range the import explains.
 
 use crate::common::browser::{
-    OFFICE_OWNER_PASSWORD, owner_session, quiet, select, shot, sign_in_home, until,
+    OFFICE_OWNER_PASSWORD, Office, owner_session, quiet, select, shot, sign_in_home, until,
 };
 use crate::common::server::Server;
 use crate::common::webdriver::{Driver, Session};
@@ -270,4 +272,72 @@ fn a_legacy_file_is_staged_corrected_and_committed_and_old_credentials_are_clear
         one("SELECT COUNT(*) || '' FROM client WHERE db_password IS NOT NULL"),
         "0"
     );
+}
+
+/// The office has issued INV/…-0001 by itself; the old system's file brings INV/…-0900 of the
+/// same series. The import page warns of the gap before the commit button and again in the
+/// confirmation, and after the commit the continuity report shows the gap as one range that
+/// the imported invoice explains.
+#[test]
+fn a_gap_the_import_opens_is_warned_before_the_commit_and_reported_as_a_range_it_explains() {
+    let Some(office) = Office::start() else { return };
+    let client = office.client("Anchal SCB");
+    let (id, first) = office.issued_invoice(&client, "Support for the year", 1_000_000);
+    let fy = first["INV/".len().."INV/".len() + 5].to_string();
+    assert_eq!(first, format!("INV/{fy}-0001"));
+    let (_, _, doc) = office
+        .server
+        .call("GET", &format!("/api/documents/{id}"), Some(&office.owner), None);
+    let today = doc["doc_date"].as_str().unwrap().to_string();
+    let dir = tempfile::TempDir::new().unwrap();
+    let file = dir.path().join("old-invoices.csv");
+    std::fs::write(
+        &file,
+        format!("name,invoice_no,invoice_date,invoice_total\r\nMylom PACS,INV/{fy}-0900,{today},1180\r\n"),
+    )
+    .unwrap();
+
+    let s = office.owner_window();
+    s.goto(&office.server.url("/import"));
+    s.wait_page("import");
+    s.wait("input[name='csv_file']").type_text(file.to_str().unwrap());
+    let series =
+        format!("[data-testid='import-summary'] [data-testid='import-warnings'] li[data-series='INV/{fy}']");
+    s.wait_text(&series, &format!("INV/{fy}: 0002–0899 (898 numbers) missing"));
+    // The warning stands above the commit button.
+    assert_eq!(
+        s.script(
+            "const w = document.querySelector(\"[data-testid='import-warnings']\");
+             const b = [...document.querySelectorAll('button')].find(b => b.textContent.trim() === 'Review and commit');
+             return !!(w.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING)",
+            json!([])
+        ),
+        json!(true)
+    );
+    quiet(&s);
+    shot(&s, "98-import-gap-warning");
+    s.click_button("Review and commit");
+    s.wait_text(
+        "[data-testid='commit-summary'] [data-testid='import-warnings']",
+        "0002–0899 (898 numbers)",
+    );
+    s.click_button("Commit, leaving the gaps");
+    s.wait_text("[data-testid='import-result']", "1 legacy invoice recorded");
+
+    s.goto(&office.server.url("/reports/number-continuity"));
+    s.wait_page("number-continuity");
+    let row = format!("[data-testid='continuity-table'] tr[data-prefix='INV'][data-fy='{fy}']");
+    let gap = s.wait_text(&format!("{row} [data-testid='gap']"), "0002–0899 (898 numbers)");
+    assert_eq!(gap.attribute("data-explained").as_deref(), Some("1"));
+    s.wait_text(
+        &format!("{row} [data-testid='gap-explained']"),
+        &format!("explained by the import: the old system's INV/{fy}-0900"),
+    );
+    assert_eq!(s.find_all(&format!("{row} [data-testid='gap']")).len(), 1);
+    s.wait_text(
+        "[data-testid='continuity-summary']",
+        "1 gap lies next to the old system's imported numbers.",
+    );
+    quiet(&s);
+    shot(&s, "99-continuity-gap-explained");
 }

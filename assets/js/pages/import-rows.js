@@ -12,8 +12,11 @@ import {
 
 const enc = encodeURIComponent;
 
-/** The ten cells of a staged row, in the file's usual order. */
-export const CELLS = ["name", "gstin", "district", "sector", "remote_access_id", "os", "invoice_no", "invoice_date", "invoice_total", "invoice_balance"];
+/** The cells of a staged row, in the file's usual order. */
+export const CELLS = [
+  "name", "gstin", "district", "sector", "remote_access_id", "os", "phone", "email", "address",
+  "contact_name", "contact_role", "contact_phone", "contact_email", "invoice_no", "invoice_date", "invoice_total", "invoice_balance",
+];
 
 export const CELL_LABELS = {
   name: "Name",
@@ -22,6 +25,13 @@ export const CELL_LABELS = {
   sector: "Sector",
   remote_access_id: "Remote access ID",
   os: "Operating system",
+  phone: "Phone",
+  email: "Email",
+  address: "Address",
+  contact_name: "Contact's name",
+  contact_role: "Contact's role",
+  contact_phone: "Contact's phone",
+  contact_email: "Contact's email",
   invoice_no: "Invoice no.",
   invoice_date: "Invoice date",
   invoice_total: "Invoice total",
@@ -29,6 +39,7 @@ export const CELL_LABELS = {
 };
 
 const CELL_HINTS = {
+  contact_name: "A person at the society; the role, phone and email below are theirs.",
   invoice_no: "e.g. INV/24-25-0042, in the financial year of its date.",
   invoice_date: "2024-04-01, 01-04-2024 or 01/04/2024.",
   invoice_total: "Rupees, e.g. 1,180.00 or ₹1,180.50.",
@@ -49,6 +60,9 @@ export const PROBLEM_LABELS = {
   invoice_no_shape: "Invoice number not in series form",
   invoice_fy_mismatch: "Number and date in different years",
   invoice_no_clash: "Invoice number taken",
+  phone_invalid: "Phone not valid",
+  email_invalid: "Email not valid",
+  contact_incomplete: "Contact without a name",
 };
 export const problemLabel = (kind) => PROBLEM_LABELS[kind] || kind;
 

@@ -8,7 +8,7 @@
 // encrypted credentials are cleared here too (legacy-credentials.js).
 import { html, useState, useEffect, useRef } from "/vendor/preact-htm.js";
 import { get, post, postWithProgress, isAbort } from "../api.js";
-import { dateTime, integer, rupees } from "../format.js";
+import { dateTime, integer, numberRange, rupees } from "../format.js";
 import {
   Card, Notice, Loading, Progress, Badge, ConfirmDialog, DataTable, Field, toast, useFetch, useTitle, useId, PageHeader, useQuery,
 } from "../components.js";
@@ -176,6 +176,8 @@ function FormatCard() {
       <div><dt>name</dt><dd>Required: the society or client.</dd></div>
       <div><dt>gstin, district, sector</dt><dd>Optional.</dd></div>
       <div><dt>remote_access_id, os</dt><dd>Optional: the AnyDesk or TeamViewer ID, the operating system.</dd></div>
+      <div><dt>phone, email, address</dt><dd>Optional: the society's own. A phone has 6 to 15 digits.</dd></div>
+      <div><dt>contact_name, contact_role, contact_phone, contact_email</dt><dd>Optional: a person at the society (secretary, president…), added to its contacts. A society's rows may name several.</dd></div>
       <div><dt>invoice_no</dt><dd>As <code>INV/24-25-0042</code>, in the financial year of its date. The series continues after the largest number.</dd></div>
       <div><dt>invoice_date</dt><dd><code>2024-04-01</code>, <code>01-04-2024</code> or <code>01/04/2024</code>.</dd></div>
       <div><dt>invoice_total</dt><dd>Rupees: <code>1,180.00</code> or <code>₹1,180.50</code>.</dd></div>
@@ -260,6 +262,17 @@ async function seriesPreview(invoiceRows) {
   return [...last.values()].sort((a, b) => (a.prefix + a.fy).localeCompare(b.prefix + b.fy));
 }
 
+/** The gaps the commit would open in the office's number series, each as its range. */
+function GapWarnings({ warnings }) {
+  return html`<${Notice} tone="warning" title=${warnings.length === 1 ? "The commit opens a gap in a number series" : "The commit opens gaps in number series"} testid="import-warnings">
+    <ul class="plain-list">
+      ${warnings.map((w) => html`<li key=${w.series} data-series=${w.series}>
+        <strong>${w.series}</strong>: ${numberRange(w.from, w.to, w.count)} missing between this office's last number and the file's first.</li>`)}
+    </ul>
+    <p class="hint">The number continuity report will show ${warnings.length === 1 ? "it" : "them"} as explained by the import. If the old system's numbers should follow on from this office's, correct them before committing.</p>
+  </${Notice}>`;
+}
+
 /** "Create 2 clients, update 1, leave 1 as it is and record 3 invoices." */
 function commitSentence(s) {
   const parts = [`create ${plural(s.to_create, "client")}`];
@@ -273,6 +286,7 @@ function commitSentence(s) {
 function CommitMessage({ status, series }) {
   return html`<div data-testid="commit-summary">
     <p><strong>${commitSentence(status)}</strong></p>
+    ${status.warnings.length > 0 && html`<${GapWarnings} warnings=${status.warnings} />`}
     ${(status.invoices_known > 0 || status.excluded > 0) && html`<p>
       ${status.invoices_known > 0 && `${plural(status.invoices_known, "invoice")} already imported ${status.invoices_known === 1 ? "is" : "are"} left as ${status.invoices_known === 1 ? "it is" : "they are"}. `}
       ${status.excluded > 0 && `${plural(status.excluded, "excluded row")} ${status.excluded === 1 ? "is" : "are"} left out.`}</p>`}
@@ -328,7 +342,8 @@ function StagedCard({ status, onChanged }) {
   };
 
   return html`
-    ${dialog && dialog.kind === "commit" && html`<${ConfirmDialog} title=${`Commit ${status.file_name || "the staged file"}?`} tone="primary" confirmLabel="Commit import"
+    ${dialog && dialog.kind === "commit" && html`<${ConfirmDialog} title=${`Commit ${status.file_name || "the staged file"}?`} tone="primary"
+      confirmLabel=${status.warnings.length ? "Commit, leaving the gaps" : "Commit import"}
       message=${html`<${CommitMessage} status=${status} series=${dialog.series} />`} onConfirm=${commit} onCancel=${() => setDialog(null)} />`}
     ${dialog && dialog.kind === "discard" && html`<${ConfirmDialog} title=${`Discard ${status.file_name || "the staged file"}?`} confirmLabel="Discard file"
       message=${html`<p>The ${plural(status.staged, "staged row")} and the corrections made to them are forgotten. Nothing in the registry changes.</p>`}
@@ -345,6 +360,7 @@ function StagedCard({ status, onChanged }) {
         <${ColumnMap} columns=${status.columns} />
         ${status.checklist && html`<h3 class="sub-title">Onboarding checklist</h3>
           <ol class="step-list" data-testid="import-checklist">${status.checklist.map((st) => html`<li key=${st.key}>${st.label}</li>`)}</ol>`}
+        ${status.warnings.length > 0 && html`<${GapWarnings} warnings=${status.warnings} />`}
         <div class="commit-bar">
           <button type="button" class="btn btn-primary" disabled=${!!reason || preparing} aria-describedby=${reason ? "commit-reason" : undefined}
             aria-busy=${preparing ? "true" : undefined} onClick=${review}>

@@ -1,9 +1,10 @@
 // Number continuity (/reports/number-continuity, owner and manager): per document series and
 // financial year, the first and last number, how many were issued, and every gap or duplicate in
-// between, so the owner can show an auditor that the invoice series is unbroken. Printable: the
+// between (each run of missing numbers as one range, marked when the legacy import explains it),
+// so the owner can show an auditor that the invoice series is unbroken. Printable: the
 // navigation, filters and buttons stay off the paper.
 import { html } from "/vendor/preact-htm.js";
-import { integer } from "../format.js";
+import { integer, numberRange } from "../format.js";
 import { qs } from "../api.js";
 import { DataTable, EmptyState, FilterBar, useFetch, useQuery, useTitle, PageHeader, Link } from "../components.js";
 import { fyChoices } from "./report-range.js";
@@ -14,10 +15,14 @@ const SERIES = { QT: "Quotations", PI: "Proforma invoices", INV: "Tax invoices",
 /** "25-26" → "2025-26" (the answer's years are short, as in the numbers). */
 const fyLong = (fy) => (/^\d{2}-\d{2}$/.test(fy) ? `20${fy}` : fy);
 
-/** Numbers as "INV/25-26-0005, INV/25-26-0007"; `total` above the listed ones says how many more. */
-function numbers(list, total = list.length) {
-  const more = total - list.length;
-  return more > 0 ? `${list.join(", ")} and ${integer(more)} more` : list.join(", ");
+/** One run of missing numbers: "0159–0899 (741 numbers)", and when the import explains it, the imported invoice that borders it. */
+function GapRange({ gap }) {
+  const imported = gap.explained_by_import;
+  return html`<li data-testid="gap" data-from=${gap.from} data-to=${gap.to} data-explained=${imported ? "1" : "0"}>
+    <span class="mono-ish">${numberRange(gap.from, gap.to, gap.count)}</span>
+    ${imported && html` <span class="cell-sub" data-testid="gap-explained">explained by the import: the old system's <${Link}
+      href=${`/documents/${encodeURIComponent(imported.document_id)}`}>${imported.docNo}</${Link}></span>`}
+  </li>`;
 }
 
 function Verdict({ row }) {
@@ -28,9 +33,12 @@ function Verdict({ row }) {
   if (unbroken) {
     return html`<span class="continuity-ok" data-testid="verdict" data-state="unbroken"><span aria-hidden="true">✓ </span>Unbroken</span>`;
   }
+  const listed = gaps.reduce((n, g) => n + g.count, 0);
   return html`<div class="continuity-bad" data-testid="verdict" data-state="broken">
-    ${gapCount > 0 && html`<div data-testid="gaps"><strong>${gapCount === 1 ? "Missing" : `${integer(gapCount)} missing`}:</strong> ${numbers(gaps, gapCount)}</div>`}
-    ${dups.length > 0 && html`<div data-testid="duplicates"><strong>${dups.length === 1 ? "Written twice" : `${integer(dups.length)} written twice`}:</strong> ${numbers(dups)}</div>`}
+    ${gapCount > 0 && html`<div data-testid="gaps"><strong>${gapCount === 1 ? "Missing" : `${integer(gapCount)} missing`}:</strong>
+      <ul class="plain-list gap-list">${gaps.map((g) => html`<${GapRange} key=${g.from} gap=${g} />`)}</ul>
+      ${gapCount > listed && html`<p class="hint">and ${integer(gapCount - listed)} more in later gaps.</p>`}</div>`}
+    ${dups.length > 0 && html`<div data-testid="duplicates"><strong>${dups.length === 1 ? "Written twice" : `${integer(dups.length)} written twice`}:</strong> ${dups.join(", ")}</div>`}
   </div>`;
 }
 
@@ -49,6 +57,7 @@ export function NumberContinuityPage() {
   const { data, error, loading, reload } = useFetch("/api/reports/number-continuity", { fy: query.fy || "" });
   const rows = data && !error ? data.rows.map((r) => ({ ...r, key: `${r.prefix}|${r.fy}` })) : [];
   const broken = rows.filter((r) => r.unbroken === false || (r.gaps || []).length || (r.duplicates || []).length).length;
+  const explained = rows.reduce((n, r) => n + (r.gaps || []).filter((g) => g.explained_by_import).length, 0);
   const refused = error && error.status === 400;
   const years = fyChoices(9);
   return html`<main data-page="number-continuity">
@@ -69,7 +78,7 @@ export function NumberContinuityPage() {
       </div>
     </${FilterBar}>
     ${data && !error && rows.length > 0 && html`<p class=${`continuity-summary${broken ? " is-broken" : ""}`} data-testid="continuity-summary">
-      ${broken ? `${integer(broken)} of ${integer(rows.length)} ${rows.length === 1 ? "series is" : "series are"} broken: see the numbers below.`
+      ${broken ? `${integer(broken)} of ${integer(rows.length)} ${rows.length === 1 ? "series is" : "series are"} broken: see the numbers below.${explained ? ` ${integer(explained)} ${explained === 1 ? "gap lies" : "gaps lie"} next to the old system's imported numbers.` : ""}`
         : `Every series is unbroken: ${integer(rows.length)} ${rows.length === 1 ? "series" : "series by financial year"} checked.`}
     </p>`}
     <div data-testid="continuity-table" class="report-table">
