@@ -85,7 +85,10 @@ impl fmt::Debug for Config {
             .field("longest_write", &self.longest_write)
             .field("outbound_timeout", &self.outbound_timeout)
             .field("checkpoints", &self.checkpoints)
-            .field("smtp_ca", &self.smtp_ca.map(|pem| format!("{} bytes of PEM", pem.len())))
+            .field(
+                "smtp_ca",
+                &self.smtp_ca.map(|pem| format!("{} bytes of PEM", pem.len())),
+            )
             .finish()
     }
 }

@@ -227,7 +227,11 @@ fn serve(
         allow_private_targets: args.allow_private_targets,
         backup_every_hours: args.backup_every_hours,
         backup_keep: args.backup_keep,
-        smtp_ca: args.smtp_ca_file.as_deref().map(backoffice::config::read_smtp_ca).transpose()?,
+        smtp_ca: args
+            .smtp_ca_file
+            .as_deref()
+            .map(backoffice::config::read_smtp_ca)
+            .transpose()?,
         checkpoints: if args.replicated {
             db::Checkpoints::Litestream
         } else {

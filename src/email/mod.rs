@@ -8,6 +8,7 @@ pub mod routes;
 pub mod rules;
 pub mod store;
 
+use crate::AppState;
 use crate::auth::session::AuthUser;
 use crate::clients::rules::{credential_value, readable_credential};
 use crate::db::audit::record;
@@ -16,7 +17,6 @@ use crate::error::AppError;
 use crate::mail::smtp::{Security, SmtpConfig};
 use crate::mail::{Email, MailConfig, MailError, Transport};
 use crate::outbound::Guard;
-use crate::AppState;
 use rusqlite::Connection;
 use rusqlite::types::Value;
 use serde::{Deserialize, Serialize};
@@ -39,6 +39,12 @@ pub enum TransportChoice {
     #[default]
     Api,
     Smtp,
+}
+
+/// A setting stored as JSON of `T` (a port, a choice), if it reads as one.
+fn setting_as<T: serde::de::DeserializeOwned>(conn: &Connection, key: &str) -> Result<Option<T>, AppError> {
+    let today = settings::office_today(conn)?;
+    Ok(settings::get(conn, key, today)?.and_then(|v| serde_json::from_value(v).ok()))
 }
 
 fn setting_text(conn: &Connection, key: &str) -> Result<Option<String>, AppError> {
@@ -69,21 +75,14 @@ pub struct MailSettings {
 }
 
 pub fn settings_view(conn: &Connection) -> Result<MailSettings, AppError> {
-    let today = settings::office_today(conn)?;
-    let port = settings::get(conn, SMTP_PORT_KEY, today)?
-        .and_then(|v| v.as_u64())
-        .and_then(|p| u16::try_from(p).ok());
     Ok(MailSettings {
-        transport: match setting_text(conn, TRANSPORT_KEY)?.as_deref() {
-            Some("smtp") => TransportChoice::Smtp,
-            _ => TransportChoice::Api,
-        },
+        transport: setting_as(conn, TRANSPORT_KEY)?.unwrap_or_default(),
         api_url: setting_text(conn, API_URL_KEY)?,
         from: setting_text(conn, FROM_KEY)?,
         has_token: stored_credential(conn, TOKEN_KEY)?.is_some(),
         smtp_host: setting_text(conn, SMTP_HOST_KEY)?,
-        smtp_port: port,
-        smtp_security: setting_text(conn, SMTP_SECURITY_KEY)?.as_deref().and_then(Security::parse),
+        smtp_port: setting_as(conn, SMTP_PORT_KEY)?,
+        smtp_security: setting_as(conn, SMTP_SECURITY_KEY)?,
         smtp_username: setting_text(conn, SMTP_USERNAME_KEY)?,
         has_smtp_password: stored_credential(conn, SMTP_PASSWORD_KEY)?.is_some(),
     })
@@ -99,7 +98,13 @@ pub fn store_token(tx: &Connection, token: &str, user_id: &str) -> Result<(), Ap
 }
 
 /// Stores a write-only credential setting (empty removes it).
-fn store_credential(tx: &Connection, key: &str, field: &str, raw: &str, user_id: &str) -> Result<(), AppError> {
+fn store_credential(
+    tx: &Connection,
+    key: &str,
+    field: &str,
+    raw: &str,
+    user_id: &str,
+) -> Result<(), AppError> {
     let today = settings::office_today(tx)?;
     let value = match credential_value(field, raw)? {
         Value::Text(t) => serde_json::Value::String(t),
@@ -119,7 +124,9 @@ pub fn config(conn: &Connection) -> Result<Transport, AppError> {
     };
     match view.transport {
         TransportChoice::Api => match (view.api_url, view.from, stored_credential(conn, TOKEN_KEY)?) {
-            (Some(api_url), Some(from), Some(token)) => Ok(Transport::Api(MailConfig { api_url, from, token })),
+            (Some(api_url), Some(from), Some(token)) => {
+                Ok(Transport::Api(MailConfig { api_url, from, token }))
+            }
             _ => Err(not_set("the mail provider's address, sender and token")),
         },
         TransportChoice::Smtp => match (view.smtp_host, view.from) {
@@ -174,7 +181,11 @@ pub struct MailInput {
 
 /// Saves each setting given (checked by `rules::check_input`), audited without the token
 /// and the password.
-pub fn save_settings_in(tx: &Connection, user: &AuthUser, input: MailInput) -> Result<MailSettings, AppError> {
+pub fn save_settings_in(
+    tx: &Connection,
+    user: &AuthUser,
+    input: MailInput,
+) -> Result<MailSettings, AppError> {
     let before = settings_view(tx)?;
     let today = settings::office_today(tx)?;
     let values = [
@@ -183,8 +194,14 @@ pub fn save_settings_in(tx: &Connection, user: &AuthUser, input: MailInput) -> R
         (FROM_KEY, input.from.map(|v| serde_json::json!(v))),
         (SMTP_HOST_KEY, input.smtp_host.map(|v| serde_json::json!(v))),
         (SMTP_PORT_KEY, input.smtp_port.map(|v| serde_json::json!(v))),
-        (SMTP_SECURITY_KEY, input.smtp_security.map(|v| serde_json::json!(v))),
-        (SMTP_USERNAME_KEY, input.smtp_username.map(|v| serde_json::json!(v))),
+        (
+            SMTP_SECURITY_KEY,
+            input.smtp_security.map(|v| serde_json::json!(v)),
+        ),
+        (
+            SMTP_USERNAME_KEY,
+            input.smtp_username.map(|v| serde_json::json!(v)),
+        ),
     ];
     for (key, value) in values {
         if let Some(value) = value {
@@ -198,7 +215,15 @@ pub fn save_settings_in(tx: &Connection, user: &AuthUser, input: MailInput) -> R
         store_credential(tx, SMTP_PASSWORD_KEY, "smtp_password", password, &user.id)?;
     }
     let after = settings_view(tx)?;
-    record(tx, &user.id, "setting", "mail", "update", Some(&before), Some(&after))?;
+    record(
+        tx,
+        &user.id,
+        "setting",
+        "mail",
+        "update",
+        Some(&before),
+        Some(&after),
+    )?;
     Ok(after)
 }
 
@@ -221,7 +246,11 @@ pub async fn send_test(state: &AppState, user: &AuthUser, to: Option<String>) ->
             .read(move |c| {
                 let to = match to {
                     Some(to) => to,
-                    None => crate::staff::store::get(c, &who)?.ok_or_else(|| AppError::not_found("employee"))?.email,
+                    None => {
+                        crate::staff::store::get(c, &who)?
+                            .ok_or_else(|| AppError::not_found("employee"))?
+                            .email
+                    }
                 };
                 Ok((config(c)?, to))
             })
@@ -234,8 +263,11 @@ pub async fn send_test(state: &AppState, user: &AuthUser, to: Option<String>) ->
             to,
             cc: None,
             subject: "Test email from the back office".into(),
-            html: "<p>This is a test of the mail settings: email from the back office reaches this address.</p>".into(),
-            text: "This is a test of the mail settings: email from the back office reaches this address.".into(),
+            html:
+                "<p>This is a test of the mail settings: email from the back office reaches this address.</p>"
+                    .into(),
+            text: "This is a test of the mail settings: email from the back office reaches this address."
+                .into(),
             attachments: Vec::new(),
         };
         let (email, result) = crate::mail::send(transport, email, Guard::new(&state.config)).await?;
@@ -267,7 +299,11 @@ pub async fn send_test(state: &AppState, user: &AuthUser, to: Option<String>) ->
                 record(tx, &user.id, "setting", "mail", "test", None, Some(&outcome))
             })
             .await?;
-        Ok(TestSent { to, transport: kind, result })
+        Ok(TestSent {
+            to,
+            transport: kind,
+            result,
+        })
     })
     .await
     .map_err(AppError::internal)?

@@ -28,7 +28,11 @@ pub fn check_input(checks: &mut Checks, input: MailInput) -> MailInput {
         checks.check(check_smtp_host(host));
     }
     if input.smtp_port == Some(0) {
-        checks.fail(AppError::invalid("smtp_port", "out_of_range", "A port from 1 to 65535."));
+        checks.fail(AppError::invalid(
+            "smtp_port",
+            "out_of_range",
+            "A port from 1 to 65535.",
+        ));
     }
     for (field, value) in [
         ("token", &input.token),
@@ -50,7 +54,11 @@ pub fn check_smtp_host(host: &str) -> Result<(), AppError> {
             && !l.starts_with('-')
             && !l.ends_with('-')
     };
-    let ip = host.trim_start_matches('[').trim_end_matches(']').parse::<IpAddr>().is_ok();
+    let ip = host
+        .trim_start_matches('[')
+        .trim_end_matches(']')
+        .parse::<IpAddr>()
+        .is_ok();
     if ip || (host.len() <= 253 && host.split('.').all(label)) {
         Ok(())
     } else {
@@ -68,7 +76,15 @@ mod tests {
 
     #[test]
     fn a_host_is_a_name_or_an_address_alone() {
-        for good in ["smtp.gmail.com", "smtp.zoho.in", "localhost", "mail-1.office.example.in", "127.0.0.1", "::1", "[::1]"] {
+        for good in [
+            "smtp.gmail.com",
+            "smtp.zoho.in",
+            "localhost",
+            "mail-1.office.example.in",
+            "127.0.0.1",
+            "::1",
+            "[::1]",
+        ] {
             assert!(check_smtp_host(good).is_ok(), "{good}");
         }
         for bad in [
@@ -82,7 +98,11 @@ mod tests {
             "smtp.gmail.com.",
         ] {
             let e = check_smtp_host(bad).unwrap_err();
-            assert_eq!((e.field.as_deref(), e.code), (Some("smtp_host"), "invalid_host"), "{bad}");
+            assert_eq!(
+                (e.field.as_deref(), e.code),
+                (Some("smtp_host"), "invalid_host"),
+                "{bad}"
+            );
         }
     }
 

@@ -40,16 +40,6 @@ pub enum Transport {
     Smtp(smtp::SmtpConfig),
 }
 
-impl Transport {
-    /// "api" or "smtp", as the settings and the test route name it.
-    pub fn kind(&self) -> &'static str {
-        match self {
-            Transport::Api(_) => "api",
-            Transport::Smtp(_) => "smtp",
-        }
-    }
-}
-
 pub struct Attachment {
     pub name: String,
     pub content_type: &'static str,

@@ -16,8 +16,12 @@ fn lab() -> TestApp {
 }
 
 async fn put_mail(app: &TestApp, owner: &str, body: Value) -> crate::common::Reply {
-    app.send(Call::new(Method::PUT, "/api/settings/mail").cookie(owner).json(body))
-        .await
+    app.send(
+        Call::new(Method::PUT, "/api/settings/mail")
+            .cookie(owner)
+            .json(body),
+    )
+    .await
 }
 
 /// The settings of `server` with `security`, reached by `host`.
@@ -55,7 +59,10 @@ async fn the_smtp_settings_are_the_owners_the_password_is_never_shown_and_each_w
         "transport": "smtp", "smtp_host": "localhost", "smtp_port": 587, "smtp_security": "starttls",
         "smtp_username": "billing@softland.in", "smtp_password": "very-secret-app-password", "from": "billing@softland.in",
     });
-    assert_eq!(put_mail(&app, &manager, body.clone()).await.status, StatusCode::FORBIDDEN);
+    assert_eq!(
+        put_mail(&app, &manager, body.clone()).await.status,
+        StatusCode::FORBIDDEN
+    );
     let saved = put_mail(&app, &owner, body).await;
     assert_eq!(saved.status, StatusCode::OK, "{}", saved.text);
     let expected = json!({
@@ -66,38 +73,85 @@ async fn the_smtp_settings_are_the_owners_the_password_is_never_shown_and_each_w
     assert_eq!(saved.body, expected);
     // Left out, the password stays; the GET never shows it, nor does the audit.
     let kept = put_mail(&app, &owner, json!({ "smtp_port": 2525 })).await;
-    assert_eq!((kept.body["smtp_port"].as_u64(), kept.body["hasSmtpPassword"].as_bool()), (Some(2525), Some(true)));
+    assert_eq!(
+        (
+            kept.body["smtp_port"].as_u64(),
+            kept.body["hasSmtpPassword"].as_bool()
+        ),
+        (Some(2525), Some(true))
+    );
     let get = app.get("/api/settings/mail", &owner).await;
     assert_eq!(get.body["hasSmtpPassword"], true);
     assert!(!get.text.contains("very-secret-app-password"), "{}", get.text);
     assert_eq!(
-        app.count("SELECT COUNT(*) FROM audit WHERE after LIKE '%very-secret%' OR before LIKE '%very-secret%'"),
+        app.count(
+            "SELECT COUNT(*) FROM audit WHERE after LIKE '%very-secret%' OR before LIKE '%very-secret%'"
+        ),
         0
     );
-    assert_eq!(app.count("SELECT COUNT(*) FROM audit WHERE entity_id = 'mail' AND action = 'update'"), 2);
-    // An old client without `transport` changes the API's fields and leaves the choice alone.
-    let old = put_mail(&app, &owner, json!({ "api_url": "http://127.0.0.1:9", "token": "t" })).await;
     assert_eq!(
-        (old.status, old.body["transport"].as_str(), old.body["hasToken"].as_bool()),
+        app.count("SELECT COUNT(*) FROM audit WHERE entity_id = 'mail' AND action = 'update'"),
+        2
+    );
+    // An old client without `transport` changes the API's fields and leaves the choice alone.
+    let old = put_mail(
+        &app,
+        &owner,
+        json!({ "api_url": "http://127.0.0.1:9", "token": "t" }),
+    )
+    .await;
+    assert_eq!(
+        (
+            old.status,
+            old.body["transport"].as_str(),
+            old.body["hasToken"].as_bool()
+        ),
         (StatusCode::OK, Some("smtp"), Some(true))
     );
     let back = put_mail(&app, &owner, json!({ "transport": "api" })).await;
-    assert_eq!((back.body["transport"].as_str(), back.body["smtp_host"].as_str()), (Some("api"), Some("localhost")));
+    assert_eq!(
+        (back.body["transport"].as_str(), back.body["smtp_host"].as_str()),
+        (Some("api"), Some("localhost"))
+    );
 
     for (body, field, code) in [
-        (json!({ "smtp_host": "smtp://smtp.gmail.com" }), "smtp_host", "invalid_host"),
-        (json!({ "smtp_host": "smtp.gmail.com:587" }), "smtp_host", "invalid_host"),
-        (json!({ "smtp_host": "no-such-host.invalid" }), "smtp_host", "address_refused"),
+        (
+            json!({ "smtp_host": "smtp://smtp.gmail.com" }),
+            "smtp_host",
+            "invalid_host",
+        ),
+        (
+            json!({ "smtp_host": "smtp.gmail.com:587" }),
+            "smtp_host",
+            "invalid_host",
+        ),
+        (
+            json!({ "smtp_host": "no-such-host.invalid" }),
+            "smtp_host",
+            "address_refused",
+        ),
         (json!({ "smtp_port": 0 }), "smtp_port", "out_of_range"),
         (json!({ "smtp_port": 70000 }), "smtp_port", "invalid_value"),
-        (json!({ "smtp_security": "ssl" }), "smtp_security", "invalid_value"),
+        (
+            json!({ "smtp_security": "ssl" }),
+            "smtp_security",
+            "invalid_value",
+        ),
         (json!({ "transport": "sendmail" }), "transport", "invalid_value"),
-        (json!({ "smtp_password": "x".repeat(257) }), "smtp_password", "too_long"),
+        (
+            json!({ "smtp_password": "x".repeat(257) }),
+            "smtp_password",
+            "too_long",
+        ),
         (json!({ "from": "billing" }), "from", "invalid_email"),
     ] {
         let refused = put_mail(&app, &owner, body.clone()).await;
         assert_eq!(
-            (refused.status, refused.body["error"]["field"].as_str(), refused.code()),
+            (
+                refused.status,
+                refused.body["error"]["field"].as_str(),
+                refused.code()
+            ),
             (StatusCode::UNPROCESSABLE_ENTITY, Some(field), code),
             "{body}: {}",
             refused.text
@@ -117,7 +171,11 @@ async fn the_smtp_settings_are_the_owners_the_password_is_never_shown_and_each_w
         .map(|e| e["field"].as_str().unwrap())
         .collect();
     assert_eq!(fields, ["from", "smtp_host", "smtp_port"], "{}", several.text);
-    assert_eq!(app.get("/api/settings/mail", &owner).await.body["transport"], "api", "nothing was stored");
+    assert_eq!(
+        app.get("/api/settings/mail", &owner).await.body["transport"],
+        "api",
+        "nothing was stored"
+    );
 }
 
 #[tokio::test]
@@ -127,39 +185,76 @@ async fn a_loopback_or_private_smtp_host_is_refused_without_the_lab_switch() {
     for host in ["127.0.0.1", "localhost", "10.0.0.5", "169.254.169.254", "::1"] {
         let refused = put_mail(&app, &owner, json!({ "transport": "smtp", "smtp_host": host })).await;
         assert_eq!(
-            (refused.status, refused.body["error"]["field"].as_str(), refused.code()),
-            (StatusCode::UNPROCESSABLE_ENTITY, Some("smtp_host"), "address_refused"),
+            (
+                refused.status,
+                refused.body["error"]["field"].as_str(),
+                refused.code()
+            ),
+            (
+                StatusCode::UNPROCESSABLE_ENTITY,
+                Some("smtp_host"),
+                "address_refused"
+            ),
             "{host}"
         );
     }
-    assert_eq!(app.count("SELECT COUNT(*) FROM setting WHERE key LIKE 'mail.%'"), 0);
+    assert_eq!(
+        app.count("SELECT COUNT(*) FROM setting WHERE key LIKE 'mail.%'"),
+        0
+    );
     let test = app.post("/api/settings/mail/test", &owner, json!({})).await;
-    assert_eq!((test.status, test.code()), (StatusCode::CONFLICT, "mail_not_configured"));
+    assert_eq!(
+        (test.status, test.code()),
+        (StatusCode::CONFLICT, "mail_not_configured")
+    );
 }
 
 #[tokio::test]
 async fn the_test_message_goes_over_plain_smtp_with_a_sign_in_and_is_logged() {
-    let Some(server) = SmtpServer::start("none") else { return };
+    let Some(server) = SmtpServer::start("none") else {
+        return;
+    };
     let app = lab();
     let owner = app.owner().await;
-    let saved = put_mail(&app, &owner, smtp_settings(&server, "127.0.0.1", "none", smtp::PASSWORD)).await;
+    let saved = put_mail(
+        &app,
+        &owner,
+        smtp_settings(&server, "127.0.0.1", "none", smtp::PASSWORD),
+    )
+    .await;
     assert_eq!(saved.status, StatusCode::OK, "{}", saved.text);
     let test = app.post("/api/settings/mail/test", &owner, json!({})).await;
     assert_eq!(test.status, StatusCode::OK, "{}", test.text);
-    assert_eq!(test.body, json!({ "sent": true, "to": OWNER, "transport": "smtp" }));
+    assert_eq!(
+        test.body,
+        json!({ "sent": true, "to": OWNER, "transport": "smtp" })
+    );
     let got = server.wait_for(1);
     assert_eq!(got.len(), 1);
     let m = &got[0];
     assert_eq!(
-        (m["auth_user"].as_str(), m["encrypted"].as_bool(), m["mail_from"].as_str()),
+        (
+            m["auth_user"].as_str(),
+            m["encrypted"].as_bool(),
+            m["mail_from"].as_str()
+        ),
         (Some(smtp::USER), Some(false), Some("billing@softland.in"))
     );
     assert_eq!(m["rcpt_tos"], json!([OWNER]));
     assert_eq!(
         (m["from"].as_str(), m["to"].as_str(), m["subject"].as_str()),
-        (Some("billing@softland.in"), Some(OWNER), Some("Test email from the back office"))
+        (
+            Some("billing@softland.in"),
+            Some(OWNER),
+            Some("Test email from the back office")
+        )
     );
-    assert!(m["text"].as_str().unwrap().starts_with("This is a test of the mail settings"));
+    assert!(
+        m["text"]
+            .as_str()
+            .unwrap()
+            .starts_with("This is a test of the mail settings")
+    );
     assert_eq!(log_rows(&app), [("test".to_string(), "sent".to_string(), None)]);
     let message_id: String = app
         .sql()
@@ -172,22 +267,43 @@ async fn the_test_message_goes_over_plain_smtp_with_a_sign_in_and_is_logged() {
     );
     // To another address when given.
     let other = app
-        .post("/api/settings/mail/test", &owner, json!({ "to": "accounts@softland.in" }))
+        .post(
+            "/api/settings/mail/test",
+            &owner,
+            json!({ "to": "accounts@softland.in" }),
+        )
         .await;
     assert_eq!(other.body["to"], "accounts@softland.in", "{}", other.text);
     assert_eq!(server.wait_for(2)[1]["rcpt_tos"], json!(["accounts@softland.in"]));
-    let bad = app.post("/api/settings/mail/test", &owner, json!({ "to": "nobody" })).await;
-    assert_eq!((bad.status, bad.body["error"]["field"].as_str()), (StatusCode::UNPROCESSABLE_ENTITY, Some("to")));
+    let bad = app
+        .post("/api/settings/mail/test", &owner, json!({ "to": "nobody" }))
+        .await;
+    assert_eq!(
+        (bad.status, bad.body["error"]["field"].as_str()),
+        (StatusCode::UNPROCESSABLE_ENTITY, Some("to"))
+    );
 }
 
 #[tokio::test]
 async fn a_wrong_password_is_a_502_that_names_the_login_and_a_failed_log_row() {
-    let Some(server) = SmtpServer::start("none") else { return };
+    let Some(server) = SmtpServer::start("none") else {
+        return;
+    };
     let app = lab();
     let owner = app.owner().await;
-    put_mail(&app, &owner, smtp_settings(&server, "127.0.0.1", "none", "wrong-app-password")).await;
+    put_mail(
+        &app,
+        &owner,
+        smtp_settings(&server, "127.0.0.1", "none", "wrong-app-password"),
+    )
+    .await;
     let test = app.post("/api/settings/mail/test", &owner, json!({})).await;
-    assert_eq!((test.status, test.code()), (StatusCode::BAD_GATEWAY, "mail_failed"), "{}", test.text);
+    assert_eq!(
+        (test.status, test.code()),
+        (StatusCode::BAD_GATEWAY, "mail_failed"),
+        "{}",
+        test.text
+    );
     assert_eq!(
         test.body["error"]["message"],
         "The test email was not sent: the mail server refused the user name or password."
@@ -206,13 +322,20 @@ async fn a_wrong_password_is_a_502_that_names_the_login_and_a_failed_log_row() {
 
 #[tokio::test]
 async fn starttls_to_the_office_ca_carries_a_document_with_its_pdf() {
-    let Some(server) = SmtpServer::start("starttls") else { return };
+    let Some(server) = SmtpServer::start("starttls") else {
+        return;
+    };
     let app = lab();
     let owner = app.owner().await;
     app.set_company(&owner, json!({})).await;
     // The certificate is for localhost: the name TLS checks, while the connection goes to the
     // address the name resolved to and was checked.
-    let saved = put_mail(&app, &owner, smtp_settings(&server, "localhost", "starttls", smtp::PASSWORD)).await;
+    let saved = put_mail(
+        &app,
+        &owner,
+        smtp_settings(&server, "localhost", "starttls", smtp::PASSWORD),
+    )
+    .await;
     assert_eq!(saved.status, StatusCode::OK, "{}", saved.text);
     let module = app.priced_module(&owner, 10_000_000).await;
     let client = app
@@ -232,7 +355,11 @@ async fn starttls_to_the_office_ca_carries_a_document_with_its_pdf() {
         .await
         .body;
     let invoice = app
-        .post(&format!("/api/documents/{}/issue", draft["id"].as_str().unwrap()), &owner, json!({}))
+        .post(
+            &format!("/api/documents/{}/issue", draft["id"].as_str().unwrap()),
+            &owner,
+            json!({}),
+        )
         .await
         .body;
     let no = invoice["docNo"].as_str().unwrap();
@@ -248,31 +375,60 @@ async fn starttls_to_the_office_ca_carries_a_document_with_its_pdf() {
     let got = server.wait_for(1);
     assert_eq!(got.len(), 1);
     let m = &got[0];
-    assert_eq!((m["encrypted"].as_bool(), m["auth_user"].as_str()), (Some(true), Some(smtp::USER)));
+    assert_eq!(
+        (m["encrypted"].as_bool(), m["auth_user"].as_str()),
+        (Some(true), Some(smtp::USER))
+    );
     assert_eq!(
         (m["from"].as_str(), m["to"].as_str(), m["cc"].as_str()),
-        (Some("billing@softland.in"), Some("office@kadakkal.coop"), Some("president@kadakkal.coop"))
+        (
+            Some("billing@softland.in"),
+            Some("office@kadakkal.coop"),
+            Some("president@kadakkal.coop")
+        )
     );
-    assert_eq!(m["rcpt_tos"], json!(["office@kadakkal.coop", "president@kadakkal.coop"]));
-    assert_eq!(m["subject"].as_str(), Some(format!("invoice {no} from Softland India").as_str()));
+    assert_eq!(
+        m["rcpt_tos"],
+        json!(["office@kadakkal.coop", "president@kadakkal.coop"])
+    );
+    assert_eq!(
+        m["subject"].as_str(),
+        Some(format!("invoice {no} from Softland India").as_str())
+    );
     assert_eq!(
         m["attachments"][0]["name"].as_str(),
         Some(format!("{}.pdf", no.replace('/', "-")).as_str())
     );
     assert_eq!(
-        (m["attachments"][0]["content_type"].as_str(), m["attachments"][0]["starts"].as_str()),
+        (
+            m["attachments"][0]["content_type"].as_str(),
+            m["attachments"][0]["starts"].as_str()
+        ),
         (Some("application/pdf"), Some("%PDF-"))
     );
-    assert!(m["html"].as_str().unwrap().contains("/share/"), "the share link is in the body");
-    assert_eq!(log_rows(&app), [("document".to_string(), "sent".to_string(), None)]);
+    assert!(
+        m["html"].as_str().unwrap().contains("/share/"),
+        "the share link is in the body"
+    );
+    assert_eq!(
+        log_rows(&app),
+        [("document".to_string(), "sent".to_string(), None)]
+    );
 }
 
 #[tokio::test]
 async fn tls_from_the_first_byte_sends_and_an_untrusted_certificate_fails_cleanly() {
-    let Some(server) = SmtpServer::start("tls") else { return };
+    let Some(server) = SmtpServer::start("tls") else {
+        return;
+    };
     let app = lab();
     let owner = app.owner().await;
-    put_mail(&app, &owner, smtp_settings(&server, "localhost", "tls", smtp::PASSWORD)).await;
+    put_mail(
+        &app,
+        &owner,
+        smtp_settings(&server, "localhost", "tls", smtp::PASSWORD),
+    )
+    .await;
     let test = app.post("/api/settings/mail/test", &owner, json!({})).await;
     assert_eq!(test.status, StatusCode::OK, "{}", test.text);
     assert_eq!(server.wait_for(1)[0]["encrypted"], true);
@@ -280,12 +436,25 @@ async fn tls_from_the_first_byte_sends_and_an_untrusted_certificate_fails_cleanl
     // Without the office's CA the certificate is not trusted: a 502 that says so, logged.
     let untrusting = TestApp::with_config(|c| c.allow_private_targets = true);
     let owner = untrusting.owner().await;
-    put_mail(&untrusting, &owner, smtp_settings(&server, "localhost", "tls", smtp::PASSWORD)).await;
-    let test = untrusting.post("/api/settings/mail/test", &owner, json!({})).await;
-    assert_eq!((test.status, test.code()), (StatusCode::BAD_GATEWAY, "mail_failed"), "{}", test.text);
+    put_mail(
+        &untrusting,
+        &owner,
+        smtp_settings(&server, "localhost", "tls", smtp::PASSWORD),
+    )
+    .await;
+    let test = untrusting
+        .post("/api/settings/mail/test", &owner, json!({}))
+        .await;
+    assert_eq!(
+        (test.status, test.code()),
+        (StatusCode::BAD_GATEWAY, "mail_failed"),
+        "{}",
+        test.text
+    );
     let message = test.body["error"]["message"].as_str().unwrap();
     assert!(
-        message == "The test email was not sent: the mail provider did not answer: TLS failed: invalid peer certificate: UnknownIssuer.",
+        message
+            == "The test email was not sent: the mail provider did not answer: TLS failed: invalid peer certificate: UnknownIssuer.",
         "{message}"
     );
     assert_eq!(log_rows(&untrusting)[0].1, "failed");

@@ -3,7 +3,9 @@
 //! documents print of the company entered in one place; the mail settings' choice of SMTP and
 //! their test email, received by a real SMTP server on loopback.
 
-use crate::common::browser::{OFFICE_OWNER_PASSWORD, Office, owner_session, select, shot, sign_in_home, until};
+use crate::common::browser::{
+    OFFICE_OWNER_PASSWORD, Office, owner_session, select, shot, sign_in_home, until,
+};
 use crate::common::server::Server;
 use crate::common::smtp::{self, SmtpServer};
 use serde_json::{Value, json};
@@ -234,8 +236,12 @@ fn the_owner_sets_payment_terms_stall_days_ticket_types_and_the_whole_checklist(
 
 #[test]
 fn the_owner_chooses_smtp_saves_and_a_test_email_reaches_the_mail_server() {
-    let Some(driver) = crate::common::webdriver::Driver::start() else { return };
-    let Some(mail) = SmtpServer::start("none") else { return };
+    let Some(driver) = crate::common::webdriver::Driver::start() else {
+        return;
+    };
+    let Some(mail) = SmtpServer::start("none") else {
+        return;
+    };
     let dir = tempfile::TempDir::new().unwrap();
     let server = Server::start_with_env(
         &dir.path().join("office.db"),
@@ -251,8 +257,15 @@ fn the_owner_chooses_smtp_saves_and_a_test_email_reaches_the_mail_server() {
     select(&s, "[name='transport']", "smtp");
     // A preset fills the server, the port and the security.
     s.wait("[data-preset='gmail']").click();
-    let value = |name: &str| s.script(&format!("return document.querySelector(\"[name='{name}']\").value"), json!([]));
-    until(&s, "the Gmail preset", || value("smtp_host") == "smtp.gmail.com" && value("smtp_port") == "587");
+    let value = |name: &str| {
+        s.script(
+            &format!("return document.querySelector(\"[name='{name}']\").value"),
+            json!([]),
+        )
+    };
+    until(&s, "the Gmail preset", || {
+        value("smtp_host") == "smtp.gmail.com" && value("smtp_port") == "587"
+    });
     assert_eq!(value("smtp_security"), "starttls");
 
     // Wrong fields are each named beside the field.
@@ -288,7 +301,11 @@ fn the_owner_chooses_smtp_saves_and_a_test_email_reaches_the_mail_server() {
     );
     let (_, _, settings) = server.call("GET", "/api/settings/mail", Some(&owner), None);
     assert_eq!(
-        (settings["smtp_port"].as_u64(), settings["smtp_security"].as_str(), settings["hasSmtpPassword"].as_bool()),
+        (
+            settings["smtp_port"].as_u64(),
+            settings["smtp_security"].as_str(),
+            settings["hasSmtpPassword"].as_bool()
+        ),
         (Some(u64::from(mail.port)), Some("none"), Some(true))
     );
 }
