@@ -49,6 +49,38 @@ fn log_rows(app: &TestApp) -> Vec<(String, String, Option<String>)> {
         .collect()
 }
 
+/// An issued document of `doc_type` for a society whose only address is its own email, one
+/// line of a module at ₹1,00,000.
+async fn issued(app: &TestApp, owner: &str, doc_type: &str) -> Value {
+    app.set_company(owner, json!({})).await;
+    let module = app.priced_module(owner, 10_000_000).await;
+    let client = app
+        .post(
+            "/api/clients",
+            owner,
+            json!({ "name": "KADAKKAL SERVICE CO-OPERATIVE BANK LTD NO 1234", "state_code": "32", "email": "office@kadakkal.coop" }),
+        )
+        .await
+        .body;
+    let draft = app
+        .post(
+            "/api/documents",
+            owner,
+            json!({ "type": doc_type, "client_id": client["id"], "lines": [ { "module_id": module, "qty": 1 } ] }),
+        )
+        .await
+        .body;
+    let reply = app
+        .post(
+            &format!("/api/documents/{}/issue", draft["id"].as_str().unwrap()),
+            owner,
+            json!({}),
+        )
+        .await;
+    assert_eq!(reply.status, StatusCode::OK, "{}", reply.text);
+    reply.body
+}
+
 #[tokio::test]
 async fn the_smtp_settings_are_the_owners_the_password_is_never_shown_and_each_wrong_field_is_named() {
     let app = lab();
@@ -337,31 +369,7 @@ async fn starttls_to_the_office_ca_carries_a_document_with_its_pdf() {
     )
     .await;
     assert_eq!(saved.status, StatusCode::OK, "{}", saved.text);
-    let module = app.priced_module(&owner, 10_000_000).await;
-    let client = app
-        .post(
-            "/api/clients",
-            &owner,
-            json!({ "name": "KADAKKAL SERVICE CO-OPERATIVE BANK LTD NO 1234", "state_code": "32", "email": "office@kadakkal.coop" }),
-        )
-        .await
-        .body;
-    let draft = app
-        .post(
-            "/api/documents",
-            &owner,
-            json!({ "type": "INVOICE", "client_id": client["id"], "lines": [ { "module_id": module, "qty": 1 } ] }),
-        )
-        .await
-        .body;
-    let invoice = app
-        .post(
-            &format!("/api/documents/{}/issue", draft["id"].as_str().unwrap()),
-            &owner,
-            json!({}),
-        )
-        .await
-        .body;
+    let invoice = issued(&app, &owner, "INVOICE").await;
     let no = invoice["docNo"].as_str().unwrap();
     let sent = app
         .post(
@@ -459,4 +467,63 @@ async fn tls_from_the_first_byte_sends_and_an_untrusted_certificate_fails_cleanl
     );
     assert_eq!(log_rows(&untrusting)[0].1, "failed");
     assert_eq!(server.received().len(), 1, "nothing more arrived");
+}
+
+#[tokio::test]
+async fn convert_and_send_asks_the_mail_server_first_and_a_refused_login_sends_nothing() {
+    let Some(server) = SmtpServer::start("none") else {
+        return;
+    };
+    let app = lab();
+    let owner = app.owner().await;
+    let proforma = issued(&app, &owner, "PROFORMA").await;
+    put_mail(
+        &app,
+        &owner,
+        smtp_settings(&server, "127.0.0.1", "none", "wrong-app-password"),
+    )
+    .await;
+    let path = format!(
+        "/api/documents/{}/convert-and-send",
+        proforma["id"].as_str().unwrap()
+    );
+    let refused = app.post(&path, &owner, json!({})).await;
+    assert_eq!(
+        (
+            refused.status,
+            refused.code(),
+            refused.body["error"]["message"].as_str()
+        ),
+        (
+            StatusCode::CONFLICT,
+            "mail_provider_dead",
+            Some(
+                "Email cannot go out now: the mail server refused the user name or password. Nothing was changed."
+            )
+        )
+    );
+    assert_eq!(
+        app.count("SELECT COUNT(*) FROM document WHERE type = 'INVOICE'"),
+        0
+    );
+    put_mail(&app, &owner, json!({ "smtp_password": smtp::PASSWORD })).await;
+    let sent = app.post(&path, &owner, json!({})).await;
+    assert_eq!(
+        (sent.status, sent.body["email"]["status"].as_str()),
+        (StatusCode::OK, Some("sent")),
+        "{}",
+        sent.text
+    );
+    let got = server.wait_for(1);
+    assert_eq!(got.len(), 1);
+    assert_eq!(
+        got[0]["subject"].as_str(),
+        Some(
+            format!(
+                "invoice {} from Softland India",
+                sent.body["docNo"].as_str().unwrap()
+            )
+            .as_str()
+        )
+    );
 }
