@@ -227,6 +227,9 @@ pub fn save_settings_in(
     Ok(after)
 }
 
+const TEST_TEXT: &str =
+    "This is a test of the mail settings: email from the back office reaches this address.";
+
 /// What came of the mail settings' test message.
 pub struct TestSent {
     pub to: String,
@@ -263,11 +266,8 @@ pub async fn send_test(state: &AppState, user: &AuthUser, to: Option<String>) ->
             to,
             cc: None,
             subject: "Test email from the back office".into(),
-            html:
-                "<p>This is a test of the mail settings: email from the back office reaches this address.</p>"
-                    .into(),
-            text: "This is a test of the mail settings: email from the back office reaches this address."
-                .into(),
+            html: format!("<p>{TEST_TEXT}</p>"),
+            text: TEST_TEXT.into(),
             attachments: Vec::new(),
         };
         let (email, result) = crate::mail::send(transport, email, Guard::new(&state.config)).await?;

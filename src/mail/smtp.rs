@@ -114,12 +114,29 @@ fn with_server<T>(
         outbound::resolve_host(&config.host, config.port, guard.allow_private).map_err(MailError::Target)?;
     let mut last = MailError::Unreachable("no address to connect to".into());
     for addr in addrs {
-        match exchange(&transport(config, addr, guard)?).map_err(|e| failure(&e, guard)) {
-            Err(MailError::Unreachable(why)) => last = MailError::Unreachable(why),
-            done => return done,
+        match exchange(&transport(config, addr, guard)?) {
+            Ok(done) => return Ok(done),
+            // Nothing reached this address, so nothing can go out twice: the next may answer.
+            Err(e) if io_kinds(&e).any(|k| NOT_CONNECTED.contains(&k)) => last = failure(&e, guard),
+            Err(e) => return Err(failure(&e, guard)),
         }
     }
     Err(last)
+}
+
+/// The failures of a connection that never opened.
+const NOT_CONNECTED: [std::io::ErrorKind; 4] = [
+    std::io::ErrorKind::ConnectionRefused,
+    std::io::ErrorKind::NetworkUnreachable,
+    std::io::ErrorKind::HostUnreachable,
+    std::io::ErrorKind::AddrNotAvailable,
+];
+
+/// The kinds of the I/O errors under `e`.
+fn io_kinds(e: &lettre::transport::smtp::Error) -> impl Iterator<Item = std::io::ErrorKind> + '_ {
+    std::iter::successors(std::error::Error::source(e), |s| s.source())
+        .filter_map(|s| s.downcast_ref::<std::io::Error>())
+        .map(std::io::Error::kind)
 }
 
 /// Names what went wrong in words a person can act on; the server's own reply is quoted (it
@@ -132,10 +149,7 @@ fn failure(e: &lettre::transport::smtp::Error, guard: Guard) -> MailError {
     };
     // A refused certificate reaches lettre as unreadable data on the socket (rustls), from the
     // handshake of TLS from the first byte as from STARTTLS's.
-    let tls = e.is_tls()
-        || std::iter::successors(std::error::Error::source(e), |s| s.source())
-            .filter_map(|s| s.downcast_ref::<std::io::Error>())
-            .any(|io| io.kind() == std::io::ErrorKind::InvalidData);
+    let tls = e.is_tls() || io_kinds(e).any(|k| k == std::io::ErrorKind::InvalidData);
     match e.status() {
         // 535 authentication failed, 534 and 530 an account that must sign in some other way.
         Some(code) if matches!(code.to_string().as_str(), "530" | "534" | "535") => MailError::LoginRefused,
