@@ -287,6 +287,11 @@ fn the_owner_chooses_smtp_saves_and_a_test_email_reaches_the_mail_server() {
         server.call("GET", "/api/settings/mail", Some(&owner), None).2["transport"] == "smtp"
     });
     shot(&s, "61-mail-smtp");
+    // A wrong address for the test shows beside its field, and nothing is sent.
+    s.fill("test_to", "nobody");
+    s.click_button("Send a test email");
+    s.wait("[name='test_to'][aria-invalid='true']");
+    s.fill("test_to", "owner@localhost");
     s.click_button("Send a test email");
     s.wait_text(
         "[data-testid='mail-test']",

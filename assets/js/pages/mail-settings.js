@@ -9,8 +9,8 @@ import { put, post } from "../api.js";
 import { Card, Notice, Loading, Form, Field, SubmitButton, Spinner, useForm, toast, useFetch, useTitle, PageHeader, Link, fieldError } from "../components.js";
 
 const TRANSPORTS = [
-  { value: "api", label: "Mail API (a Postmark-style provider)" },
-  { value: "smtp", label: "SMTP: your own mailbox (Gmail, Zoho Mail, Outlook…)" },
+  { value: "api", label: "Mail API (Postmark-style)" },
+  { value: "smtp", label: "SMTP: your own mailbox" },
 ];
 const SECURITIES = [
   { value: "starttls", label: "STARTTLS (usually port 587)" },
@@ -109,7 +109,8 @@ function MailForm({ settings, onSaved }) {
   const smtp = form.values.transport === "smtp";
   return html`<${Form} onSubmit=${onSubmit} error=${form.formError} label="Mail settings">
     <div class="form-grid form-grid-narrow">
-      <${Field} label="How mail leaves" as="select" ...${form.field("transport")} options=${TRANSPORTS} />
+      <${Field} label="How mail leaves" as="select" ...${form.field("transport")} options=${TRANSPORTS}
+        hint="SMTP sends from the office's own Gmail, Zoho Mail or Outlook mailbox." />
       ${smtp ? html`<${SmtpFields} form=${form} settings=${settings} />` : html`<${ApiFields} form=${form} settings=${settings} />`}
       <${Field} label="Send from" type="email" ...${form.field("from")} autocomplete="off" spellcheck=${false}
         placeholder="billing@example.in" hint=${smtp ? "The sender address: the mailbox's own, or one it may send as." : "The sender address; the provider must have it verified."} />
@@ -131,14 +132,17 @@ function TestEmail({ stored }) {
       const via = answer.transport === "smtp" ? "the mail server" : "the mail API";
       setState({ busy: false, result: { ok: true, message: `A test email went to ${answer.to} through ${via}. Check that mailbox.` } });
     } catch (err) {
-      setState({ busy: false, result: { ok: false, message: err.message } });
+      // A wrong address shows beside its field; anything else is the test's outcome.
+      if (err.field === "to") setState({ busy: false, result: null, toError: err.message });
+      else setState({ busy: false, result: { ok: false, message: err.message } });
     }
   };
-  const { busy, result } = state;
+  const { busy, result, toError } = state;
   return html`<div class="mail-test">
     <p class="card-lead">Sends a short message through the saved settings. It is listed in the email log.</p>
     ${!stored && html`<p class="hint">Save the mail settings first.</p>`}
-    <${Field} label="Send the test to" type="email" name="test_to" value=${to} onInput=${(e) => setTo(e.currentTarget.value)} optional
+    <${Field} label="Send the test to" type="email" name="test_to" value=${to} error=${toError} optional
+      onInput=${(e) => { setTo(e.currentTarget.value); setState((st) => ({ ...st, toError: null })); }}
       autocomplete="off" spellcheck=${false} hint="Empty: your own address." />
     <div class="btn-row">
       <button type="button" class="btn" onClick=${test} disabled=${busy} aria-busy=${busy ? "true" : undefined} data-testid="mail-test-send">
@@ -161,7 +165,7 @@ export function MailSettingsPage() {
   else {
     const stored = s.transport === "smtp" ? !!s.smtp_host : !!(s.api_url && s.hasToken);
     body = html`<div class="page-grid">
-      <${Card} title="How mail leaves" class="section-card"><${MailForm} settings=${s} onSaved=${setSaved} /></${Card}>
+      <${Card} title="Sending" class="section-card"><${MailForm} settings=${s} onSaved=${setSaved} /></${Card}>
       <${Card} title="Test email" class="section-card"><${TestEmail} stored=${stored && !!s.from} /></${Card}>
     </div>`;
   }
