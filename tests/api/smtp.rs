@@ -527,3 +527,61 @@ async fn convert_and_send_asks_the_mail_server_first_and_a_refused_login_sends_n
         )
     );
 }
+
+#[tokio::test]
+async fn notify_all_goes_out_through_the_mailbox_one_logged_message_per_client() {
+    let Some(server) = SmtpServer::start("tls") else {
+        return;
+    };
+    let app = lab();
+    let owner = app.owner().await;
+    put_mail(
+        &app,
+        &owner,
+        smtp_settings(&server, "localhost", "tls", smtp::PASSWORD),
+    )
+    .await;
+    let module = app.priced_module(&owner, 10_000_000).await;
+    for n in 0..3 {
+        let client = app
+            .post(
+                "/api/clients",
+                &owner,
+                json!({ "name": format!("SOCIETY {n} SERVICE CO-OPERATIVE BANK"), "state_code": "32", "email": format!("society{n}@coop.in") }),
+            )
+            .await
+            .body;
+        let link = app
+            .post(
+                "/api/client-modules",
+                &owner,
+                json!({ "client_id": client["id"], "module_id": module }),
+            )
+            .await;
+        assert_eq!(link.status, StatusCode::CREATED, "{}", link.text);
+    }
+    let report = app
+        .post(
+            &format!("/api/modules/{module}/notify"),
+            &owner,
+            json!({ "subject": "Deposit module update", "body": "Dear Secretary,\n\nVersion 5 is out." }),
+        )
+        .await;
+    assert_eq!(report.status, StatusCode::OK, "{}", report.text);
+    assert_eq!(
+        (report.body["attempted"].as_u64(), report.body["sent"].as_u64()),
+        (Some(3), Some(3))
+    );
+    let got = server.wait_for(3);
+    let mut to: Vec<&str> = got.iter().map(|m| m["to"].as_str().unwrap()).collect();
+    to.sort();
+    assert_eq!(to, ["society0@coop.in", "society1@coop.in", "society2@coop.in"]);
+    assert!(
+        got.iter()
+            .all(|m| m["subject"] == "Deposit module update" && m["encrypted"] == true)
+    );
+    assert_eq!(
+        app.count("SELECT COUNT(*) FROM email_log WHERE purpose = 'module_notify' AND status = 'sent'"),
+        3
+    );
+}
