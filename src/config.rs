@@ -32,6 +32,18 @@ pub struct Config {
     /// Who checkpoints the WAL: the server, or Litestream when it replicates the data file
     /// (`--replicated`).
     pub checkpoints: crate::db::Checkpoints,
+    /// The certificate authority (PEM) of an office's own mail server, trusted by SMTP's TLS
+    /// beside the public roots (`--smtp-ca-file`); read once at start and kept for the life
+    /// of the process ([`read_smtp_ca`]).
+    pub smtp_ca: Option<&'static [u8]>,
+}
+
+/// Reads the `--smtp-ca-file` at start: a file that cannot be read or holds no certificate
+/// stops the start, rather than every send failing later.
+pub fn read_smtp_ca(path: &std::path::Path) -> Result<&'static [u8], String> {
+    let pem = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    crate::mail::smtp::check_ca(&pem).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(Box::leak(pem.into_boxed_slice()))
 }
 
 impl Default for Config {
@@ -49,6 +61,7 @@ impl Default for Config {
             longest_write: std::time::Duration::from_secs(120),
             outbound_timeout: crate::outbound::TIMEOUT,
             checkpoints: crate::db::Checkpoints::Server,
+            smtp_ca: None,
         }
     }
 }
@@ -72,6 +85,10 @@ impl fmt::Debug for Config {
             .field("longest_write", &self.longest_write)
             .field("outbound_timeout", &self.outbound_timeout)
             .field("checkpoints", &self.checkpoints)
+            .field(
+                "smtp_ca",
+                &self.smtp_ca.map(|pem| format!("{} bytes of PEM", pem.len())),
+            )
             .finish()
     }
 }

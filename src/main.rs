@@ -122,6 +122,10 @@ struct ServeArgs {
     /// Lift the address check on outbound calls (tests and labs only).
     #[arg(long, env = "BACKOFFICE_ALLOW_PRIVATE_TARGETS", value_parser = parse_flag, default_value = "0")]
     allow_private_targets: bool,
+    /// The certificate authority (PEM) of the office's own mail server, when it is not signed by
+    /// a public one: SMTP's TLS trusts it beside the public roots.
+    #[arg(long, env = "BACKOFFICE_SMTP_CA_FILE")]
+    smtp_ca_file: Option<PathBuf>,
     /// The data file is replicated by Litestream (packaging/litestream/): checkpoints are left to
     /// it, and a clean stop leaves the WAL for it to ship.
     #[arg(long, env = "BACKOFFICE_REPLICATED", value_parser = parse_flag, default_value = "0",
@@ -223,6 +227,11 @@ fn serve(
         allow_private_targets: args.allow_private_targets,
         backup_every_hours: args.backup_every_hours,
         backup_keep: args.backup_keep,
+        smtp_ca: args
+            .smtp_ca_file
+            .as_deref()
+            .map(backoffice::config::read_smtp_ca)
+            .transpose()?,
         checkpoints: if args.replicated {
             db::Checkpoints::Litestream
         } else {

@@ -29,6 +29,9 @@ pub const TIMEOUT: Duration = Duration::from_secs(10);
 pub struct Guard {
     pub allow_private: bool,
     pub timeout: Duration,
+    /// A private certificate authority (PEM) that SMTP's TLS trusts beside the public roots
+    /// (`Config::smtp_ca`).
+    pub smtp_ca: Option<&'static [u8]>,
 }
 
 impl Guard {
@@ -36,6 +39,7 @@ impl Guard {
         Guard {
             allow_private: config.allow_private_targets,
             timeout: config.outbound_timeout,
+            smtp_ca: config.smtp_ca,
         }
     }
 }
@@ -185,6 +189,14 @@ pub fn resolve(url: &str, allow_private: bool) -> Result<Target, TargetError> {
         return Err(TargetError::NoHost);
     }
     let port = authority.port_u16().unwrap_or(default_port);
+    let addrs = resolve_host(host, port, allow_private)?;
+    Ok(Target { uri, addrs })
+}
+
+/// Resolves `host` once and checks every address it resolves to; answers those addresses, the
+/// only ones a call may connect to. The check of [`resolve`], for a service that is not
+/// reached by an http(s) address (the SMTP server). Blocks on the lookup.
+pub fn resolve_host(host: &str, port: u16, allow_private: bool) -> Result<Vec<SocketAddr>, TargetError> {
     let host = host.trim_start_matches('[').trim_end_matches(']');
     let addrs: Vec<SocketAddr> = (host, port)
         .to_socket_addrs()
@@ -197,7 +209,7 @@ pub fn resolve(url: &str, allow_private: bool) -> Result<Target, TargetError> {
     if !allow_private && let Some(bad) = addrs.iter().find(|a| is_forbidden(a.ip())) {
         return Err(TargetError::Private(bad.ip()));
     }
-    Ok(Target { uri, addrs })
+    Ok(addrs)
 }
 
 /// Refuses an address that is not http(s) or whose host resolves to a forbidden address:
@@ -213,8 +225,24 @@ pub async fn check_stored(
     allow_private: bool,
     field: &'static str,
 ) -> Result<(), crate::error::AppError> {
+    refused_on(field, move || check_target(&url, allow_private)).await
+}
+
+/// [`check_stored`] for a host name (the SMTP server's) about to be stored.
+pub async fn check_stored_host(
+    host: String,
+    allow_private: bool,
+    field: &'static str,
+) -> Result<(), crate::error::AppError> {
+    refused_on(field, move || resolve_host(&host, 0, allow_private).map(|_| ())).await
+}
+
+async fn refused_on(
+    field: &'static str,
+    check: impl FnOnce() -> Result<(), TargetError> + Send + 'static,
+) -> Result<(), crate::error::AppError> {
     use crate::error::AppError;
-    tokio::task::spawn_blocking(move || check_target(&url, allow_private))
+    tokio::task::spawn_blocking(check)
         .await
         .map_err(AppError::internal)?
         .map_err(|e| AppError::invalid(field, "address_refused", format!("This address is refused: {e}.")))
@@ -433,6 +461,7 @@ mod tests {
     }
 
     const GUARD: Guard = Guard {
+        smtp_ca: None,
         allow_private: false,
         timeout: Duration::from_secs(2),
     };
@@ -496,6 +525,7 @@ mod tests {
     }
 
     const LAB: Guard = Guard {
+        smtp_ca: None,
         allow_private: true,
         timeout: Duration::from_secs(1),
     };

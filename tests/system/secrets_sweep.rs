@@ -1,10 +1,11 @@
 //! Every secret-bearing path of the real binary, exercised with distinctive values and the log
 //! captured at debug level: sign-in (right and wrong passwords), password changes, an invited
 //! employee's initial password, an owner's reset, session cookies, a client's DB password, a
-//! client module's portal password and secret, the mail provider's token (with a connection test
-//! and a failed send that use it) and a share token. Afterwards none of them may appear in the
-//! log, in any audit row, in any login event, or in the JSON of the lists and records that show
-//! those things (they stay only where each is stored, which is not scanned here).
+//! client module's portal password and secret, the mail provider's token and the SMTP password
+//! (each with a test email that uses it, and the token with a failed send) and a share token.
+//! Afterwards none of them may appear in the log, in any audit row, in any login event, or in the
+//! JSON of the lists and records that show those things (they stay only where each is stored,
+//! which is not scanned here).
 
 use crate::common::gateway::FakeGateway;
 use crate::common::server::Server;
@@ -19,6 +20,7 @@ const DB_PW: &str = "DbPw-Vt4Rn8Qc1Xm";
 const PORTAL_PW: &str = "PortalPw-Hy6Jd3Wb5Ke";
 const MODULE_SECRET: &str = "ModSecret-Xe2Pk7Tf4Lu";
 const MAIL_TOKEN: &str = "MailTok-Lc9Bv1Ns6Rg";
+const SMTP_PW: &str = "SmtpAppPw-Jh5Dc2Vw8Ny";
 const SMS_PW: &str = "SmsGatewayPw-Rk3Vn8Qa5";
 
 fn text(v: &Value, key: &str) -> String {
@@ -259,6 +261,30 @@ fn no_secret_reaches_the_log_the_audit_the_login_history_or_a_list() {
     assert_eq!((status, mail["hasToken"].as_bool()), (200, Some(true)), "{mail}");
     let (status, _, body) = server.call("POST", "/api/settings/mail/test", Some(&owner), Some(json!({})));
     assert_eq!(status, 502, "{body}");
+    // The SMTP password, stored, then used by a test email; then back to the mail API.
+    let (status, _, mail) = server.call(
+        "PUT",
+        "/api/settings/mail",
+        Some(&owner),
+        Some(
+            json!({ "transport": "smtp", "smtp_host": "127.0.0.1", "smtp_port": 9, "smtp_security": "none",
+                     "smtp_username": "a@b.in", "smtp_password": SMTP_PW }),
+        ),
+    );
+    assert_eq!(
+        (status, mail["hasSmtpPassword"].as_bool()),
+        (200, Some(true)),
+        "{mail}"
+    );
+    let (status, _, body) = server.call("POST", "/api/settings/mail/test", Some(&owner), Some(json!({})));
+    assert_eq!(status, 502, "{body}");
+    let (status, _, _) = server.call(
+        "PUT",
+        "/api/settings/mail",
+        Some(&owner),
+        Some(json!({ "transport": "api" })),
+    );
+    assert_eq!(status, 200);
 
     // An SMS gateway login: pulled from the gateway twice, once read, once refused with an ERROR line.
     let gateway = FakeGateway::start();
@@ -412,6 +438,7 @@ fn no_secret_reaches_the_log_the_audit_the_login_history_or_a_list() {
         ("portal password", PORTAL_PW),
         ("module secret", MODULE_SECRET),
         ("mail token", MAIL_TOKEN),
+        ("SMTP password", SMTP_PW),
         ("SMS gateway password", SMS_PW),
     ]
     .into_iter()

@@ -20,7 +20,7 @@ const DESTINATIONS = [
   { href: "/reports", title: "Reports", text: "Dues aging, GST summary, module revenue and client profitability (with charts and CSV), number continuity and the SMS balances." },
   { href: "/settings/company", title: "Company", text: "The company profile printed on documents: GSTIN and state, address, bank details.", roles: ["owner"] },
   { href: "/settings/template", title: "Letterhead", text: "How documents look: trade name, logo, terms, footer and colour, with a live sample; how long public links last.", roles: ["owner"] },
-  { href: "/settings/mail", title: "Mail", text: "The mail provider that sends documents and module notices: address, sender, token, and a connection test.", roles: ["owner"] },
+  { href: "/settings/mail", title: "Mail", text: "How documents and module notices are emailed: a mail API or your own mailbox over SMTP, and a test email.", roles: ["owner"] },
   { href: "/modules", title: "Catalog", text: "The modules the office sells: prices, rate cards, custom fields and who subscribes.", roles: ["owner"] },
   { href: "/employees", title: "Employees", text: "Invite staff, change roles, deactivate accounts and reset passwords.", roles: ["owner"] },
   { href: "/login-history", title: "Login history", text: "Every sign-in attempt: who, when, from where, and whether it worked.", roles: ["owner"] },

@@ -6,7 +6,7 @@ import { Card, useTitle, PageHeader, Link } from "../components.js";
 const SECTIONS = [
   { href: "/settings/company", title: "Company profile", text: "The legal name, address, GSTIN, state, bank and UPI details printed on every document, the office's time zone, and the TDS section of clients that name none." },
   { href: "/settings/template", title: "Letterhead", text: "The trade name, logo, colour, terms and footer of quotations, invoices, receipts and emails; how long a public link lasts." },
-  { href: "/settings/mail", title: "Mail", text: "The mail provider that sends documents, and a test of the connection." },
+  { href: "/settings/mail", title: "Mail", text: "How documents are emailed: a mail API or your own mailbox over SMTP, and a test email." },
   { href: "/settings/reminders", title: "Reminder schedule", text: "The days renewals, contracts, overdue invoices and quote follow-ups are chased on, and whether follow-ups go out by themselves." },
   { href: "/settings/operations", title: "Operations", text: "The SMS gateway's balance address, the low-balance threshold in credits, the ticket SLA and types, the payment terms of invoices, and when a project is stalled." },
   { href: "/jobs", title: "Background jobs", text: "The daily scan and recurring invoices: their last run, last error and next run, and Run now." },
