@@ -88,6 +88,10 @@ export function Pagination({ page, perPage, total, onPage, onPerPage, loading, c
   </div>`;
 }
 
+/** The column's name as a phone's card shows it beside each cell (`data-label`, drawn by
+ * app.css): the label when it is text, else the column's `cardLabel` (none for an actions column). */
+const cardLabel = (c) => (typeof c.label === "string" ? c.label : c.cardLabel) || undefined;
+
 function SortHeader({ col, sort, onSort }) {
   const active = sort === col.key || sort === `-${col.key}`;
   const desc = sort === `-${col.key}`;
@@ -98,10 +102,13 @@ function SortHeader({ col, sort, onSort }) {
 }
 
 /**
- * A real <table> in a horizontally scrolling box.
+ * A real <table> that fits its card (its box scrolls sideways only as a last resort).
  * Props:
- *   columns: [{ key, label, render?(row) → content, sortable?, class? (td and th),
- *              wrap? (let long text wrap; cells are one line by default) }];
+ *   columns: [{ key, label, render?(row) → content, sortable?, class? (td and th; "num" keeps
+ *              figures on one line, right-aligned), wrap? (a column of long text: names, subjects),
+ *              cardLabel? (the name a phone shows beside the cell when label is markup) }];
+ *              cells wrap at spaces so that the table fits the screen; under 600 px each row
+ *              is a card of "label value" lines (see "Tables" in app.css).
  *              a column without render shows row[key].
  *   rows, rowKey ("id"), rowAttrs?(row) → extra <tr> attributes (default data-id=row.id)
  *   caption (read by screen readers), loading, loaded (false until the first answer),
@@ -143,7 +150,12 @@ export function DataTable({ columns, rows, rowKey = "id", rowAttrs, caption, loa
     body = rows.map((row) => {
       const attrs = rowAttrs ? rowAttrs(row) : { "data-id": row.id };
       const tr = html`<tr key=${row[rowKey]} ...${attrs}>
-        ${columns.map((c) => html`<td class=${`${c.class || ""}${c.wrap ? " wrap" : ""}`}>${c.render ? c.render(row) : row[c.key] ?? ""}</td>`)}
+        ${columns.map((c) => {
+          const content = c.render ? c.render(row) : row[c.key] ?? "";
+          // One short word (a date "15-08-2026", a code) is never split, not even at its hyphens.
+          const word = typeof content === "string" && content.length <= 24 && !/\s/.test(content);
+          return html`<td class=${`${c.class || ""}${c.wrap ? " wrap" : ""}${word ? " nowrap" : ""}`} data-label=${cardLabel(c)}>${content}</td>`;
+        })}
       </tr>`;
       const detail = expanded ? expanded(row) : null;
       if (!detail) return tr;
