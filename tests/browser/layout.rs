@@ -174,6 +174,22 @@ fn said(what: &str, found: &Value) -> Vec<String> {
     lines
 }
 
+/// The audit trail with its first entries' changes open: the before → after fits too.
+fn audit_open(s: &Session, width: u32) -> Vec<String> {
+    s.wait_page("audit");
+    s.wait_text("main tbody button", "Show changes");
+    s.script(
+        "document.querySelector('main tbody tr').scrollIntoView({ block: 'start' });
+         [...document.querySelectorAll('main button')].filter((b) => b.textContent.trim() === 'Show changes')
+           .slice(0, 3).forEach((b) => b.click());",
+        json!([]),
+    );
+    s.wait("main .diff");
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    shot(s, &format!("layout-audit-open-{width}"));
+    said(&format!("audit, changes open, at {width} px"), &s.script(CHECK, json!([])))
+}
+
 fn nav_problems(s: &Session, width: u32) -> Vec<String> {
     said(&format!("navigation at {width} px"), &s.script(NAV_CHECK, json!([])))
 }
@@ -208,6 +224,8 @@ fn every_list_fits_a_laptop_and_a_phone() {
     for (name, path, page) in &pages {
         problems.extend(visit(&laptop, &url, name, path, page, 1366));
     }
+    laptop.goto(&server.url("/audit"));
+    problems.extend(audit_open(&laptop, 1366));
     drop(laptop);
 
     let phone = office.driver.phone_session(390, 844);
@@ -215,6 +233,8 @@ fn every_list_fits_a_laptop_and_a_phone() {
     for (name, path, page) in &pages {
         problems.extend(visit(&phone, &url, name, path, page, 390));
     }
+    phone.goto(&server.url("/audit"));
+    problems.extend(audit_open(&phone, 390));
     // On the phone the navigation sits behind the menu button.
     phone.click_button("Menu");
     phone.wait(".sidebar-menu.open, .main-nav.open");
