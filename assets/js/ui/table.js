@@ -152,8 +152,10 @@ export function DataTable({ columns, rows, rowKey = "id", rowAttrs, caption, loa
       const tr = html`<tr key=${row[rowKey]} ...${attrs}>
         ${columns.map((c) => {
           const content = c.render ? c.render(row) : row[c.key] ?? "";
-          // One short word (a date "15-08-2026", a code) is never split, not even at its hyphens.
-          const word = typeof content === "string" && content.length <= 24 && !/\s/.test(content);
+          // One short word (a date "15-08-2026", a number "QT/26-27-0015", plain or as a link) is
+          // never split, not even at its hyphens.
+          const text = typeof content === "string" ? content : content && content.props && content.props.children;
+          const word = typeof text === "string" && text.length <= 24 && !/\s/.test(text);
           return html`<td class=${`${c.class || ""}${c.wrap ? " wrap" : ""}${word ? " nowrap" : ""}`} data-label=${cardLabel(c)}>${content}</td>`;
         })}
       </tr>`;
