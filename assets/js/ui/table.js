@@ -107,9 +107,9 @@ function SortHeader({ col, sort, onSort }) {
  *   columns: [{ key, label, render?(row) → content, sortable?, class? (td and th; "num" keeps
  *              figures on one line, right-aligned), wrap? (a column of long text: names, subjects),
  *              cardLabel? (the name a phone shows beside the cell when label is markup) }];
- *              cells wrap at spaces so that the table fits the screen; under 600 px each row
- *              is a card of "label value" lines (see "Tables" in app.css).
- *              a column without render shows row[key].
+ *              a column without render shows row[key]. Cells wrap at spaces so that the table
+ *              fits the screen; under 600 px each row is a card of "label value" lines (see
+ *              "Tables" in app.css and the layout rules in js/README.md).
  *   rows, rowKey ("id"), rowAttrs?(row) → extra <tr> attributes (default data-id=row.id)
  *   caption (read by screen readers), loading, loaded (false until the first answer),
  *   error (an ApiError or text), onRetry, empty (text or markup when there are no rows)
