@@ -106,24 +106,44 @@ fn pages(module_id: &str, month: &str) -> Vec<(&'static str, String, &'static st
         ("portals", "/portals", "portals"),
         ("email-log", "/email-log", "email-log"),
         ("import", "/import", "import"),
-        ("milestone-templates", "/settings/milestones", "milestone-templates"),
+        (
+            "milestone-templates",
+            "/settings/milestones",
+            "milestone-templates",
+        ),
         ("reports", "/reports", "reports"),
         ("cockpit", "/cockpit", "cockpit"),
         ("dues-aging", "/reports/dues-aging", "dues-aging"),
         ("gst-summary", "/reports/gst-summary", "gst-summary"),
         ("gstr1", "/reports/gstr1", "gstr1"),
         ("module-revenue", "/reports/module-revenue", "module-revenue"),
-        ("client-profitability", "/reports/client-profitability", "client-profitability"),
-        ("number-continuity", "/reports/number-continuity", "number-continuity"),
+        (
+            "client-profitability",
+            "/reports/client-profitability",
+            "client-profitability",
+        ),
+        (
+            "number-continuity",
+            "/reports/number-continuity",
+            "number-continuity",
+        ),
         ("sms-balances", "/reports/sms-balances?filter=all", "sms-balances"),
         ("cloud-costs", "/reports/cloud-costs", "cloud-costs"),
-        ("cloud-ranking", "/reports/cloud-costs?view=ranking", "cloud-costs"),
+        (
+            "cloud-ranking",
+            "/reports/cloud-costs?view=ranking",
+            "cloud-costs",
+        ),
         ("tds-certificates", "/reports/tds", "tds-certificates"),
     ]
     .into_iter()
     .map(|(name, path, page)| (name, path.to_string(), page))
     .collect();
-    pages.push(("module-data", format!("/module-data?module_id={module_id}"), "module-data"));
+    pages.push((
+        "module-data",
+        format!("/module-data?module_id={module_id}"),
+        "module-data",
+    ));
     // This month's return holds the big invoice below.
     pages.push(("gstr1-month", format!("/reports/gstr1?period={month}"), "gstr1"));
     pages
@@ -187,16 +207,24 @@ fn audit_open(s: &Session, width: u32) -> Vec<String> {
     s.wait("main .diff");
     std::thread::sleep(std::time::Duration::from_millis(300));
     shot(s, &format!("layout-audit-open-{width}"));
-    said(&format!("audit, changes open, at {width} px"), &s.script(CHECK, json!([])))
+    said(
+        &format!("audit, changes open, at {width} px"),
+        &s.script(CHECK, json!([])),
+    )
 }
 
 fn nav_problems(s: &Session, width: u32) -> Vec<String> {
-    said(&format!("navigation at {width} px"), &s.script(NAV_CHECK, json!([])))
+    said(
+        &format!("navigation at {width} px"),
+        &s.script(NAV_CHECK, json!([])),
+    )
 }
 
 #[test]
 fn every_list_fits_a_laptop_and_a_phone() {
-    let Some(office) = Office::start_demo(30) else { return };
+    let Some(office) = Office::start_demo(30) else {
+        return;
+    };
     let (server, owner) = (&office.server, &office.owner);
     // The longest names and the biggest figures are what break a layout.
     let kummil = office.client("Kummil Service Co-operative Bank Ltd. No. 1234");
@@ -241,5 +269,10 @@ fn every_list_fits_a_laptop_and_a_phone() {
     shot(&phone, "layout-menu-390");
     problems.extend(nav_problems(&phone, 390));
 
-    assert!(problems.is_empty(), "{} problems:\n{}", problems.len(), problems.join("\n"));
+    assert!(
+        problems.is_empty(),
+        "{} problems:\n{}",
+        problems.len(),
+        problems.join("\n")
+    );
 }

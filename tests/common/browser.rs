@@ -175,7 +175,11 @@ impl Office {
             .args(["--owner-password", "owner-initial-pw"])
             .output()
             .unwrap();
-        assert!(filled.status.success(), "demo-data: {}", String::from_utf8_lossy(&filled.stderr));
+        assert!(
+            filled.status.success(),
+            "demo-data: {}",
+            String::from_utf8_lossy(&filled.stderr)
+        );
         let server = Server::start(&data, &dir.path().join("server.log"), Some("owner-initial-pw"));
         let owner = owner_session(&server, "owner-initial-pw", OFFICE_OWNER_PASSWORD);
         Some(Office {
