@@ -50,6 +50,12 @@ for (const table of document.querySelectorAll('main table')) {
     }
   }
 }
+// On a phone a totals row is a card too: each figure names its column.
+if (vw <= 600) {
+  for (const td of document.querySelectorAll('main .table-card:not(.alloc-table) tfoot td')) {
+    if (shown(td) && said(td) && !td.dataset.label) problems.push('total "' + said(td) + '" does not say its column');
+  }
+}
 const figures = '.stat-value, .gstr1-totals dd, .gstr1-totals dt, .import-count dd, .board-count, .board-label, .tile-title, .stat-label';
 const tiles = '.tile-link, .gstr1-totals > div, .import-count, .stat, .board-link';
 for (const el of document.querySelectorAll(`main :is(${figures}), main :is(${tiles})`)) {
@@ -176,6 +182,15 @@ fn visit(s: &Session, server_url: &str, name: &str, path: &str, page: &str, widt
     );
     if below == Value::Bool(true) {
         shot(s, &format!("layout-{name}-{width}-list"));
+    }
+    let totals = s.script(
+        "const f = document.querySelector('main .table-card tfoot');
+         if (!f) return false;
+         f.scrollIntoView({ block: 'end' }); return true;",
+        json!([]),
+    );
+    if totals == Value::Bool(true) {
+        shot(s, &format!("layout-{name}-{width}-totals"));
     }
     said(&format!("{name} at {width} px"), &found)
 }

@@ -124,6 +124,20 @@ function SortHeader({ col, sort, onSort }) {
  */
 export function DataTable({ columns, rows, rowKey = "id", rowAttrs, caption, loading, loaded = true, error, onRetry, empty = "Nothing matches.", sort, onSort, page, perPage, total, onPage: goToPage, onPerPage, expanded, footer, csvHref }) {
   const boxRef = useRef(null);
+  // A footer (a totals row) is the page's own markup: its figures get their columns' names too,
+  // for a phone's card.
+  useEffect(() => {
+    const foot = boxRef.current && boxRef.current.querySelector("tfoot");
+    if (!foot) return;
+    for (const tr of foot.rows) {
+      let at = 0;
+      for (const cell of tr.cells) {
+        const label = cell.colSpan === 1 && columns[at] && cardLabel(columns[at]);
+        if (cell.tagName === "TD" && label && !cell.hasAttribute("data-label")) cell.setAttribute("data-label", label);
+        at += cell.colSpan;
+      }
+    }
+  });
   // Another page starts at the top of the list, not where the last one was scrolled to.
   const onPage = goToPage && ((p) => {
     goToPage(p);
