@@ -133,6 +133,8 @@ function findRoute(path) {
 }
 
 // Grouped so that it reads at a glance as screens are added (reminders, tickets, SMS, import).
+// `pinned`: shown under "You" at the foot of the navigation, beside Sign out, which stays in
+// view however short the window (the groups above it scroll).
 export const NAV = [
   { href: "/", label: "Home", group: "Work" },
   { href: "/reminders", label: "Reminders", group: "Work", badge: "reminders" },
@@ -155,12 +157,12 @@ export const NAV = [
   { href: "/email-log", label: "Email log", group: "Reports" },
   { href: "/audit", label: "Audit", roles: ["owner"], group: "Reports" },
   { href: "/login-history", label: "Login history", roles: ["owner"], group: "Reports" },
-  { href: "/settings", label: "Settings", roles: ["owner"], group: "Settings" },
+  { href: "/settings", label: "Settings", roles: ["owner"], group: "Settings", pinned: true },
   { href: "/modules", label: "Catalog", roles: ["owner"], group: "Settings" },
   { href: "/employees", label: "Employees", roles: ["owner"], group: "Settings" },
   { href: "/jobs", label: "Background jobs", roles: ["owner"], group: "Settings" },
   { href: "/import", label: "Import", roles: ["owner"], group: "Settings" },
-  { href: "/profile", label: "Profile", group: "You" },
+  { href: "/profile", label: "Profile", group: "You", pinned: true },
 ];
 
 export const canUse = (me, roles) => !roles || (!!me && roles.includes(me.role));
@@ -199,7 +201,12 @@ function Shell({ me, path, forced, onSignOut, children }) {
   const holds = (href) => (href === "/" ? path === "/" : path === href || path.startsWith(`${href}/`));
   const current = links.filter((n) => holds(n.href)).reduce((best, n) => (!best || n.href.length > best.length ? n.href : best), null);
   const isCurrent = (href) => href === current;
-  const groups = [...new Set(links.map((n) => n.group))].map((g) => [g, links.filter((n) => n.group === g)]);
+  const groups = [...new Set(links.filter((n) => !n.pinned).map((n) => n.group))]
+    .map((g) => [g, links.filter((n) => n.group === g && !n.pinned)]);
+  const link = (n) =>
+    forced
+      ? html`<li><a class="nav-link disabled" aria-disabled="true" title="Choose your own password first">${n.label}</a></li>`
+      : html`<li><${Link} class="nav-link" href=${n.href} aria-current=${isCurrent(n.href) ? "page" : undefined}>${n.label}${badge(n)}</${Link}></li>`;
   return html`<div class="shell">
     <a class="skip-link" href="#content">Skip to content</a>
     <aside class="sidebar">
@@ -210,20 +217,17 @@ function Shell({ me, path, forced, onSignOut, children }) {
           <span class="menu-icon" aria-hidden="true"></span>Menu
         </button>
       </div>
-      <nav id="main-nav" class=${`main-nav${menuOpen ? " open" : ""}`} aria-label="Main">
-        ${groups.map(([group, items]) => html`<div class="nav-group" key=${group}>
-          <p class="nav-group-title">${group}</p>
-          <ul class="nav-list">
-            ${items.map((n) =>
-              forced
-                ? html`<li><a class="nav-link disabled" aria-disabled="true" title="Choose your own password first">${n.label}</a></li>`
-                : html`<li><${Link} class="nav-link" href=${n.href} aria-current=${isCurrent(n.href) ? "page" : undefined}>${n.label}${badge(n)}</${Link}></li>`,
-            )}
-          </ul>
-        </div>`)}
+      <nav id="main-nav" class=${`sidebar-menu${menuOpen ? " open" : ""}`} aria-label="Main">
+        <div class="main-nav">
+          ${groups.map(([group, items]) => html`<div class="nav-group" key=${group}>
+            <p class="nav-group-title">${group}</p>
+            <ul class="nav-list">${items.map(link)}</ul>
+          </div>`)}
+        </div>
         <div class="nav-user">
-          <div class="nav-user-name">${me.name}</div>
-          <div class="nav-user-role">${roleLabel(me.role)}</div>
+          <p class="nav-group-title">You</p>
+          <div class="nav-user-name">${me.name} <span class="nav-user-role">${roleLabel(me.role)}</span></div>
+          <ul class="nav-list nav-user-links">${links.filter((n) => n.pinned).map(link)}</ul>
           <button type="button" class="btn btn-block" onClick=${onSignOut}>Sign out</button>
         </div>
       </nav>

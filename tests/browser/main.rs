@@ -22,6 +22,7 @@ mod forms;
 mod glance;
 mod gstr1;
 mod imports;
+mod layout;
 mod outbound;
 mod payments;
 mod projects;

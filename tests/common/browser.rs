@@ -159,3 +159,34 @@ impl Office {
         s
     }
 }
+
+impl Office {
+    /// As `start`, on a data file `backoffice demo-data` filled first with `clients` societies
+    /// and two years of their history: long society names, lakhs of rupees, every list full.
+    pub fn start_demo(clients: u32) -> Option<Office> {
+        let driver = crate::common::webdriver::Driver::start()?;
+        let dir = tempfile::TempDir::new().unwrap();
+        let data = dir.path().join("office.db");
+        let filled = std::process::Command::new(crate::common::server::BIN)
+            .arg("demo-data")
+            .arg("--data")
+            .arg(&data)
+            .args(["--clients", &clients.to_string(), "--years", "2", "--seed", "1"])
+            .args(["--owner-password", "owner-initial-pw"])
+            .output()
+            .unwrap();
+        assert!(
+            filled.status.success(),
+            "demo-data: {}",
+            String::from_utf8_lossy(&filled.stderr)
+        );
+        let server = Server::start(&data, &dir.path().join("server.log"), Some("owner-initial-pw"));
+        let owner = owner_session(&server, "owner-initial-pw", OFFICE_OWNER_PASSWORD);
+        Some(Office {
+            driver,
+            server,
+            owner,
+            _dir: dir,
+        })
+    }
+}

@@ -50,8 +50,8 @@ export function ModuleRevenuePage() {
   ];
   const footer = ok && html`<tr class="totals-foot" data-testid="module-revenue-totals">
     <th scope="row">Total</th>
-    ${data.totals.map((t) => html`<td class="num">${money(t)}</td>`)}
-    <td class="num">${money(data.total)}</td>
+    ${data.totals.map((t, i) => html`<td class="num" data-label=${monthShort(months[i])}>${money(t)}</td>`)}
+    <td class="num" data-label="Total">${money(data.total)}</td>
   </tr>`;
   const csv = `/api/reports/module-revenue.csv${qs(ok ? { from: data.from, to: data.to } : params)}`;
   const period = ok ? `${monthLabel(data.from)} to ${monthLabel(data.to)}` : "";
@@ -68,7 +68,7 @@ export function ModuleRevenuePage() {
         note=${rows.length > TOP + 1 ? `the ${TOP} largest modules, the rest together` : ""}
         labels=${months.map(monthShort)} series=${chartSeries(rows)} />
     </div>`}
-    <div data-testid="module-revenue-table" class="report-table">
+    <div data-testid="module-revenue-table" class=${`report-table${months.length > 6 ? " month-grid" : ""}`}>
       <${DataTable} caption=${`Module revenue, ${period}`} columns=${columns} rows=${rows} rowKey="module_id"
         rowAttrs=${(r) => ({ "data-id": r.module_id, "data-code": r.code })} loading=${loading} loaded=${!!data || !!error}
         error=${refused ? null : error} onRetry=${reload} footer=${footer}

@@ -54,13 +54,13 @@ function domain(values, count, minStep) {
 
 /** The figures of a chart as a table only screen readers see (and print hides). */
 function DataTableHidden({ id, caption, labels, series, exact }) {
-  return html`<table class="sr-only chart-data" id=${id}>
+  return html`<div class="sr-only"><table class="sr-only chart-data" id=${id}>
     <caption>${caption}</caption>
     <thead><tr><th scope="col">${series.length > 1 ? "" : "Item"}</th>${series.map((s) => html`<th scope="col">${s.name}</th>`)}</tr></thead>
     <tbody>
       ${labels.map((l, i) => html`<tr><th scope="row">${l}</th>${series.map((s) => html`<td>${exact(s.values[i])}</td>`)}</tr>`)}
     </tbody>
-  </table>`;
+  </table></div>`;
 }
 
 /** The series' names with their colours, under a chart of more than one series. */

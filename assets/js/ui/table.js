@@ -88,6 +88,10 @@ export function Pagination({ page, perPage, total, onPage, onPerPage, loading, c
   </div>`;
 }
 
+/** The column's name as a phone's card shows it beside each cell (`data-label`, drawn by
+ * app.css): the label when it is text, else the column's `cardLabel` (none for an actions column). */
+const cardLabel = (c) => (typeof c.label === "string" ? c.label : c.cardLabel) || undefined;
+
 function SortHeader({ col, sort, onSort }) {
   const active = sort === col.key || sort === `-${col.key}`;
   const desc = sort === `-${col.key}`;
@@ -98,11 +102,14 @@ function SortHeader({ col, sort, onSort }) {
 }
 
 /**
- * A real <table> in a horizontally scrolling box.
+ * A real <table> that fits its card (its box scrolls sideways only as a last resort).
  * Props:
- *   columns: [{ key, label, render?(row) → content, sortable?, class? (td and th),
- *              wrap? (let long text wrap; cells are one line by default) }];
- *              a column without render shows row[key].
+ *   columns: [{ key, label, render?(row) → content, sortable?, class? (td and th; "num" keeps
+ *              figures on one line, right-aligned), wrap? (a column of long text: names, subjects),
+ *              cardLabel? (the name a phone shows beside the cell when label is markup) }];
+ *              a column without render shows row[key]. Cells wrap at spaces so that the table
+ *              fits the screen; under 600 px each row is a card of "label value" lines (see
+ *              "Tables" in app.css and the layout rules in js/README.md).
  *   rows, rowKey ("id"), rowAttrs?(row) → extra <tr> attributes (default data-id=row.id)
  *   caption (read by screen readers), loading, loaded (false until the first answer),
  *   error (an ApiError or text), onRetry, empty (text or markup when there are no rows)
@@ -117,6 +124,20 @@ function SortHeader({ col, sort, onSort }) {
  */
 export function DataTable({ columns, rows, rowKey = "id", rowAttrs, caption, loading, loaded = true, error, onRetry, empty = "Nothing matches.", sort, onSort, page, perPage, total, onPage: goToPage, onPerPage, expanded, footer, csvHref }) {
   const boxRef = useRef(null);
+  // A footer (a totals row) is the page's own markup: its figures get their columns' names too,
+  // for a phone's card.
+  useEffect(() => {
+    const foot = boxRef.current && boxRef.current.querySelector("tfoot");
+    if (!foot) return;
+    for (const tr of foot.rows) {
+      let at = 0;
+      for (const cell of tr.cells) {
+        const label = cell.colSpan === 1 && columns[at] && cardLabel(columns[at]);
+        if (cell.tagName === "TD" && label && !cell.hasAttribute("data-label")) cell.setAttribute("data-label", label);
+        at += cell.colSpan;
+      }
+    }
+  });
   // Another page starts at the top of the list, not where the last one was scrolled to.
   const onPage = goToPage && ((p) => {
     goToPage(p);
@@ -143,7 +164,14 @@ export function DataTable({ columns, rows, rowKey = "id", rowAttrs, caption, loa
     body = rows.map((row) => {
       const attrs = rowAttrs ? rowAttrs(row) : { "data-id": row.id };
       const tr = html`<tr key=${row[rowKey]} ...${attrs}>
-        ${columns.map((c) => html`<td class=${`${c.class || ""}${c.wrap ? " wrap" : ""}`}>${c.render ? c.render(row) : row[c.key] ?? ""}</td>`)}
+        ${columns.map((c) => {
+          const content = c.render ? c.render(row) : row[c.key] ?? "";
+          // One short word (a date "15-08-2026", a number "QT/26-27-0015", plain or as a link) is
+          // never split, not even at its hyphens.
+          const text = typeof content === "string" ? content : content && content.props && content.props.children;
+          const word = typeof text === "string" && text.length <= 24 && !/\s/.test(text);
+          return html`<td class=${`${c.class || ""}${c.wrap ? " wrap" : ""}${word ? " nowrap" : ""}`} data-label=${cardLabel(c)}>${content}</td>`;
+        })}
       </tr>`;
       const detail = expanded ? expanded(row) : null;
       if (!detail) return tr;
