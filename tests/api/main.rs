@@ -34,4 +34,5 @@ mod sms;
 mod staff;
 mod tds;
 mod upi;
+mod whatsapp;
 mod worklists;
