@@ -48,6 +48,7 @@ pub mod sms;
 pub mod staff;
 pub mod tds;
 pub mod tickets;
+pub mod whatsapp;
 pub mod workers;
 
 use auth::limiter::LoginLimits;
@@ -138,6 +139,7 @@ pub fn app(state: AppState) -> Router {
         .merge(crate::cockpit::routes::router())
         .merge(crate::cloud_costs::routes::router())
         .merge(crate::search::routes::router())
+        .merge(crate::whatsapp::routes::router())
         .merge(crate::directory::routes::router())
         .merge(crate::tds::routes::router())
         .merge(crate::setup::routes::router())

@@ -9,6 +9,7 @@
 use crate::company;
 use crate::documents::store::Document;
 use crate::error::AppError;
+use crate::http::url::encode_component as encode;
 use crate::money;
 use crate::payments::rules::tds_at;
 use crate::tds::rules::section_percent;
@@ -22,19 +23,6 @@ pub struct Upi {
     pub uri: String,
     /// Paise: what is owed, less the TDS the client is still expected to deduct.
     pub amount: i64,
-}
-
-/// `value` with every byte but RFC 3986's unreserved ones (`A-Z a-z 0-9 - . _ ~`) as `%XX`.
-fn encode(value: &str) -> String {
-    let mut out = String::with_capacity(value.len() * 3);
-    for b in value.bytes() {
-        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') {
-            out.push(b as char);
-        } else {
-            out.push_str(&format!("%{b:02X}"));
-        }
-    }
-    out
 }
 
 /// The link that pays `amount` paise to `upi_id` (shown as `payee`), noted with the document

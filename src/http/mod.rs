@@ -6,6 +6,7 @@ pub mod csv;
 pub mod extract;
 pub mod middleware;
 pub mod pagination;
+pub mod url;
 
 use crate::AppState;
 use crate::error::AppError;

@@ -88,7 +88,15 @@ struct Letter {
     attachments: Vec<Attachment>,
 }
 
-fn compose(conn: &Connection, r: &Reminder, link: Option<&str>) -> Result<Letter, AppError> {
+/// The letter a reminder sends, as plain text for a chat (decisions 12, WhatsApp): the same words
+/// as its email, with the document's live public link when there is one (none is minted).
+pub fn chat_text(conn: &Connection, r: &Reminder, config: &Config) -> Result<String, AppError> {
+    let link = standing_link(conn, r, config, false)?;
+    Ok(compose(conn, r, link.as_deref(), false)?.text)
+}
+
+/// The reminder's email; `attach`: with the document's PDF.
+fn compose(conn: &Connection, r: &Reminder, link: Option<&str>, attach: bool) -> Result<Letter, AppError> {
     if !rules::SENDABLE.contains(&r.rule_kind.as_str()) {
         return Err(not_sendable(&r.rule_kind));
     }
@@ -152,7 +160,7 @@ fn compose(conn: &Connection, r: &Reminder, link: Option<&str>) -> Result<Letter
     let (subject, message) = rules::letter(&about, today);
     let (html, text) = html::email(&message, view.as_ref(), link, &letterhead)?;
     let attachments = match (&view, &doc) {
-        (Some(v), Some(d)) => vec![Attachment {
+        (Some(v), Some(d)) if attach => vec![Attachment {
             name: view::pdf_file_name(d.doc_no.as_deref()),
             content_type: "application/pdf",
             content: crate::documents::pdf::document_pdf(v)?,
@@ -196,7 +204,7 @@ fn standing_link(
 pub fn preview(conn: &Connection, user: &AuthUser, id: &str, config: &Config) -> Result<Preview, AppError> {
     let r = super::visible(conn, user, id)?;
     let link = standing_link(conn, &r, config, true)?;
-    let letter = compose(conn, &r, link.as_deref())?;
+    let letter = compose(conn, &r, link.as_deref(), true)?;
     let to = client_store::email_recipient(conn, &r.client_id)?;
     let mut warnings = vec![];
     let mut warn = |e: AppError| {
@@ -297,7 +305,7 @@ fn deliver(state: &AppState, claimed: Claimed, by: Option<&str>) -> Result<Email
     let Claimed { id, to, link } = claimed;
     let composed = db.read_blocking(|c| {
         let r = store::get(c, &id, None)?.ok_or_else(|| AppError::not_found("reminder"))?;
-        Ok((email::config(c)?, compose(c, &r, link.as_deref())?, r))
+        Ok((email::config(c)?, compose(c, &r, link.as_deref(), true)?, r))
     });
     let (config, letter, r) = match composed {
         Ok(parts) => parts,

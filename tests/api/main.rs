@@ -35,4 +35,5 @@ mod smtp;
 mod staff;
 mod tds;
 mod upi;
+mod whatsapp;
 mod worklists;

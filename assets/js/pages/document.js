@@ -11,6 +11,7 @@ import { docUrl, docNumber, typeLabel, TYPE_TITLE, DocStatusBadge, PaymentStateB
 import { DraftEditor } from "./document-editor.js";
 import { useDocumentActions, PriceChanges } from "./document-actions.js";
 import { useOutbound, PdfLinks } from "./document-outbound.js";
+import { WhatsAppDialog } from "../ui/whatsapp.js";
 
 const enc = encodeURIComponent;
 
@@ -97,6 +98,7 @@ function SettlementCard({ doc }) {
 
 function DocumentView({ doc, me, onChanged }) {
   const [lastNote, setLastNote] = useState(null);
+  const [chat, setChat] = useState(false);
   const changed = (updated, note) => {
     if (note) setLastNote(note);
     onChanged(updated);
@@ -115,9 +117,13 @@ function DocumentView({ doc, me, onChanged }) {
   const pay = owing && doc.outstanding > 0
     ? html`<button type="button" key="record-payment" class="btn btn-primary" onClick=${() => navigate(`/payments/new?document_id=${enc(doc.id)}`)}>Record payment</button>`
     : null;
-  const actions = pay ? [pay, ...buttons] : buttons;
+  const chatButton = doc.status !== "cancelled"
+    ? html`<button type="button" key="whatsapp" class="btn" data-testid="whatsapp" onClick=${() => setChat(true)}>WhatsApp</button>`
+    : null;
+  const actions = [pay, ...buttons, chatButton].filter(Boolean);
   return html`<main data-page="document" class="document-page">
     ${dialog}${out.dialog}
+    ${chat && html`<${WhatsAppDialog} path=${`/api/documents/${enc(doc.id)}/whatsapp`} what=${docNumber(doc)} onClose=${() => setChat(false)} />`}
     <p class="crumbs"><${Link} href="/documents">← Documents</${Link}></p>
     <${PageHeader} title=${title} subtitle=${subtitle} actions=${actions.length ? actions : null} />
     ${out.bar}

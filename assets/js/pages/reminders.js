@@ -11,6 +11,7 @@ import {
   Link, toast, useSelection, selectColumn, useQuery,
 } from "../components.js";
 import { useActiveEmployees, ownerChoices } from "./client-shared.js";
+import { WhatsAppDialog } from "../ui/whatsapp.js";
 
 const enc = encodeURIComponent;
 
@@ -85,6 +86,7 @@ function PreviewPane({ reminder, onChanged, onClose }) {
   const [state, setState] = useState({ preview: null, error: null });
   const [busy, setBusy] = useState(false);
   const [asking, setAsking] = useState(false);
+  const [chat, setChat] = useState(false);
   useEffect(() => {
     if (!sendable) return undefined;
     const ctl = new AbortController();
@@ -117,7 +119,13 @@ function PreviewPane({ reminder, onChanged, onClose }) {
   };
   const { preview, error } = state;
   const blocking = preview ? preview.warnings.filter((w) => w.code !== "link_on_send" && w.code !== "email_bouncing") : [];
-  return html`${asking && html`<${ConfirmDialog} title="Dismiss this reminder?" confirmLabel="Dismiss"
+  const chatted = () => {
+    remindersChanged();
+    onChanged();
+  };
+  return html`${chat && html`<${WhatsAppDialog} path=${`/api/reminders/${enc(reminder.id)}/whatsapp`}
+      what=${reminder.docNo || reminder.client_name} onClose=${() => setChat(false)} onSent=${chatted} />`}
+    ${asking && html`<${ConfirmDialog} title="Dismiss this reminder?" confirmLabel="Dismiss"
       message=${`${KIND_LABELS[reminder.rule_kind]} for ${reminder.client_name}: it leaves the queue and is not sent.`}
       onConfirm=${dismiss} onCancel=${() => setAsking(false)} />`}
     <${Card} title=${KIND_LABELS[reminder.rule_kind]} class="reminder-preview"
@@ -147,6 +155,7 @@ function PreviewPane({ reminder, onChanged, onClose }) {
         ${actionable && html`<div class="form-actions">
           ${sendable && html`<button type="button" class="btn btn-primary" disabled=${busy || !preview || blocking.length > 0} onClick=${send}>
             ${busy ? "Sending…" : reminder.status === "failed" ? "Send again" : "Send email"}</button>`}
+          ${sendable && html`<button type="button" class="btn" data-testid="reminder-whatsapp" onClick=${() => setChat(true)}>WhatsApp</button>`}
           <button type="button" class="btn" onClick=${() => setAsking(true)}>Dismiss</button>
         </div>`}
       </div>

@@ -1,0 +1,160 @@
+//! WhatsApp from the office's own number (decisions 12): for a document, a reminder (and a
+//! statement), the number to write to and a click-to-chat link with the message written; the
+//! staff member's browser opens it (WhatsApp Web or the desktop app), so there is no API
+//! account and nothing is sent by the server. Saying it was sent logs a `whatsapp` interaction
+//! on the client (and closes a reminder as `sent`).
+
+pub mod routes;
+pub mod rules;
+
+use crate::auth::session::AuthUser;
+use crate::book::visible_document;
+use crate::clients::contacts_store;
+use crate::clients::interactions::{self, InteractionCreate};
+use crate::clients::store as client_store;
+use crate::config::Config;
+use crate::db::audit::{Audit, audit};
+use crate::documents::{shares, view};
+use crate::error::AppError;
+use crate::reminders;
+use rusqlite::Connection;
+use serde::Serialize;
+use utoipa::ToSchema;
+
+/// A chat ready to open.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct Message {
+    /// 91 and the ten-digit mobile.
+    pub phone: String,
+    /// `https://wa.me/<phone>?text=<text, percent-encoded>`.
+    pub url: String,
+    pub text: String,
+}
+
+/// A chat said to be sent: the message and the interaction that records it.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct Sent {
+    pub phone: String,
+    pub url: String,
+    pub text: String,
+    pub interaction_id: String,
+}
+
+fn no_number(client: &str, tried: &[String]) -> AppError {
+    let why = if tried.is_empty() {
+        format!("{client} has no phone number on its record or its contacts.")
+    } else {
+        format!("None of {client}'s numbers is an Indian mobile: {}.", tried.join("; "))
+    };
+    AppError::conflict(
+        "no_whatsapp_number",
+        format!("{why} Add a contact with the role WhatsApp and a 10-digit mobile number."),
+    )
+}
+
+/// The number to write to about `client_id`: its contact with the role WhatsApp, else its
+/// secretary, else any contact, else its own phone, the first that is an Indian mobile
+/// (409 `no_whatsapp_number` naming what was tried when none is).
+pub fn number(conn: &Connection, client_id: &str) -> Result<String, AppError> {
+    let client =
+        client_store::get(conn, client_id, None)?.ok_or_else(|| AppError::not_found("client"))?;
+    let mut contacts = contacts_store::contacts_of(conn, client_id)?;
+    contacts.sort_by_key(|c| rules::rank(c.role.as_deref()));
+    let candidates = contacts
+        .iter()
+        .filter_map(|c| Some((c.name.as_str(), c.phone.as_deref()?)))
+        .chain(client.phone.as_deref().map(|p| ("the society's own number", p)))
+        .filter(|(_, p)| !p.trim().is_empty());
+    let mut tried = vec![];
+    for (who, phone) in candidates {
+        match rules::mobile(phone) {
+            Some(m) => return Ok(m),
+            None => tried.push(format!("{who} {}", phone.trim())),
+        }
+    }
+    Err(no_number(&client.name, &tried))
+}
+
+/// The chat about a document of the user's book (404 otherwise).
+pub fn for_document(conn: &Connection, user: &AuthUser, id: &str, config: &Config) -> Result<Message, AppError> {
+    let doc = visible_document(conn, user, id)?;
+    if doc.status == "draft" {
+        return Err(AppError::conflict(
+            "not_shareable",
+            "A draft is not sent to the client: issue it first.",
+        ));
+    }
+    let phone = number(conn, &doc.client_id)?;
+    let link = match shares::base_url(conn, config)? {
+        Some(base) => shares::live_share(conn, id, 1)?.map(|s| shares::url_under(&base, &s.token)),
+        None => None,
+    };
+    let text = rules::document_text(&doc, &view::build(conn, &doc)?, link.as_deref());
+    Ok(message(phone, text))
+}
+
+/// The chat about a reminder of the user's share: the letter its email would carry.
+pub fn for_reminder(conn: &Connection, user: &AuthUser, id: &str, config: &Config) -> Result<Message, AppError> {
+    let r = reminders::visible(conn, user, id)?;
+    let phone = number(conn, &r.client_id)?;
+    let text = reminders::send::chat_text(conn, &r, config)?;
+    Ok(message(phone, text))
+}
+
+fn message(phone: String, text: String) -> Message {
+    Message {
+        url: rules::url(&phone, &text),
+        phone,
+        text,
+    }
+}
+
+/// Logs the chat as a `whatsapp` interaction on the client, by the user.
+fn record_in(tx: &Connection, user: &AuthUser, client_id: &str, about: &str, m: Message) -> Result<Sent, AppError> {
+    let interaction = interactions::create_in(
+        tx,
+        user,
+        InteractionCreate {
+            client_id: client_id.to_string(),
+            kind: "whatsapp".into(),
+            notes: format!("WhatsApp to +{}: {about}", m.phone),
+            follow_up_on: None,
+        },
+    )?;
+    Ok(Sent {
+        phone: m.phone,
+        url: m.url,
+        text: m.text,
+        interaction_id: interaction.id,
+    })
+}
+
+/// Records that the chat about a document was sent.
+pub fn record_document_in(tx: &Connection, user: &AuthUser, id: &str, config: &Config) -> Result<Sent, AppError> {
+    let m = for_document(tx, user, id, config)?;
+    let doc = visible_document(tx, user, id)?;
+    let about = format!("{} {}", view::title(&doc.doc_type).to_lowercase(), doc.doc_no.unwrap_or_default());
+    record_in(tx, user, &doc.client_id, &about, m)
+}
+
+/// Records that the chat about a reminder was sent, and closes the reminder as `sent` (a
+/// reminder already closed stays as it is), audited.
+pub fn record_reminder_in(tx: &Connection, user: &AuthUser, id: &str, config: &Config) -> Result<Sent, AppError> {
+    let m = for_reminder(tx, user, id, config)?;
+    let r = reminders::visible(tx, user, id)?;
+    if reminders::store::claim_send(tx, id, Some(&user.id))? {
+        audit(
+            tx,
+            Audit {
+                entity: "reminder",
+                entity_id: Some(id),
+                action: "sent",
+                user_id: Some(&user.id),
+                before: Some(serde_json::json!({ "status": r.status })),
+                after: Some(serde_json::json!({ "status": "sent", "channel": "whatsapp" })),
+            },
+        )?;
+    }
+    let about = format!("reminder: {}", r.summary);
+    record_in(tx, user, &r.client_id, &about, m)
+}
