@@ -58,7 +58,14 @@ pub fn svg(qr: &Qr, class: &str, label: &'static str) -> String {
     let mut path = String::with_capacity(qr.runs.len() * 16);
     for r in &qr.runs {
         use std::fmt::Write;
-        let _ = write!(path, "M{} {}h{}v1h-{}z", r.x + QUIET_ZONE, r.y + QUIET_ZONE, r.len, r.len);
+        let _ = write!(
+            path,
+            "M{} {}h{}v1h-{}z",
+            r.x + QUIET_ZONE,
+            r.y + QUIET_ZONE,
+            r.len,
+            r.len
+        );
     }
     format!(
         r##"<svg xmlns="http://www.w3.org/2000/svg" class="{class}" viewBox="0 0 {side} {side}" role="img" aria-label="{label}" shape-rendering="crispEdges"><rect width="{side}" height="{side}" fill="#fff"/><path fill="#000" d="{path}"/></svg>"##
@@ -89,9 +96,14 @@ mod tests {
                 }
             }
         }
-        let mut img = rqrr::PreparedImage::prepare_from_greyscale(side, side, |x, y| {
-            if dark[y * side + x] { 0 } else { 255 }
-        });
+        let mut img =
+            rqrr::PreparedImage::prepare_from_greyscale(
+                side,
+                side,
+                |x, y| {
+                    if dark[y * side + x] { 0 } else { 255 }
+                },
+            );
         let grids = img.detect_grids();
         assert_eq!(grids.len(), 1);
         assert_eq!(grids[0].decode().unwrap().1, text);

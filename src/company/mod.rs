@@ -88,7 +88,11 @@ pub fn check_profile(profile: &mut CompanyProfile) -> Result<Option<String>, App
     if let Some(email) = profile.email.as_deref().filter(|e| !e.is_empty()) {
         checks.check(staff_rules::check_email(email));
     }
-    profile.upi_id = profile.upi_id.take().map(|u| u.trim().to_string()).filter(|u| !u.is_empty());
+    profile.upi_id = profile
+        .upi_id
+        .take()
+        .map(|u| u.trim().to_string())
+        .filter(|u| !u.is_empty());
     if let Some(upi) = &profile.upi_id
         && !is_upi_id(upi)
     {
@@ -115,9 +119,13 @@ pub fn check_profile(profile: &mut CompanyProfile) -> Result<Option<String>, App
 /// A UPI ID (virtual payment address) as NPCI shapes it: a name of letters, digits, `.`, `-`
 /// or `_`, then `@` and the payment provider's handle of letters and digits.
 fn is_upi_id(text: &str) -> bool {
-    let Some((name, handle)) = text.split_once('@') else { return false };
+    let Some((name, handle)) = text.split_once('@') else {
+        return false;
+    };
     (2..=256).contains(&name.len())
-        && name.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'_'))
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'_'))
         && (2..=64).contains(&handle.len())
         && handle.bytes().all(|b| b.is_ascii_alphanumeric())
 }
@@ -218,7 +226,15 @@ mod tests {
         for good in ["softland@okaxis", "malabar.soft-1@sbi", "9876543210@ybl"] {
             assert!(is_upi_id(good), "{good}");
         }
-        for bad in ["softland", "@okaxis", "softland@", "a b@sbi", "soft@ok@axis", "soft@ok.axis", "s@sbi"] {
+        for bad in [
+            "softland",
+            "@okaxis",
+            "softland@",
+            "a b@sbi",
+            "soft@ok@axis",
+            "soft@ok.axis",
+            "s@sbi",
+        ] {
             assert!(!is_upi_id(bad), "{bad}");
         }
     }

@@ -199,9 +199,13 @@ mod tests {
             less_tds: None,
         });
         let (html, text) = email("Dear Sir/Madam,", Some(&view), None, &view.letterhead).unwrap();
-        assert!(text.contains(&format!("\nPay ₹1,08,000.00 by UPI: {uri}\n")), "{text}");
         assert!(
-            html.replace("&#38;", "&").contains(&format!(r#"<a href="{uri}">₹1,08,000.00 with a UPI app</a>"#)),
+            text.contains(&format!("\nPay ₹1,08,000.00 by UPI: {uri}\n")),
+            "{text}"
+        );
+        assert!(
+            html.replace("&#38;", "&")
+                .contains(&format!(r#"<a href="{uri}">₹1,08,000.00 with a UPI app</a>"#)),
             "{html}"
         );
         view.upi = None;

@@ -3,10 +3,10 @@
 use crate::company::letterhead_pdf;
 use crate::documents::view::{DocumentView, UpiView};
 use crate::error::AppError;
-use crate::qr::Qr;
 use crate::pdf::layout::{
     self, Align, CONTENT_W, Color, Column, Flow, MARGIN, MM, PAGE_W, Page, Style, TOP, Writer,
 };
+use crate::qr::Qr;
 
 /// The columns of the lines table: CGST and SGST within a state, IGST across states; the
 /// description takes what the others leave.
@@ -163,7 +163,13 @@ fn parties(page: &mut Page, view: &DocumentView, top: f32) -> f32 {
         &rows,
     );
     let right_bottom = match &view.upi {
-        Some(upi) => upi_code(page, upi, rx, y - body.leading() + 6.0, MARGIN + CONTENT_W - 2.0 * MM),
+        Some(upi) => upi_code(
+            page,
+            upi,
+            rx,
+            y - body.leading() + 6.0,
+            MARGIN + CONTENT_W - 2.0 * MM,
+        ),
         None => y - body.leading(),
     } + 4.0 * MM;
 
@@ -188,7 +194,9 @@ fn parties(page: &mut Page, view: &DocumentView, top: f32) -> f32 {
 /// The UPI code of a bill that is owed from `top`, ending at `right`, its caption from `x`;
 /// returns the bottom.
 fn upi_code(page: &mut Page, upi: &UpiView, x: f32, top: f32, right: f32) -> f32 {
-    let Some(qr) = Qr::encode(&upi.uri) else { return top };
+    let Some(qr) = Qr::encode(&upi.uri) else {
+        return top;
+    };
     let size = 26.0 * MM;
     page.qr(&qr, right - size, top, size);
     let width = right - size - 2.0 * MM - x;

@@ -55,7 +55,9 @@ pub fn of(conn: &Connection, doc: &Document) -> Result<Option<Upi>, AppError> {
         ("PROFORMA", "issued" | "sent" | "accepted") => doc.total,
         _ => return Ok(None),
     };
-    let Some(doc_no) = doc.doc_no.as_deref() else { return Ok(None) };
+    let Some(doc_no) = doc.doc_no.as_deref() else {
+        return Ok(None);
+    };
     if owed <= 0 {
         return Ok(None);
     }
@@ -69,7 +71,12 @@ pub fn of(conn: &Connection, doc: &Document) -> Result<Option<Upi>, AppError> {
         .optional()?
         .flatten();
     let booked = doc.payments.iter().map(|p| p.tds).sum();
-    let amount = amount(owed, doc.subtotal, section.as_deref().and_then(section_percent), booked);
+    let amount = amount(
+        owed,
+        doc.subtotal,
+        section.as_deref().and_then(section_percent),
+        booked,
+    );
     Ok((amount > 0).then(|| Upi {
         uri: uri(upi_id, &profile.name, amount, doc_no),
         amount,
@@ -86,7 +93,10 @@ mod tests {
             uri("malabarsoft@sbi", "Malabar Soft & Co.", 699_800, "INV/26-27/0001"),
             "upi://pay?pa=malabarsoft%40sbi&pn=Malabar%20Soft%20%26%20Co.&am=6998.00&cu=INR&tn=INV%2F26-27%2F0001"
         );
-        assert_eq!(encode("കുമ്മിൾ"), "%E0%B4%95%E0%B5%81%E0%B4%AE%E0%B5%8D%E0%B4%AE%E0%B4%BF%E0%B5%BE");
+        assert_eq!(
+            encode("കുമ്മിൾ"),
+            "%E0%B4%95%E0%B5%81%E0%B4%AE%E0%B5%8D%E0%B4%AE%E0%B4%BF%E0%B5%BE"
+        );
     }
 
     #[test]

@@ -209,7 +209,11 @@ pub fn assemble(
         notes: non_empty(doc.notes.as_deref()),
         terms,
         upi: doc.upi.as_ref().map(|u| {
-            let owed = if doc.doc_type == "INVOICE" { doc.outstanding.unwrap_or(0) } else { doc.total };
+            let owed = if doc.doc_type == "INVOICE" {
+                doc.outstanding.unwrap_or(0)
+            } else {
+                doc.total
+            };
             UpiView {
                 uri: u.uri.clone(),
                 amount: money::rupees(u.amount),

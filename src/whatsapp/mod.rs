@@ -44,7 +44,10 @@ fn no_number(client: &str, tried: &[String]) -> AppError {
     let why = if tried.is_empty() {
         format!("{client} has no phone number on its record or its contacts.")
     } else {
-        format!("None of {client}'s numbers is an Indian mobile: {}.", tried.join("; "))
+        format!(
+            "None of {client}'s numbers is an Indian mobile: {}.",
+            tried.join("; ")
+        )
     };
     AppError::conflict(
         "no_whatsapp_number",
@@ -56,8 +59,7 @@ fn no_number(client: &str, tried: &[String]) -> AppError {
 /// secretary, else any contact, else its own phone, the first that is an Indian mobile
 /// (409 `no_whatsapp_number` naming what was tried when none is).
 pub fn number(conn: &Connection, client_id: &str) -> Result<String, AppError> {
-    let client =
-        client_store::get(conn, client_id, None)?.ok_or_else(|| AppError::not_found("client"))?;
+    let client = client_store::get(conn, client_id, None)?.ok_or_else(|| AppError::not_found("client"))?;
     let mut contacts = contacts_store::contacts_of(conn, client_id)?;
     contacts.sort_by_key(|c| rules::rank(c.role.as_deref()));
     let candidates = contacts
@@ -76,7 +78,12 @@ pub fn number(conn: &Connection, client_id: &str) -> Result<String, AppError> {
 }
 
 /// The chat about a document of the user's book (404 otherwise).
-pub fn for_document(conn: &Connection, user: &AuthUser, id: &str, config: &Config) -> Result<Message, AppError> {
+pub fn for_document(
+    conn: &Connection,
+    user: &AuthUser,
+    id: &str,
+    config: &Config,
+) -> Result<Message, AppError> {
     let doc = visible_document(conn, user, id)?;
     if doc.status == "draft" {
         return Err(AppError::conflict(
@@ -94,7 +101,12 @@ pub fn for_document(conn: &Connection, user: &AuthUser, id: &str, config: &Confi
 }
 
 /// The chat about a reminder of the user's share: the letter its email would carry.
-pub fn for_reminder(conn: &Connection, user: &AuthUser, id: &str, config: &Config) -> Result<Message, AppError> {
+pub fn for_reminder(
+    conn: &Connection,
+    user: &AuthUser,
+    id: &str,
+    config: &Config,
+) -> Result<Message, AppError> {
     let r = reminders::visible(conn, user, id)?;
     let phone = number(conn, &r.client_id)?;
     let text = reminders::send::chat_text(conn, &r, config)?;
@@ -110,7 +122,13 @@ fn message(phone: String, text: String) -> Message {
 }
 
 /// Logs the chat as a `whatsapp` interaction on the client, by the user.
-fn record_in(tx: &Connection, user: &AuthUser, client_id: &str, about: &str, m: Message) -> Result<Sent, AppError> {
+fn record_in(
+    tx: &Connection,
+    user: &AuthUser,
+    client_id: &str,
+    about: &str,
+    m: Message,
+) -> Result<Sent, AppError> {
     let interaction = interactions::create_in(
         tx,
         user,
@@ -130,16 +148,30 @@ fn record_in(tx: &Connection, user: &AuthUser, client_id: &str, about: &str, m: 
 }
 
 /// Records that the chat about a document was sent.
-pub fn record_document_in(tx: &Connection, user: &AuthUser, id: &str, config: &Config) -> Result<Sent, AppError> {
+pub fn record_document_in(
+    tx: &Connection,
+    user: &AuthUser,
+    id: &str,
+    config: &Config,
+) -> Result<Sent, AppError> {
     let m = for_document(tx, user, id, config)?;
     let doc = visible_document(tx, user, id)?;
-    let about = format!("{} {}", view::title(&doc.doc_type).to_lowercase(), doc.doc_no.unwrap_or_default());
+    let about = format!(
+        "{} {}",
+        view::title(&doc.doc_type).to_lowercase(),
+        doc.doc_no.unwrap_or_default()
+    );
     record_in(tx, user, &doc.client_id, &about, m)
 }
 
 /// Records that the chat about a reminder was sent, and closes the reminder as `sent` (a
 /// reminder already closed stays as it is), audited.
-pub fn record_reminder_in(tx: &Connection, user: &AuthUser, id: &str, config: &Config) -> Result<Sent, AppError> {
+pub fn record_reminder_in(
+    tx: &Connection,
+    user: &AuthUser,
+    id: &str,
+    config: &Config,
+) -> Result<Sent, AppError> {
     let m = for_reminder(tx, user, id, config)?;
     let r = reminders::visible(tx, user, id)?;
     if reminders::store::claim_send(tx, id, Some(&user.id))? {

@@ -22,33 +22,69 @@ pub fn router() -> OpenApiRouter<AppState> {
 #[utoipa::path(get, path = "/api/documents/{id}/whatsapp", tag = "whatsapp", params(("id" = String, Path)),
     responses((status = 200, body = Message), (status = 404, body = ErrorBody),
               (status = 409, description = "No usable mobile (`no_whatsapp_number`), or a draft (`not_shareable`)", body = ErrorBody)))]
-async fn document_chat(State(state): State<AppState>, user: AuthUser, IdPath(id): IdPath) -> Result<Json<Message>, AppError> {
+async fn document_chat(
+    State(state): State<AppState>,
+    user: AuthUser,
+    IdPath(id): IdPath,
+) -> Result<Json<Message>, AppError> {
     let config = state.config.clone();
-    Ok(Json(state.db.read(move |c| whatsapp::for_document(c, &user, &id, &config)).await?))
+    Ok(Json(
+        state
+            .db
+            .read(move |c| whatsapp::for_document(c, &user, &id, &config))
+            .await?,
+    ))
 }
 
 /// Records that the chat about a document was sent: a `whatsapp` interaction on the client.
 #[utoipa::path(post, path = "/api/documents/{id}/whatsapp", tag = "whatsapp", params(("id" = String, Path)),
     responses((status = 200, body = Sent), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
-async fn document_sent(State(state): State<AppState>, user: AuthUser, IdPath(id): IdPath) -> Result<Json<Sent>, AppError> {
+async fn document_sent(
+    State(state): State<AppState>,
+    user: AuthUser,
+    IdPath(id): IdPath,
+) -> Result<Json<Sent>, AppError> {
     let config = state.config.clone();
-    Ok(Json(state.db.write(move |tx| whatsapp::record_document_in(tx, &user, &id, &config)).await?))
+    Ok(Json(
+        state
+            .db
+            .write(move |tx| whatsapp::record_document_in(tx, &user, &id, &config))
+            .await?,
+    ))
 }
 
 /// The WhatsApp chat about a reminder of the caller's share: the words its email would carry.
 #[utoipa::path(get, path = "/api/reminders/{id}/whatsapp", tag = "whatsapp", params(("id" = String, Path)),
     responses((status = 200, body = Message), (status = 404, body = ErrorBody),
               (status = 409, description = "No usable mobile (`no_whatsapp_number`), or a kind that is not sent", body = ErrorBody)))]
-async fn reminder_chat(State(state): State<AppState>, user: AuthUser, IdPath(id): IdPath) -> Result<Json<Message>, AppError> {
+async fn reminder_chat(
+    State(state): State<AppState>,
+    user: AuthUser,
+    IdPath(id): IdPath,
+) -> Result<Json<Message>, AppError> {
     let config = state.config.clone();
-    Ok(Json(state.db.read(move |c| whatsapp::for_reminder(c, &user, &id, &config)).await?))
+    Ok(Json(
+        state
+            .db
+            .read(move |c| whatsapp::for_reminder(c, &user, &id, &config))
+            .await?,
+    ))
 }
 
 /// Records that the chat about a reminder was sent: a `whatsapp` interaction on the client, and
 /// an open or failed reminder becomes `sent` (audited).
 #[utoipa::path(post, path = "/api/reminders/{id}/whatsapp", tag = "whatsapp", params(("id" = String, Path)),
     responses((status = 200, body = Sent), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
-async fn reminder_sent(State(state): State<AppState>, user: AuthUser, IdPath(id): IdPath) -> Result<Json<Sent>, AppError> {
+async fn reminder_sent(
+    State(state): State<AppState>,
+    user: AuthUser,
+    IdPath(id): IdPath,
+) -> Result<Json<Sent>, AppError> {
     let config = state.config.clone();
-    Ok(Json(state.db.write(move |tx| whatsapp::record_reminder_in(tx, &user, &id, &config)).await?))
+    Ok(Json(
+        state
+            .db
+            .write(move |tx| whatsapp::record_reminder_in(tx, &user, &id, &config))
+            .await?,
+    ))
 }

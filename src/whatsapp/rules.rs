@@ -52,14 +52,18 @@ pub fn document_text(doc: &Document, v: &DocumentView, link: Option<&str>) -> St
         "our {} {}{}",
         v.title.to_lowercase(),
         v.doc_no.as_deref().unwrap_or("(draft)"),
-        v.doc_date.as_deref().map_or(String::new(), |d| format!(" dated {d}"))
+        v.doc_date
+            .as_deref()
+            .map_or(String::new(), |d| format!(" dated {d}"))
     );
     let owed = match (doc.doc_type.as_str(), doc.outstanding) {
         ("INVOICE", Some(o)) if o <= 0 => ", paid in full. Thank you".to_string(),
         ("INVOICE", Some(o)) if o < doc.total => format!(
             ": {} is outstanding{}",
             money::rupees(o),
-            v.due_date.as_deref().map_or(String::new(), |d| format!(", due on {d}"))
+            v.due_date
+                .as_deref()
+                .map_or(String::new(), |d| format!(", due on {d}"))
         ),
         ("INVOICE", Some(_)) => v
             .due_date
@@ -104,7 +108,7 @@ mod tests {
             "0474 2456789", // a Kollam landline
             "04742456789",
             "+91 474 245 6789",
-            "5847012345", // a first digit no mobile has
+            "5847012345",  // a first digit no mobile has
             "98470 1234",  // nine digits
             "98470123456", // eleven, not after a 0
             "+1 415 555 0100",

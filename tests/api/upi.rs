@@ -48,7 +48,11 @@ impl Office {
         let draft = self.draft(doc_type, client).await;
         let reply = self
             .app
-            .post(&format!("/api/documents/{}/issue", id(&draft)), &self.owner, json!({}))
+            .post(
+                &format!("/api/documents/{}/issue", id(&draft)),
+                &self.owner,
+                json!({}),
+            )
             .await;
         assert_eq!(reply.status, StatusCode::OK, "{}", reply.text);
         reply.body
@@ -107,12 +111,18 @@ async fn an_owed_bill_carries_the_link_for_what_is_left_after_tds() {
     o.pay(&under_194j, &invoice, 5_000_000, 400_000).await;
     let part = o.get(&invoice).await;
     assert_eq!(part["outstanding"], 6_400_000);
-    assert_eq!(part["upi"], json!({ "uri": link("58000.00", &no), "amount": 5_800_000 }));
+    assert_eq!(
+        part["upi"],
+        json!({ "uri": link("58000.00", &no), "amount": 5_800_000 })
+    );
 
     // Paid: no link.
     o.pay(&under_194j, &invoice, 5_800_000, 600_000).await;
     let paid = o.get(&invoice).await;
-    assert_eq!((paid["outstanding"].as_i64(), &paid["upi"]), (Some(0), &Value::Null));
+    assert_eq!(
+        (paid["outstanding"].as_i64(), &paid["upi"]),
+        (Some(0), &Value::Null)
+    );
 
     // A proforma: its total less the TDS.
     let proforma = o.issued("PROFORMA", &under_194j).await;
@@ -191,17 +201,36 @@ async fn the_pdf_and_the_share_page_carry_the_same_link() {
 
     let minted = o
         .app
-        .post(&format!("/api/documents/{}/share", id(&invoice)), &o.owner, json!({}))
+        .post(
+            &format!("/api/documents/{}/share", id(&invoice)),
+            &o.owner,
+            json!({}),
+        )
         .await;
     assert_eq!(minted.status, StatusCode::CREATED, "{}", minted.text);
     let token = minted.body["token"].as_str().unwrap();
-    let page = o.app.send(Call::new(Method::GET, &format!("/share/{token}"))).await;
+    let page = o
+        .app
+        .send(Call::new(Method::GET, &format!("/share/{token}")))
+        .await;
     assert_eq!(page.status, StatusCode::OK);
-    assert_eq!(page.text.matches(r#"<svg xmlns="http://www.w3.org/2000/svg" class="upi-qr""#).count(), 1);
+    assert_eq!(
+        page.text
+            .matches(r#"<svg xmlns="http://www.w3.org/2000/svg" class="upi-qr""#)
+            .count(),
+        1
+    );
     // askama writes `&` in an attribute as `&#38;`.
-    assert!(page.text.replace("&#38;", "&").contains(&format!(r#"href="{uri}""#)));
+    assert!(
+        page.text
+            .replace("&#38;", "&")
+            .contains(&format!(r#"href="{uri}""#))
+    );
     assert!(page.text.contains("Pay ₹1,08,000.00 by UPI"));
-    assert!(page.text.contains("That is what is owed less the TDS of ₹10,000.00 you deduct."));
+    assert!(
+        page.text
+            .contains("That is what is owed less the TDS of ₹10,000.00 you deduct.")
+    );
 
     // Once paid, neither has a code.
     o.pay(&client, &invoice, 10_800_000, 1_000_000).await;
@@ -210,6 +239,9 @@ async fn the_pdf_and_the_share_page_carry_the_same_link() {
         .get(&format!("/api/documents/{}/pdf", id(&invoice)), &o.owner)
         .await;
     assert_eq!(decode_qr_codes(&pdf.bytes), Vec::<String>::new());
-    let page = o.app.send(Call::new(Method::GET, &format!("/share/{token}"))).await;
+    let page = o
+        .app
+        .send(Call::new(Method::GET, &format!("/share/{token}")))
+        .await;
     assert!(!page.text.contains("upi-qr") && !page.text.contains("upi://"));
 }

@@ -40,7 +40,8 @@ async fn office() -> Office {
     let owner = app.owner().await;
     let (_, pw) = app.invite(&owner, "staff@coop.in", "staff").await;
     let staff = app.login("staff@coop.in", &pw).await;
-    app.set_company(&owner, json!({ "upi_id": "softland@okaxis" })).await;
+    app.set_company(&owner, json!({ "upi_id": "softland@okaxis" }))
+        .await;
     let module = app.priced_module(&owner, 10_000_000).await;
     let society = app
         .post(
@@ -51,7 +52,13 @@ async fn office() -> Office {
         .await;
     assert_eq!(society.status, StatusCode::CREATED, "{}", society.text);
     let society = id(&society.body);
-    Office { app, owner, staff, module, society }
+    Office {
+        app,
+        owner,
+        staff,
+        module,
+        society,
+    }
 }
 
 impl Office {
@@ -81,7 +88,11 @@ impl Office {
         assert_eq!(draft.status, StatusCode::CREATED, "{}", draft.text);
         let issued = self
             .app
-            .post(&format!("/api/documents/{}/issue", id(&draft.body)), &self.owner, json!({}))
+            .post(
+                &format!("/api/documents/{}/issue", id(&draft.body)),
+                &self.owner,
+                json!({}),
+            )
             .await;
         assert_eq!(issued.status, StatusCode::OK, "{}", issued.text);
         issued.body
@@ -130,14 +141,20 @@ async fn a_document_chat_goes_to_the_whatsapp_contact_with_the_amount_link_and_u
         )
         .await;
     assert_eq!(put.status, StatusCode::OK, "{}", put.text);
-    let share = o.app.post(&format!("/api/documents/{}/share", id(&invoice)), &o.owner, json!({})).await;
+    let share = o
+        .app
+        .post(
+            &format!("/api/documents/{}/share", id(&invoice)),
+            &o.owner,
+            json!({}),
+        )
+        .await;
     let token = share.body["token"].as_str().unwrap();
     let chat = o.app.get(&path, &o.owner).await;
     assert!(
-        chat.body["text"]
-            .as_str()
-            .unwrap()
-            .contains(&format!("\n\nView it online: https://office.example.in/share/{token}\n\nPay ₹1,18,000.00 by UPI")),
+        chat.body["text"].as_str().unwrap().contains(&format!(
+            "\n\nView it online: https://office.example.in/share/{token}\n\nPay ₹1,18,000.00 by UPI"
+        )),
         "{}",
         chat.text
     );
@@ -164,7 +181,14 @@ async fn a_document_chat_goes_to_the_whatsapp_contact_with_the_amount_link_and_u
     );
 
     // Without the WhatsApp contact, the secretary.
-    let gone = o.app.send(Call::new(Method::DELETE, &format!("/api/contacts/{marked}")).cookie(&o.owner).json(json!({}))).await;
+    let gone = o
+        .app
+        .send(
+            Call::new(Method::DELETE, &format!("/api/contacts/{marked}"))
+                .cookie(&o.owner)
+                .json(json!({})),
+        )
+        .await;
     assert!(gone.status.is_success(), "{}", gone.text);
     assert_eq!(o.app.get(&path, &o.owner).await.body["phone"], "919847012345");
 
@@ -174,7 +198,10 @@ async fn a_document_chat_goes_to_the_whatsapp_contact_with_the_amount_link_and_u
     assert_eq!(sent.body["phone"], "919847012345");
     assert_eq!(
         o.interactions(),
-        vec![("whatsapp".to_string(), format!("WhatsApp to +919847012345: tax invoice {no}"))]
+        vec![(
+            "whatsapp".to_string(),
+            format!("WhatsApp to +919847012345: tax invoice {no}")
+        )]
     );
     let interaction = o.app.sql().query_row(
         "SELECT id FROM interaction WHERE client_id = ?1",
@@ -192,13 +219,19 @@ async fn a_landline_is_refused_and_the_book_and_drafts_are_kept() {
 
     // Only the society's landline: 409, naming it, and a POST writes nothing.
     let refused = o.app.get(&path, &o.owner).await;
-    assert_eq!((refused.status, refused.code()), (StatusCode::CONFLICT, "no_whatsapp_number"));
+    assert_eq!(
+        (refused.status, refused.code()),
+        (StatusCode::CONFLICT, "no_whatsapp_number")
+    );
     assert_eq!(
         refused.body["error"]["message"],
         "None of Kadakkal SCB's numbers is an Indian mobile: the society's own number 0474 2456789. \
          Add a contact with the role WhatsApp and a 10-digit mobile number."
     );
-    assert_eq!(o.app.post(&path, &o.owner, json!({})).await.status, StatusCode::CONFLICT);
+    assert_eq!(
+        o.app.post(&path, &o.owner, json!({})).await.status,
+        StatusCode::CONFLICT
+    );
     assert_eq!(o.interactions(), vec![]);
 
     // Any contact with a mobile will do.
@@ -207,7 +240,10 @@ async fn a_landline_is_refused_and_the_book_and_drafts_are_kept() {
 
     // Staff outside the book: 404.
     assert_eq!(o.app.get(&path, &o.staff).await.status, StatusCode::NOT_FOUND);
-    assert_eq!(o.app.post(&path, &o.staff, json!({})).await.status, StatusCode::NOT_FOUND);
+    assert_eq!(
+        o.app.post(&path, &o.staff, json!({})).await.status,
+        StatusCode::NOT_FOUND
+    );
 
     // A draft is not sent.
     let draft = o
@@ -220,7 +256,10 @@ async fn a_landline_is_refused_and_the_book_and_drafts_are_kept() {
         .await;
     let draft_path = format!("/api/documents/{}/whatsapp", id(&draft.body));
     let refused = o.app.post(&draft_path, &o.owner, json!({})).await;
-    assert_eq!((refused.status, refused.code()), (StatusCode::CONFLICT, "not_shareable"));
+    assert_eq!(
+        (refused.status, refused.code()),
+        (StatusCode::CONFLICT, "not_shareable")
+    );
     assert_eq!(o.interactions(), vec![]);
 }
 
@@ -230,9 +269,15 @@ async fn a_reminder_chat_carries_its_letter_and_sending_it_closes_the_reminder()
     o.contact("Rajan", "secretary", "98470 12345").await;
     let invoice = o.invoice("2026-10-01", "2026-10-16").await;
     let no = invoice["docNo"].as_str().unwrap();
-    let scan = o.app.post("/api/jobs/daily-scan", &o.owner, json!({ "as_of": "2026-10-17" })).await;
+    let scan = o
+        .app
+        .post("/api/jobs/daily-scan", &o.owner, json!({ "as_of": "2026-10-17" }))
+        .await;
     assert_eq!(scan.status, StatusCode::OK, "{}", scan.text);
-    let list = o.app.get("/api/reminders?rule_kind=invoice_overdue&status=open", &o.owner).await;
+    let list = o
+        .app
+        .get("/api/reminders?rule_kind=invoice_overdue&status=open", &o.owner)
+        .await;
     assert_eq!(list.body["total"], 1, "{}", list.text);
     let reminder = list.body["rows"][0]["id"].as_str().unwrap().to_string();
     let path = format!("/api/reminders/{reminder}/whatsapp");
@@ -248,9 +293,15 @@ async fn a_reminder_chat_carries_its_letter_and_sending_it_closes_the_reminder()
         "{text}"
     );
     assert!(text.contains("The amount outstanding is ₹1,18,000.00."), "{text}");
-    assert!(text.contains(&format!("\nPay ₹1,18,000.00 by UPI: {upi}\n")), "{text}");
+    assert!(
+        text.contains(&format!("\nPay ₹1,18,000.00 by UPI: {upi}\n")),
+        "{text}"
+    );
     assert_eq!(chat.body["phone"], "919847012345");
-    assert_eq!(chat.body["url"], format!("https://wa.me/919847012345?text={}", encoded(text)));
+    assert_eq!(
+        chat.body["url"],
+        format!("https://wa.me/919847012345?text={}", encoded(text))
+    );
 
     let sent = o.app.post(&path, &o.owner, json!({})).await;
     assert_eq!(sent.status, StatusCode::OK, "{}", sent.text);
@@ -265,6 +316,9 @@ async fn a_reminder_chat_carries_its_letter_and_sending_it_closes_the_reminder()
         1
     );
     // Sending it again records the chat, and the reminder stays sent.
-    assert_eq!(o.app.post(&path, &o.owner, json!({})).await.status, StatusCode::OK);
+    assert_eq!(
+        o.app.post(&path, &o.owner, json!({})).await.status,
+        StatusCode::OK
+    );
     assert_eq!(o.interactions().len(), 2);
 }

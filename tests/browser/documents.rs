@@ -253,7 +253,9 @@ fn a_converted_line_whose_price_moved_is_shown_and_can_keep_the_quoted_price() {
 /// logs a whatsapp interaction on the client.
 #[test]
 fn an_owed_invoice_shows_its_upi_amount_and_is_sent_by_whatsapp() {
-    let Some(office) = crate::common::browser::Office::start() else { return };
+    let Some(office) = crate::common::browser::Office::start() else {
+        return;
+    };
     let (server, owner) = (&office.server, &office.owner);
     let (status, _, company) = server.call(
         "PUT",
@@ -277,21 +279,37 @@ fn an_owed_invoice_shows_its_upi_amount_and_is_sent_by_whatsapp() {
     s.wait_page("document");
     s.wait_text("[data-testid='upi-amount']", "₹11,800.00");
     let href = s.wait("[data-testid='upi-link']").attribute("href").unwrap();
-    assert!(href.starts_with("upi://pay?pa=softland%40okaxis&pn=Softland%20India&am=11800.00&cu=INR&tn="), "{href}");
+    assert!(
+        href.starts_with("upi://pay?pa=softland%40okaxis&pn=Softland%20India&am=11800.00&cu=INR&tn="),
+        "{href}"
+    );
 
     s.wait("[data-testid='whatsapp']").click();
     s.wait_text("[data-testid='whatsapp-phone']", "+91 98470 12345");
     let text = s.wait("[data-testid='whatsapp-text']").text();
     assert!(
-        text.starts_with(&format!("Dear Sir/Madam,\n\nThis is our tax invoice {no} dated ")) && text.contains("Pay ₹11,800.00 by UPI: upi://pay?"),
+        text.starts_with(&format!("Dear Sir/Madam,\n\nThis is our tax invoice {no} dated "))
+            && text.contains("Pay ₹11,800.00 by UPI: upi://pay?"),
         "{text}"
     );
     let open = s.wait("[data-testid='whatsapp-open']").attribute("href").unwrap();
-    assert!(open.starts_with("https://wa.me/919847012345?text=Dear%20Sir%2FMadam%2C%0A%0A"), "{open}");
+    assert!(
+        open.starts_with("https://wa.me/919847012345?text=Dear%20Sir%2FMadam%2C%0A%0A"),
+        "{open}"
+    );
     shot(&s, "whatsapp-document-dialog");
     s.wait("[data-testid='whatsapp-sent']").click();
     s.wait_text(".toast", "Recorded: WhatsApp to +91 98470 12345.");
-    let (_, _, log) = server.call("GET", &format!("/api/interactions?client_id={client_id}"), Some(owner), None);
+    let (_, _, log) = server.call(
+        "GET",
+        &format!("/api/interactions?client_id={client_id}"),
+        Some(owner),
+        None,
+    );
     assert_eq!(log["rows"][0]["type"], "whatsapp", "{log}");
-    assert_eq!(log["rows"][0]["notes"], format!("WhatsApp to +919847012345: tax invoice {no}"), "{log}");
+    assert_eq!(
+        log["rows"][0]["notes"],
+        format!("WhatsApp to +919847012345: tax invoice {no}"),
+        "{log}"
+    );
 }

@@ -95,7 +95,12 @@ pub fn pdf_section() -> String {
     ] {
         let mut view = pdf_view(lines);
         if upi {
-            let uri = backoffice::documents::upi::uri("malabarsoft@sbi", "Malabar Soft", 10_800_000, "INV/26-27-0001");
+            let uri = backoffice::documents::upi::uri(
+                "malabarsoft@sbi",
+                "Malabar Soft",
+                10_800_000,
+                "INV/26-27-0001",
+            );
             view.upi = Some(backoffice::documents::view::UpiView {
                 uri,
                 amount: "₹1,08,000.00".into(),
