@@ -32,6 +32,7 @@ mod search;
 mod settings;
 mod sms;
 mod staff;
+mod statement;
 mod tds;
 mod upi;
 mod worklists;

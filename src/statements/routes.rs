@@ -1,0 +1,144 @@
+//! `GET /api/clients/{id}/statement` with its `.csv` and `.pdf` twins (decisions 12, "statement
+//! of account"). The staff book applies: a client outside it is a 404.
+
+use crate::AppState;
+use crate::auth::session::AuthUser;
+use crate::book::visible_client;
+use crate::company::letterhead;
+use crate::db::settings;
+use crate::error::{AppError, ErrorBody};
+use crate::http::csv;
+use crate::http::extract::{IdPath, QueryParams};
+use crate::statements::{Statement, rules, statement};
+use axum::Json;
+use axum::extract::State;
+use axum::response::Response;
+use serde::Deserialize;
+use utoipa::IntoParams;
+use utoipa_axum::{router::OpenApiRouter, routes};
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(statement_json))
+        .routes(routes!(statement_csv))
+        .routes(routes!(statement_pdf))
+}
+
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct StatementQuery {
+    /// YYYY-MM-DD; default 1 April of the financial year of `to`.
+    pub from: Option<String>,
+    /// YYYY-MM-DD; default the office's today.
+    pub to: Option<String>,
+}
+
+/// The statement of the client `id` for the period asked for, with the letterhead when `paper`.
+pub(crate) async fn read(
+    state: &AppState,
+    user: AuthUser,
+    id: String,
+    q: StatementQuery,
+    paper: bool,
+) -> Result<(Statement, Option<letterhead::Letterhead>), AppError> {
+    state
+        .db
+        .read(move |c| {
+            let client = visible_client(c, &user, &id)?;
+            let period = rules::period(q.from.as_deref(), q.to.as_deref(), settings::office_today(c)?)?;
+            let letterhead = if paper {
+                Some(letterhead::letterhead(c, &[])?)
+            } else {
+                None
+            };
+            Ok((statement(c, &client, period)?, letterhead))
+        })
+        .await
+}
+
+/// The client's statement of account: opening, rows with a running balance, closing, aging,
+/// open invoices (paise).
+#[utoipa::path(get, path = "/api/clients/{id}/statement", tag = "clients", params(("id" = String, Path), StatementQuery),
+    responses((status = 200, body = Statement), (status = 404, body = ErrorBody), (status = 422, body = ErrorBody)))]
+async fn statement_json(
+    State(state): State<AppState>,
+    user: AuthUser,
+    IdPath(id): IdPath,
+    QueryParams(q): QueryParams<StatementQuery>,
+) -> Result<Json<Statement>, AppError> {
+    Ok(Json(read(&state, user, id, q, false).await?.0))
+}
+
+/// The statement as CSV: the opening, a line per row and the closing, amounts in rupees with two
+/// decimals (decisions 12).
+#[utoipa::path(get, path = "/api/clients/{id}/statement.csv", tag = "clients", params(("id" = String, Path), StatementQuery),
+    responses((status = 200, content_type = "text/csv", description = "Date, Kind, Reference, Debit, Credit, Balance in rupees"),
+              (status = 404, body = ErrorBody), (status = 422, body = ErrorBody)))]
+async fn statement_csv(
+    State(state): State<AppState>,
+    user: AuthUser,
+    IdPath(id): IdPath,
+    QueryParams(q): QueryParams<StatementQuery>,
+) -> Result<Response, AppError> {
+    let (s, _) = read(&state, user, id, q, false).await?;
+    let mut out = csv::line(&["Date", "Kind", "Reference", "Debit", "Credit", "Balance"]);
+    out.push_str(&csv::line(&[
+        &s.from,
+        "Opening balance",
+        "",
+        "",
+        "",
+        &csv::amount(s.opening),
+    ]));
+    for r in &s.rows {
+        out.push_str(&csv::line(&[
+            &r.date,
+            r.kind.label(),
+            &r.reference,
+            &csv::amount(r.debit),
+            &csv::amount(r.credit),
+            &csv::amount(r.balance),
+        ]));
+    }
+    out.push_str(&csv::line(&[
+        &s.to,
+        "Closing balance",
+        "",
+        &csv::amount(s.totals.debit),
+        &csv::amount(s.totals.credit),
+        &csv::amount(s.closing),
+    ]));
+    Ok(csv::attachment(&file_name(&s, "csv"), out))
+}
+
+/// The statement as an A4 PDF on the letterhead, with the UPI code when something is owed.
+#[utoipa::path(get, path = "/api/clients/{id}/statement.pdf", tag = "clients", params(("id" = String, Path), StatementQuery),
+    responses((status = 200, content_type = "application/pdf", body = Vec<u8>), (status = 404, body = ErrorBody), (status = 422, body = ErrorBody)))]
+async fn statement_pdf(
+    State(state): State<AppState>,
+    user: AuthUser,
+    IdPath(id): IdPath,
+    QueryParams(q): QueryParams<StatementQuery>,
+) -> Result<Response, AppError> {
+    let (s, lh) = read(&state, user, id, q, true).await?;
+    let name = file_name(&s, "pdf");
+    let bytes = render(s, lh).await?;
+    Ok(crate::documents::pdf_response(
+        bytes,
+        Some(name.trim_end_matches(".pdf")),
+        false,
+    ))
+}
+
+/// Draws the PDF off the async threads.
+pub(crate) async fn render(s: Statement, lh: Option<letterhead::Letterhead>) -> Result<Vec<u8>, AppError> {
+    let lh = lh.ok_or_else(|| AppError::internal("a statement paper without its letterhead"))?;
+    tokio::task::spawn_blocking(move || crate::statements::pdf::statement_pdf(&s, &lh))
+        .await
+        .map_err(AppError::internal)?
+}
+
+/// `statement-<client id>-<from>-to-<to>.<ext>`.
+pub(crate) fn file_name(s: &Statement, ext: &str) -> String {
+    format!("statement-{}-{}-to-{}.{ext}", s.client_id, s.from, s.to)
+}
