@@ -8,6 +8,7 @@
 //! outstanding less its payments' unallocated money (`clients::owes`), which
 //! tests/api/statement.rs holds on hand-built histories and on every client of a demo office.
 
+pub mod delivery;
 pub mod pdf;
 pub mod routes;
 pub mod rules;

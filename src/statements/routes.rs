@@ -6,9 +6,11 @@ use crate::auth::session::AuthUser;
 use crate::book::visible_client;
 use crate::company::letterhead;
 use crate::db::settings;
+use crate::documents::delivery::EmailOutcome;
 use crate::error::{AppError, ErrorBody};
 use crate::http::csv;
-use crate::http::extract::{IdPath, QueryParams};
+use crate::http::extract::{IdPath, JsonBody, QueryParams};
+use crate::statements::delivery::{self, SendStatement};
 use crate::statements::{Statement, rules, statement};
 use axum::Json;
 use axum::extract::State;
@@ -22,6 +24,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(statement_json))
         .routes(routes!(statement_csv))
         .routes(routes!(statement_pdf))
+        .routes(routes!(send_statement))
 }
 
 #[derive(Deserialize, IntoParams)]
@@ -128,6 +131,20 @@ async fn statement_pdf(
         Some(name.trim_end_matches(".pdf")),
         false,
     ))
+}
+
+/// Emails the statement's PDF to the client (an email_log row and an audit row, sent or not).
+#[utoipa::path(post, path = "/api/clients/{id}/statement/send", tag = "clients", params(("id" = String, Path)), request_body = SendStatement,
+    responses((status = 200, body = EmailOutcome), (status = 404, body = ErrorBody),
+              (status = 409, description = "No mail provider, or no address to send to", body = ErrorBody),
+              (status = 422, body = ErrorBody)))]
+async fn send_statement(
+    State(state): State<AppState>,
+    user: AuthUser,
+    IdPath(id): IdPath,
+    JsonBody(req): JsonBody<SendStatement>,
+) -> Result<Json<EmailOutcome>, AppError> {
+    Ok(Json(delivery::send(&state, user, id, req).await?))
 }
 
 /// Draws the PDF off the async threads.

@@ -30,14 +30,18 @@ pub struct Period {
 }
 
 impl Period {
-    /// `Statement 2026-27` for one financial year's part, else `Statement 2020-04-01 to 2026-11-28`:
-    /// the note of the UPI link and the PDF's title line.
-    pub fn label(&self) -> String {
+    /// `2026-27` for a part of one financial year, else `2020-04-01 to 2026-11-28`.
+    pub fn name(&self) -> String {
         if Fy::of(self.from) == Fy::of(self.to) {
-            format!("Statement {}", Fy::of(self.to))
+            Fy::of(self.to).to_string()
         } else {
-            format!("Statement {} to {}", self.from, self.to)
+            format!("{} to {}", self.from, self.to)
         }
+    }
+
+    /// `Statement 2026-27`: the note of the UPI link.
+    pub fn label(&self) -> String {
+        format!("Statement {}", self.name())
     }
 }
 

@@ -2,8 +2,10 @@
 //! totals, opening, closing, aging and open invoices; the closing at today against what the
 //! client owes; the staff book; bad periods; the CSV and PDF twins.
 
-use crate::common::TestApp;
-use axum::http::{StatusCode, header};
+use crate::common::mail::{FakeMail, TOKEN};
+use crate::common::{Call, TestApp};
+use axum::http::{Method, StatusCode, header};
+use base64::Engine;
 use serde_json::{Value, json};
 
 fn id(v: &Value) -> String {
@@ -60,7 +62,7 @@ async fn pay(app: &TestApp, owner: &str, body: Value) -> Value {
 /// payment of B (10 August) cancelled on 12 August. The credit note and the cancellation are
 /// made today and dated back in SQL, as the office can only make them today.
 async fn history() -> History {
-    let app = TestApp::new();
+    let app = TestApp::with_config(|c| c.allow_private_targets = true);
     let owner = app.owner().await;
     let (staff_id, pw) = app.invite(&owner, "staff@coop.in", "staff").await;
     let staff = app.login("staff@coop.in", &pw).await;
@@ -433,4 +435,119 @@ async fn the_pdf_twin_names_the_client_the_period_and_the_closing() {
     ] {
         assert!(text.contains(expected), "{expected} missing from {text}");
     }
+}
+
+#[tokio::test]
+async fn a_statement_is_emailed_with_its_pdf_logged_and_audited() {
+    let h = history().await;
+    let path = format!("/api/clients/{}/statement/send", h.society);
+    let written = || {
+        h.app.count(
+            "SELECT (SELECT COUNT(*) FROM email_log) * 1000 + (SELECT COUNT(*) FROM audit WHERE action = 'statement_emailed')",
+        )
+    };
+    let body = json!({ "from": "2026-05-01", "to": "2026-10-31", "to_email": "accounts@kadakkal.coop" });
+    let no_mail = h.app.post(&path, &h.owner, body.clone()).await;
+    assert_eq!(
+        (no_mail.status, no_mail.code()),
+        (StatusCode::CONFLICT, "mail_not_configured")
+    );
+    let mail = FakeMail::start();
+    let settings = h
+        .app
+        .send(
+            Call::new(Method::PUT, "/api/settings/mail")
+                .cookie(&h.owner)
+                .json(json!({ "api_url": mail.url, "from": "billing@softland.in", "token": TOKEN })),
+        )
+        .await;
+    assert_eq!(settings.status, StatusCode::OK, "{}", settings.text);
+    for (request, status, code, field) in [
+        (
+            json!({ "from": "2026-11-01", "to": "2026-10-31" }),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "invalid_period",
+            Some("from"),
+        ),
+        (
+            json!({ "to_email": "not an address" }),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "invalid_email",
+            Some("to_email"),
+        ),
+        (json!({}), StatusCode::CONFLICT, "no_recipient", None),
+    ] {
+        let reply = h.app.post(&path, &h.owner, request.clone()).await;
+        assert_eq!(
+            (reply.status, reply.code(), reply.body["error"]["field"].as_str()),
+            (status, code, field),
+            "{request}"
+        );
+    }
+    let theirs = h.app.post(&path, &h.staff, body.clone()).await;
+    assert_eq!(theirs.status, StatusCode::NOT_FOUND);
+    assert_eq!((written(), mail.received().len()), (0, 0));
+
+    let sent = h.app.post(&path, &h.owner, body).await;
+    assert_eq!(sent.status, StatusCode::OK, "{}", sent.text);
+    assert_eq!(
+        (sent.body["status"].as_str(), sent.body["to"].as_str()),
+        (Some("sent"), Some("accounts@kadakkal.coop"))
+    );
+    let received = mail.received();
+    assert_eq!(received.len(), 1);
+    let email = &received[0];
+    assert_eq!(
+        (email["To"].as_str(), email["Subject"].as_str()),
+        (
+            Some("accounts@kadakkal.coop"),
+            Some("Statement of account 2026-27 from Softland India")
+        )
+    );
+    assert!(
+        email["TextBody"]
+            .as_str()
+            .unwrap()
+            .contains("from 01 May 2026 to 31 Oct 2026. The closing balance is ₹1,44,200.00."),
+        "{}",
+        email["TextBody"]
+    );
+    let attachment = &email["Attachments"][0];
+    assert_eq!(
+        attachment["Name"],
+        format!("statement-{}-2026-05-01-to-2026-10-31.pdf", h.society)
+    );
+    let pdf = base64::engine::general_purpose::STANDARD
+        .decode(attachment["Content"].as_str().unwrap())
+        .unwrap();
+    assert!(pdf_text(&pdf).contains("₹1,44,200.00"));
+    let (purpose, client, log_id): (String, String, String) = h
+        .app
+        .sql()
+        .query_row("SELECT purpose, client_id, id FROM email_log", [], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+        })
+        .unwrap();
+    assert_eq!(
+        (purpose.as_str(), client.as_str(), Some(log_id.as_str())),
+        ("statement", h.society.as_str(), sent.body["log_id"].as_str())
+    );
+    let after: String = h
+        .app
+        .sql()
+        .query_row(
+            "SELECT after FROM audit WHERE action = 'statement_emailed' AND entity = 'client' AND entity_id = ?1",
+            [&h.society],
+            |r| r.get(0),
+        )
+        .unwrap();
+    let after: Value = serde_json::from_str(&after).unwrap();
+    assert_eq!(
+        (&after["closing"], &after["status"], &after["email"]),
+        (
+            &json!(14_420_000),
+            &json!("sent"),
+            &json!("accounts@kadakkal.coop")
+        )
+    );
 }
