@@ -92,7 +92,7 @@ fn compose(
             html,
             text,
             attachments: vec![Attachment {
-                name: crate::statements::routes::file_name(&s, "pdf"),
+                name: s.file_name("pdf"),
                 content_type: "application/pdf",
                 content: pdf,
             }],

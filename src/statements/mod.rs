@@ -47,6 +47,13 @@ pub struct Statement {
     pub upi: Option<Upi>,
 }
 
+impl Statement {
+    /// `statement-<client id>-<from>-to-<to>.<ext>`: the name of its CSV and PDF.
+    pub fn file_name(&self, ext: &str) -> String {
+        format!("statement-{}-{}-to-{}.{ext}", self.client_id, self.from, self.to)
+    }
+}
+
 /// The statement of `client` (whose book the caller has checked) for `period`.
 pub fn statement(conn: &Connection, client: &Client, period: Period) -> Result<Statement, AppError> {
     let ledger = rules::ledger(store::entries(conn, &client.id, period.to)?, period);

@@ -36,25 +36,19 @@ pub struct StatementQuery {
     pub to: Option<String>,
 }
 
-/// The statement of the client `id` for the period asked for, with the letterhead when `paper`.
-pub(crate) async fn read(
+/// The statement of the client `id` for the period asked for, and the letterhead of its paper.
+async fn read(
     state: &AppState,
     user: AuthUser,
     id: String,
     q: StatementQuery,
-    paper: bool,
-) -> Result<(Statement, Option<letterhead::Letterhead>), AppError> {
+) -> Result<(Statement, letterhead::Letterhead), AppError> {
     state
         .db
         .read(move |c| {
             let client = visible_client(c, &user, &id)?;
             let period = rules::period(q.from.as_deref(), q.to.as_deref(), settings::office_today(c)?)?;
-            let letterhead = if paper {
-                Some(letterhead::letterhead(c, &[])?)
-            } else {
-                None
-            };
-            Ok((statement(c, &client, period)?, letterhead))
+            Ok((statement(c, &client, period)?, letterhead::letterhead(c, &[])?))
         })
         .await
 }
@@ -69,7 +63,7 @@ async fn statement_json(
     IdPath(id): IdPath,
     QueryParams(q): QueryParams<StatementQuery>,
 ) -> Result<Json<Statement>, AppError> {
-    Ok(Json(read(&state, user, id, q, false).await?.0))
+    Ok(Json(read(&state, user, id, q).await?.0))
 }
 
 /// The statement as CSV: the opening, a line per row and the closing, amounts in rupees with two
@@ -83,7 +77,7 @@ async fn statement_csv(
     IdPath(id): IdPath,
     QueryParams(q): QueryParams<StatementQuery>,
 ) -> Result<Response, AppError> {
-    let (s, _) = read(&state, user, id, q, false).await?;
+    let (s, _) = read(&state, user, id, q).await?;
     let mut out = csv::line(&["Date", "Kind", "Reference", "Debit", "Credit", "Balance"]);
     out.push_str(&csv::line(&[
         &s.from,
@@ -111,7 +105,7 @@ async fn statement_csv(
         &csv::amount(s.totals.credit),
         &csv::amount(s.closing),
     ]));
-    Ok(csv::attachment(&file_name(&s, "csv"), out))
+    Ok(csv::attachment(&s.file_name("csv"), out))
 }
 
 /// The statement as an A4 PDF on the letterhead, with the UPI code when something is owed.
@@ -123,9 +117,11 @@ async fn statement_pdf(
     IdPath(id): IdPath,
     QueryParams(q): QueryParams<StatementQuery>,
 ) -> Result<Response, AppError> {
-    let (s, lh) = read(&state, user, id, q, true).await?;
-    let name = file_name(&s, "pdf");
-    let bytes = render(s, lh).await?;
+    let (s, lh) = read(&state, user, id, q).await?;
+    let name = s.file_name("pdf");
+    let bytes = tokio::task::spawn_blocking(move || crate::statements::pdf::statement_pdf(&s, &lh))
+        .await
+        .map_err(AppError::internal)??;
     Ok(crate::documents::pdf_response(
         bytes,
         Some(name.trim_end_matches(".pdf")),
@@ -145,17 +141,4 @@ async fn send_statement(
     JsonBody(req): JsonBody<SendStatement>,
 ) -> Result<Json<EmailOutcome>, AppError> {
     Ok(Json(delivery::send(&state, user, id, req).await?))
-}
-
-/// Draws the PDF off the async threads.
-pub(crate) async fn render(s: Statement, lh: Option<letterhead::Letterhead>) -> Result<Vec<u8>, AppError> {
-    let lh = lh.ok_or_else(|| AppError::internal("a statement paper without its letterhead"))?;
-    tokio::task::spawn_blocking(move || crate::statements::pdf::statement_pdf(&s, &lh))
-        .await
-        .map_err(AppError::internal)?
-}
-
-/// `statement-<client id>-<from>-to-<to>.<ext>`.
-pub(crate) fn file_name(s: &Statement, ext: &str) -> String {
-    format!("statement-{}-{}-to-{}.{ext}", s.client_id, s.from, s.to)
 }

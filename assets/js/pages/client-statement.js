@@ -4,7 +4,7 @@
 import { html, useState } from "/vendor/preact-htm.js";
 import { post, qs } from "../api.js";
 import { date, humanize, rupees } from "../format.js";
-import { Card, DataTable, DateField, Notice, toast, useFetch } from "../components.js";
+import { Card, DataTable, DateField, Field, FilterBar, Notice, toast, useFetch } from "../components.js";
 
 const enc = encodeURIComponent;
 const AGING = ["0-30", "31-60", "61-90", "90+"];
@@ -44,32 +44,38 @@ export function StatementSection({ client }) {
       setSending(false);
     }
   };
-  const footer = s && html`<tr class="totals-foot" data-testid="statement-closing">
-    <th scope="row" colspan="2">Closing balance ${date(s.to)}</th>
+  const footer = s && html`<tr class="totals-foot">
+    <th scope="row" colspan="2">Totals</th>
     <td class="num">${rupees(s.totals.debit)}</td>
     <td class="num">${rupees(s.totals.credit)}</td>
-    <td class="num" data-testid="statement-closing-amount">${rupees(s.closing)}</td>
+    <td class="num">${rupees(s.closing)}</td>
   </tr>`;
+  const figure = (label, value, testid) => html`<div class="detail"><dt>${label}</dt><dd data-testid=${testid}>${value}</dd></div>`;
   return html`<${Card} title="Statement of account" class="section-card client-statement-card"
     actions=${html`<a class="btn btn-sm" href=${`${base}.pdf${qs(shown)}`} target="_blank" rel="noopener" data-testid="statement-pdf">Download PDF</a>
       <a class="btn btn-sm" href=${`${base}.csv${qs(shown)}`} download data-testid="statement-csv">Download CSV</a>`}>
     <div data-testid="client-statement">
-      <div class="inline-form">
+      <${FilterBar} label="Statement period">
         <${DateField} label="From" name="statement_from" value=${from} onChange=${(d) => setPeriod((p) => ({ ...p, from: d }))} />
         <${DateField} label="To" name="statement_to" value=${to} onChange=${(d) => setPeriod((p) => ({ ...p, to: d }))} />
-        ${(period.from || period.to) && html`<button type="button" class="btn btn-sm" onClick=${() => setPeriod({ from: "", to: "" })}>This financial year</button>`}
-      </div>
+        ${(period.from || period.to) && html`<div class="filter-clear"><button type="button" class="btn btn-sm"
+          onClick=${() => setPeriod({ from: "", to: "" })}>This financial year</button></div>`}
+      </${FilterBar}>
       ${error && error.status === 422 && html`<${Notice} tone="warning">${error.message}</${Notice}>`}
-      ${s && html`<p class="hint" data-testid="statement-opening">Opening balance ${date(s.from)}: <strong>${rupees(s.opening)}</strong></p>`}
-      <${DataTable} caption="Statement rows, oldest first" columns=${columns} rows=${rows}
-        loading=${loading} loaded=${!!data || !!error} error=${error && error.status !== 422 ? error : null} onRetry=${reload}
-        footer=${footer} empty="Nothing happened in this period." />
-      ${s && s.open_invoices.length > 0 && html`<p class="hint" data-testid="statement-aging">Open on ${date(s.to)}: ${
-        AGING.map((k, i) => html`${i > 0 ? " · " : ""}${k} days ${rupees(s.aging[k])}`)}</p>`}
-      <form class="inline-form" onSubmit=${send} aria-label="Send the statement by email">
-        <label>Email to <input type="email" name="to_email" value=${toEmail} placeholder="The client's address"
-          onInput=${(e) => setToEmail(e.currentTarget.value)} /></label>
-        <button type="submit" class="btn btn-sm" disabled=${sending || !s} aria-busy=${sending ? "true" : undefined}
+      ${s && html`<dl class="details">
+        ${figure(`Opening ${date(s.from)}`, rupees(s.opening), "statement-opening")}
+        ${figure(`Closing ${date(s.to)}`, html`<strong>${rupees(s.closing)}</strong>`, "statement-closing-amount")}
+        ${AGING.map((k) => figure(`${k} days`, rupees(s.aging[k]), `statement-aging-${k}`))}
+      </dl>`}
+      <div class="table-boxed">
+        <${DataTable} caption="Statement rows, oldest first" columns=${columns} rows=${rows}
+          loading=${loading} loaded=${!!data || !!error} error=${error && error.status !== 422 ? error : null} onRetry=${reload}
+          footer=${footer} empty="Nothing happened in this period." />
+      </div>
+      <form class="inline-form statement-send" onSubmit=${send} aria-label="Send the statement by email">
+        <${Field} label="Email to" name="to_email" type="email" value=${toEmail} hint="Empty: the client's address."
+          onInput=${(e) => setToEmail(e.currentTarget.value)} />
+        <button type="submit" class="btn" disabled=${sending || !s} aria-busy=${sending ? "true" : undefined}
           data-testid="statement-send">Send by email</button>
       </form>
     </div>
