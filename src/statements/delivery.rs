@@ -1,7 +1,9 @@
 //! A statement of account going out by email, the way documents go (`documents::delivery`): the
 //! recipient (the one asked for, else the client's), the PDF attached, the closing balance and
 //! the UPI link in the body; sent off the async threads, then the email_log row (purpose
-//! `statement`) and the audit row written together, whatever came of the send.
+//! `statement`) and the audit row written together, whatever came of the send. The same
+//! statement (client and period) is sent to one address at most once an office day: a second
+//! send is a 409 `already_sent`, so the year-end run can be run again without sending twice.
 
 use crate::AppState;
 use crate::auth::session::AuthUser;
@@ -16,7 +18,7 @@ use crate::error::AppError;
 use crate::mail::{self, Attachment, Email, MailConfig, MailError};
 use crate::money;
 use crate::outbound::Guard;
-use crate::statements::{Statement, rules, statement};
+use crate::statements::{Statement, rules, statement, store};
 use serde::Deserialize;
 use serde_json::json;
 use utoipa::ToSchema;
@@ -69,6 +71,14 @@ fn compose(
         },
         &client.id,
     )?;
+    let since = crate::clock::office_day_start(settings::office_today(conn)?, settings::office_offset(conn)?);
+    let (from, to_day) = (period.from.to_string(), period.to.to_string());
+    if store::sent_since(conn, &client.id, (&from, &to_day), &to, &since)? {
+        return Err(AppError::conflict(
+            "already_sent",
+            format!("This statement was already sent to {to} today."),
+        ));
+    }
     let lh = letterhead::letterhead(conn, &[])?;
     let s = statement(conn, &client, period)?;
     let mut message = format!(

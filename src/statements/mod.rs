@@ -13,6 +13,7 @@ pub mod pdf;
 pub mod routes;
 pub mod rules;
 pub mod store;
+pub mod year_end;
 
 use crate::clients::store::Client;
 use crate::company;

@@ -2,7 +2,7 @@
 //! of account"). The staff book applies: a client outside it is a 404.
 
 use crate::AppState;
-use crate::auth::session::AuthUser;
+use crate::auth::session::{AuthUser, Manager};
 use crate::book::visible_client;
 use crate::company::letterhead;
 use crate::db::settings;
@@ -11,6 +11,7 @@ use crate::error::{AppError, ErrorBody};
 use crate::http::csv;
 use crate::http::extract::{IdPath, JsonBody, QueryParams};
 use crate::statements::delivery::{self, SendStatement};
+use crate::statements::year_end::{self, YearEnd};
 use crate::statements::{Statement, rules, statement};
 use axum::Json;
 use axum::extract::State;
@@ -25,6 +26,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(statement_csv))
         .routes(routes!(statement_pdf))
         .routes(routes!(send_statement))
+        .routes(routes!(year_end_clients))
 }
 
 #[derive(Deserialize, IntoParams)]
@@ -141,4 +143,28 @@ async fn send_statement(
     JsonBody(req): JsonBody<SendStatement>,
 ) -> Result<Json<EmailOutcome>, AppError> {
     Ok(Json(delivery::send(&state, user, id, req).await?))
+}
+
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct YearEndQuery {
+    /// `2026-27`; default the current financial year.
+    pub fy: Option<String>,
+}
+
+/// The year-end run's clients: every client whose statement for the year closes with something
+/// owed, its address and whether its statement went there today (owner and manager).
+#[utoipa::path(get, path = "/api/statements/year-end", tag = "reports", params(YearEndQuery),
+    responses((status = 200, body = YearEnd), (status = 403, body = ErrorBody), (status = 422, body = ErrorBody)))]
+async fn year_end_clients(
+    State(state): State<AppState>,
+    _: Manager,
+    QueryParams(q): QueryParams<YearEndQuery>,
+) -> Result<Json<YearEnd>, AppError> {
+    Ok(Json(
+        state
+            .db
+            .read(move |c| year_end::year_end(c, q.fy.as_deref()))
+            .await?,
+    ))
 }

@@ -75,6 +75,31 @@ pub fn period(from: Option<&str>, to: Option<&str>, today: NaiveDate) -> Result<
     Ok(Period { from, to })
 }
 
+/// The period of the year-end run for the financial year `fy` (`2026-27`; default the one of
+/// `today`): 1 April to 31 March, or to `today` while the year runs. A year not begun yet, or
+/// not written `YYYY-YY`, is a 422 on `fy`.
+pub fn year_end_period(fy: Option<&str>, today: NaiveDate) -> Result<(Fy, Period), AppError> {
+    let fy = match fy.map(str::trim).filter(|f| !f.is_empty()) {
+        None => Fy::of(today),
+        Some(text) => Fy::parse(text)
+            .ok_or_else(|| AppError::invalid("fy", "invalid_fy", "Give the financial year as 2026-27."))?,
+    };
+    if fy > Fy::of(today) {
+        return Err(AppError::invalid(
+            "fy",
+            "future_fy",
+            format!("The financial year {fy} has not begun."),
+        ));
+    }
+    Ok((
+        fy,
+        Period {
+            from: fy.first_day(),
+            to: fy.last_day().min(today),
+        },
+    ))
+}
+
 /// What a statement row is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
@@ -233,7 +258,7 @@ mod tests {
     #[test]
     fn the_period_defaults_to_the_financial_year_of_its_end() {
         let today = day("2026-11-28");
-        let cases: &[(Option<&str>, Option<&str>, Result<(&str, &str), (&str, &str)>)] = &[
+        let cases = [
             (None, None, Ok(("2026-04-01", "2026-11-28"))),
             (None, Some("2026-03-31"), Ok(("2025-04-01", "2026-03-31"))),
             (Some("2026-05-01"), None, Ok(("2026-05-01", "2026-11-28"))),
@@ -257,7 +282,7 @@ mod tests {
             (None, Some("yesterday"), Err(("to", "invalid_date"))),
         ];
         for (from, to, expected) in cases {
-            let got = period(*from, *to, today)
+            let got = period(from, to, today)
                 .map(|p| (p.from.to_string(), p.to.to_string()))
                 .map_err(|e| (e.field.clone().unwrap_or_default(), e.code));
             let expected = expected
@@ -265,6 +290,26 @@ mod tests {
                 .map_err(|(f, c)| (f.to_string(), c));
             assert_eq!(got, expected, "{from:?} {to:?}");
         }
+    }
+
+    #[test]
+    fn the_year_end_run_covers_its_year_up_to_today() {
+        let today = day("2026-11-28");
+        let got = |fy: Option<&str>| {
+            year_end_period(fy, today)
+                .map(|(fy, p)| (fy.to_string(), p.from.to_string(), p.to.to_string()))
+                .map_err(|e| e.code)
+        };
+        assert_eq!(
+            got(None),
+            Ok(("2026-27".into(), "2026-04-01".into(), "2026-11-28".into()))
+        );
+        assert_eq!(
+            got(Some("2025-26")),
+            Ok(("2025-26".into(), "2025-04-01".into(), "2026-03-31".into()))
+        );
+        assert_eq!(got(Some("2027-28")), Err("future_fy"));
+        assert_eq!(got(Some("2026")), Err("invalid_fy"));
     }
 
     #[test]

@@ -124,3 +124,38 @@ pub fn open_invoices(
         .collect::<Result<Vec<_>, _>>()?;
     Ok(rows)
 }
+
+/// Whether the statement of `client_id` for `from`..`to` was sent to `email` since `since` (a
+/// UTC timestamp): its audit row (`statement_emailed`, status sent) says so.
+pub fn sent_since(
+    conn: &Connection,
+    client_id: &str,
+    (from, to): (&str, &str),
+    email: &str,
+    since: &str,
+) -> Result<bool, AppError> {
+    Ok(conn
+        .prepare_cached(
+            "SELECT EXISTS (SELECT 1 FROM audit
+              WHERE entity = 'client' AND entity_id = ?1 AND action = 'statement_emailed' AND at >= ?2
+                AND json_extract(after, '$.status') = 'sent' AND json_extract(after, '$.from') = ?3
+                AND json_extract(after, '$.to') = ?4 AND json_extract(after, '$.email') = ?5)",
+        )?
+        .query_row(params![client_id, since, from, to, email], |r| r.get(0))?)
+}
+
+/// The clients who have issued invoices or payments dated up to `to`, by name: the only ones
+/// whose statement can show a balance.
+pub fn clients_with_entries(conn: &Connection, to: NaiveDate) -> Result<Vec<String>, AppError> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT c.id FROM client c
+          WHERE EXISTS (SELECT 1 FROM document d WHERE d.client_id = c.id AND d.type = 'INVOICE'
+                          AND d.status NOT IN ('draft', 'cancelled') AND d.doc_date <= ?1)
+             OR EXISTS (SELECT 1 FROM payment p WHERE p.client_id = c.id AND p.received_on <= ?1)
+          ORDER BY c.name COLLATE NOCASE, c.id",
+    )?;
+    let ids = stmt
+        .query_map([to.to_string()], |r| r.get(0))?
+        .collect::<Result<Vec<String>, _>>()?;
+    Ok(ids)
+}

@@ -551,3 +551,83 @@ async fn a_statement_is_emailed_with_its_pdf_logged_and_audited() {
         )
     );
 }
+
+#[tokio::test]
+async fn the_year_end_run_lists_who_owes_and_sends_each_statement_once_a_day() {
+    let h = history().await;
+    let mail = FakeMail::start();
+    let settings = h
+        .app
+        .send(
+            Call::new(Method::PUT, "/api/settings/mail")
+                .cookie(&h.owner)
+                .json(json!({ "api_url": mail.url, "from": "billing@softland.in", "token": TOKEN })),
+        )
+        .await;
+    assert_eq!(settings.status, StatusCode::OK, "{}", settings.text);
+    let list = |cookie: String| {
+        let app = &h.app;
+        async move { app.get("/api/statements/year-end?fy=2026-27", &cookie).await }
+    };
+    assert_eq!(list(h.staff.clone()).await.status, StatusCode::FORBIDDEN);
+    for (fy, code) in [
+        ("2026", "invalid_fy"),
+        ("2026-28", "invalid_fy"),
+        ("2098-99", "future_fy"),
+    ] {
+        let reply = h
+            .app
+            .get(&format!("/api/statements/year-end?fy={fy}"), &h.owner)
+            .await;
+        assert_eq!(
+            (reply.status, reply.code(), reply.body["error"]["field"].as_str()),
+            (StatusCode::UNPROCESSABLE_ENTITY, code, Some("fy")),
+            "{fy}"
+        );
+    }
+    // Kadakkal owes and has no address yet; Anchal has nothing on its books.
+    let before = list(h.owner.clone()).await;
+    assert_eq!(before.status, StatusCode::OK, "{}", before.text);
+    assert_eq!(
+        (&before.body["fy"], &before.body["from"], &before.body["rows"]),
+        (
+            &json!("2026-27"),
+            &json!("2026-04-01"),
+            &json!([{ "client_id": h.society, "client_name": "Kadakkal SCB", "closing": 14_420_000,
+                      "email": null, "sent_today": false }])
+        )
+    );
+    h.app
+        .sql()
+        .execute(
+            "UPDATE client SET email = 'office@kadakkal.coop' WHERE id = ?1",
+            [&h.society],
+        )
+        .unwrap();
+    let to = before.body["to"].as_str().unwrap().to_string();
+    let path = format!("/api/clients/{}/statement/send", h.society);
+    let body = json!({ "from": "2026-04-01", "to": to });
+    let first = h.app.post(&path, &h.owner, body.clone()).await;
+    assert_eq!(
+        (first.status, first.body["to"].as_str()),
+        (StatusCode::OK, Some("office@kadakkal.coop")),
+        "{}",
+        first.text
+    );
+    let after = list(h.owner.clone()).await;
+    assert_eq!(
+        (
+            &after.body["rows"][0]["email"],
+            &after.body["rows"][0]["sent_today"]
+        ),
+        (&json!("office@kadakkal.coop"), &json!(true))
+    );
+    // Run again the same day: nothing goes twice.
+    let again = h.app.post(&path, &h.owner, body).await;
+    assert_eq!(
+        (again.status, again.code()),
+        (StatusCode::CONFLICT, "already_sent")
+    );
+    assert_eq!(mail.received().len(), 1);
+    assert_eq!(h.app.count("SELECT COUNT(*) FROM email_log"), 1);
+}
