@@ -219,6 +219,38 @@ fn the_client_page_shows_the_statement_of_account_with_its_closing_balance() {
 }
 
 #[test]
+fn the_year_end_run_shows_its_progress_and_who_could_not_be_reached() {
+    let Some(office) = crate::common::browser::Office::start() else {
+        return;
+    };
+    let (server, owner) = (&office.server, &office.owner);
+    let (status, _, _) = server.call(
+        "PUT",
+        "/api/settings/company",
+        Some(owner),
+        Some(json!({ "name": "Softland India", "address": "Kollam", "gstin": "32AABCK1234L1ZV" })),
+    );
+    assert_eq!(status, 200);
+    let kottarakkara = office.client("KOTTARAKKARA SERVICE CO-OPERATIVE BANK");
+    office.issued_invoice(&kottarakkara, "SMS pack", 500_000);
+
+    let s = office.owner_window();
+    s.goto(&server.url("/reports/year-end-statements"));
+    s.wait_page("year-end-statements");
+    s.wait_text("table tbody tr", "KOTTARAKKARA SERVICE CO-OPERATIVE BANK");
+    s.wait("[data-testid=year-end-send]").click();
+    s.wait_text(
+        "[data-testid=year-end-progress]",
+        "1 of 1: 0 sent, 0 already sent today, 1 not reached.",
+    );
+    s.wait_text(
+        "[data-testid=year-end-unreachable]",
+        "KOTTARAKKARA SERVICE CO-OPERATIVE BANK: No email address for the client or its contacts.",
+    );
+    shot(&s, "12-year-end-statements");
+}
+
+#[test]
 fn the_client_page_says_what_they_owe_with_the_open_invoices() {
     let Some(office) = crate::common::browser::Office::start() else {
         return;
