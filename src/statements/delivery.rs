@@ -18,7 +18,8 @@ use crate::error::AppError;
 use crate::mail::{self, Attachment, Email, MailConfig, MailError};
 use crate::money;
 use crate::outbound::Guard;
-use crate::statements::{Statement, rules, statement, store};
+use crate::statements::rules::{self, Period};
+use crate::statements::{Statement, statement, store};
 use serde::Deserialize;
 use serde_json::json;
 use utoipa::ToSchema;
@@ -32,6 +33,18 @@ pub struct SendStatement {
     pub to: Option<String>,
     /// Default: the client's contact with an email (accounts or secretary first), else the client's email.
     pub to_email: Option<String>,
+}
+
+/// Whether the statement of `client_id` for `period` went to `email` today (the office's day).
+pub fn sent_today(
+    conn: &rusqlite::Connection,
+    client_id: &str,
+    period: Period,
+    email: &str,
+) -> Result<bool, AppError> {
+    let since = crate::clock::office_day_start(settings::office_today(conn)?, settings::office_offset(conn)?);
+    let (from, to) = (period.from.to_string(), period.to.to_string());
+    store::sent_since(conn, client_id, (&from, &to), email, &since)
 }
 
 /// The statement's email, composed before the call.
@@ -50,11 +63,8 @@ fn compose(
     req: SendStatement,
 ) -> Result<Outgoing, AppError> {
     let client = visible_client(conn, user, id)?;
-    let period = rules::period(
-        req.from.as_deref(),
-        req.to.as_deref(),
-        settings::office_today(conn)?,
-    )?;
+    let today = settings::office_today(conn)?;
+    let period = rules::period(req.from.as_deref(), req.to.as_deref(), today)?;
     let to_email = req
         .to_email
         .map(|t| t.trim().to_string())
@@ -71,9 +81,7 @@ fn compose(
         },
         &client.id,
     )?;
-    let since = crate::clock::office_day_start(settings::office_today(conn)?, settings::office_offset(conn)?);
-    let (from, to_day) = (period.from.to_string(), period.to.to_string());
-    if store::sent_since(conn, &client.id, (&from, &to_day), &to, &since)? {
+    if sent_today(conn, &client.id, period, &to)? {
         return Err(AppError::conflict(
             "already_sent",
             format!("This statement was already sent to {to} today."),

@@ -8,7 +8,7 @@ use crate::clients::store as client_store;
 use crate::db::settings;
 use crate::documents::delivery::{SendRequest, recipient};
 use crate::error::AppError;
-use crate::statements::{rules, statement, store};
+use crate::statements::{delivery, rules, statement, store};
 use rusqlite::Connection;
 use serde::Serialize;
 use utoipa::ToSchema;
@@ -42,8 +42,6 @@ pub struct YearEnd {
 pub fn year_end(conn: &Connection, fy: Option<&str>) -> Result<YearEnd, AppError> {
     let today = settings::office_today(conn)?;
     let (fy, period) = rules::year_end_period(fy, today)?;
-    let since = crate::clock::office_day_start(today, settings::office_offset(conn)?);
-    let (from, to) = (period.from.to_string(), period.to.to_string());
     let mut rows = Vec::new();
     for id in store::clients_with_entries(conn, period.to)? {
         let Some(client) = client_store::get(conn, &id, None)? else {
@@ -55,7 +53,7 @@ pub fn year_end(conn: &Connection, fy: Option<&str>) -> Result<YearEnd, AppError
         }
         let email = recipient(conn, &SendRequest::default(), &client.id).ok();
         let sent_today = match &email {
-            Some(e) => store::sent_since(conn, &client.id, (&from, &to), e, &since)?,
+            Some(e) => delivery::sent_today(conn, &client.id, period, e)?,
             None => false,
         };
         rows.push(YearEndClient {
@@ -68,8 +66,8 @@ pub fn year_end(conn: &Connection, fy: Option<&str>) -> Result<YearEnd, AppError
     }
     Ok(YearEnd {
         fy: fy.to_string(),
-        from,
-        to,
+        from: period.from.to_string(),
+        to: period.to.to_string(),
         rows,
     })
 }
