@@ -1,6 +1,7 @@
 //! The statement of account (issue 35): a hand-built history with its exact rows, balances,
 //! totals, opening, closing, aging and open invoices; the closing at today against what the
-//! client owes; the staff book; bad periods; the CSV and PDF twins.
+//! client owes (also after a refund); the staff book; bad periods; the CSV and PDF twins; the
+//! email with its log and audit rows; the year-end list and the once-a-day rule.
 
 use crate::common::mail::{FakeMail, TOKEN};
 use crate::common::{Call, TestApp};
@@ -630,4 +631,58 @@ async fn the_year_end_run_lists_who_owes_and_sends_each_statement_once_a_day() {
     );
     assert_eq!(mail.received().len(), 1);
     assert_eq!(h.app.count("SELECT COUNT(*) FROM email_log"), 1);
+}
+
+#[tokio::test]
+async fn a_refunded_advance_is_a_debit_and_the_closing_still_ties() {
+    let h = history().await;
+    let refund = h
+        .app
+        .post(
+            &format!("/api/payments/{}/refund", id(&h.advance)),
+            &h.owner,
+            json!({ "amount": 500_000, "reason": "Paid twice", "refunded_on": "2026-09-01" }),
+        )
+        .await;
+    assert_eq!(refund.status, StatusCode::OK, "{}", refund.text);
+    let s = h
+        .app
+        .get(
+            &format!(
+                "/api/clients/{}/statement?from=2026-08-13&to=2026-10-31",
+                h.society
+            ),
+            &h.owner,
+        )
+        .await
+        .body;
+    assert_eq!(
+        (&s["opening"], &s["rows"], &s["closing"]),
+        (
+            &json!(14_420_000),
+            &json!([{ "date": "2026-09-01", "kind": "refund", "payment_id": id(&h.advance),
+                      "ref": h.advance["receipt_no"], "debit": 500_000, "credit": 0, "balance": 14_920_000 }]),
+            &json!(14_920_000)
+        )
+    );
+    let owes = h
+        .app
+        .get(&format!("/api/clients/{}", h.society), &h.owner)
+        .await
+        .body["owes"]
+        .clone();
+    let today = h
+        .app
+        .get(&format!("/api/clients/{}/statement", h.society), &h.owner)
+        .await
+        .body["closing"]
+        .clone();
+    assert_eq!(
+        (
+            owes["outstanding"].as_i64(),
+            owes["unallocated"].as_i64(),
+            today.as_i64()
+        ),
+        (Some(16_420_000), Some(1_500_000), Some(14_920_000))
+    );
 }
