@@ -153,3 +153,77 @@ pub fn statement_pdf(s: &Statement, lh: &Letterhead) -> Result<Vec<u8>, AppError
     flow.writer
         .finish(|page, n, of| layout::page_footer(page, &footer, n, of))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::documents::pdf::tests::{pages_and_text, sample, squash};
+    use crate::statements::rules::{Aging, Kind, Row, Totals};
+    use crate::statements::store::OpenInvoice;
+
+    /// Ten years of a large client: a monthly invoice and its payment with TDS.
+    fn long_statement() -> Statement {
+        let mut rows = vec![];
+        let mut balance = 0;
+        for month in 0..120 {
+            let date = format!("{}-{:02}-10", 2016 + month / 12, month % 12 + 1);
+            for (kind, debit, credit) in [
+                (Kind::Invoice, 1_180_000, 0),
+                (Kind::Payment, 0, 1_080_000),
+                (Kind::Tds, 0, 100_000),
+            ] {
+                balance += debit - credit;
+                rows.push(Row {
+                    date: date.clone(),
+                    kind,
+                    document_id: None,
+                    payment_id: None,
+                    reference: format!("INV/{month:04}"),
+                    debit,
+                    credit,
+                    balance,
+                });
+            }
+        }
+        Statement {
+            client_id: "c1".into(),
+            client_name: "Vadakara Service Co-operative Bank Ltd".into(),
+            from: "2016-01-01".into(),
+            to: "2025-12-31".into(),
+            opening: 0,
+            closing: balance,
+            totals: Totals {
+                debit: 120 * 1_180_000,
+                credit: 120 * 1_180_000,
+            },
+            rows,
+            aging: Aging::default(),
+            open_invoices: vec![OpenInvoice {
+                document_id: "d1".into(),
+                doc_no: "INV/0119".into(),
+                doc_date: "2025-12-10".into(),
+                due_date: "2026-01-09".into(),
+                outstanding: 0,
+            }],
+            upi: None,
+        }
+    }
+
+    #[test]
+    fn a_long_statement_flows_over_pages_to_its_closing() {
+        let pdf = statement_pdf(&long_statement(), &sample(1).letterhead).unwrap();
+        let (pages, text) = pages_and_text(&pdf);
+        let text = squash(&text);
+        assert!(pages >= 8, "{pages} pages");
+        for expected in [
+            "STATEMENT OF ACCOUNT",
+            "01 Jan 2016 to 31 Dec 2025",
+            "Opening balance",
+            "INV/0119",
+            "Closing balance",
+            &format!("Page {pages} of {pages}"),
+        ] {
+            assert!(text.contains(&squash(expected)), "{expected:?} missing");
+        }
+    }
+}
