@@ -38,6 +38,7 @@ import { SmsBalancesPage } from "/js/pages/report-sms.js";
 import { ModuleRevenuePage } from "/js/pages/report-module-revenue.js";
 import { ClientProfitabilityPage } from "/js/pages/report-profitability.js";
 import { NumberContinuityPage } from "/js/pages/report-continuity.js";
+import { YearEndStatementsPage } from "/js/pages/report-year-end.js";
 import { Gstr1Page } from "/js/pages/report-gstr1.js";
 import { CockpitPage } from "/js/pages/cockpit.js";
 import { CloudCostsPage } from "/js/pages/cloud-costs.js";
@@ -86,6 +87,7 @@ const ROUTES = {
   "/reports/module-revenue": { page: ModuleRevenuePage },
   "/reports/client-profitability": { page: ClientProfitabilityPage },
   "/reports/number-continuity": { page: NumberContinuityPage, roles: ["owner", "manager"] },
+  "/reports/year-end-statements": { page: YearEndStatementsPage, roles: ["owner", "manager"] },
   "/reports/gstr1": { page: Gstr1Page, roles: ["owner", "manager"] },
   "/cockpit": { page: CockpitPage, roles: ["owner"] },
   "/reports/cloud-costs": { page: CloudCostsPage },

@@ -46,6 +46,7 @@ pub mod search;
 pub mod setup;
 pub mod sms;
 pub mod staff;
+pub mod statements;
 pub mod tds;
 pub mod tickets;
 pub mod whatsapp;
@@ -113,6 +114,7 @@ pub fn app(state: AppState) -> Router {
         .merge(crate::auth::routes::router())
         .merge(crate::staff::routes::router())
         .merge(crate::clients::router())
+        .merge(crate::statements::routes::router())
         .merge(crate::audit::routes::router())
         .merge(crate::catalog::routes::router())
         .merge(crate::projects::router())

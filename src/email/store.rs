@@ -11,7 +11,7 @@ use utoipa::ToSchema;
 
 /// What one attempted send was about, and what came of it.
 pub struct Attempt<'a> {
-    /// document, module_notify, reminder or test.
+    /// document, module_notify, reminder, statement or test.
     pub purpose: &'static str,
     pub document_id: Option<&'a str>,
     pub client_id: Option<&'a str>,
@@ -53,7 +53,7 @@ pub fn log(tx: &Connection, a: Attempt<'_>) -> Result<String, AppError> {
 
 /// What an attempt may be about (`Attempt::purpose`): the email log's `purpose` filter checks
 /// against this list.
-pub const PURPOSES: &[&str] = &["document", "module_notify", "reminder", "test"];
+pub const PURPOSES: &[&str] = &["document", "module_notify", "reminder", "statement", "test"];
 
 /// What came of an attempt.
 pub const STATUSES: &[&str] = &["sent", "failed"];
@@ -62,7 +62,7 @@ pub const STATUSES: &[&str] = &["sent", "failed"];
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct EmailLogRow {
     pub id: String,
-    /// document, module_notify, reminder or test.
+    /// document, module_notify, reminder, statement or test.
     pub purpose: String,
     pub document_id: Option<String>,
     /// The document's number, when the email was about a document.

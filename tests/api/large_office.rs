@@ -578,3 +578,52 @@ async fn what_v7_keeps_matches_the_tables_before_and_after_writes() {
     assert_eq!(start.status, 200, "{}", start.text);
     check_kept_tables(&conn);
 }
+
+/// The statement of account ties to the rest of the books (issue 35): for every client of a demo
+/// office, the closing at today is its invoices' outstanding less its unallocated advances, as
+/// the client page's `owes` says. Two legacy invoices (one part paid before the move, one fully)
+/// join the demo's history, as an import writes them.
+#[tokio::test]
+async fn every_clients_statement_closes_at_what_it_owes_less_its_advances() {
+    let app = TestApp::new();
+    fill_demo(&app);
+    let conn = app.sql();
+    let clients = strings(&conn, "SELECT id FROM client ORDER BY id");
+    for (n, (total, paid)) in [(5_000_000_i64, 1_500_000_i64), (2_000_000, 2_000_000)]
+        .into_iter()
+        .enumerate()
+    {
+        conn.execute(
+            "INSERT INTO document (id, type, status, client_id, doc_no, doc_date, source, subtotal, total, legacy_paid, created_at, updated_at)
+             VALUES (?1, 'INVOICE', 'issued', ?2, ?3, '2019-06-01', 'legacy', ?4, ?4, ?5, '2019-06-01T00:00:00Z', '2019-06-01T00:00:00Z')",
+            rusqlite::params![format!("legacy{n}"), clients[n], format!("OLD/{n}"), total, paid],
+        )
+        .unwrap();
+    }
+    let today = backoffice::db::settings::office_today(&conn).unwrap();
+    let period = backoffice::statements::rules::period(None, None, today).unwrap();
+    let mut owing = 0;
+    for id in &clients {
+        let client = backoffice::clients::store::get(&conn, id, None).unwrap().unwrap();
+        let statement = backoffice::statements::statement(&conn, &client, period).unwrap();
+        let owes = backoffice::clients::owes::owes(&conn, id, today).unwrap();
+        assert_eq!(
+            statement.closing,
+            owes.outstanding - owes.unallocated,
+            "{} ({id})",
+            client.name
+        );
+        let rows = &statement.rows;
+        let mut balance = statement.opening;
+        for r in rows {
+            balance += r.debit - r.credit;
+            assert_eq!(r.balance, balance, "{id} {r:?}");
+        }
+        assert_eq!(
+            statement.closing,
+            statement.opening + statement.totals.debit - statement.totals.credit
+        );
+        owing += i64::from(statement.closing > 0);
+    }
+    assert!(owing > 5, "the demo office has clients that owe: {owing}");
+}

@@ -33,6 +33,7 @@ mod settings;
 mod sms;
 mod smtp;
 mod staff;
+mod statement;
 mod tds;
 mod upi;
 mod whatsapp;

@@ -163,6 +163,94 @@ fn a_long_list_pages_in_the_chosen_size_and_each_page_starts_at_its_top() {
 }
 
 #[test]
+fn the_client_page_shows_the_statement_of_account_with_its_closing_balance() {
+    let Some(office) = crate::common::browser::Office::start() else {
+        return;
+    };
+    let (server, owner) = (&office.server, &office.owner);
+    let (status, _, _) = server.call(
+        "PUT",
+        "/api/settings/company",
+        Some(owner),
+        Some(json!({ "name": "Softland India", "address": "Kollam", "gstin": "32AABCK1234L1ZV" })),
+    );
+    assert_eq!(status, 200);
+    let anchal = office.client("ANCHAL SERVICE CO-OPERATIVE BANK");
+    let today = (chrono::Utc::now() + chrono::Duration::minutes(330))
+        .date_naive()
+        .to_string();
+    // ₹5,900 issued today, ₹900 of it paid with ₹500 more held: ₹4,500 owed at today.
+    let (invoice, invoice_no) = office.issued_invoice(&anchal, "SMS pack", 500_000);
+    let (status, _, paid) = server.call(
+        "POST",
+        "/api/payments",
+        Some(owner),
+        Some(
+            json!({ "client_id": anchal, "received_on": today, "amount": 140_000, "mode": "cash",
+                     "allocations": [ { "document_id": invoice, "amount": 90_000 } ] }),
+        ),
+    );
+    assert_eq!(status, 201, "{paid}");
+
+    let s = office.owner_window();
+    s.goto(&server.url(&format!("/clients/{anchal}")));
+    s.wait_page("client");
+    s.wait_text("[data-testid=statement-closing-amount]", "₹4,500.00");
+    assert_eq!(
+        s.texts("[data-testid=client-statement] tbody tr td:nth-child(2)"),
+        json!([
+            format!("Invoice {invoice_no}"),
+            format!("Payment {}", paid["receipt_no"].as_str().unwrap())
+        ])
+    );
+    let pdf = s
+        .wait("[data-testid=statement-pdf]")
+        .attribute("href")
+        .unwrap_or_default();
+    assert!(
+        pdf.contains(&format!("/api/clients/{anchal}/statement.pdf?from=")),
+        "{pdf}"
+    );
+    s.script(
+        "document.querySelector('.client-statement-card').scrollIntoView()",
+        json!([]),
+    );
+    shot(&s, "12-client-statement-of-account");
+}
+
+#[test]
+fn the_year_end_run_shows_its_progress_and_who_could_not_be_reached() {
+    let Some(office) = crate::common::browser::Office::start() else {
+        return;
+    };
+    let (server, owner) = (&office.server, &office.owner);
+    let (status, _, _) = server.call(
+        "PUT",
+        "/api/settings/company",
+        Some(owner),
+        Some(json!({ "name": "Softland India", "address": "Kollam", "gstin": "32AABCK1234L1ZV" })),
+    );
+    assert_eq!(status, 200);
+    let kottarakkara = office.client("KOTTARAKKARA SERVICE CO-OPERATIVE BANK");
+    office.issued_invoice(&kottarakkara, "SMS pack", 500_000);
+
+    let s = office.owner_window();
+    s.goto(&server.url("/reports/year-end-statements"));
+    s.wait_page("year-end-statements");
+    s.wait_text("table tbody tr", "KOTTARAKKARA SERVICE CO-OPERATIVE BANK");
+    s.wait("[data-testid=year-end-send]").click();
+    s.wait_text(
+        "[data-testid=year-end-progress]",
+        "1 of 1: 0 sent, 0 already sent today, 1 not reached.",
+    );
+    s.wait_text(
+        "[data-testid=year-end-unreachable]",
+        "KOTTARAKKARA SERVICE CO-OPERATIVE BANK: No email address for the client or its contacts.",
+    );
+    shot(&s, "12-year-end-statements");
+}
+
+#[test]
 fn the_client_page_says_what_they_owe_with_the_open_invoices() {
     let Some(office) = crate::common::browser::Office::start() else {
         return;

@@ -1,4 +1,4 @@
-// One client: the profile (with an Edit dialog), what it owes, its modules (projects), payments, contacts, branches, tickets and
+// One client: the profile (with an Edit dialog), what it owes, its statement of account, its modules (projects), payments, contacts, branches, tickets and
 // the interactions timeline; for owner and manager also the account owner and the DB password (set, reveal).
 import { html, useState, useEffect } from "/vendor/preact-htm.js";
 import { post, patch } from "../api.js";
@@ -14,6 +14,7 @@ import {
 import { EditClientDialog, SetPasswordDialog } from "./client-dialogs.js";
 import { ContactsSection, BranchesSection, InteractionsSection, PaymentsSection, OwesSection } from "./client-sections.js";
 import { ModulesSection } from "./client-modules.js";
+import { StatementSection } from "./client-statement.js";
 import { TicketsCard } from "./client-tickets.js";
 
 const enc = encodeURIComponent;
@@ -191,6 +192,7 @@ export function ClientPage({ id }) {
       <div class="client-col">
         <${ProfileCard} client=${c} onEdit=${() => setEditing(true)} />
         <${OwesSection} client=${c} />
+        <${StatementSection} client=${c} />
         <${ModulesSection} client=${c} />
         <${PaymentsSection} client=${c} />
         <${ContactsSection} client=${c} />

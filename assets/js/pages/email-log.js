@@ -19,6 +19,7 @@ const PURPOSES = [
   { value: "document", label: "Document" },
   { value: "module_notify", label: "Module notice" },
   { value: "reminder", label: "Reminder" },
+  { value: "statement", label: "Statement" },
   { value: "test", label: "Test" },
 ];
 const PURPOSE_FILTER = [{ value: "", label: "Every purpose" }, ...PURPOSES];
