@@ -15,7 +15,7 @@ use crate::documents::delivery::{EmailOutcome, SendRequest, recipient};
 use crate::documents::view::long_date;
 use crate::email::{self, store::Attempt};
 use crate::error::AppError;
-use crate::mail::{self, Attachment, Email, MailConfig, MailError};
+use crate::mail::{self, Attachment, Email, MailError, Transport};
 use crate::money;
 use crate::outbound::Guard;
 use crate::statements::rules::{self, Period};
@@ -49,7 +49,7 @@ pub fn sent_today(
 
 /// The statement's email, composed before the call.
 struct Outgoing {
-    config: MailConfig,
+    config: Transport,
     email: Email,
     statement: Statement,
 }

@@ -8,15 +8,18 @@ pub mod routes;
 pub mod rules;
 
 use crate::auth::session::AuthUser;
-use crate::book::visible_document;
+use crate::book::{visible_client, visible_document};
 use crate::clients::contacts_store;
 use crate::clients::interactions::{self, InteractionCreate};
 use crate::clients::store as client_store;
+use crate::company::letterhead;
 use crate::config::Config;
 use crate::db::audit::{Audit, audit};
+use crate::db::settings;
 use crate::documents::{shares, view};
 use crate::error::AppError;
 use crate::reminders;
+use crate::statements::{self, rules::period};
 use rusqlite::Connection;
 use serde::Serialize;
 use utoipa::ToSchema;
@@ -111,6 +114,37 @@ pub fn for_reminder(
     let phone = number(conn, &r.client_id)?;
     let text = reminders::send::chat_text(conn, &r, config)?;
     Ok(message(phone, text))
+}
+
+/// The chat about the statement of account of a client of the user's book for a period
+/// (`from`, `to` as the statement takes them).
+pub fn for_statement(
+    conn: &Connection,
+    user: &AuthUser,
+    client_id: &str,
+    from: Option<&str>,
+    to: Option<&str>,
+) -> Result<Message, AppError> {
+    let client = visible_client(conn, user, client_id)?;
+    let period = period(from, to, settings::office_today(conn)?)?;
+    let statement = statements::statement(conn, &client, period)?;
+    let phone = number(conn, client_id)?;
+    let sender = letterhead::letterhead(conn, &[])?.trade_name;
+    Ok(message(phone, rules::statement_text(&statement, &sender)))
+}
+
+/// Records that the chat about a statement was sent.
+pub fn record_statement_in(
+    tx: &Connection,
+    user: &AuthUser,
+    client_id: &str,
+    from: Option<&str>,
+    to: Option<&str>,
+) -> Result<Sent, AppError> {
+    let m = for_statement(tx, user, client_id, from, to)?;
+    let p = period(from, to, settings::office_today(tx)?)?;
+    let about = format!("statement of account {} to {}", p.from, p.to);
+    record_in(tx, user, client_id, &about, m)
 }
 
 fn message(phone: String, text: String) -> Message {

@@ -4,7 +4,8 @@
 use crate::AppState;
 use crate::auth::session::AuthUser;
 use crate::error::{AppError, ErrorBody};
-use crate::http::extract::IdPath;
+use crate::http::extract::{IdPath, QueryParams};
+use crate::statements::routes::StatementQuery;
 use crate::whatsapp::{self, Message, Sent};
 use axum::Json;
 use axum::extract::State;
@@ -14,6 +15,7 @@ pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(document_chat, document_sent))
         .routes(routes!(reminder_chat, reminder_sent))
+        .routes(routes!(statement_chat, statement_sent))
 }
 
 /// The WhatsApp chat about a document of the caller's book: the number (the client's contact
@@ -85,6 +87,44 @@ async fn reminder_sent(
         state
             .db
             .write(move |tx| whatsapp::record_reminder_in(tx, &user, &id, &config))
+            .await?,
+    ))
+}
+
+/// The WhatsApp chat about a client's statement of account for the period (the statement's own
+/// default: this financial year to today): the balance at its end and the UPI link for it.
+#[utoipa::path(get, path = "/api/clients/{id}/statement/whatsapp", tag = "whatsapp", params(("id" = String, Path), StatementQuery),
+    responses((status = 200, body = Message), (status = 404, body = ErrorBody),
+              (status = 409, description = "No usable mobile (`no_whatsapp_number`)", body = ErrorBody), (status = 422, body = ErrorBody)))]
+async fn statement_chat(
+    State(state): State<AppState>,
+    user: AuthUser,
+    IdPath(id): IdPath,
+    QueryParams(q): QueryParams<StatementQuery>,
+) -> Result<Json<Message>, AppError> {
+    Ok(Json(
+        state
+            .db
+            .read(move |c| whatsapp::for_statement(c, &user, &id, q.from.as_deref(), q.to.as_deref()))
+            .await?,
+    ))
+}
+
+/// Records that the chat about a statement was sent: a `whatsapp` interaction on the client.
+#[utoipa::path(post, path = "/api/clients/{id}/statement/whatsapp", tag = "whatsapp", params(("id" = String, Path), StatementQuery),
+    responses((status = 200, body = Sent), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody), (status = 422, body = ErrorBody)))]
+async fn statement_sent(
+    State(state): State<AppState>,
+    user: AuthUser,
+    IdPath(id): IdPath,
+    QueryParams(q): QueryParams<StatementQuery>,
+) -> Result<Json<Sent>, AppError> {
+    Ok(Json(
+        state
+            .db
+            .write(move |tx| {
+                whatsapp::record_statement_in(tx, &user, &id, q.from.as_deref(), q.to.as_deref())
+            })
             .await?,
     ))
 }

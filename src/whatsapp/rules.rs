@@ -4,9 +4,10 @@
 //! without `+`, `0`, spaces or dashes, the text URL-encoded.
 
 use crate::documents::store::Document;
-use crate::documents::view::DocumentView;
+use crate::documents::view::{DocumentView, long_date};
 use crate::http::url::encode_component;
 use crate::money;
+use crate::statements::Statement;
 
 /// An Indian mobile as WhatsApp wants it, `91` and ten digits whose first is 6 to 9, from a
 /// number as typed: `+91`, `0091`, `91` or a leading `0` before the ten digits, with spaces,
@@ -79,6 +80,30 @@ pub fn document_text(doc: &Document, v: &DocumentView, link: Option<&str>) -> St
         text.push_str(&format!("\n\nPay {} by UPI: {}", upi.amount, upi.uri));
     }
     text.push_str(&format!("\n\nRegards,\n{}", v.letterhead.trade_name));
+    text
+}
+
+/// The message about a statement of account: its period, what the client owes at its end (or
+/// holds in advance), the UPI link for it, the sender.
+pub fn statement_text(s: &Statement, sender: &str) -> String {
+    let owes = match s.closing {
+        c if c > 0 => format!("the balance due is {}", money::rupees(c)),
+        0 => "nothing is due".to_string(),
+        c => format!("{} stands to your credit as an advance", money::rupees(-c)),
+    };
+    let mut text = format!(
+        "Dear Sir/Madam,\n\nYour statement of account with us from {} to {}: {owes}. We will email you the statement as a PDF on request.",
+        long_date(&s.from),
+        long_date(&s.to)
+    );
+    if let Some(upi) = &s.upi {
+        text.push_str(&format!(
+            "\n\nPay {} by UPI: {}",
+            money::rupees(upi.amount),
+            upi.uri
+        ));
+    }
+    text.push_str(&format!("\n\nRegards,\n{sender}"));
     text
 }
 

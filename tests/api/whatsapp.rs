@@ -322,3 +322,57 @@ async fn a_reminder_chat_carries_its_letter_and_sending_it_closes_the_reminder()
     );
     assert_eq!(o.interactions().len(), 2);
 }
+
+#[tokio::test]
+async fn a_statement_chat_names_the_period_and_the_balance_due() {
+    let o = office().await;
+    o.contact("Rajan", "WhatsApp", "98470 12345").await;
+    o.invoice("2026-10-01", "2026-10-16").await;
+    let path = format!(
+        "/api/clients/{}/statement/whatsapp?from=2026-04-01&to=2026-10-31",
+        o.society
+    );
+    let chat = o.app.get(&path, &o.owner).await;
+    assert_eq!(chat.status, StatusCode::OK, "{}", chat.text);
+    let statement = o
+        .app
+        .get(
+            &format!(
+                "/api/clients/{}/statement?from=2026-04-01&to=2026-10-31",
+                o.society
+            ),
+            &o.owner,
+        )
+        .await;
+    let upi = statement.body["upi"]["uri"].as_str().unwrap();
+    let text = format!(
+        "Dear Sir/Madam,\n\nYour statement of account with us from 01 Apr 2026 to 31 Oct 2026: the balance due is \
+         ₹1,18,000.00. We will email you the statement as a PDF on request.\n\nPay ₹1,18,000.00 by UPI: {upi}\n\n\
+         Regards,\nSoftland India"
+    );
+    assert_eq!(
+        chat.body,
+        json!({ "phone": "919847012345", "text": text, "url": format!("https://wa.me/919847012345?text={}", encoded(&text)) })
+    );
+    // A bad period is refused and nothing is written; staff outside the book get 404.
+    let bad = format!(
+        "/api/clients/{}/statement/whatsapp?from=2026-11-01&to=2026-10-31",
+        o.society
+    );
+    assert_eq!(
+        o.app.post(&bad, &o.owner, json!({})).await.status,
+        StatusCode::UNPROCESSABLE_ENTITY
+    );
+    assert_eq!(o.app.get(&path, &o.staff).await.status, StatusCode::NOT_FOUND);
+    assert_eq!(o.interactions(), vec![]);
+
+    let sent = o.app.post(&path, &o.owner, json!({})).await;
+    assert_eq!(sent.status, StatusCode::OK, "{}", sent.text);
+    assert_eq!(
+        o.interactions(),
+        vec![(
+            "whatsapp".to_string(),
+            "WhatsApp to +919847012345: statement of account 2026-04-01 to 2026-10-31".to_string()
+        )]
+    );
+}

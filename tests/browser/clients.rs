@@ -216,6 +216,12 @@ fn the_client_page_shows_the_statement_of_account_with_its_closing_balance() {
         json!([]),
     );
     shot(&s, "12-client-statement-of-account");
+    // WhatsApp: the society has no mobile yet, and the dialog says so.
+    s.wait("[data-testid=statement-whatsapp]").click();
+    s.wait_text(
+        "[data-testid=whatsapp-error]",
+        "Add a contact with the role WhatsApp and a 10-digit mobile number.",
+    );
 }
 
 #[test]

@@ -5,6 +5,7 @@ import { html, useState } from "/vendor/preact-htm.js";
 import { post, qs } from "../api.js";
 import { date, humanize, rupees } from "../format.js";
 import { Card, DataTable, DateField, Field, FilterBar, Notice, toast, useFetch } from "../components.js";
+import { WhatsAppDialog } from "../ui/whatsapp.js";
 
 const enc = encodeURIComponent;
 const AGING = ["0-30", "31-60", "61-90", "90+"];
@@ -22,6 +23,7 @@ export function StatementSection({ client }) {
   const [period, setPeriod] = useState({ from: "", to: "" });
   const [toEmail, setToEmail] = useState("");
   const [sending, setSending] = useState(false);
+  const [chat, setChat] = useState(false);
   const base = `/api/clients/${enc(client.id)}/statement`;
   const { data, error, loading, reload } = useFetch(base, period);
   const s = data && !error ? data : null;
@@ -54,6 +56,7 @@ export function StatementSection({ client }) {
   return html`<${Card} title="Statement of account" class="section-card client-statement-card"
     actions=${html`<a class="btn btn-sm" href=${`${base}.pdf${qs(shown)}`} target="_blank" rel="noopener" data-testid="statement-pdf">Download PDF</a>
       <a class="btn btn-sm" href=${`${base}.csv${qs(shown)}`} download data-testid="statement-csv">Download CSV</a>`}>
+    ${chat && s && html`<${WhatsAppDialog} path=${`${base}/whatsapp${qs(shown)}`} what="the statement of account" onClose=${() => setChat(false)} />`}
     <div data-testid="client-statement">
       <${FilterBar} label="Statement period">
         <${DateField} label="From" name="statement_from" value=${from} onChange=${(d) => setPeriod((p) => ({ ...p, from: d }))} />
@@ -77,6 +80,7 @@ export function StatementSection({ client }) {
           onInput=${(e) => setToEmail(e.currentTarget.value)} />
         <button type="submit" class="btn" disabled=${sending || !s} aria-busy=${sending ? "true" : undefined}
           data-testid="statement-send">Send by email</button>
+        <button type="button" class="btn" disabled=${!s} onClick=${() => setChat(true)} data-testid="statement-whatsapp">WhatsApp</button>
       </form>
     </div>
   </${Card}>`;
