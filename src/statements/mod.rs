@@ -21,9 +21,33 @@ use crate::documents::upi::{self, Upi};
 use crate::error::AppError;
 use crate::statements::rules::{Aging, Period, Row, Totals};
 use crate::statements::store::OpenInvoice;
+use chrono::NaiveDate;
 use rusqlite::Connection;
+use serde::Deserialize;
 use serde::Serialize;
+use utoipa::IntoParams;
 use utoipa::ToSchema;
+
+/// The period a statement is asked for, in a query (GET) or a body (POST): a value that is not a
+/// date is the query's 400 or the body's 422 on its name; a period that cannot be is a 422
+/// (`rules::period`).
+#[derive(Debug, Clone, Default, Deserialize, IntoParams, ToSchema)]
+#[into_params(parameter_in = Query)]
+#[serde(deny_unknown_fields)]
+pub struct StatementPeriod {
+    /// YYYY-MM-DD; default 1 April of the financial year of `to`.
+    pub from: Option<NaiveDate>,
+    /// YYYY-MM-DD; default the office's today.
+    pub to: Option<NaiveDate>,
+}
+
+impl StatementPeriod {
+    /// The period asked for, on the office's `today`.
+    pub fn period(&self, today: NaiveDate) -> Result<Period, AppError> {
+        let (from, to) = (self.from.map(|d| d.to_string()), self.to.map(|d| d.to_string()));
+        rules::period(from.as_deref(), to.as_deref(), today)
+    }
+}
 
 /// A client's statement of account for a period, in paise.
 #[derive(Debug, Clone, Serialize, ToSchema)]

@@ -12,7 +12,7 @@ use crate::http::csv;
 use crate::http::extract::{IdPath, JsonBody, QueryParams};
 use crate::statements::delivery::{self, SendStatement};
 use crate::statements::year_end::{self, YearEnd};
-use crate::statements::{Statement, rules, statement};
+use crate::statements::{Statement, StatementPeriod, statement};
 use axum::Json;
 use axum::extract::State;
 use axum::response::Response;
@@ -29,27 +29,18 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(year_end_clients))
 }
 
-#[derive(Deserialize, IntoParams)]
-#[into_params(parameter_in = Query)]
-pub struct StatementQuery {
-    /// YYYY-MM-DD; default 1 April of the financial year of `to`.
-    pub from: Option<String>,
-    /// YYYY-MM-DD; default the office's today.
-    pub to: Option<String>,
-}
-
 /// The statement of the client `id` for the period asked for, and the letterhead of its paper.
 async fn read(
     state: &AppState,
     user: AuthUser,
     id: String,
-    q: StatementQuery,
+    q: StatementPeriod,
 ) -> Result<(Statement, letterhead::Letterhead), AppError> {
     state
         .db
         .read(move |c| {
             let client = visible_client(c, &user, &id)?;
-            let period = rules::period(q.from.as_deref(), q.to.as_deref(), settings::office_today(c)?)?;
+            let period = q.period(settings::office_today(c)?)?;
             Ok((statement(c, &client, period)?, letterhead::letterhead(c, &[])?))
         })
         .await
@@ -57,27 +48,27 @@ async fn read(
 
 /// The client's statement of account: opening, rows with a running balance, closing, aging,
 /// open invoices (paise).
-#[utoipa::path(get, path = "/api/clients/{id}/statement", tag = "clients", params(("id" = String, Path), StatementQuery),
+#[utoipa::path(get, path = "/api/clients/{id}/statement", tag = "clients", params(("id" = String, Path), StatementPeriod),
     responses((status = 200, body = Statement), (status = 404, body = ErrorBody), (status = 422, body = ErrorBody)))]
 async fn statement_json(
     State(state): State<AppState>,
     user: AuthUser,
     IdPath(id): IdPath,
-    QueryParams(q): QueryParams<StatementQuery>,
+    QueryParams(q): QueryParams<StatementPeriod>,
 ) -> Result<Json<Statement>, AppError> {
     Ok(Json(read(&state, user, id, q).await?.0))
 }
 
 /// The statement as CSV: the opening, a line per row and the closing, amounts in rupees with two
 /// decimals (decisions 12).
-#[utoipa::path(get, path = "/api/clients/{id}/statement.csv", tag = "clients", params(("id" = String, Path), StatementQuery),
+#[utoipa::path(get, path = "/api/clients/{id}/statement.csv", tag = "clients", params(("id" = String, Path), StatementPeriod),
     responses((status = 200, content_type = "text/csv", description = "Date, Kind, Reference, Debit, Credit, Balance in rupees"),
               (status = 404, body = ErrorBody), (status = 422, body = ErrorBody)))]
 async fn statement_csv(
     State(state): State<AppState>,
     user: AuthUser,
     IdPath(id): IdPath,
-    QueryParams(q): QueryParams<StatementQuery>,
+    QueryParams(q): QueryParams<StatementPeriod>,
 ) -> Result<Response, AppError> {
     let (s, _) = read(&state, user, id, q).await?;
     let mut out = csv::line(&["Date", "Kind", "Reference", "Debit", "Credit", "Balance"]);
@@ -111,13 +102,13 @@ async fn statement_csv(
 }
 
 /// The statement as an A4 PDF on the letterhead, with the UPI code when something is owed.
-#[utoipa::path(get, path = "/api/clients/{id}/statement.pdf", tag = "clients", params(("id" = String, Path), StatementQuery),
+#[utoipa::path(get, path = "/api/clients/{id}/statement.pdf", tag = "clients", params(("id" = String, Path), StatementPeriod),
     responses((status = 200, content_type = "application/pdf", body = Vec<u8>), (status = 404, body = ErrorBody), (status = 422, body = ErrorBody)))]
 async fn statement_pdf(
     State(state): State<AppState>,
     user: AuthUser,
     IdPath(id): IdPath,
-    QueryParams(q): QueryParams<StatementQuery>,
+    QueryParams(q): QueryParams<StatementPeriod>,
 ) -> Result<Response, AppError> {
     let (s, lh) = read(&state, user, id, q).await?;
     let name = s.file_name("pdf");

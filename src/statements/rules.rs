@@ -81,8 +81,10 @@ pub fn period(from: Option<&str>, to: Option<&str>, today: NaiveDate) -> Result<
 pub fn year_end_period(fy: Option<&str>, today: NaiveDate) -> Result<(Fy, Period), AppError> {
     let fy = match fy.map(str::trim).filter(|f| !f.is_empty()) {
         None => Fy::of(today),
-        Some(text) => Fy::parse(text)
-            .ok_or_else(|| AppError::invalid("fy", "invalid_fy", "Give the financial year as 2026-27."))?,
+        Some(text) => Fy::parse(text).ok_or_else(|| {
+            // A query's value out of shape is its 400, as every report's fy is.
+            AppError::bad_request("invalid_fy", "Give the financial year as 2026-27.").on_field("fy")
+        })?,
     };
     if fy > Fy::of(today) {
         return Err(AppError::invalid(

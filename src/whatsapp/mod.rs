@@ -19,7 +19,7 @@ use crate::db::settings;
 use crate::documents::{shares, view};
 use crate::error::AppError;
 use crate::reminders;
-use crate::statements::{self, rules::period};
+use crate::statements::{self, StatementPeriod};
 use rusqlite::Connection;
 use serde::Serialize;
 use utoipa::ToSchema;
@@ -122,11 +122,10 @@ pub fn for_statement(
     conn: &Connection,
     user: &AuthUser,
     client_id: &str,
-    from: Option<&str>,
-    to: Option<&str>,
+    asked: &StatementPeriod,
 ) -> Result<Message, AppError> {
     let client = visible_client(conn, user, client_id)?;
-    let period = period(from, to, settings::office_today(conn)?)?;
+    let period = asked.period(settings::office_today(conn)?)?;
     let statement = statements::statement(conn, &client, period)?;
     let phone = number(conn, client_id)?;
     let sender = letterhead::letterhead(conn, &[])?.trade_name;
@@ -138,11 +137,10 @@ pub fn record_statement_in(
     tx: &Connection,
     user: &AuthUser,
     client_id: &str,
-    from: Option<&str>,
-    to: Option<&str>,
+    asked: &StatementPeriod,
 ) -> Result<Sent, AppError> {
-    let m = for_statement(tx, user, client_id, from, to)?;
-    let p = period(from, to, settings::office_today(tx)?)?;
+    let m = for_statement(tx, user, client_id, asked)?;
+    let p = asked.period(settings::office_today(tx)?)?;
     let about = format!("statement of account {} to {}", p.from, p.to);
     record_in(tx, user, client_id, &about, m)
 }

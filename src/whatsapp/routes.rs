@@ -4,8 +4,8 @@
 use crate::AppState;
 use crate::auth::session::AuthUser;
 use crate::error::{AppError, ErrorBody};
-use crate::http::extract::{IdPath, QueryParams};
-use crate::statements::routes::StatementQuery;
+use crate::http::extract::{IdPath, JsonBody, QueryParams};
+use crate::statements::StatementPeriod;
 use crate::whatsapp::{self, Message, Sent};
 use axum::Json;
 use axum::extract::State;
@@ -93,38 +93,38 @@ async fn reminder_sent(
 
 /// The WhatsApp chat about a client's statement of account for the period (the statement's own
 /// default: this financial year to today): the balance at its end and the UPI link for it.
-#[utoipa::path(get, path = "/api/clients/{id}/statement/whatsapp", tag = "whatsapp", params(("id" = String, Path), StatementQuery),
+#[utoipa::path(get, path = "/api/clients/{id}/statement/whatsapp", tag = "whatsapp", params(("id" = String, Path), StatementPeriod),
     responses((status = 200, body = Message), (status = 404, body = ErrorBody),
               (status = 409, description = "No usable mobile (`no_whatsapp_number`)", body = ErrorBody), (status = 422, body = ErrorBody)))]
 async fn statement_chat(
     State(state): State<AppState>,
     user: AuthUser,
     IdPath(id): IdPath,
-    QueryParams(q): QueryParams<StatementQuery>,
+    QueryParams(q): QueryParams<StatementPeriod>,
 ) -> Result<Json<Message>, AppError> {
     Ok(Json(
         state
             .db
-            .read(move |c| whatsapp::for_statement(c, &user, &id, q.from.as_deref(), q.to.as_deref()))
+            .read(move |c| whatsapp::for_statement(c, &user, &id, &q))
             .await?,
     ))
 }
 
-/// Records that the chat about a statement was sent: a `whatsapp` interaction on the client.
-#[utoipa::path(post, path = "/api/clients/{id}/statement/whatsapp", tag = "whatsapp", params(("id" = String, Path), StatementQuery),
+/// Records that the chat about a statement was sent: a `whatsapp` interaction on the client;
+/// the body names the period as the GET's query does (`{ from?, to? }`).
+#[utoipa::path(post, path = "/api/clients/{id}/statement/whatsapp", tag = "whatsapp", params(("id" = String, Path)),
+    request_body = StatementPeriod,
     responses((status = 200, body = Sent), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody), (status = 422, body = ErrorBody)))]
 async fn statement_sent(
     State(state): State<AppState>,
     user: AuthUser,
     IdPath(id): IdPath,
-    QueryParams(q): QueryParams<StatementQuery>,
+    JsonBody(q): JsonBody<StatementPeriod>,
 ) -> Result<Json<Sent>, AppError> {
     Ok(Json(
         state
             .db
-            .write(move |tx| {
-                whatsapp::record_statement_in(tx, &user, &id, q.from.as_deref(), q.to.as_deref())
-            })
+            .write(move |tx| whatsapp::record_statement_in(tx, &user, &id, &q))
             .await?,
     ))
 }

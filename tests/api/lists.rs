@@ -333,13 +333,34 @@ async fn every_csv_writes_amounts_in_rupees_with_two_decimals_and_a_plain_minus(
         .as_str()
         .unwrap()
         .to_string();
+    // A client's own CSVs (its statement) are read for the society with the most invoices.
+    let society: String = app
+        .state
+        .db
+        .read_blocking(|c| {
+            Ok(c.query_row(
+                "SELECT client_id FROM document WHERE type = 'INVOICE' GROUP BY client_id ORDER BY COUNT(*) DESC, client_id LIMIT 1",
+                [],
+                |r| r.get(0),
+            )?)
+        })
+        .unwrap();
     // The import's CSVs echo the legacy file as it came (and its template): not our amounts.
     let mut routes: Vec<String> = spec["paths"]
         .as_object()
         .unwrap()
         .keys()
         .filter(|p| p.ends_with(".csv") && !p.starts_with("/api/import/"))
-        .map(|p| p.replace("{id}", &module))
+        .map(|p| {
+            p.replace(
+                "{id}",
+                if p.starts_with("/api/clients/") {
+                    &society
+                } else {
+                    &module
+                },
+            )
+        })
         .collect();
     let periods: Vec<String> = app
         .state

@@ -332,11 +332,23 @@ async fn bad_periods_are_refused_on_their_field_and_write_nothing() {
             .count("SELECT (SELECT COUNT(*) FROM audit) + (SELECT COUNT(*) FROM email_log)")
     };
     let before = written();
-    for (query, field, code) in [
-        ("from=2026-11-01&to=2026-10-31", "from", "invalid_period"),
-        ("from=2026-02-30", "from", "invalid_date"),
-        ("to=31-10-2026", "to", "invalid_date"),
-        ("from=2000-01-01&to=2026-10-31", "from", "period_too_long"),
+    // A value that is not a date is the query's 400; a period that cannot be, a 422.
+    let (bad_query, bad_period) = (StatusCode::BAD_REQUEST, StatusCode::UNPROCESSABLE_ENTITY);
+    for (query, status, field, code) in [
+        (
+            "from=2026-11-01&to=2026-10-31",
+            bad_period,
+            "from",
+            "invalid_period",
+        ),
+        ("from=2026-02-30", bad_query, "from", "invalid_query"),
+        ("to=31-10-2026", bad_query, "to", "invalid_query"),
+        (
+            "from=2000-01-01&to=2026-10-31",
+            bad_period,
+            "from",
+            "period_too_long",
+        ),
     ] {
         for ext in ["", ".csv", ".pdf"] {
             let reply = h
@@ -348,7 +360,7 @@ async fn bad_periods_are_refused_on_their_field_and_write_nothing() {
                 .await;
             assert_eq!(
                 (reply.status, reply.code(), reply.body["error"]["field"].as_str()),
-                (StatusCode::UNPROCESSABLE_ENTITY, code, Some(field)),
+                (status, code, Some(field)),
                 "{ext} {query}"
             );
         }
@@ -571,10 +583,10 @@ async fn the_year_end_run_lists_who_owes_and_sends_each_statement_once_a_day() {
         async move { app.get("/api/statements/year-end?fy=2026-27", &cookie).await }
     };
     assert_eq!(list(h.staff.clone()).await.status, StatusCode::FORBIDDEN);
-    for (fy, code) in [
-        ("2026", "invalid_fy"),
-        ("2026-28", "invalid_fy"),
-        ("2098-99", "future_fy"),
+    for (fy, status, code) in [
+        ("2026", StatusCode::BAD_REQUEST, "invalid_fy"),
+        ("2026-28", StatusCode::BAD_REQUEST, "invalid_fy"),
+        ("2098-99", StatusCode::UNPROCESSABLE_ENTITY, "future_fy"),
     ] {
         let reply = h
             .app
@@ -582,7 +594,7 @@ async fn the_year_end_run_lists_who_owes_and_sends_each_statement_once_a_day() {
             .await;
         assert_eq!(
             (reply.status, reply.code(), reply.body["error"]["field"].as_str()),
-            (StatusCode::UNPROCESSABLE_ENTITY, code, Some("fy")),
+            (status, code, Some("fy")),
             "{fy}"
         );
     }

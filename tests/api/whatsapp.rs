@@ -355,19 +355,37 @@ async fn a_statement_chat_names_the_period_and_the_balance_due() {
         json!({ "phone": "919847012345", "text": text, "url": format!("https://wa.me/919847012345?text={}", encoded(&text)) })
     );
     // A bad period is refused and nothing is written; staff outside the book get 404.
-    let bad = format!(
-        "/api/clients/{}/statement/whatsapp?from=2026-11-01&to=2026-10-31",
-        o.society
-    );
+    let post_path = format!("/api/clients/{}/statement/whatsapp", o.society);
+    let bad = o
+        .app
+        .post(
+            &post_path,
+            &o.owner,
+            json!({ "from": "2026-11-01", "to": "2026-10-31" }),
+        )
+        .await;
     assert_eq!(
-        o.app.post(&bad, &o.owner, json!({})).await.status,
-        StatusCode::UNPROCESSABLE_ENTITY
+        (bad.status, bad.code()),
+        (StatusCode::UNPROCESSABLE_ENTITY, "invalid_period")
+    );
+    let bad = o.app.get(&format!("{post_path}?from=2026-02-30"), &o.owner).await;
+    assert_eq!(
+        (bad.status, bad.code()),
+        (StatusCode::BAD_REQUEST, "invalid_query")
     );
     assert_eq!(o.app.get(&path, &o.staff).await.status, StatusCode::NOT_FOUND);
     assert_eq!(o.interactions(), vec![]);
 
-    let sent = o.app.post(&path, &o.owner, json!({})).await;
+    let sent = o
+        .app
+        .post(
+            &post_path,
+            &o.owner,
+            json!({ "from": "2026-04-01", "to": "2026-10-31" }),
+        )
+        .await;
     assert_eq!(sent.status, StatusCode::OK, "{}", sent.text);
+    assert_eq!(sent.body["text"], json!(text));
     assert_eq!(
         o.interactions(),
         vec![(

@@ -56,7 +56,7 @@ export function StatementSection({ client }) {
   return html`<${Card} title="Statement of account" class="section-card client-statement-card"
     actions=${html`<a class="btn btn-sm" href=${`${base}.pdf${qs(shown)}`} target="_blank" rel="noopener" data-testid="statement-pdf">Download PDF</a>
       <a class="btn btn-sm" href=${`${base}.csv${qs(shown)}`} download data-testid="statement-csv">Download CSV</a>`}>
-    ${chat && s && html`<${WhatsAppDialog} path=${`${base}/whatsapp${qs(shown)}`} what="the statement of account" onClose=${() => setChat(false)} />`}
+    ${chat && s && html`<${WhatsAppDialog} path=${`${base}/whatsapp`} params=${shown} what="the statement of account" onClose=${() => setChat(false)} />`}
     <div data-testid="client-statement">
       <${FilterBar} label="Statement period">
         <${DateField} label="From" name="statement_from" value=${from} onChange=${(d) => setPeriod((p) => ({ ...p, from: d }))} />

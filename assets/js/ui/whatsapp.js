@@ -12,11 +12,13 @@ import { post } from "../api.js";
 export const phoneLabel = (p) => (p && p.length === 12 ? `+${p.slice(0, 2)} ${p.slice(2, 7)} ${p.slice(7)}` : p);
 
 /**
- * Props: path (`/api/documents/{id}/whatsapp` or `/api/reminders/{id}/whatsapp`), what (named
- * in the title: "INV/26-27-0001"), onClose, onSent (called after the chat is recorded).
+ * Props: path (`/api/documents/{id}/whatsapp`, `/api/reminders/{id}/whatsapp` or
+ * `/api/clients/{id}/statement/whatsapp`), params (the statement's `{ from, to }`: the GET's
+ * query and the POST's body), what (named in the title: "INV/26-27-0001"), onClose, onSent
+ * (called after the chat is recorded).
  */
-export function WhatsAppDialog({ path, what, onClose, onSent }) {
-  const { data, error } = useFetch(path);
+export function WhatsAppDialog({ path, params, what, onClose, onSent }) {
+  const { data, error } = useFetch(path, params);
   const [opened, setOpened] = useState(false);
   const [saving, setSaving] = useState(false);
   const [saveError, setSaveError] = useState(null);
@@ -24,7 +26,7 @@ export function WhatsAppDialog({ path, what, onClose, onSent }) {
     setSaving(true);
     setSaveError(null);
     try {
-      await post(path, {});
+      await post(path, params || {});
       toast(`Recorded: WhatsApp to ${phoneLabel(data.phone)}.`);
       if (onSent) onSent();
       onClose();
