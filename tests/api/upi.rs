@@ -166,23 +166,7 @@ fn decode_qr_codes(pdf: &[u8]) -> Vec<String> {
     if std::fs::create_dir_all(&shots).is_ok() && !png.is_empty() {
         let _ = std::fs::write(shots.join(format!("pdf-page1-{}.png", png.len())), &png);
     }
-    let decoder = png::Decoder::new(std::io::Cursor::new(png));
-    let mut reader = decoder.read_info().unwrap();
-    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
-    let info = reader.next_frame(&mut buf).unwrap();
-    // pdftoppm writes grey or RGB depending on its version: take the first channel of each.
-    let channels = match info.color_type {
-        png::ColorType::Grayscale => 1,
-        png::ColorType::Rgb => 3,
-        other => panic!("pdftoppm wrote {other:?}"),
-    };
-    let (w, h) = (info.width as usize, info.height as usize);
-    let mut img =
-        rqrr::PreparedImage::prepare_from_greyscale(w, h, |x, y| buf[y * info.line_size + x * channels]);
-    img.detect_grids()
-        .into_iter()
-        .map(|g| g.decode().expect("a QR code that decodes").1)
-        .collect()
+    crate::common::qr::codes_in_png(&png)
 }
 
 #[tokio::test]

@@ -312,4 +312,21 @@ fn an_owed_invoice_shows_its_upi_amount_and_is_sent_by_whatsapp() {
         format!("WhatsApp to +919847012345: tax invoice {no}"),
         "{log}"
     );
+    // The public page: its code, as Chromium draws it, decodes to the invoice's link.
+    let (status, _, share) = server.call(
+        "POST",
+        &format!("/api/documents/{invoice_id}/share"),
+        Some(owner),
+        Some(json!({})),
+    );
+    assert_eq!(status, 201, "{share}");
+    let (_, _, invoice) = server.call("GET", &format!("/api/documents/{invoice_id}"), Some(owner), None);
+    s.goto(share["url"].as_str().unwrap());
+    s.wait(".share-upi svg.upi-qr");
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/screenshots/share-page-upi.png");
+    s.screenshot(&path);
+    assert_eq!(
+        crate::common::qr::codes_in_png(&std::fs::read(&path).unwrap()),
+        vec![invoice["upi"]["uri"].as_str().unwrap().to_string()]
+    );
 }
