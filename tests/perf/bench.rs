@@ -20,6 +20,7 @@ mod reads;
 mod replication;
 mod scan;
 mod sms;
+mod statements;
 mod tds;
 mod worklists;
 mod writes;
@@ -152,6 +153,7 @@ fn main() {
     small.extend(glance::scenarios(&fixture));
     small.extend(gst_return::scenarios(&fixture));
     small.extend(tds::scenarios(&fixture));
+    small.extend(statements::scenarios(&fixture));
     let scenarios = small;
     for s in scenarios.iter().filter(|s| wanted(&s.name)) {
         let work = s.floor.clone();

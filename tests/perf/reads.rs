@@ -65,6 +65,8 @@ pub struct Fixture {
     /// Active clients to write for, and invoices owing at least ₹100 with their client.
     pub clients: Vec<String>,
     pub owing: Vec<(String, String)>,
+    /// The society with the most invoices (its ten-year statement).
+    pub biggest_client: String,
     /// A module with a price today (invoice lines).
     pub priced_module: String,
     /// The last whole financial year (GST summary).
@@ -172,6 +174,10 @@ impl Fixture {
             .unwrap()
             .collect::<Result<Vec<_>, _>>()
             .unwrap();
+        let biggest_client = one(
+            &conn,
+            "SELECT client_id FROM document WHERE type = 'INVOICE' GROUP BY 1 ORDER BY COUNT(*) DESC LIMIT 1",
+        );
         let roster_module = one(
             &conn,
             "SELECT module_id FROM client_module WHERE active = 1 GROUP BY 1 ORDER BY COUNT(*) DESC LIMIT 1",
@@ -217,6 +223,7 @@ impl Fixture {
             five_page,
             clients,
             owing,
+            biggest_client,
             priced_module,
             fy,
         }
