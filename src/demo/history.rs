@@ -1,17 +1,20 @@
 //! The history of a demo office, planned in memory before anything is written: clients and their
 //! subscriptions, then year by year the documents each client went through and how they paid.
 
-use crate::demo::names::{FIRST, KINDS, LAST, MODULES, PLACES};
+use crate::demo::names::{FIRST, KINDS, LAST, MALAYALAM_PLACES, MODULES, PLACES};
 use crate::demo::{Options, Rng};
 use crate::documents::rules;
 use chrono::{Datelike, Duration, NaiveDate};
 
 pub struct Client {
     pub name: String,
+    /// The name in English: what the type and the category are read from (the same as `name`
+    /// but for the societies written in Malayalam).
+    pub english_name: String,
     pub gstin: Option<String>,
+    pub address: String,
     pub state_code: &'static str,
     pub district: &'static str,
-    pub place: &'static str,
     /// Index into the staff (0 is the manager; staff follow).
     pub owner: usize,
     pub since: NaiveDate,
@@ -416,17 +419,28 @@ impl Planner<'_> {
     fn client(&mut self, n: usize, start: NaiveDate, staff: usize) {
         let rng = &mut *self.rng;
         let (place, district, state) = *rng.pick(PLACES);
-        let total_weight: u32 = KINDS.iter().map(|(_, w)| w).sum();
+        let total_weight: u32 = KINDS.iter().map(|(_, _, w)| w).sum();
         let mut roll = rng.below(u64::from(total_weight)) as u32;
-        let pattern = KINDS.iter().find(|(_, w)| {
+        let kind = KINDS.iter().find(|(_, _, w)| {
             let hit = roll < *w;
             roll = roll.saturating_sub(*w);
             hit
         });
-        let pattern = pattern.map_or(KINDS[0].0, |(p, _)| p);
-        let name = pattern
-            .replace("{place}", place)
-            .replace("{no}", &(1000 + n).to_string());
+        let (english, malayalam, _) = kind.unwrap_or(&KINDS[0]);
+        let named = |pattern: &str, place: &str| {
+            pattern
+                .replace("{place}", place)
+                .replace("{no}", &(1000 + n).to_string())
+        };
+        let english_name = named(english, place);
+        // One society in five of Kerala writes its name in Malayalam.
+        let (name, address) = match MALAYALAM_PLACES.iter().find(|(p, _)| *p == place) {
+            Some((_, in_malayalam)) if n % 5 == 2 => (
+                named(malayalam, in_malayalam),
+                format!("മെയിൻ റോഡ്, {in_malayalam}"),
+            ),
+            _ => (english_name.clone(), format!("Main Road, {}", title_case(place))),
+        };
         // Most societies have been clients from the start; the rest joined along the way. One in
         // forty is still a lead: it came in over the last months and has bought nothing yet.
         let span = (self.today - start).num_days();
@@ -457,9 +471,10 @@ impl Planner<'_> {
         let client = Client {
             gstin: rng.chance(60).then(|| gstin(rng, state)),
             name,
+            english_name,
+            address,
             state_code: state,
             district,
-            place,
             owner: 1 + n % staff,
             since,
             email,
@@ -483,7 +498,7 @@ impl Planner<'_> {
             return;
         }
         let since = self.plan.clients[c].since;
-        let store = self.plan.clients[c].name.contains("STORES");
+        let store = self.plan.clients[c].english_name.contains("STORES");
         let mut modules: Vec<usize> = vec![if store { 6 } else { 0 }];
         let extra = [1, 2, 3, 4, 5, 7, 8, 9];
         for _ in 0..self.rng.range(3, 5) {
@@ -655,4 +670,16 @@ pub fn plan(rng: &mut Rng, options: Options, start: NaiveDate, today: NaiveDate)
         planner.documents(c);
     }
     planner.plan
+}
+
+/// "KADAKKAL" → "Kadakkal".
+fn title_case(s: &str) -> String {
+    s.split(' ')
+        .map(|w| {
+            let mut c = w.chars();
+            c.next()
+                .map_or(String::new(), |f| f.to_string() + &c.as_str().to_lowercase())
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
 }

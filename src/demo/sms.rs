@@ -154,16 +154,26 @@ struct Sub {
 }
 
 /// "KADAKKAL SERVICE CO-OPERATIVE BANK LTD NO 1023" → "kadakkalscb1023": the place, the
-/// initials of the kind and the registration number; a number after it when already taken.
+/// initials of the kind and the registration number; a number after it when already taken. A
+/// gateway's usernames are ASCII: a name in Malayalam gives "society" and its number.
 fn username(name: &str, taken: &mut HashSet<String>) -> String {
     let mut words = name.split_whitespace();
-    let mut base = words.next().unwrap_or("society").to_lowercase();
+    let mut base = words.next().unwrap_or_default().to_ascii_lowercase();
+    base.retain(|c| c.is_ascii_alphanumeric());
+    if base.is_empty() {
+        base.push_str("society");
+    }
     let mut number = String::new();
     for word in words {
         if word.bytes().all(|b| b.is_ascii_digit()) {
             number = word.to_string();
         } else if !matches!(word, "LTD" | "NO") {
-            base.extend(word.chars().next().map(|c| c.to_ascii_lowercase()));
+            base.extend(
+                word.chars()
+                    .next()
+                    .filter(char::is_ascii_alphabetic)
+                    .map(|c| c.to_ascii_lowercase()),
+            );
         }
     }
     base.push_str(&number);
@@ -589,6 +599,10 @@ mod tests {
         assert_eq!(
             username("ANCHAL CONSUMER CO-OPERATIVE STORES", &mut taken),
             "anchalccs2"
+        );
+        assert_eq!(
+            username("കടയ്ക്കൽ സർവീസ് സഹകരണ ബാങ്ക് ലിമിറ്റഡ് നമ്പർ 1042", &mut taken),
+            "society1042"
         );
     }
 

@@ -156,8 +156,8 @@ pub fn write(
         )?
         .execute(params![
             id, c.name, c.gstin, c.state_code, c.status, owner, c.district,
-            crate::clients::rules::client_type_for(&c.name), crate::clients::rules::category_for(&c.name),
-            format!("Main Road, {}", title_case(c.place)), c.phone, c.email, owner, now
+            crate::clients::rules::client_type_for(&c.english_name), crate::clients::rules::category_for(&c.english_name),
+            c.address, c.phone, c.email, owner, now
         ])?;
         for (name, role, phone, email) in &c.contacts {
             conn.prepare_cached("INSERT INTO contact (id, client_id, name, role, phone, email, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?7)")?
@@ -398,16 +398,4 @@ pub fn write(
     }
     summary.audit = w.audit;
     Ok(summary)
-}
-
-/// "KADAKKAL" → "Kadakkal".
-fn title_case(s: &str) -> String {
-    s.split(' ')
-        .map(|w| {
-            let mut c = w.chars();
-            c.next()
-                .map_or(String::new(), |f| f.to_string() + &c.as_str().to_lowercase())
-        })
-        .collect::<Vec<_>>()
-        .join(" ")
 }

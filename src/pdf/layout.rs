@@ -1,13 +1,14 @@
 //! A small drawing layer for PDFs: pages are first laid out as lists of drawing operations
-//! (so that "Page n of m" is known when they are written), with two embedded faces of DejaVu
-//! Sans (which carries ₹), measured text, word wrapping, the letterhead, the signature and the
-//! page footer. `write` turns the pages into the PDF.
+//! (so that "Page n of m" is known when they are written), with text in two weights (DejaVu
+//! Sans, which carries ₹, and Noto Sans Malayalam, chosen per run: `fonts`), measured text,
+//! word wrapping, the letterhead, the signature and the page footer. `write` turns the pages
+//! into the PDF.
 //!
 //! Coordinates are PDF points (1/72 inch) from the top-left corner of an A4 page; `y` of a
 //! text is its baseline, of a rectangle or image its top.
 
-use super::write;
 pub use super::write::Image;
+use super::{fonts, write};
 use crate::error::AppError;
 
 /// One millimetre in points.
@@ -50,7 +51,7 @@ impl Color {
     }
 }
 
-/// The two embedded faces.
+/// The two weights of text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Face {
     Regular,
@@ -96,8 +97,7 @@ impl Style {
 
     /// The width of `text` in points.
     pub fn width(&self, text: &str) -> f32 {
-        let face = self.face.loaded();
-        text.chars().map(|c| face.glyph(c).1).sum::<f32>() * self.size
+        fonts::width(self.face, text) * self.size
     }
 
     /// This style, made smaller if needed so that `text` fits in `width`.
@@ -129,12 +129,13 @@ impl Style {
                 if !line.is_empty() {
                     lines.push(std::mem::take(&mut line));
                 }
-                // A word wider than the line is cut where it must be.
-                for c in word.chars() {
-                    line.push(c);
-                    if self.width(&line) > width && line.chars().count() > 1 {
-                        line.pop();
-                        lines.push(std::mem::replace(&mut line, c.to_string()));
+                // A word wider than the line is cut where it must be, between syllables.
+                for piece in fonts::pieces(word) {
+                    let len = line.len();
+                    line.push_str(piece);
+                    if self.width(&line) > width && len > 0 {
+                        line.truncate(len);
+                        lines.push(std::mem::replace(&mut line, piece.to_string()));
                     }
                 }
             }

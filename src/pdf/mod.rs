@@ -1,5 +1,6 @@
-//! The PDF drawing layer, written with pdf-writer: DejaVu Sans (regular and bold, for ₹)
-//! embedded in the binary and subset to the glyphs used (subsetter), every stream deflated.
+//! The PDF drawing layer, written with pdf-writer: DejaVu Sans (regular and bold, for ₹) and
+//! Noto Sans Malayalam (regular and bold, shaped with rustybuzz) embedded in the binary, each
+//! PDF carrying the subset of glyphs it uses (subsetter), every stream deflated.
 //! A one-page invoice is about 30 KB and takes a few milliseconds (docs/pdf.md).
 //!
 //! [`layout`] is the reusable part (pages, text, wrapping, rules, tables flowing over pages, the
@@ -19,6 +20,7 @@
 //! ```
 //! `payments::receipt_pdf` draws one in full.
 
+mod fonts;
 pub mod layout;
 mod write;
 

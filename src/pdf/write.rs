@@ -1,79 +1,18 @@
-//! The PDF itself, with pdf-writer: DejaVu Sans embedded as CID fonts (Identity-H) subset to
-//! the glyphs used (subsetter) with a ToUnicode map so that text extracts; images (PNG decoded,
-//! JPEG passed through); every stream deflated.
+//! The PDF itself, with pdf-writer: the fonts (`fonts`) embedded as CID fonts (Identity-H)
+//! addressed by glyph, subset to the glyphs used (subsetter), with a ToUnicode map and, around
+//! shaped text, its typed text as ActualText, so that text extracts as it was typed; images (PNG
+//! decoded, JPEG passed through); every stream deflated.
 
-use super::layout::{Color, Face, Op, PAGE_H, PAGE_W, Page, Style};
+use super::fonts::{self, Font, Run};
+use super::layout::{Color, Op, PAGE_H, PAGE_W, Page, Style};
 use miniz_oxide::deflate::compress_to_vec_zlib;
 use pdf_writer::types::{CidFontType, FontFlags, SystemInfo, UnicodeCmap};
 use pdf_writer::{Content, Filter, Finish, Name, Pdf, Rect, Ref, Str, TextStr};
-use std::sync::{Arc, LazyLock, Mutex};
+use std::sync::{Arc, Mutex};
 use subsetter::GlyphRemapper;
 
 /// zlib level: 6 is the usual balance of size and speed.
 const LEVEL: u8 = 6;
-
-/// A face parsed once: glyph lookup, advances and what the font descriptor says.
-pub(super) struct LoadedFace {
-    data: &'static [u8],
-    face: ttf_parser::Face<'static>,
-    /// The PostScript name, e.g. DejaVuSans-Bold.
-    name: &'static str,
-    units_per_em: f32,
-}
-
-impl LoadedFace {
-    fn load(data: &'static [u8], name: &'static str) -> LoadedFace {
-        let face = ttf_parser::Face::parse(data, 0).expect("the embedded DejaVu font parses");
-        LoadedFace {
-            data,
-            units_per_em: face.units_per_em() as f32,
-            face,
-            name,
-        }
-    }
-
-    /// The glyph and advance (in ems) of a character; .notdef for what the font lacks.
-    pub(super) fn glyph(&self, c: char) -> (u16, f32) {
-        let id = self.face.glyph_index(c).unwrap_or(ttf_parser::GlyphId(0));
-        (
-            id.0,
-            self.face.glyph_hor_advance(id).unwrap_or(0) as f32 / self.units_per_em,
-        )
-    }
-
-    /// Font units to PDF glyph space (thousandths of an em).
-    fn scale(&self, v: impl Into<f32>) -> f32 {
-        v.into() * 1000.0 / self.units_per_em
-    }
-}
-
-static REGULAR: LazyLock<LoadedFace> =
-    LazyLock::new(|| LoadedFace::load(dejavu::sans::regular(), "DejaVuSans"));
-static BOLD: LazyLock<LoadedFace> =
-    LazyLock::new(|| LoadedFace::load(dejavu::sans::bold(), "DejaVuSans-Bold"));
-
-impl Face {
-    pub(super) fn loaded(self) -> &'static LoadedFace {
-        match self {
-            Face::Regular => &REGULAR,
-            Face::Bold => &BOLD,
-        }
-    }
-
-    fn index(self) -> usize {
-        match self {
-            Face::Regular => 0,
-            Face::Bold => 1,
-        }
-    }
-
-    fn resource(self) -> Name<'static> {
-        match self {
-            Face::Regular => Name(b"F1"),
-            Face::Bold => Name(b"F2"),
-        }
-    }
-}
 
 /// A raster image ready to embed: decoded once, its samples already deflated (or a JPEG as is).
 #[derive(Clone)]
@@ -209,12 +148,12 @@ fn jpeg_header(b: &[u8]) -> Option<(u32, u32, u8, bool)> {
 /// The last logo decoded, by its bytes: documents are rendered again and again with one logo.
 static LOGO_CACHE: Mutex<Option<(Vec<u8>, Image)>> = Mutex::new(None);
 
-/// The glyphs of one face used so far.
+/// The glyphs of one font used so far.
 struct FontUse {
     remapper: GlyphRemapper,
     /// Width (thousandths of an em) and text of each new glyph id.
     widths: Vec<f32>,
-    text: Vec<Option<char>>,
+    text: Vec<Option<String>>,
 }
 
 impl FontUse {
@@ -226,20 +165,25 @@ impl FontUse {
         }
     }
 
-    /// `text` as two-byte codes of the subset's glyphs.
-    fn encode(&mut self, face: &LoadedFace, text: &str) -> Vec<u8> {
-        let mut out = Vec::with_capacity(text.len() * 2);
-        for c in text.chars() {
-            let (gid, advance) = face.glyph(c);
-            let new = self.remapper.remap(gid) as usize;
-            if new == self.widths.len() {
-                self.widths.push(advance * 1000.0);
-                self.text.push(Some(c));
-            }
-            out.extend_from_slice(&(new as u16).to_be_bytes());
+    /// The subset's code of glyph `n` of `run`, remembering its width and text when it is new.
+    fn code(&mut self, font: &Font, run: &Run, n: usize) -> u16 {
+        let glyph = run.glyphs[n].id;
+        let new = self.remapper.remap(glyph);
+        if new as usize == self.widths.len() {
+            self.widths.push(font.advance(glyph) * 1000.0);
+            self.text.push(Some(if run.shaped {
+                fonts::glyph_text(run, n)
+            } else {
+                run.text[run.glyphs[n].cluster..].chars().take(1).collect()
+            }));
         }
-        out
+        new
     }
+}
+
+/// The resource name of a font.
+fn resource(font: usize) -> String {
+    format!("F{}", font + 1)
 }
 
 /// PDF y (from the bottom) of a y from the top.
@@ -256,18 +200,62 @@ fn stroke(content: &mut Content, c: Color, width: f32) {
     content.set_line_width(width);
 }
 
-fn show(content: &mut Content, fonts: &mut [FontUse; 2], x: f32, y: f32, style: Style, text: &str) {
-    let codes = fonts[style.face.index()].encode(style.face.loaded(), text);
+/// Shows `text` from (`x`, `y`): a run per font, each glyph where shaping put it (TJ
+/// adjustments for advances and offsets other than the font's own, the text rise for vertical
+/// offsets), shaped runs marked with the text they stand for.
+fn show(content: &mut Content, fonts: &mut [FontUse], x: f32, y: f32, style: Style, text: &str) {
     fill(content, style.color);
     content.begin_text();
-    content.set_font(style.face.resource(), style.size);
     content.set_text_matrix([1.0, 0.0, 0.0, 1.0, x, y]);
-    content.show(Str(&codes));
+    // How far (ems) the pen stands ahead of where the glyphs put it, and the rise now set.
+    let (mut ahead, mut rise) = (0.0f32, 0.0f32);
+    for run in fonts::runs(style.face, text) {
+        let font = fonts::font(run.font);
+        content.set_font(Name(resource(run.font).as_bytes()), style.size);
+        if run.shaped {
+            content
+                .begin_marked_content_with_properties(Name(b"Span"))
+                .properties()
+                .actual_text(TextStr(run.text));
+        }
+        let mut n = 0;
+        while n < run.glyphs.len() {
+            if run.glyphs[n].dy != rise {
+                rise = run.glyphs[n].dy;
+                content.set_rise(rise * style.size);
+            }
+            let mut show = content.show_positioned();
+            let mut items = show.items();
+            let mut codes = Vec::new();
+            while let Some(glyph) = run.glyphs.get(n).filter(|g| g.dy == rise) {
+                let shift = glyph.dx - ahead;
+                if shift.abs() > 1e-4 {
+                    if !codes.is_empty() {
+                        items.show(Str(&codes));
+                        codes.clear();
+                    }
+                    items.adjust(-shift * 1000.0);
+                }
+                codes.extend_from_slice(&fonts[run.font].code(font, &run, n).to_be_bytes());
+                ahead = glyph.dx + font.advance(glyph.id) - glyph.advance;
+                n += 1;
+            }
+            if !codes.is_empty() {
+                items.show(Str(&codes));
+            }
+        }
+        if run.shaped {
+            content.end_marked_content();
+        }
+    }
+    if rise != 0.0 {
+        content.set_rise(0.0);
+    }
     content.end_text();
 }
 
 /// The content stream of a page; images used are added to `images`.
-fn content(page: &Page, fonts: &mut [FontUse; 2], images: &mut Vec<Image>) -> Vec<u8> {
+fn content(page: &Page, fonts: &mut [FontUse], images: &mut Vec<Image>) -> Vec<u8> {
     let mut content = Content::new();
     for op in &page.ops {
         match op {
@@ -368,12 +356,11 @@ fn write_font(
     pdf: &mut Pdf,
     next: &mut impl FnMut() -> Ref,
     type0: Ref,
-    face: Face,
+    font: &Font,
     used: &FontUse,
 ) -> Result<(), String> {
-    let loaded = face.loaded();
     let (cid, descriptor, cmap_id, file) = (next(), next(), next(), next());
-    let base = format!("{}+{}", subset_tag(&used.remapper), loaded.name);
+    let base = format!("{}+{}", subset_tag(&used.remapper), font.name);
     let system = SystemInfo {
         registry: Str(b"Adobe"),
         ordering: Str(b"Identity"),
@@ -397,36 +384,35 @@ fn write_font(
     cid_font.widths().consecutive(0, used.widths.iter().copied());
     cid_font.finish();
 
-    let f = &loaded.face;
+    let f = &font.face;
     let bbox = f.global_bounding_box();
     let weight = f.weight().to_number() as f32;
     pdf.font_descriptor(descriptor)
         .name(Name(base.as_bytes()))
         .flags(FontFlags::NON_SYMBOLIC)
         .bbox(Rect::new(
-            loaded.scale(bbox.x_min),
-            loaded.scale(bbox.y_min),
-            loaded.scale(bbox.x_max),
-            loaded.scale(bbox.y_max),
+            font.scale(bbox.x_min),
+            font.scale(bbox.y_min),
+            font.scale(bbox.x_max),
+            font.scale(bbox.y_max),
         ))
         .italic_angle(0.0)
-        .ascent(loaded.scale(f.ascender()))
-        .descent(loaded.scale(f.descender()))
-        .cap_height(loaded.scale(f.capital_height().unwrap_or(f.ascender())))
+        .ascent(font.scale(f.ascender()))
+        .descent(font.scale(f.descender()))
+        .cap_height(font.scale(f.capital_height().unwrap_or(f.ascender())))
         .stem_v(10.0 + 0.244 * (weight - 50.0))
         .font_file2(file);
 
     let mut cmap = UnicodeCmap::new(Name(b"Custom"), system);
-    for (gid, c) in used.text.iter().enumerate() {
-        if let Some(c) = c {
-            cmap.pair(gid as u16, *c);
+    for (gid, text) in used.text.iter().enumerate() {
+        if let Some(text) = text {
+            cmap.pair_with_multiple(gid as u16, text.chars());
         }
     }
     pdf.stream(cmap_id, &compress_to_vec_zlib(&cmap.finish(), LEVEL))
         .filter(Filter::FlateDecode);
 
-    let subset =
-        subsetter::subset(loaded.data, 0, &used.remapper).map_err(|e| format!("font subset: {e}"))?;
+    let subset = subsetter::subset(font.data, 0, &used.remapper).map_err(|e| format!("font subset: {e}"))?;
     let deflated = compress_to_vec_zlib(&subset, LEVEL);
     let mut stream = pdf.stream(file, &deflated);
     stream.filter(Filter::FlateDecode);
@@ -464,7 +450,7 @@ fn write_image(pdf: &mut Pdf, id: Ref, mask: Ref, image: &ImageData) {
 
 /// The whole PDF of laid-out pages.
 pub(super) fn pdf(pages: &[Page], title: Option<&str>) -> Result<Vec<u8>, String> {
-    let mut fonts = [FontUse::new(), FontUse::new()];
+    let mut fonts: Vec<FontUse> = (0..fonts::COUNT).map(|_| FontUse::new()).collect();
     let mut images = Vec::new();
     let streams: Vec<Vec<u8>> = pages
         .iter()
@@ -477,7 +463,7 @@ pub(super) fn pdf(pages: &[Page], title: Option<&str>) -> Result<Vec<u8>, String
         Ref::new(last)
     };
     let (catalog, tree, light, info) = (next(), next(), next(), next());
-    let font_refs = [next(), next()];
+    let font_refs: Vec<Ref> = fonts.iter().map(|_| next()).collect();
     let image_refs: Vec<(Ref, Ref)> = images.iter().map(|_| (next(), next())).collect();
     let page_refs: Vec<(Ref, Ref)> = pages.iter().map(|_| (next(), next())).collect();
     let used = |f: &FontUse| f.widths.len() > 1;
@@ -495,9 +481,9 @@ pub(super) fn pdf(pages: &[Page], title: Option<&str>) -> Result<Vec<u8>, String
             .contents(*content_id);
         let mut resources = page.resources();
         let mut font_dict = resources.fonts();
-        for face in [Face::Regular, Face::Bold] {
-            if used(&fonts[face.index()]) {
-                font_dict.pair(face.resource(), font_refs[face.index()]);
+        for (n, font) in fonts.iter().enumerate() {
+            if used(font) {
+                font_dict.pair(Name(resource(n).as_bytes()), font_refs[n]);
             }
         }
         font_dict.finish();
@@ -511,10 +497,9 @@ pub(super) fn pdf(pages: &[Page], title: Option<&str>) -> Result<Vec<u8>, String
         page.finish();
         pdf.stream(*content_id, stream).filter(Filter::FlateDecode);
     }
-    for face in [Face::Regular, Face::Bold] {
-        let used_face = &fonts[face.index()];
-        if used(used_face) {
-            write_font(&mut pdf, &mut next, font_refs[face.index()], face, used_face)?;
+    for (n, used_font) in fonts.iter().enumerate() {
+        if used(used_font) {
+            write_font(&mut pdf, &mut next, font_refs[n], fonts::font(n), used_font)?;
         }
     }
     for (image, (id, mask)) in images.iter().zip(&image_refs) {
