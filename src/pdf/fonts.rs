@@ -1,13 +1,15 @@
 //! The embedded fonts, and text made into glyphs. DejaVu Sans (which carries ₹) sets Latin and
-//! everything else; Noto Sans Malayalam (`fonts/noto-sans-malayalam`, SIL Open Font License)
-//! sets Malayalam, chosen per run of text. Malayalam is shaped with rustybuzz, a port of
-//! HarfBuzz: conjuncts formed, vowel signs reordered and placed, chillu letters as typed. Latin
-//! is set a glyph per character from DejaVu's cmap, as every PDF has been, which keeps the
-//! measuring that wrapping does cheap.
+//! everything no other font claims; Noto Sans sets the scripts of India the office types
+//! (Malayalam, Tamil, Kannada, Devanagari: `fonts/noto`, SIL Open Font License), chosen per run
+//! of text. Those runs are shaped with rustybuzz, a port of HarfBuzz: conjuncts formed, vowel
+//! signs reordered and placed, chillu letters as typed. Latin is set a glyph per character from
+//! DejaVu's cmap, as every PDF has been, which keeps the measuring that wrapping does cheap.
 
 use super::layout::Face;
 use rustybuzz::{Direction, ShapePlan, UnicodeBuffer, script};
+use std::ops::RangeInclusive;
 use std::sync::LazyLock;
+use unicode_properties::{GeneralCategoryGroup, UnicodeGeneralCategory};
 
 /// One embedded font, parsed once.
 pub(super) struct Font {
@@ -16,15 +18,17 @@ pub(super) struct Font {
     /// The PostScript name, e.g. DejaVuSans-Bold.
     pub(super) name: &'static str,
     units_per_em: f32,
-    /// The shaping plan of a shaped script, built once (building one is slow).
-    plan: Option<ShapePlan>,
+    /// The shaping plan of its script, built once (building one is slow); none for Latin.
+    plan: Option<(rustybuzz::Script, ShapePlan)>,
 }
 
 impl Font {
-    fn load(data: &'static [u8], name: &'static str, shaped: bool) -> Font {
+    fn load(data: &'static [u8], name: &'static str, script: Option<rustybuzz::Script>) -> Font {
         let face = rustybuzz::Face::from_slice(data, 0).expect("an embedded font parses");
-        let plan =
-            shaped.then(|| ShapePlan::new(&face, Direction::LeftToRight, Some(script::MALAYALAM), None, &[]));
+        let plan = script.map(|script| {
+            let plan = ShapePlan::new(&face, Direction::LeftToRight, Some(script), None, &[]);
+            (script, plan)
+        });
         Font {
             data,
             units_per_em: face.units_per_em() as f32,
@@ -59,49 +63,88 @@ impl Font {
     }
 }
 
-/// The fonts, in the order of [`font_index`].
-static FONTS: LazyLock<[Font; 4]> = LazyLock::new(|| {
-    [
-        Font::load(dejavu::sans::regular(), "DejaVuSans", false),
-        Font::load(dejavu::sans::bold(), "DejaVuSans-Bold", false),
-        Font::load(
-            include_bytes!("../../fonts/noto-sans-malayalam/NotoSansMalayalam-Regular.ttf"),
-            "NotoSansMalayalam",
-            true,
-        ),
-        Font::load(
-            include_bytes!("../../fonts/noto-sans-malayalam/NotoSansMalayalam-Bold.ttf"),
-            "NotoSansMalayalam-Bold",
-            true,
-        ),
-    ]
-});
+/// A script of India set in its own font: its Unicode block, its virama (after which the next
+/// consonant joins), its shaping script and its two faces.
+struct Indic {
+    block: RangeInclusive<char>,
+    virama: char,
+    script: rustybuzz::Script,
+    regular: (&'static [u8], &'static str),
+    bold: (&'static [u8], &'static str),
+}
 
-/// How many fonts there are.
-pub(super) const COUNT: usize = 4;
+macro_rules! noto {
+    ($file:literal) => {
+        (include_bytes!(concat!("../../fonts/noto/", $file, ".ttf")), $file)
+    };
+}
+
+const INDIC: [Indic; 4] = [
+    Indic {
+        block: '\u{0D00}'..='\u{0D7F}',
+        virama: '\u{0D4D}',
+        script: script::MALAYALAM,
+        regular: noto!("NotoSansMalayalam-Regular"),
+        bold: noto!("NotoSansMalayalam-Bold"),
+    },
+    Indic {
+        block: '\u{0B80}'..='\u{0BFF}',
+        virama: '\u{0BCD}',
+        script: script::TAMIL,
+        regular: noto!("NotoSansTamil-Regular"),
+        bold: noto!("NotoSansTamil-Bold"),
+    },
+    Indic {
+        block: '\u{0C80}'..='\u{0CFF}',
+        virama: '\u{0CCD}',
+        script: script::KANNADA,
+        regular: noto!("NotoSansKannada-Regular"),
+        bold: noto!("NotoSansKannada-Bold"),
+    },
+    Indic {
+        block: '\u{0900}'..='\u{097F}',
+        virama: '\u{094D}',
+        script: script::DEVANAGARI,
+        regular: noto!("NotoSansDevanagari-Regular"),
+        bold: noto!("NotoSansDevanagari-Bold"),
+    },
+];
+
+/// How many fonts there are: DejaVu's two faces, then two for each script of [`INDIC`].
+pub(super) const COUNT: usize = 2 + 2 * INDIC.len();
+
+/// The fonts, in the order of [`font_index`].
+static FONTS: LazyLock<Vec<Font>> = LazyLock::new(|| {
+    let mut fonts = vec![
+        Font::load(dejavu::sans::regular(), "DejaVuSans", None),
+        Font::load(dejavu::sans::bold(), "DejaVuSans-Bold", None),
+    ];
+    for indic in &INDIC {
+        for (data, name) in [indic.regular, indic.bold] {
+            fonts.push(Font::load(data, name, Some(indic.script)));
+        }
+    }
+    fonts
+});
 
 pub(super) fn font(index: usize) -> &'static Font {
     &FONTS[index]
 }
 
-/// The scripts that pick a font.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Script {
-    Latin,
-    Malayalam,
-}
+/// What sets a run of text: DejaVu (`None`) or the script of [`INDIC`] at that index.
+pub(super) type Script = Option<usize>;
 
 fn font_index(face: Face, script: Script) -> usize {
-    match (script, face) {
-        (Script::Latin, Face::Regular) => 0,
-        (Script::Latin, Face::Bold) => 1,
-        (Script::Malayalam, Face::Regular) => 2,
-        (Script::Malayalam, Face::Bold) => 3,
-    }
+    let weight = match face {
+        Face::Regular => 0,
+        Face::Bold => 1,
+    };
+    script.map_or(0, |s| 2 + 2 * s) + weight
 }
 
-fn is_malayalam(c: char) -> bool {
-    ('\u{0D00}'..='\u{0D7F}').contains(&c)
+/// The script of [`INDIC`] whose block holds `c`.
+fn indic(c: char) -> Script {
+    INDIC.iter().position(|i| i.block.contains(&c))
 }
 
 /// ZERO WIDTH NON-JOINER and JOINER, which choose between a conjunct, a half form and a chillu.
@@ -109,22 +152,15 @@ fn is_joiner(c: char) -> bool {
     matches!(c, '\u{200C}' | '\u{200D}')
 }
 
-/// `text` cut into runs of one script; joiners stay with the Malayalam before them.
+/// `text` cut into runs of one script; joiners stay with the run before them.
 pub(super) fn segments(text: &str) -> impl Iterator<Item = (Script, &str)> {
     let mut rest = text;
     std::iter::from_fn(move || {
         let mut chars = rest.char_indices();
         let (_, first) = chars.next()?;
-        let script = if is_malayalam(first) {
-            Script::Malayalam
-        } else {
-            Script::Latin
-        };
+        let script = indic(first);
         let end = chars
-            .find(|(_, c)| {
-                let malayalam = is_malayalam(*c) || (script == Script::Malayalam && is_joiner(*c));
-                malayalam != (script == Script::Malayalam)
-            })
+            .find(|(_, c)| !(indic(*c) == script || (script.is_some() && is_joiner(*c))))
             .map_or(rest.len(), |(i, _)| i);
         let (run, tail) = rest.split_at(end);
         rest = tail;
@@ -153,13 +189,13 @@ pub(super) struct Run<'a> {
     pub shaped: bool,
 }
 
-/// The glyphs of a Malayalam run, shaped.
+/// The glyphs of a run of an Indic script, shaped.
 fn shape(font: &Font, text: &str) -> Vec<Glyph> {
-    let plan = font.plan.as_ref().expect("a shaped font has its plan");
+    let (script, plan) = font.plan.as_ref().expect("a shaped font has its plan");
     let mut buffer = UnicodeBuffer::new();
     buffer.push_str(text);
     buffer.set_direction(Direction::LeftToRight);
-    buffer.set_script(script::MALAYALAM);
+    buffer.set_script(*script);
     let out = rustybuzz::shape_with_plan(&font.face, plan, buffer);
     out.glyph_infos()
         .iter()
@@ -180,8 +216,8 @@ pub(super) fn runs(face: Face, text: &str) -> impl Iterator<Item = Run<'_>> {
         let index = font_index(face, script);
         let font = font(index);
         let glyphs = match script {
-            Script::Malayalam => shape(font, text),
-            Script::Latin => text
+            Some(_) => shape(font, text),
+            None => text
                 .char_indices()
                 .map(|(i, c)| {
                     let (id, advance) = font.glyph(c);
@@ -199,7 +235,7 @@ pub(super) fn runs(face: Face, text: &str) -> impl Iterator<Item = Run<'_>> {
             font: index,
             text,
             glyphs,
-            shaped: script == Script::Malayalam,
+            shaped: script.is_some(),
         }
     })
 }
@@ -210,15 +246,16 @@ pub(super) fn width(face: Face, text: &str) -> f32 {
         .map(|(script, run)| {
             let font = font(font_index(face, script));
             match script {
-                Script::Latin => run.chars().map(|c| font.glyph(c).1).sum::<f32>(),
-                Script::Malayalam => shape(font, run).iter().map(|g| g.advance).sum(),
+                None => run.chars().map(|c| font.glyph(c).1).sum::<f32>(),
+                Some(_) => shape(font, run).iter().map(|g| g.advance).sum(),
             }
         })
         .sum()
 }
 
 /// `word` cut where a line may break inside it: between letters, never inside a syllable (a
-/// vowel sign, a virama and what it joins, a joiner stay with the letter before them).
+/// vowel sign or other mark, a virama and the consonant it joins, a joiner stay with the letter
+/// before them).
 pub(super) fn pieces(word: &str) -> impl Iterator<Item = &str> {
     let mut rest = word;
     std::iter::from_fn(move || {
@@ -226,10 +263,8 @@ pub(super) fn pieces(word: &str) -> impl Iterator<Item = &str> {
         let end = rest
             .char_indices()
             .find(|(i, c)| {
-                let joined = prev.is_some_and(|p| p == '\u{0D4D}' || is_joiner(p));
-                let mark = matches!(*c, '\u{0D00}'..='\u{0D03}' | '\u{0D3B}'..='\u{0D3C}'
-                    | '\u{0D3E}'..='\u{0D4D}' | '\u{0D57}' | '\u{0D62}'..='\u{0D63}')
-                    || is_joiner(*c);
+                let joined = prev.is_some_and(|p| is_joiner(p) || INDIC.iter().any(|s| s.virama == p));
+                let mark = c.general_category_group() == GeneralCategoryGroup::Mark || is_joiner(*c);
                 prev = Some(*c);
                 *i > 0 && !joined && !mark
             })
@@ -266,7 +301,7 @@ mod tests {
     use super::*;
 
     fn glyph_of(face: Face, c: char) -> u16 {
-        font(font_index(face, Script::Malayalam)).glyph(c).0
+        font(font_index(face, Some(0))).glyph(c).0
     }
 
     #[test]
@@ -275,11 +310,11 @@ mod tests {
         assert_eq!(
             runs,
             [
-                (Script::Latin, "Kummil "),
-                (Script::Malayalam, "കുമ്മിൾ"),
-                (Script::Latin, " "),
-                (Script::Malayalam, "ബാങ്ക്\u{200D}"),
-                (Script::Latin, ", Ltd"),
+                (None, "Kummil "),
+                (Some(0), "കുമ്മിൾ"),
+                (None, " "),
+                (Some(0), "ബാങ്ക്\u{200D}"),
+                (None, ", Ltd"),
             ]
         );
         assert_eq!(segments("").count(), 0);
@@ -321,11 +356,34 @@ mod tests {
     }
 
     #[test]
+    fn tamil_kannada_and_hindi_names_are_set_in_their_own_fonts() {
+        for (script, name) in [
+            (1, "கூட்டுறவு சங்கம்"),
+            (2, "ಸಹಕಾರ ಸಂಘ ನಿಯಮಿತ"),
+            (3, "सहकारी समिति लिमिटेड"),
+        ] {
+            for face in [Face::Regular, Face::Bold] {
+                let runs: Vec<_> = runs(face, name).filter(|r| r.shaped).collect();
+                assert_eq!(runs.len(), 2 + usize::from(script != 1), "{name}");
+                for run in runs {
+                    assert_eq!(run.font, font_index(face, Some(script)));
+                    assert!(run.glyphs.iter().all(|g| g.id != 0), "{} has a .notdef", run.text);
+                }
+            }
+        }
+        // Hindi's i-matra is typed after its consonant and drawn before it: ि then स in सि.
+        let si: Vec<_> = runs(Face::Regular, "सि").collect();
+        let hindi = font(font_index(Face::Regular, Some(3)));
+        assert_eq!(si[0].glyphs[1].id, hindi.glyph('स').0);
+    }
+
+    #[test]
     fn words_break_between_syllables_only() {
         let cut = |word| pieces(word).collect::<Vec<_>>();
         assert_eq!(cut("സഹകരണ"), ["സ", "ഹ", "ക", "ര", "ണ"]);
         assert_eq!(cut("ബാങ്ക്"), ["ബാ", "ങ്ക്"]);
         assert_eq!(cut("ക\u{200D}ര"), ["ക\u{200D}ര"]);
         assert_eq!(cut("abc"), ["a", "b", "c"]);
+        assert_eq!(cut("समिति"), ["स", "मि", "ति"]);
     }
 }

@@ -23,6 +23,7 @@ mod gstr1;
 mod imports;
 mod large_office;
 mod lists;
+mod malayalam;
 mod outbound;
 mod payments;
 mod projects;

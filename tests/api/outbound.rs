@@ -96,12 +96,6 @@ async fn issued(o: &Office, doc_type: &str) -> Value {
     reply.body
 }
 
-fn pdf_text(bytes: &[u8]) -> String {
-    let doc = lopdf::Document::load_mem(bytes).expect("a PDF lopdf can read");
-    let pages: Vec<u32> = doc.get_pages().keys().copied().collect();
-    doc.extract_text(&pages).expect("a text layer")
-}
-
 #[tokio::test]
 async fn the_pdf_is_inline_or_a_named_attachment_and_carries_the_rupee_sign_in_its_text() {
     let o = office().await;
@@ -118,7 +112,7 @@ async fn the_pdf_is_inline_or_a_named_attachment_and_carries_the_rupee_sign_in_i
         inline.headers[header::CONTENT_DISPOSITION],
         format!("inline; filename=\"{}.pdf\"", no.replace('/', "-")).as_str()
     );
-    let text = pdf_text(&inline.bytes);
+    let text = crate::common::pdf::text(&inline.bytes);
     assert!(text.contains("TAX INVOICE"), "{text}");
     assert!(text.contains(&no), "{text}");
     // ₹1,18,000.00: 1,00,000 and 18% GST, with the rupee sign in the text layer.
@@ -153,7 +147,7 @@ async fn the_pdf_is_inline_or_a_named_attachment_and_carries_the_rupee_sign_in_i
         draft_pdf.headers[header::CONTENT_DISPOSITION],
         "attachment; filename=\"draft.pdf\""
     );
-    assert!(pdf_text(&draft_pdf.bytes).contains("DRAFT"));
+    assert!(crate::common::pdf::text(&draft_pdf.bytes).contains("DRAFT"));
     // A staff user outside the book gets the same 404 as for a missing document.
     let hidden = o
         .app
@@ -993,7 +987,7 @@ async fn the_letterhead_falls_back_to_the_company_profile_and_takes_a_checked_lo
         .app
         .get(&format!("/api/documents/{}/pdf", id(&invoice)), &o.owner)
         .await;
-    let text = pdf_text(&pdf.bytes);
+    let text = crate::common::pdf::text(&pdf.bytes);
     assert!(
         text.contains("Softland Co-op Solutions") && text.contains("softland@sbi"),
         "{text}"

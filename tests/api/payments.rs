@@ -76,12 +76,6 @@ async fn issued(b: &Books, doc_type: &str, client: &str, doc_date: Option<&str>,
     reply.body
 }
 
-fn pdf_text(bytes: &[u8]) -> String {
-    let doc = lopdf::Document::load_mem(bytes).expect("a PDF");
-    let pages: Vec<u32> = doc.get_pages().keys().copied().collect();
-    doc.extract_text(&pages).expect("a text layer")
-}
-
 /// The society subscribed to the module: the project, its milestones path and its checklist.
 async fn society_checklist(b: &Books) -> (Value, String, Value) {
     let link = b
@@ -167,7 +161,7 @@ async fn partial_payments_and_tds_settle_an_invoice() {
         pdf.headers[header::CONTENT_DISPOSITION],
         "inline; filename=\"RCT-26-27-0002.pdf\""
     );
-    let text = pdf_text(&pdf.bytes);
+    let text = crate::common::pdf::text(&pdf.bytes);
     for expected in [
         "RECEIPT",
         "RCT/26-27-0002",
@@ -831,7 +825,7 @@ async fn a_cancelled_payment_gives_the_invoices_their_outstanding_back_and_keeps
         before.contains("5800000") && after.contains("11800000"),
         "{before} {after}"
     );
-    let text = pdf_text(
+    let text = crate::common::pdf::text(
         &b.app
             .get(&format!("/api/payments/{}/receipt.pdf", id(p)), &b.owner)
             .await

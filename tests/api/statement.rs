@@ -418,12 +418,6 @@ async fn the_csv_twin_gives_the_same_rows_in_rupees() {
     assert_eq!(lines, expected);
 }
 
-fn pdf_text(bytes: &[u8]) -> String {
-    let doc = lopdf::Document::load_mem(bytes).expect("a PDF");
-    let pages: Vec<u32> = doc.get_pages().keys().copied().collect();
-    doc.extract_text(&pages).expect("a text layer")
-}
-
 #[tokio::test]
 async fn the_pdf_twin_names_the_client_the_period_and_the_closing() {
     let h = history().await;
@@ -436,7 +430,7 @@ async fn the_pdf_twin_names_the_client_the_period_and_the_closing() {
         .await;
     assert_eq!(reply.status, StatusCode::OK, "{}", reply.text);
     assert_eq!(reply.headers[header::CONTENT_TYPE], "application/pdf");
-    let text = pdf_text(&reply.bytes);
+    let text = crate::common::pdf::text(&reply.bytes);
     for expected in [
         "STATEMENT OF ACCOUNT",
         "Kadakkal SCB",
@@ -533,7 +527,7 @@ async fn a_statement_is_emailed_with_its_pdf_logged_and_audited() {
     let pdf = base64::engine::general_purpose::STANDARD
         .decode(attachment["Content"].as_str().unwrap())
         .unwrap();
-    assert!(pdf_text(&pdf).contains("₹1,44,200.00"));
+    assert!(crate::common::pdf::text(&pdf).contains("₹1,44,200.00"));
     let (purpose, client, log_id): (String, String, String) = h
         .app
         .sql()

@@ -147,25 +147,9 @@ async fn without_a_upi_id_no_bill_carries_a_link() {
     assert_eq!(decode_qr_codes(&pdf.bytes), Vec::<String>::new());
 }
 
-/// Page 1 of `pdf` rendered at 150 dpi by pdftoppm, every QR code on it decoded by rqrr.
+/// Every QR code on page 1 of `pdf` (rendered by pdftoppm), decoded by rqrr.
 fn decode_qr_codes(pdf: &[u8]) -> Vec<String> {
-    let dir = tempfile::tempdir().unwrap();
-    let input = dir.path().join("bill.pdf");
-    std::fs::write(&input, pdf).unwrap();
-    let out = dir.path().join("page");
-    let status = std::process::Command::new("pdftoppm")
-        .args(["-r", "150", "-gray", "-png", "-f", "1", "-l", "1", "-singlefile"])
-        .arg(&input)
-        .arg(&out)
-        .status()
-        .expect("pdftoppm (poppler-utils; tests/run.sh installs it)");
-    assert!(status.success());
-    let png = std::fs::read(dir.path().join("page.png")).unwrap();
-    // Kept for a reviewer to look at, as the browser tests keep their screenshots.
-    let shots = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/screenshots");
-    if std::fs::create_dir_all(&shots).is_ok() && !png.is_empty() {
-        let _ = std::fs::write(shots.join(format!("pdf-page1-{}.png", png.len())), &png);
-    }
+    let png = crate::common::pdf::first_page_png(pdf, &format!("upi-pdf-page1-{}", pdf.len()));
     crate::common::qr::codes_in_png(&png)
 }
 

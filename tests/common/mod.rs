@@ -16,6 +16,7 @@ pub mod cloud;
 pub mod gateway;
 pub mod loopback;
 pub mod mail;
+pub mod pdf;
 pub mod qr;
 pub mod server;
 pub mod smtp;

@@ -1,5 +1,5 @@
-//! The in-process PDF table: `backoffice::documents::pdf::document_pdf` on a one-page and a five-page tax
-//! invoice, without the server.
+//! The in-process PDF table: `backoffice::documents::pdf::document_pdf` on one-page tax invoices
+//! (English, with its UPI code, in Malayalam) and a five-page one, without the server.
 
 use std::time::{Duration, Instant};
 
@@ -88,12 +88,27 @@ pub fn pdf_section() -> String {
          embedded fonts and decodes the logo).\n\n\
          | document | lines | pages | size KB | first ms | p50 ms | p99 ms |\n|---|---:|---:|---:|---:|---:|---:|\n",
     );
-    for (name, lines, pages, upi) in [
-        ("tax invoice, one page", 3, 1, false),
-        ("tax invoice with its UPI code, one page", 3, 1, true),
-        ("tax invoice, five pages", 80, 5, false),
+    for (name, lines, pages, upi, malayalam) in [
+        ("tax invoice, one page", 3, 1, false, false),
+        ("tax invoice with its UPI code, one page", 3, 1, true, false),
+        ("tax invoice in Malayalam, one page", 3, 1, false, true),
+        ("tax invoice, five pages", 80, 5, false, false),
     ] {
         let mut view = pdf_view(lines);
+        if malayalam {
+            // The same invoice to a society that writes in Malayalam: its name, its address and
+            // the lines (Noto Sans Malayalam, shaped, beside DejaVu Sans).
+            view.recipient.name = "കുമ്മിൾ സർവീസ് സഹകരണ ബാങ്ക് ലിമിറ്റഡ് നമ്പർ 1234".into();
+            view.recipient.address_lines = vec!["മെയിൻ റോഡ്, കുമ്മിൾ".into(), "കൊല്ലം ജില്ല".into()];
+            let descriptions = [
+                "സോഫ്റ്റ്‌വെയർ വാർഷിക പരിപാലനം, ഏപ്രിൽ 2026 മുതൽ മാർച്ച് 2027 വരെ",
+                "പഴയ സിസ്റ്റത്തിൽ നിന്നുള്ള ഡാറ്റ മാറ്റം",
+                "ജീവനക്കാർക്കുള്ള പരിശീലനം (രണ്ട് ദിവസം)",
+            ];
+            for (line, description) in view.lines.iter_mut().zip(descriptions) {
+                line.description = description.into();
+            }
+        }
         if upi {
             let uri = backoffice::documents::upi::uri(
                 "malabarsoft@sbi",

@@ -59,9 +59,11 @@ pub struct Fixture {
     pub name_q: String,
     /// Issued invoices with three lines or more and two events or more.
     pub documents: Vec<String>,
-    /// A one-page invoice and a five-page one (80 lines, made at fixture time).
+    /// A one-page invoice and a five-page one (80 lines, made at fixture time), and a one-page
+    /// invoice of a society named in Malayalam.
     pub one_page: String,
     pub five_page: String,
+    pub malayalam: String,
     /// Active clients to write for, and invoices owing at least ₹100 with their client.
     pub clients: Vec<String>,
     pub owing: Vec<(String, String)>,
@@ -149,6 +151,13 @@ impl Fixture {
         );
         assert!(documents.len() >= 50, "too few documents with lines and events");
         let one_page = documents[0].clone();
+        let malayalam = one(
+            &conn,
+            "SELECT d.id FROM document d JOIN client c ON c.id = d.client_id
+             WHERE d.type = 'INVOICE' AND d.status = 'issued' AND unicode(c.name) BETWEEN 3328 AND 3455
+               AND (SELECT COUNT(*) FROM document_line l WHERE l.document_id = d.id) >= 3
+             ORDER BY d.id DESC LIMIT 1",
+        );
         let clients = strings(
             &conn,
             "SELECT id FROM client WHERE status = 'active' ORDER BY id LIMIT 3000",
@@ -221,6 +230,7 @@ impl Fixture {
             documents,
             one_page,
             five_page,
+            malayalam,
             clients,
             owing,
             biggest_client,
@@ -526,6 +536,7 @@ pub fn scenarios(f: &Fixture) -> Vec<ReadScenario> {
     for (what, id) in [
         ("one page", f.one_page.clone()),
         ("five pages", f.five_page.clone()),
+        ("one page, a society named in Malayalam", f.malayalam.clone()),
     ] {
         let mh = mh.clone();
         let path = format!("/api/documents/{id}/pdf");

@@ -20,7 +20,9 @@ pub fn scenarios(f: &Fixture) -> Vec<ReadScenario> {
         Kind::AtOneClient(100.0),
         path.clone(),
         move |c| {
-            let client = backoffice::clients::store::get(c, &client, None).unwrap().unwrap();
+            let client = backoffice::clients::store::get(c, &client, None)
+                .unwrap()
+                .unwrap();
             let s = backoffice::statements::statement(c, &client, period).unwrap();
             assert!(s.rows.len() > 20, "too few rows for a ten-year statement");
         },
@@ -33,7 +35,9 @@ pub fn scenarios(f: &Fixture) -> Vec<ReadScenario> {
         Kind::AtOneClient(200.0),
         path.replacen("/statement?", "/statement.pdf?", 1),
         move |c| {
-            let client = backoffice::clients::store::get(c, &client, None).unwrap().unwrap();
+            let client = backoffice::clients::store::get(c, &client, None)
+                .unwrap()
+                .unwrap();
             let s = backoffice::statements::statement(c, &client, period).unwrap();
             let lh = backoffice::company::letterhead::letterhead(c, &[]).unwrap();
             std::hint::black_box(backoffice::statements::pdf::statement_pdf(&s, &lh).unwrap());
