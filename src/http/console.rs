@@ -18,6 +18,12 @@ pub async fn serve(method: Method, uri: Uri, headers: HeaderMap) -> Response {
         return super::method_not_allowed().await.into_response();
     }
     let path = uri.path().trim_start_matches('/');
+    if let Some(font) = path.strip_prefix("fonts/") {
+        return match serve_font(font, &method, &headers) {
+            Some(response) => response,
+            None => super::not_found().await.into_response(),
+        };
+    }
     let looks_like_route = !path.rsplit('/').next().unwrap_or("").contains('.');
     let file = Assets::get(path).map(|f| (path.to_string(), f)).or_else(|| {
         looks_like_route
@@ -56,4 +62,29 @@ pub async fn serve(method: Method, uri: Uri, headers: HeaderMap) -> Response {
     // Revalidate every time: cheap with the ETag, and a new binary's console is seen at once.
     headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
     response
+}
+
+/// A web font of the scripts of India (`assets/fonts.css`), from the bytes the PDFs embed.
+fn serve_font(name: &str, method: &Method, headers: &HeaderMap) -> Option<Response> {
+    let data = crate::pdf::fonts::file(name)?;
+    // The binary's version and the file's name and length: the font changes only with a binary.
+    let etag = format!("\"{}-{name}-{}\"", env!("CARGO_PKG_VERSION"), data.len());
+    let mut response = if headers
+        .get(header::IF_NONE_MATCH)
+        .is_some_and(|v| v.as_bytes() == etag.as_bytes())
+    {
+        StatusCode::NOT_MODIFIED.into_response()
+    } else if method == Method::HEAD {
+        Response::new(Body::empty())
+    } else {
+        Response::new(Body::from(data))
+    };
+    let headers = response.headers_mut();
+    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("font/ttf"));
+    headers.insert(
+        header::ETAG,
+        HeaderValue::from_str(&etag).unwrap_or(HeaderValue::from_static("\"font\"")),
+    );
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    Some(response)
 }

@@ -110,6 +110,18 @@ const INDIC: [Indic; 4] = [
     },
 ];
 
+/// The bytes of the Noto font file `name` (`NotoSansMalayalam-Bold.ttf`): the console serves
+/// them as web fonts (`/fonts/...`, `assets/fonts.css`), so a screen shows these scripts as the
+/// PDFs do on a computer that has no font for them.
+pub fn file(name: &str) -> Option<&'static [u8]> {
+    let stem = name.strip_suffix(".ttf")?;
+    INDIC
+        .iter()
+        .flat_map(|i| [i.regular, i.bold])
+        .find(|(_, n)| *n == stem)
+        .map(|(data, _)| data)
+}
+
 /// How many fonts there are: DejaVu's two faces, then two for each script of [`INDIC`].
 pub(super) const COUNT: usize = 2 + 2 * INDIC.len();
 
@@ -375,6 +387,15 @@ mod tests {
         let si: Vec<_> = runs(Face::Regular, "सि").collect();
         let hindi = font(font_index(Face::Regular, Some(3)));
         assert_eq!(si[0].glyphs[1].id, hindi.glyph('स').0);
+    }
+
+    #[test]
+    fn the_console_is_served_the_same_font_files() {
+        let bold = file("NotoSansMalayalam-Bold.ttf").unwrap();
+        assert_eq!(bold, font(font_index(Face::Bold, Some(0))).data);
+        assert!(file("NotoSansTamil-Regular.ttf").is_some());
+        assert_eq!(file("NotoSansMalayalam-Bold"), None);
+        assert_eq!(file("../Cargo.toml"), None);
     }
 
     #[test]

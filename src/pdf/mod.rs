@@ -20,7 +20,7 @@
 //! ```
 //! `payments::receipt_pdf` draws one in full.
 
-mod fonts;
+pub mod fonts;
 pub mod layout;
 mod write;
 

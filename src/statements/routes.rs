@@ -27,6 +27,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(statement_pdf))
         .routes(routes!(send_statement))
         .routes(routes!(year_end_clients))
+        .routes(routes!(year_end_csv))
 }
 
 /// The statement of the client `id` for the period asked for, and the letterhead of its paper.
@@ -158,4 +159,30 @@ async fn year_end_clients(
             .read(move |c| year_end::year_end(c, q.fy.as_deref()))
             .await?,
     ))
+}
+
+/// The year-end run's clients as a CSV: client ID, client, closing, the address the statement
+/// goes to and whether it went there today (owner and manager).
+#[utoipa::path(get, path = "/api/statements/year-end.csv", tag = "reports", params(YearEndQuery),
+    responses((status = 200, content_type = "text/csv", body = String), (status = 403, body = ErrorBody), (status = 422, body = ErrorBody)))]
+async fn year_end_csv(
+    State(state): State<AppState>,
+    _: Manager,
+    QueryParams(q): QueryParams<YearEndQuery>,
+) -> Result<Response, AppError> {
+    let y = state
+        .db
+        .read(move |c| year_end::year_end(c, q.fy.as_deref()))
+        .await?;
+    let mut out = csv::line(&["Client ID", "Client", "Closing", "Sent to", "Sent today"]);
+    for r in &y.rows {
+        out.push_str(&csv::line(&[
+            &r.client_id,
+            &r.client_name,
+            &csv::amount(r.closing),
+            r.email.as_deref().unwrap_or(""),
+            if r.sent_today { "yes" } else { "no" },
+        ]));
+    }
+    Ok(csv::attachment(&format!("year-end-statements-{}.csv", y.fy), out))
 }

@@ -17,39 +17,72 @@ use crate::statements::rules::{Entry, Kind};
 use chrono::NaiveDate;
 use rusqlite::{Connection, params};
 use serde::Serialize;
+use std::sync::LazyLock;
 use utoipa::ToSchema;
+
+/// The entries of a statement dated up to `?2`, in no order, each with its client last; the
+/// client is `{client}` (`= ?1` for one, `IS NOT NULL` for every client).
+const ENTRIES: &str = "
+    SELECT d.doc_date, 'invoice', d.id, NULL, d.doc_no, d.total AS debit, 0 AS credit, d.id, d.client_id AS client_id
+      FROM document d
+     WHERE d.client_id {client} AND +d.type = 'INVOICE' AND d.status NOT IN ('draft', 'cancelled') AND d.doc_date <= ?2
+    UNION ALL
+    SELECT d.doc_date, 'payment', d.id, NULL, d.doc_no || ' paid before the move', 0, d.legacy_paid, d.id, d.client_id
+      FROM document d
+     WHERE d.client_id {client} AND +d.type = 'INVOICE' AND d.status NOT IN ('draft', 'cancelled') AND d.doc_date <= ?2
+       AND d.legacy_paid > 0
+    UNION ALL
+    SELECT n.doc_date, 'credit_note', n.id, NULL, n.doc_no || ' on ' || i.doc_no, 0, n.total, n.id, i.client_id
+      FROM document i JOIN document n ON n.parent_id = i.id AND +n.type = 'CREDIT_NOTE'
+     WHERE i.client_id {client} AND +i.type = 'INVOICE' AND i.status NOT IN ('draft', 'cancelled')
+       AND n.status NOT IN ('draft', 'cancelled') AND +n.doc_date <= ?2
+    UNION ALL
+    SELECT p.received_on, 'payment', NULL, p.id, p.receipt_no, 0, p.amount, p.id, p.client_id FROM payment p
+     WHERE p.client_id {client} AND p.received_on <= ?2
+    UNION ALL
+    SELECT p.received_on, 'tds', NULL, p.id, p.receipt_no, 0, SUM(a.tds), p.id, p.client_id
+      FROM payment p JOIN payment_allocation a ON a.payment_id = p.id
+     WHERE p.client_id {client} AND p.received_on <= ?2
+     GROUP BY p.id HAVING SUM(a.tds) > 0
+    UNION ALL
+    SELECT r.refunded_on, 'refund', NULL, p.id, p.receipt_no, r.amount, 0, r.id, p.client_id
+      FROM payment p JOIN payment_refund r ON r.payment_id = p.id
+     WHERE p.client_id {client} AND r.refunded_on <= ?2
+    UNION ALL
+    SELECT p.cancelled_on, 'payment_cancelled', NULL, p.id, p.receipt_no, p.amount, 0, p.id, p.client_id
+      FROM payment p
+     WHERE p.client_id {client} AND p.status = 'cancelled' AND p.cancelled_on <= ?2";
+
+static ONE_CLIENT: LazyLock<String> = LazyLock::new(|| ENTRIES.replace("{client}", "= ?1"));
+
+/// What every client's statement closes at on `to` (the sum of its entries, as the ledger adds
+/// them), for the clients whose closing is above zero, by name: (id, name, closing). One pass
+/// over the office's entries rather than a statement per client.
+pub fn owing_at(conn: &Connection, to: NaiveDate) -> Result<Vec<(String, String, i64)>, AppError> {
+    static SQL: LazyLock<String> = LazyLock::new(|| {
+        format!(
+            "SELECT c.id, c.name, t.closing
+               FROM (SELECT client_id, SUM(debit) - SUM(credit) AS closing
+                       FROM ({entries})
+                      GROUP BY client_id) t
+               JOIN client c ON c.id = t.client_id
+              WHERE t.closing > 0
+              ORDER BY c.name COLLATE NOCASE, c.id",
+            entries = ENTRIES.replace("{client}", "IS NOT NULL")
+        )
+    });
+    let mut stmt = conn.prepare_cached(&SQL)?;
+    let rows = stmt
+        .query_map(params![Option::<String>::None, to.to_string()], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+        })?
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(rows)
+}
 
 /// Every entry of the client `client_id` dated up to `to`, in no order.
 pub fn entries(conn: &Connection, client_id: &str, to: NaiveDate) -> Result<Vec<Entry>, AppError> {
-    let mut stmt = conn.prepare_cached(
-        "SELECT d.doc_date, 'invoice', d.id, NULL, d.doc_no, d.total, 0, d.id FROM document d
-          WHERE d.client_id = ?1 AND +d.type = 'INVOICE' AND d.status NOT IN ('draft', 'cancelled') AND d.doc_date <= ?2
-         UNION ALL
-         SELECT d.doc_date, 'payment', d.id, NULL, d.doc_no || ' paid before the move', 0, d.legacy_paid, d.id FROM document d
-          WHERE d.client_id = ?1 AND +d.type = 'INVOICE' AND d.status NOT IN ('draft', 'cancelled') AND d.doc_date <= ?2
-            AND d.legacy_paid > 0
-         UNION ALL
-         SELECT n.doc_date, 'credit_note', n.id, NULL, n.doc_no || ' on ' || i.doc_no, 0, n.total, n.id
-           FROM document i JOIN document n ON n.parent_id = i.id AND +n.type = 'CREDIT_NOTE'
-          WHERE i.client_id = ?1 AND +i.type = 'INVOICE' AND i.status NOT IN ('draft', 'cancelled')
-            AND n.status NOT IN ('draft', 'cancelled') AND +n.doc_date <= ?2
-         UNION ALL
-         SELECT p.received_on, 'payment', NULL, p.id, p.receipt_no, 0, p.amount, p.id FROM payment p
-          WHERE p.client_id = ?1 AND p.received_on <= ?2
-         UNION ALL
-         SELECT p.received_on, 'tds', NULL, p.id, p.receipt_no, 0, SUM(a.tds), p.id
-           FROM payment p JOIN payment_allocation a ON a.payment_id = p.id
-          WHERE p.client_id = ?1 AND p.received_on <= ?2
-          GROUP BY p.id HAVING SUM(a.tds) > 0
-         UNION ALL
-         SELECT r.refunded_on, 'refund', NULL, p.id, p.receipt_no, r.amount, 0, r.id
-           FROM payment p JOIN payment_refund r ON r.payment_id = p.id
-          WHERE p.client_id = ?1 AND r.refunded_on <= ?2
-         UNION ALL
-         SELECT p.cancelled_on, 'payment_cancelled', NULL, p.id, p.receipt_no, p.amount, 0, p.id
-           FROM payment p
-          WHERE p.client_id = ?1 AND p.status = 'cancelled' AND p.cancelled_on <= ?2",
-    )?;
+    let mut stmt = conn.prepare_cached(&ONE_CLIENT)?;
     let rows = stmt.query_map(params![client_id, to.to_string()], |r| {
         let kind: String = r.get(1)?;
         Ok((
@@ -147,20 +180,4 @@ pub fn sent_since(
                 AND json_extract(after, '$.to') = ?4 AND json_extract(after, '$.email') = ?5)",
         )?
         .query_row(params![client_id, since, from, to, email], |r| r.get(0))?)
-}
-
-/// The clients who have issued invoices or payments dated up to `to`, by name: the only ones
-/// whose statement can show a balance.
-pub fn clients_with_entries(conn: &Connection, to: NaiveDate) -> Result<Vec<String>, AppError> {
-    let mut stmt = conn.prepare_cached(
-        "SELECT c.id FROM client c
-          WHERE EXISTS (SELECT 1 FROM document d WHERE d.client_id = c.id AND +d.type = 'INVOICE'
-                          AND d.status NOT IN ('draft', 'cancelled') AND d.doc_date <= ?1)
-             OR EXISTS (SELECT 1 FROM payment p WHERE p.client_id = c.id AND p.received_on <= ?1)
-          ORDER BY c.name COLLATE NOCASE, c.id",
-    )?;
-    let ids = stmt
-        .query_map([to.to_string()], |r| r.get(0))?
-        .collect::<Result<Vec<String>, _>>()?;
-    Ok(ids)
 }

@@ -4,11 +4,10 @@
 //! (showing its progress and, at the end, who could not be reached); the send's once-a-day rule
 //! (`delivery`) makes a second run the same day send nothing twice.
 
-use crate::clients::store as client_store;
 use crate::db::settings;
 use crate::documents::delivery::{SendRequest, recipient};
 use crate::error::AppError;
-use crate::statements::{delivery, rules, statement, store};
+use crate::statements::{delivery, rules, store};
 use rusqlite::Connection;
 use serde::Serialize;
 use utoipa::ToSchema;
@@ -43,22 +42,15 @@ pub fn year_end(conn: &Connection, fy: Option<&str>) -> Result<YearEnd, AppError
     let today = settings::office_today(conn)?;
     let (fy, period) = rules::year_end_period(fy, today)?;
     let mut rows = Vec::new();
-    for id in store::clients_with_entries(conn, period.to)? {
-        let Some(client) = client_store::get(conn, &id, None)? else {
-            continue;
-        };
-        let closing = statement(conn, &client, period)?.closing;
-        if closing <= 0 {
-            continue;
-        }
-        let email = recipient(conn, &SendRequest::default(), &client.id).ok();
+    for (client_id, client_name, closing) in store::owing_at(conn, period.to)? {
+        let email = recipient(conn, &SendRequest::default(), &client_id).ok();
         let sent_today = match &email {
-            Some(e) => delivery::sent_today(conn, &client.id, period, e)?,
+            Some(e) => delivery::sent_today(conn, &client_id, period, e)?,
             None => false,
         };
         rows.push(YearEndClient {
-            client_id: client.id,
-            client_name: client.name,
+            client_id,
+            client_name,
             closing,
             email,
             sent_today,

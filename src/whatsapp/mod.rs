@@ -80,6 +80,13 @@ pub fn number(conn: &Connection, client_id: &str) -> Result<String, AppError> {
     Err(no_number(&client.name, &tried))
 }
 
+/// A chat and what it is about: the client it goes to and the words its note gives.
+struct Chat {
+    message: Message,
+    client_id: String,
+    about: String,
+}
+
 /// The chat about a document of the user's book (404 otherwise).
 pub fn for_document(
     conn: &Connection,
@@ -87,6 +94,10 @@ pub fn for_document(
     id: &str,
     config: &Config,
 ) -> Result<Message, AppError> {
+    Ok(document_chat(conn, user, id, config)?.message)
+}
+
+fn document_chat(conn: &Connection, user: &AuthUser, id: &str, config: &Config) -> Result<Chat, AppError> {
     let doc = visible_document(conn, user, id)?;
     if doc.status == "draft" {
         return Err(AppError::conflict(
@@ -100,7 +111,16 @@ pub fn for_document(
         None => None,
     };
     let text = rules::document_text(&doc, &view::build(conn, &doc)?, link.as_deref());
-    Ok(message(phone, text))
+    let about = format!(
+        "{} {}",
+        view::title(&doc.doc_type).to_lowercase(),
+        doc.doc_no.as_deref().unwrap_or_default()
+    );
+    Ok(Chat {
+        message: message(phone, text),
+        client_id: doc.client_id,
+        about,
+    })
 }
 
 /// The chat about a reminder of the user's share: the letter its email would carry.
@@ -110,10 +130,25 @@ pub fn for_reminder(
     id: &str,
     config: &Config,
 ) -> Result<Message, AppError> {
+    Ok(reminder_chat(conn, user, id, config)?.0.message)
+}
+
+/// The chat about a reminder, and the reminder's status.
+fn reminder_chat(
+    conn: &Connection,
+    user: &AuthUser,
+    id: &str,
+    config: &Config,
+) -> Result<(Chat, String), AppError> {
     let r = reminders::visible(conn, user, id)?;
     let phone = number(conn, &r.client_id)?;
     let text = reminders::send::chat_text(conn, &r, config)?;
-    Ok(message(phone, text))
+    let chat = Chat {
+        message: message(phone, text),
+        about: format!("reminder: {}", r.summary),
+        client_id: r.client_id,
+    };
+    Ok((chat, r.status))
 }
 
 /// The chat about the statement of account of a client of the user's book for a period
@@ -124,25 +159,25 @@ pub fn for_statement(
     client_id: &str,
     asked: &StatementPeriod,
 ) -> Result<Message, AppError> {
+    Ok(statement_chat(conn, user, client_id, asked)?.message)
+}
+
+fn statement_chat(
+    conn: &Connection,
+    user: &AuthUser,
+    client_id: &str,
+    asked: &StatementPeriod,
+) -> Result<Chat, AppError> {
     let client = visible_client(conn, user, client_id)?;
     let period = asked.period(settings::office_today(conn)?)?;
     let statement = statements::statement(conn, &client, period)?;
     let phone = number(conn, client_id)?;
     let sender = letterhead::letterhead(conn, &[])?.trade_name;
-    Ok(message(phone, rules::statement_text(&statement, &sender)))
-}
-
-/// Records that the chat about a statement was sent.
-pub fn record_statement_in(
-    tx: &Connection,
-    user: &AuthUser,
-    client_id: &str,
-    asked: &StatementPeriod,
-) -> Result<Sent, AppError> {
-    let m = for_statement(tx, user, client_id, asked)?;
-    let p = asked.period(settings::office_today(tx)?)?;
-    let about = format!("statement of account {} to {}", p.from, p.to);
-    record_in(tx, user, client_id, &about, m)
+    Ok(Chat {
+        message: message(phone, rules::statement_text(&statement, &sender)),
+        client_id: client.id,
+        about: format!("statement of account {} to {}", period.from, period.to),
+    })
 }
 
 fn message(phone: String, text: String) -> Message {
@@ -154,20 +189,15 @@ fn message(phone: String, text: String) -> Message {
 }
 
 /// Logs the chat as a `whatsapp` interaction on the client, by the user.
-fn record_in(
-    tx: &Connection,
-    user: &AuthUser,
-    client_id: &str,
-    about: &str,
-    m: Message,
-) -> Result<Sent, AppError> {
+fn record_in(tx: &Connection, user: &AuthUser, chat: Chat) -> Result<Sent, AppError> {
+    let m = chat.message;
     let interaction = interactions::create_in(
         tx,
         user,
         InteractionCreate {
-            client_id: client_id.to_string(),
+            client_id: chat.client_id,
             kind: "whatsapp".into(),
-            notes: format!("WhatsApp to +{}: {about}", m.phone),
+            notes: format!("WhatsApp to +{}: {}", m.phone, chat.about),
             follow_up_on: None,
         },
     )?;
@@ -186,14 +216,17 @@ pub fn record_document_in(
     id: &str,
     config: &Config,
 ) -> Result<Sent, AppError> {
-    let m = for_document(tx, user, id, config)?;
-    let doc = visible_document(tx, user, id)?;
-    let about = format!(
-        "{} {}",
-        view::title(&doc.doc_type).to_lowercase(),
-        doc.doc_no.unwrap_or_default()
-    );
-    record_in(tx, user, &doc.client_id, &about, m)
+    record_in(tx, user, document_chat(tx, user, id, config)?)
+}
+
+/// Records that the chat about a statement was sent.
+pub fn record_statement_in(
+    tx: &Connection,
+    user: &AuthUser,
+    client_id: &str,
+    asked: &StatementPeriod,
+) -> Result<Sent, AppError> {
+    record_in(tx, user, statement_chat(tx, user, client_id, asked)?)
 }
 
 /// Records that the chat about a reminder was sent, and closes the reminder as `sent` (a
@@ -204,8 +237,7 @@ pub fn record_reminder_in(
     id: &str,
     config: &Config,
 ) -> Result<Sent, AppError> {
-    let m = for_reminder(tx, user, id, config)?;
-    let r = reminders::visible(tx, user, id)?;
+    let (chat, status) = reminder_chat(tx, user, id, config)?;
     if reminders::store::claim_send(tx, id, Some(&user.id))? {
         audit(
             tx,
@@ -214,11 +246,10 @@ pub fn record_reminder_in(
                 entity_id: Some(id),
                 action: "sent",
                 user_id: Some(&user.id),
-                before: Some(serde_json::json!({ "status": r.status })),
+                before: Some(serde_json::json!({ "status": status })),
                 after: Some(serde_json::json!({ "status": "sent", "channel": "whatsapp" })),
             },
         )?;
     }
-    let about = format!("reminder: {}", r.summary);
-    record_in(tx, user, &r.client_id, &about, m)
+    record_in(tx, user, chat)
 }

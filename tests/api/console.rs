@@ -66,6 +66,41 @@ async fn assets_are_served_with_types_etags_and_the_route_fallback() {
         icon.headers
     );
     assert!(icon.bytes.starts_with(&[0, 0, 1, 0]), "an ICO file");
+    // The scripts of India as web fonts: the very files the PDFs embed.
+    let font = app
+        .send(Call::new(Method::GET, "/fonts/NotoSansMalayalam-Regular.ttf"))
+        .await;
+    assert_eq!(
+        (font.status, font.header("content-type")),
+        (StatusCode::OK, Some("font/ttf"))
+    );
+    let file = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/fonts/noto/NotoSansMalayalam-Regular.ttf"
+    );
+    assert!(font.bytes[..] == std::fs::read(file).unwrap()[..]);
+    let font_etag = font.headers[header::ETAG].to_str().unwrap().to_string();
+    let font_again = app
+        .send(
+            Call::new(Method::GET, "/fonts/NotoSansMalayalam-Regular.ttf")
+                .header("if-none-match", &font_etag),
+        )
+        .await;
+    assert_eq!(font_again.status, StatusCode::NOT_MODIFIED);
+    let css = app.send(Call::new(Method::GET, "/fonts.css")).await;
+    assert!(css.text.contains("url(\"/fonts/NotoSansMalayalam-Bold.ttf\")"));
+    for name in [
+        "/fonts/DejaVuSans.ttf",
+        "/fonts/NotoSansMalayalam-Bold",
+        "/fonts/x/../OFL.txt",
+    ] {
+        let reply = app.send(Call::new(Method::GET, name)).await;
+        assert_eq!(
+            (reply.status, reply.code()),
+            (StatusCode::NOT_FOUND, "not_found"),
+            "{name}"
+        );
+    }
     let missing = app.send(Call::new(Method::GET, "/missing.js")).await;
     assert_eq!(
         (missing.status, missing.code()),

@@ -581,7 +581,7 @@ async fn what_v7_keeps_matches_the_tables_before_and_after_writes() {
 
 /// The statement of account ties to the rest of the books (issue 35): for every client of a demo
 /// office, the closing at today is its invoices' outstanding less its unallocated advances, as
-/// the client page's `owes` says. Two legacy invoices (one part paid before the move, one fully)
+/// the client page's `owes` says, and the year-end list names exactly those that owe. Two legacy invoices (one part paid before the move, one fully)
 /// join the demo's history, as an import writes them.
 #[tokio::test]
 async fn every_clients_statement_closes_at_what_it_owes_less_its_advances() {
@@ -602,7 +602,7 @@ async fn every_clients_statement_closes_at_what_it_owes_less_its_advances() {
     }
     let today = backoffice::db::settings::office_today(&conn).unwrap();
     let period = backoffice::statements::rules::period(None, None, today).unwrap();
-    let mut owing = 0;
+    let mut owing = vec![];
     for id in &clients {
         let client = backoffice::clients::store::get(&conn, id, None).unwrap().unwrap();
         let statement = backoffice::statements::statement(&conn, &client, period).unwrap();
@@ -623,7 +623,20 @@ async fn every_clients_statement_closes_at_what_it_owes_less_its_advances() {
             statement.closing,
             statement.opening + statement.totals.debit - statement.totals.credit
         );
-        owing += i64::from(statement.closing > 0);
+        if statement.closing > 0 {
+            owing.push((id.clone(), statement.closing));
+        }
     }
-    assert!(owing > 5, "the demo office has clients that owe: {owing}");
+    assert!(owing.len() > 5, "the demo office has clients that owe: {owing:?}");
+    // The year-end run's list, made in one pass over the office, is exactly the clients whose
+    // statement closes above zero, at that closing.
+    let year_end = backoffice::statements::year_end::year_end(&conn, None).unwrap();
+    assert_eq!(year_end.to, today.to_string());
+    let mut listed: Vec<(String, i64)> = year_end
+        .rows
+        .into_iter()
+        .map(|r| (r.client_id, r.closing))
+        .collect();
+    listed.sort();
+    assert_eq!(listed, owing);
 }

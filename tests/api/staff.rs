@@ -643,6 +643,7 @@ async fn health_and_openapi_are_public_and_the_document_lists_every_route() {
         ("/api/clients/{id}/statement.pdf", "get"),
         ("/api/clients/{id}/statement/send", "post"),
         ("/api/statements/year-end", "get"),
+        ("/api/statements/year-end.csv", "get"),
         ("/api/clients/bulk", "post"),
         ("/api/clients/{id}/contacts", "get"),
         ("/api/clients/{id}/contacts", "post"),

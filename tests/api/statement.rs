@@ -629,6 +629,30 @@ async fn the_year_end_run_lists_who_owes_and_sends_each_statement_once_a_day() {
         ),
         (&json!("office@kadakkal.coop"), &json!(true))
     );
+    // The same list downloads, for the owner and never for staff.
+    let csv = h
+        .app
+        .get("/api/statements/year-end.csv?fy=2026-27", &h.owner)
+        .await;
+    assert_eq!(
+        (csv.status, csv.header("content-disposition")),
+        (
+            StatusCode::OK,
+            Some("attachment; filename=\"year-end-statements-2026-27.csv\"")
+        )
+    );
+    assert_eq!(
+        csv.text
+            .trim_start_matches('\u{feff}')
+            .lines()
+            .collect::<Vec<_>>(),
+        [
+            "Client ID,Client,Closing,Sent to,Sent today".to_string(),
+            format!("{},Kadakkal SCB,144200.00,office@kadakkal.coop,yes", h.society),
+        ]
+    );
+    let staff_csv = h.app.get("/api/statements/year-end.csv", &h.staff).await;
+    assert_eq!(staff_csv.status, StatusCode::FORBIDDEN);
     // Run again the same day: nothing goes twice.
     let again = h.app.post(&path, &h.owner, body).await;
     assert_eq!(

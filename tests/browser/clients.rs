@@ -244,6 +244,15 @@ fn the_year_end_run_shows_its_progress_and_who_could_not_be_reached() {
     s.goto(&server.url("/reports/year-end-statements"));
     s.wait_page("year-end-statements");
     s.wait_text("table tbody tr", "KOTTARAKKARA SERVICE CO-OPERATIVE BANK");
+    let csv = s.wait("[data-testid=year-end-csv]").attribute("href").unwrap();
+    // The download is the financial year chosen: this one, by the office's (IST) calendar.
+    let now = chrono::Utc::now() + chrono::Duration::minutes(330);
+    let start = chrono::Datelike::year(&now) - i32::from(chrono::Datelike::month(&now) < 4);
+    let fy = format!("{start}-{:02}", (start + 1) % 100);
+    assert!(
+        csv.ends_with(&format!("/api/statements/year-end.csv?fy={fy}")),
+        "{csv}"
+    );
     s.wait("[data-testid=year-end-send]").click();
     s.wait_text(
         "[data-testid=year-end-progress]",

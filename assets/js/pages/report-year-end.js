@@ -3,7 +3,7 @@
 // and at the end who could not be reached (no address, or the send failed). A client already sent its statement today
 // is skipped, here and by the server (409 already_sent), so running it again the same day sends nothing twice.
 import { html, useState } from "/vendor/preact-htm.js";
-import { post } from "../api.js";
+import { post, qs } from "../api.js";
 import { date, rupees } from "../format.js";
 import { DataTable, FilterBar, FilterSelect, Notice, Progress, useFetch, useTitle, PageHeader, Link } from "../components.js";
 
@@ -63,7 +63,8 @@ export function YearEndStatementsPage() {
     <p class="crumbs"><${Link} href="/reports">← Reports</${Link}></p>
     <${PageHeader} title="Year-end statements"
       subtitle=${data ? `Every client owing something on ${date(data.to)}, its statement from ${date(data.from)}.` : "Every client owing something at the year's end."}
-      actions=${html`<button type="button" class="btn btn-primary" data-testid="year-end-send" disabled=${!data || running || rows.length === 0}
+      actions=${html`<a class="btn" href=${`/api/statements/year-end.csv${qs({ fy })}`} download data-testid="year-end-csv">Download CSV</a>
+        <button type="button" class="btn btn-primary" data-testid="year-end-send" disabled=${!data || running || rows.length === 0}
         onClick=${sendAll}>Send all by email</button>`} />
     <${FilterBar} label="Financial year">
       <${FilterSelect} label="Financial year" name="fy" value=${fy} options=${years} onChange=${(v) => { setFy(v); setRun(null); }} />

@@ -43,7 +43,7 @@ export function SlaBadge({ ticket }) {
     tone = "success";
     text = `Took ${days(t.age)}`;
   }
-  return html`<span data-testid="sla" data-overdue=${t.overdue ? "1" : "0"}><${Badge} tone=${tone}>${text}</${Badge}></span>`;
+  return html`<span class="sla" data-testid="sla" data-overdue=${t.overdue ? "1" : "0"}><${Badge} tone=${tone}>${text}</${Badge}></span>`;
 }
 
 /** The ticket types in force (`service` until they are read). */
