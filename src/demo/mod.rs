@@ -17,6 +17,7 @@
 
 mod calls;
 mod cloud;
+mod gst;
 mod history;
 mod legacy;
 mod names;
@@ -170,6 +171,8 @@ pub fn fill(
     sms::write(conn, &mut rng, today, &mut summary)?;
     cloud::write(conn, &mut rng, today, &mut summary)?;
     tds::write(conn, &mut rng, today, &mut summary)?;
+    // Last, with a generator of its own: the GSTR-1 tables beyond B2B and B2C small.
+    gst::write(conn, options.seed, owner_id, today, &mut summary)?;
     Ok(summary)
 }
 

@@ -30,7 +30,8 @@ pub struct Gstr1Query {
     /// Absent: the summary; `portal`: the portal's GSTR-1 JSON; `csv`: the offline tool's sheet
     /// of `section`.
     pub format: Option<String>,
-    /// With `format=csv`: `b2b`, `b2cs`, `cdnr` or `hsn`.
+    /// With `format=csv`: `b2b`, `b2cl`, `b2cs`, `cdnr`, `cdnur`, `hsn`, `hsn_b2b`, `hsn_b2c` or
+    /// `docs`.
     pub section: Option<String>,
 }
 
@@ -48,7 +49,7 @@ impl Gstr1Query {
         let wrong_section = || {
             AppError::bad_request(
                 "invalid_section",
-                "section is b2b, b2cs, cdnr or hsn, with format=csv.",
+                "section is b2b, b2cl, b2cs, cdnr, cdnur, hsn, hsn_b2b, hsn_b2c or docs, with format=csv.",
             )
             .on_field("section")
         };
@@ -77,7 +78,8 @@ impl Gstr1Query {
 }
 
 /// The month's GSTR-1 from its issued invoices and credit notes (cancelled ones left out, legacy
-/// invoices in): B2B, B2C small, credit notes to registered clients and the HSN/SAC summary, with
+/// invoices in): B2B, B2C large and small, credit notes to registered and unregistered clients,
+/// nil-rated supplies, the HSN/SAC summary (whole, B2B and B2C) and the documents issued, with
 /// the totals (the GST summary's for the month) and what would make the offline tool refuse the
 /// file. `format=portal` downloads the portal's JSON, `format=csv&section=` one offline-tool sheet.
 #[utoipa::path(get, path = "/api/reports/gstr1", tag = "reports", params(Gstr1Query),
@@ -109,7 +111,7 @@ async fn gstr1_report(
                         format!("attachment; filename=\"GSTR1_{gstin}_{fp}.json\""),
                     ),
                 ],
-                rules::portal(&g, &gstin, period).to_string(),
+                rules::portal_text(&rules::portal(&g, &gstin, period)),
             )
                 .into_response()
         }

@@ -1,13 +1,15 @@
-//! GSTR-1 from a month's issued invoice and credit note lines: the sections (B2B, B2C small,
-//! credit notes to registered clients, the HSN/SAC summary), what would make the GST offline tool
-//! refuse the file, and the two files the accountant uploads (the tool's CSV sheets and the
-//! portal's JSON). Plain rules over plain rows; the sources of every header and key are in
+//! GSTR-1 from a month's issued invoice and credit note lines: the sections (B2B, B2C large and
+//! small, credit notes to registered and unregistered clients, nil-rated supplies, the HSN/SAC
+//! summary split B2B and B2C, the documents issued), what would make the GST offline tool refuse
+//! the file, and the two files the accountant uploads (the tool's CSV sheets and the portal's
+//! JSON). Plain rules over plain rows; the sources of every header and key are in
 //! docs/api.md ("GSTR-1 export").
 
 use crate::clock::Month;
 use crate::gstin::{self, Gstin};
 use crate::http::csv;
 use crate::money;
+use crate::reports::continuity;
 use chrono::NaiveDate;
 use serde::Serialize;
 use serde_json::{Value, json};
@@ -15,8 +17,11 @@ use std::collections::{BTreeMap, BTreeSet};
 use utoipa::ToSchema;
 
 /// An unregistered client's inter-state invoice above this value (₹1,00,000 since August 2024;
-/// notification 12/2024-CT) belongs in B2C large, which this export does not write.
+/// notification 12/2024-CT) belongs in B2C large (Table 5), its credit notes in CDNUR (Table 9B).
 pub const B2C_LARGE_ABOVE: i64 = 10_000_000;
+
+/// The Returns Offline Tool whose JSON this export writes (its `version` key); see docs/api.md.
+pub const TOOL_VERSION: &str = "GST3.2.4";
 
 /// The offline tool takes at most 16 characters of a document number.
 const NUMBER_MAX: usize = 16;
@@ -40,9 +45,11 @@ pub struct ReturnLine {
     pub client_name: String,
     pub gstin: Option<String>,
     pub state_code: Option<String>,
-    /// For a credit note, the invoice it credits.
+    /// For a credit note, the invoice it credits, with its value and whether it was intra-state.
     pub invoice_no: Option<String>,
     pub invoice_date: Option<String>,
+    pub invoice_value: Option<i64>,
+    pub invoice_intra_state: Option<bool>,
     pub sac: Option<String>,
     pub description: String,
     pub rate: i64,
@@ -84,8 +91,16 @@ impl Tax {
     }
 }
 
-/// A row of a document to a registered client (a B2B invoice, a CDNR credit note): one rate
-/// of it.
+/// A number an invoice or credit note of the month carries (drafts have none), cancelled or not.
+#[derive(Debug, Clone)]
+pub struct IssuedNumber {
+    pub doc_no: String,
+    pub credit_note: bool,
+    pub cancelled: bool,
+}
+
+/// A row of a document to a registered client (a B2B invoice, a CDNR credit note) or of a B2C
+/// large invoice and its credit notes (B2CL, CDNUR; `gstin` empty): one rate of it.
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct PartyRow {
     pub document_id: String,
@@ -125,7 +140,10 @@ pub struct B2csRow {
 pub struct HsnRow {
     /// Empty when the lines carry none (a warning says which).
     pub sac: String,
+    /// The SAC's own description (the portal's `desc`).
     pub description: String,
+    /// What the office calls it: the first line's description (the portal's `user_desc`).
+    pub user_description: String,
     /// `NA`: services have no unit of quantity.
     pub uqc: &'static str,
     /// 0: services have no quantity.
@@ -135,6 +153,34 @@ pub struct HsnRow {
     pub value: i64,
     #[serde(flatten)]
     pub tax: Tax,
+}
+
+/// A row of nil-rated supplies (Table 8): the 0 % lines of one supply type, credit notes
+/// subtracted.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct NilRow {
+    /// `INTRB2B`, `INTRAB2B`, `INTRB2C` or `INTRAB2C`.
+    pub supply_type: &'static str,
+    pub nil_rated: i64,
+    /// Exempt and non-GST supplies: none are billed (0).
+    pub exempt: i64,
+    pub non_gst: i64,
+}
+
+/// A row of the documents issued (Table 13): one number series of the month.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct DocsRow {
+    /// 1 invoices for outward supply, 5 credit notes.
+    pub doc_num: u8,
+    pub nature: &'static str,
+    pub prefix: String,
+    pub fy: String,
+    pub from: String,
+    pub to: String,
+    /// Numbers found in the month, cancelled ones included.
+    pub total: i64,
+    pub cancelled: i64,
+    pub net_issued: i64,
 }
 
 /// One section of the return: its rows and their totals.
@@ -149,9 +195,18 @@ pub struct Section<R> {
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct Sections {
     pub b2b: Section<PartyRow>,
+    pub b2cl: Section<PartyRow>,
     pub b2cs: Section<B2csRow>,
     pub cdnr: Section<PartyRow>,
+    pub cdnur: Section<PartyRow>,
+    /// Nil-rated supplies; `taxable` is their value.
+    pub nil: Section<NilRow>,
+    /// The whole HSN/SAC summary, and its B2B and B2C tables.
     pub hsn: Section<HsnRow>,
+    pub hsn_b2b: Section<HsnRow>,
+    pub hsn_b2c: Section<HsnRow>,
+    /// The documents issued; no amounts.
+    pub docs: Section<DocsRow>,
 }
 
 /// Something that would make the offline tool refuse the file, or file it wrong, with what to
@@ -159,7 +214,7 @@ pub struct Sections {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
 pub struct ReturnWarning {
     /// `company_without_gstin`, `invalid_gstin`, `client_without_state`, `missing_sac`,
-    /// `legacy_invoice`, `number_too_long`, `b2c_large` or `negative_b2cs`.
+    /// `legacy_invoice`, `number_too_long`, `negative_b2cs` or `series_gap`.
     pub code: &'static str,
     pub message: String,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -244,11 +299,86 @@ fn kind(line: &ReturnLine) -> &'static str {
     }
 }
 
-/// The return of `period` from its lines (in document order, then line position), for a
-/// company in `company_state` with `company_gstin`.
+/// HSN/SAC rows by (SAC, rate): the SAC's description, the first line's, and the sum.
+type HsnMap = BTreeMap<(String, i64), (String, String, Tax)>;
+
+fn add_hsn(map: &mut HsnMap, line: &ReturnLine, sign: i64, tax: Tax) {
+    let sac = line.sac.as_deref().map(str::trim).unwrap_or_default().to_string();
+    let entry = map.entry((sac.clone(), line.rate)).or_insert_with(|| {
+        let own = short(&line.description);
+        let description = sac_description(&sac).map_or_else(|| own.clone(), str::to_string);
+        (description, own, Tax::default())
+    });
+    entry.2.add(sign, tax);
+}
+
+fn hsn_rows(map: HsnMap) -> Vec<HsnRow> {
+    map.into_iter()
+        .map(|((sac, rate), (description, user_description, tax))| HsnRow {
+            sac,
+            description,
+            user_description,
+            uqc: "NA",
+            quantity: 0,
+            rate,
+            value: tax.value(),
+            tax,
+        })
+        .collect()
+}
+
+/// A row per document and rate (B2B, B2CL, CDNR, CDNUR), keyed so a document's rates stay
+/// together.
+type PartyMap = BTreeMap<(String, String, i64), PartyRow>;
+
+fn add_party(map: &mut PartyMap, line: &ReturnLine, gstin: &str, pos: String, tax: Tax) {
+    let key = (line.doc_date.clone(), line.doc_no.clone(), line.rate);
+    map.entry(key)
+        .or_insert_with(|| PartyRow {
+            document_id: line.document_id.clone(),
+            client_id: line.client_id.clone(),
+            gstin: gstin.to_string(),
+            name: line.client_name.clone(),
+            number: line.doc_no.clone(),
+            date: line.doc_date.clone(),
+            invoice_no: line.invoice_no.clone(),
+            invoice_date: line.invoice_date.clone(),
+            value: line.value,
+            pos,
+            rate: line.rate,
+            tax: Tax::default(),
+        })
+        .tax
+        .add(1, tax);
+}
+
+/// Whether an unregistered client's line belongs to B2C large: an inter-state invoice over the
+/// limit, or a credit note against one (CDNUR).
+fn b2c_large(line: &ReturnLine) -> bool {
+    if line.credit_note {
+        line.invoice_intra_state == Some(false) && line.invoice_value.is_some_and(|v| v > B2C_LARGE_ABOVE)
+    } else {
+        !line.intra_state && line.value > B2C_LARGE_ABOVE
+    }
+}
+
+/// The nil-rated supply type of a 0 % line.
+fn nil_supply(registered: bool, intra_state: bool) -> &'static str {
+    match (registered, intra_state) {
+        (true, false) => "INTRB2B",
+        (true, true) => "INTRAB2B",
+        (false, false) => "INTRB2C",
+        (false, true) => "INTRAB2C",
+    }
+}
+
+/// The return of `period` from its lines (in document order, then line position) and the
+/// numbers its invoices and credit notes carry, for a company in `company_state` with
+/// `company_gstin`.
 pub fn build(
     period: Month,
     lines: &[ReturnLine],
+    numbers: &[IssuedNumber],
     company_gstin: Option<&str>,
     company_state: Option<&str>,
 ) -> Gstr1 {
@@ -267,17 +397,36 @@ pub fn build(
         });
     }
     let mut totals = Tax::default();
-    // One row per document and rate (B2B, CDNR), keyed so a document's rates stay together.
-    let mut b2b: BTreeMap<(String, String, i64), PartyRow> = BTreeMap::new();
-    let mut cdnr: BTreeMap<(String, String, i64), PartyRow> = BTreeMap::new();
+    let mut b2b = PartyMap::new();
+    let mut cdnr = PartyMap::new();
+    let mut b2cl = PartyMap::new();
+    let mut cdnur = PartyMap::new();
     let mut b2cs: BTreeMap<(String, i64, &'static str), Tax> = BTreeMap::new();
-    let mut hsn: BTreeMap<(String, i64), (String, Tax)> = BTreeMap::new();
+    let mut nil: BTreeMap<&'static str, i64> = BTreeMap::new();
+    let mut hsn = HsnMap::new();
+    let mut hsn_b2b = HsnMap::new();
+    let mut hsn_b2c = HsnMap::new();
     for line in lines {
         let sign = if line.credit_note { -1 } else { 1 };
         let tax = Tax::of(line);
         totals.add(sign, tax);
         check_document(line, &mut warnings);
-        match registered(line) {
+        let gstin = registered(line);
+        add_hsn(&mut hsn, line, sign, tax);
+        add_hsn(
+            if gstin.is_some() {
+                &mut hsn_b2b
+            } else {
+                &mut hsn_b2c
+            },
+            line,
+            sign,
+            tax,
+        );
+        // A 0 % line of the office's own is nil-rated (Table 8), whoever it went to; an
+        // imported invoice's 0 % is only its missing split, and stays where it was.
+        let nil_rated = line.rate == 0 && !line.legacy;
+        match gstin {
             Some(gstin) => {
                 if Gstin::parse(gstin).is_err() {
                     warnings.client(
@@ -286,29 +435,16 @@ pub fn build(
                         format!("{}'s GSTIN {gstin} fails its check: the tool refuses the row. Correct it on the client.", line.client_name),
                     );
                 }
+                if nil_rated {
+                    *nil.entry(nil_supply(true, line.intra_state)).or_default() += sign * line.taxable;
+                    continue;
+                }
                 let pos = line
                     .state_code
                     .clone()
                     .unwrap_or_else(|| gstin.chars().take(2).collect());
-                let key = (line.doc_date.clone(), line.doc_no.clone(), line.rate);
                 let rows = if line.credit_note { &mut cdnr } else { &mut b2b };
-                rows.entry(key)
-                    .or_insert_with(|| PartyRow {
-                        document_id: line.document_id.clone(),
-                        client_id: line.client_id.clone(),
-                        gstin: gstin.to_string(),
-                        name: line.client_name.clone(),
-                        number: line.doc_no.clone(),
-                        date: line.doc_date.clone(),
-                        invoice_no: line.invoice_no.clone(),
-                        invoice_date: line.invoice_date.clone(),
-                        value: line.value,
-                        pos,
-                        rate: line.rate,
-                        tax: Tax::default(),
-                    })
-                    .tax
-                    .add(1, tax);
+                add_party(rows, line, gstin, pos, tax);
             }
             None => {
                 let pos = match line
@@ -331,23 +467,17 @@ pub fn build(
                         }
                     }
                 };
-                if !line.credit_note && !line.intra_state && line.value > B2C_LARGE_ABOVE {
-                    warnings.document(
-                        "b2c_large",
-                        line,
-                        format!("Invoice {} to an unregistered client in another state is over ₹1,00,000: it belongs in B2C large, which this export does not write (it is counted in B2C small here).", line.doc_no),
-                    );
+                if nil_rated {
+                    *nil.entry(nil_supply(false, line.intra_state)).or_default() += sign * line.taxable;
+                } else if b2c_large(line) {
+                    let rows = if line.credit_note { &mut cdnur } else { &mut b2cl };
+                    add_party(rows, line, "", pos, tax);
+                } else {
+                    let supply = if line.intra_state { "INTRA" } else { "INTER" };
+                    b2cs.entry((pos, line.rate, supply)).or_default().add(sign, tax);
                 }
-                let supply = if line.intra_state { "INTRA" } else { "INTER" };
-                b2cs.entry((pos, line.rate, supply)).or_default().add(sign, tax);
             }
         }
-        let sac = line.sac.as_deref().map(str::trim).unwrap_or_default().to_string();
-        let entry = hsn.entry((sac.clone(), line.rate)).or_insert_with(|| {
-            let description = sac_description(&sac).map_or_else(|| short(&line.description), str::to_string);
-            (description, Tax::default())
-        });
-        entry.1.add(sign, tax);
     }
     let b2cs: Vec<B2csRow> = b2cs
         .into_iter()
@@ -371,29 +501,87 @@ pub fn build(
             client_id: None,
         });
     }
-    let hsn: Vec<HsnRow> = hsn
+    let nil: Vec<NilRow> = nil
         .into_iter()
-        .map(|((sac, rate), (description, tax))| HsnRow {
-            sac,
-            description,
-            uqc: "NA",
-            quantity: 0,
-            rate,
-            value: tax.value(),
-            tax,
+        .map(|(supply_type, nil_rated)| NilRow {
+            supply_type,
+            nil_rated,
+            exempt: 0,
+            non_gst: 0,
         })
         .collect();
+    let docs = documents_issued(numbers, &mut warnings);
     Gstr1 {
         period: period.to_string(),
         totals,
         sections: Sections {
             b2b: section(b2b.into_values().collect(), |r: &PartyRow| r.tax),
+            b2cl: section(b2cl.into_values().collect(), |r: &PartyRow| r.tax),
             b2cs: section(b2cs, |r: &B2csRow| r.tax),
             cdnr: section(cdnr.into_values().collect(), |r: &PartyRow| r.tax),
-            hsn: section(hsn, |r: &HsnRow| r.tax),
+            cdnur: section(cdnur.into_values().collect(), |r: &PartyRow| r.tax),
+            nil: section(nil, |r: &NilRow| Tax {
+                taxable: r.nil_rated + r.exempt + r.non_gst,
+                ..Tax::default()
+            }),
+            hsn: section(hsn_rows(hsn), |r: &HsnRow| r.tax),
+            hsn_b2b: section(hsn_rows(hsn_b2b), |r: &HsnRow| r.tax),
+            hsn_b2c: section(hsn_rows(hsn_b2c), |r: &HsnRow| r.tax),
+            docs: section(docs, |_| Tax::default()),
         },
         warnings: warnings.list,
     }
+}
+
+/// Table 13 from the month's numbers, read as the number-continuity report reads them (a
+/// series is a prefix and a financial year; a number of another shape, an old system's, is in
+/// none): a row per series, invoices (1) then credit notes (5), with the first and last number,
+/// how many, and how many of them are cancelled. A series with numbers missing between its
+/// first and last (dated in another month) is warned.
+fn documents_issued(numbers: &[IssuedNumber], warnings: &mut Warnings) -> Vec<DocsRow> {
+    let mut series: BTreeMap<(u8, String, String), (continuity::Numbers, i64)> = BTreeMap::new();
+    for n in numbers {
+        if let Some((prefix, fy, seq)) = continuity::parse_number(&n.doc_no) {
+            let doc_num = if n.credit_note { 5 } else { 1 };
+            let found = series
+                .entry((doc_num, fy.to_string(), prefix.to_string()))
+                .or_default();
+            found.0.seqs.push(seq);
+            found.1 += i64::from(n.cancelled);
+        }
+    }
+    series
+        .into_iter()
+        .filter_map(|((doc_num, fy, prefix), (numbers, cancelled))| {
+            let c = continuity::continuity(&prefix, &fy, numbers, None)?;
+            if c.gap_count > 0 {
+                warnings.list.push(ReturnWarning {
+                    code: "series_gap",
+                    message: format!(
+                        "{} of the numbers between {} and {} are not dated this month: Table 13 counts the {} that are. Check the series in the number-continuity report.",
+                        c.gap_count, c.first, c.last, c.count
+                    ),
+                    document_id: None,
+                    client_id: None,
+                });
+            }
+            Some(DocsRow {
+                doc_num,
+                nature: if doc_num == 1 {
+                    "Invoices for outward supply"
+                } else {
+                    "Credit Note"
+                },
+                prefix,
+                fy,
+                from: c.first,
+                to: c.last,
+                total: c.count,
+                cancelled,
+                net_issued: c.count - cancelled,
+            })
+        })
+        .collect()
 }
 
 fn section<R>(rows: Vec<R>, tax: impl Fn(&R) -> Tax) -> Section<R> {
@@ -467,18 +655,28 @@ fn sheet_rate(rate: i64) -> String {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Sheet {
     B2b,
+    B2cl,
     B2cs,
     Cdnr,
+    Cdnur,
     Hsn,
+    HsnB2b,
+    HsnB2c,
+    Docs,
 }
 
 impl Sheet {
     pub fn parse(text: &str) -> Option<Sheet> {
         Some(match text {
             "b2b" => Sheet::B2b,
+            "b2cl" => Sheet::B2cl,
             "b2cs" => Sheet::B2cs,
             "cdnr" => Sheet::Cdnr,
+            "cdnur" => Sheet::Cdnur,
             "hsn" => Sheet::Hsn,
+            "hsn_b2b" => Sheet::HsnB2b,
+            "hsn_b2c" => Sheet::HsnB2c,
+            "docs" => Sheet::Docs,
             _ => return None,
         })
     }
@@ -486,13 +684,19 @@ impl Sheet {
     pub fn name(self) -> &'static str {
         match self {
             Sheet::B2b => "b2b",
+            Sheet::B2cl => "b2cl",
             Sheet::B2cs => "b2cs",
             Sheet::Cdnr => "cdnr",
+            Sheet::Cdnur => "cdnur",
             Sheet::Hsn => "hsn",
+            Sheet::HsnB2b => "hsn_b2b",
+            Sheet::HsnB2c => "hsn_b2c",
+            Sheet::Docs => "docs",
         }
     }
 
-    /// The header row of the tool's sheet (Returns Offline Tool V3.1.8).
+    /// The header row of the tool's sheet (the Returns Offline Tool's Excel template: b2b,
+    /// b2cl, b2cs, cdnr, cdnur, hsn(b2b), hsn(b2c), docs).
     fn header(self) -> &'static [&'static str] {
         match self {
             Sheet::B2b => &[
@@ -509,6 +713,36 @@ impl Sheet {
                 "Rate",
                 "Taxable Value",
                 "Cess Amount",
+            ],
+            Sheet::B2cl => &[
+                "Invoice Number",
+                "Invoice date",
+                "Invoice Value",
+                "Place Of Supply",
+                "Applicable % of Tax Rate",
+                "Rate",
+                "Taxable Value",
+                "Cess Amount",
+                "E-Commerce GSTIN",
+            ],
+            Sheet::Cdnur => &[
+                "UR Type",
+                "Note Number",
+                "Note Date",
+                "Note Type",
+                "Place Of Supply",
+                "Note Value",
+                "Applicable % of Tax Rate",
+                "Rate",
+                "Taxable Value",
+                "Cess Amount",
+            ],
+            Sheet::Docs => &[
+                "Nature of Document",
+                "Sr. No. From",
+                "Sr. No. To",
+                "Total Number",
+                "Cancelled",
             ],
             Sheet::B2cs => &[
                 "Type",
@@ -534,7 +768,7 @@ impl Sheet {
                 "Taxable Value",
                 "Cess Amount",
             ],
-            Sheet::Hsn => &[
+            Sheet::Hsn | Sheet::HsnB2b | Sheet::HsnB2c => &[
                 "HSN",
                 "Description",
                 "UQC",
@@ -620,27 +854,83 @@ pub fn sheet(g: &Gstr1, which: Sheet) -> String {
                 ]
             })
             .collect(),
-        Sheet::Hsn => g
+        Sheet::B2cl => g
             .sections
-            .hsn
+            .b2cl
             .rows
             .iter()
             .map(|r| {
                 vec![
-                    r.sac.clone(),
-                    r.description.clone(),
-                    r.uqc.into(),
-                    r.quantity.to_string(),
+                    r.number.clone(),
+                    sheet_date(&r.date),
                     rupees(r.value),
+                    place_of_supply(&r.pos),
+                    String::new(),
                     sheet_rate(r.rate),
                     rupees(r.tax.taxable),
-                    rupees(r.tax.igst),
-                    rupees(r.tax.cgst),
-                    rupees(r.tax.sgst),
+                    zero.clone(),
+                    String::new(),
+                ]
+            })
+            .collect(),
+        Sheet::Cdnur => g
+            .sections
+            .cdnur
+            .rows
+            .iter()
+            .map(|r| {
+                vec![
+                    "B2CL".into(),
+                    r.number.clone(),
+                    sheet_date(&r.date),
+                    "C".into(),
+                    place_of_supply(&r.pos),
+                    rupees(r.value),
+                    String::new(),
+                    sheet_rate(r.rate),
+                    rupees(r.tax.taxable),
                     zero.clone(),
                 ]
             })
             .collect(),
+        Sheet::Docs => g
+            .sections
+            .docs
+            .rows
+            .iter()
+            .map(|r| {
+                vec![
+                    r.nature.into(),
+                    r.from.clone(),
+                    r.to.clone(),
+                    r.total.to_string(),
+                    r.cancelled.to_string(),
+                ]
+            })
+            .collect(),
+        Sheet::Hsn | Sheet::HsnB2b | Sheet::HsnB2c => match which {
+            Sheet::HsnB2b => &g.sections.hsn_b2b,
+            Sheet::HsnB2c => &g.sections.hsn_b2c,
+            _ => &g.sections.hsn,
+        }
+        .rows
+        .iter()
+        .map(|r| {
+            vec![
+                r.sac.clone(),
+                r.description.clone(),
+                r.uqc.into(),
+                r.quantity.to_string(),
+                rupees(r.value),
+                sheet_rate(r.rate),
+                rupees(r.tax.taxable),
+                rupees(r.tax.igst),
+                rupees(r.tax.cgst),
+                rupees(r.tax.sgst),
+                zero.clone(),
+            ]
+        })
+        .collect(),
     };
     for cells in rows {
         out.push_str(&csv::line(&cells.iter().map(String::as_str).collect::<Vec<_>>()));
@@ -648,10 +938,62 @@ pub fn sheet(g: &Gstr1, which: Sheet) -> String {
     out
 }
 
-/// Paise as the portal's JSON number of rupees (1180.5 for 118050 paise).
+/// Paise as the portal's JSON number of rupees (1180.5 for 118050 paise), written with two
+/// decimals by [`portal_text`].
 fn amount(paise: i64) -> Value {
-    // Exact for any amount below 2^53 paise; serde_json writes the shortest form.
+    // Exact for any amount below 2^53 paise.
     json!(paise as f64 / 100.0)
+}
+
+/// Writes every amount (a JSON float: only amounts are) with two decimals, as the offline tool
+/// does (`1180.50`); counts, rates and numbers stay integers.
+struct TwoDecimals;
+
+impl serde_json::ser::Formatter for TwoDecimals {
+    fn write_f64<W: ?Sized + std::io::Write>(&mut self, writer: &mut W, value: f64) -> std::io::Result<()> {
+        write!(writer, "{value:.2}")
+    }
+}
+
+/// The portal's JSON as text, every amount with two decimals.
+pub fn portal_text(value: &Value) -> String {
+    let mut out = Vec::new();
+    let mut writer = serde_json::Serializer::with_formatter(&mut out, TwoDecimals);
+    serde::Serialize::serialize(value, &mut writer).expect("a JSON value serialises");
+    String::from_utf8(out).expect("JSON is UTF-8")
+}
+
+/// An item of an inter-state B2C large document: IGST only.
+fn item_inter(num: usize, rate: i64, tax: &Tax) -> Value {
+    json!({ "num": num, "itm_det": {
+        "rt": rate, "txval": amount(tax.taxable), "iamt": amount(tax.igst), "csamt": amount(0) } })
+}
+
+/// A document's rows (one per rate), consecutive in `rows`, as runs.
+fn by_document(rows: &[PartyRow]) -> Vec<Vec<&PartyRow>> {
+    let mut docs: Vec<Vec<&PartyRow>> = vec![];
+    for row in rows {
+        match docs.last_mut() {
+            Some(doc) if doc[0].document_id == row.document_id => doc.push(row),
+            _ => docs.push(vec![row]),
+        }
+    }
+    docs
+}
+
+fn hsn_table(rows: &[HsnRow]) -> Value {
+    rows.iter()
+        .enumerate()
+        .map(|(i, r)| {
+            json!({
+                "num": i + 1, "hsn_sc": r.sac, "desc": r.description, "user_desc": r.user_description,
+                "uqc": r.uqc, "qty": r.quantity, "rt": r.rate, "txval": amount(r.tax.taxable),
+                "iamt": amount(r.tax.igst), "camt": amount(r.tax.cgst), "samt": amount(r.tax.sgst),
+                "csamt": amount(0),
+            })
+        })
+        .collect::<Vec<_>>()
+        .into()
 }
 
 fn item(num: usize, rate: i64, tax: &Tax) -> Value {
@@ -696,13 +1038,13 @@ fn by_recipient(rows: &[PartyRow], documents: &str, head: impl Fn(&PartyRow) -> 
         .into()
 }
 
-/// The portal's GSTR-1 JSON (GST API v4.0 keys): the sections with rows, each key as the
-/// offline tool writes it.
+/// The portal's GSTR-1 JSON (GST API v4.0 keys, "GSTR1 – Save GSTR1 data attributes"): the
+/// sections with rows, each key as the offline tool writes it. Write it with [`portal_text`].
 pub fn portal(g: &Gstr1, company_gstin: &str, period: Month) -> Value {
     let mut out = serde_json::Map::new();
     out.insert("gstin".into(), json!(company_gstin));
     out.insert("fp".into(), json!(period.first_day().format("%m%Y").to_string()));
-    out.insert("version".into(), json!("GST3.1.8"));
+    out.insert("version".into(), json!(TOOL_VERSION));
     out.insert("hash".into(), json!("hash"));
     let b2b = &g.sections.b2b.rows;
     if !b2b.is_empty() {
@@ -711,6 +1053,29 @@ pub fn portal(g: &Gstr1, company_gstin: &str, period: Month) -> Value {
             "pos": r.pos, "rchrg": "N", "inv_typ": "R" })
         };
         out.insert("b2b".into(), by_recipient(b2b, "inv", invoice));
+    }
+    let b2cl = &g.sections.b2cl.rows;
+    if !b2cl.is_empty() {
+        let mut by_pos: BTreeMap<&str, Vec<Value>> = BTreeMap::new();
+        for rates in by_document(b2cl) {
+            let r = rates[0];
+            let items: Vec<Value> = rates
+                .iter()
+                .enumerate()
+                .map(|(i, r)| item_inter(i + 1, r.rate, &r.tax))
+                .collect();
+            by_pos.entry(&r.pos).or_default().push(json!({
+                "inum": r.number, "idt": portal_date(&r.date), "val": amount(r.value), "itms": items,
+            }));
+        }
+        out.insert(
+            "b2cl".into(),
+            by_pos
+                .into_iter()
+                .map(|(pos, inv)| json!({ "pos": pos, "inv": inv }))
+                .collect::<Vec<_>>()
+                .into(),
+        );
     }
     let b2cs = &g.sections.b2cs.rows;
     if !b2cs.is_empty() {
@@ -727,16 +1092,58 @@ pub fn portal(g: &Gstr1, company_gstin: &str, period: Month) -> Value {
         };
         out.insert("cdnr".into(), by_recipient(cdnr, "nt", note));
     }
-    let hsn = &g.sections.hsn.rows;
-    if !hsn.is_empty() {
-        out.insert(
-            "hsn".into(),
-            json!({ "data": hsn.iter().enumerate().map(|(i, r)| json!({
-            "num": i + 1, "hsn_sc": r.sac, "desc": r.description, "uqc": r.uqc, "qty": r.quantity,
-            "rt": r.rate, "txval": amount(r.tax.taxable), "iamt": amount(r.tax.igst),
-            "camt": amount(r.tax.cgst), "samt": amount(r.tax.sgst), "csamt": amount(0),
-        })).collect::<Vec<_>>() }),
-        );
+    let cdnur = &g.sections.cdnur.rows;
+    if !cdnur.is_empty() {
+        let notes: Vec<Value> = by_document(cdnur)
+            .into_iter()
+            .map(|rates| {
+                let r = rates[0];
+                let items: Vec<Value> = rates
+                    .iter()
+                    .enumerate()
+                    .map(|(i, r)| item_inter(i + 1, r.rate, &r.tax))
+                    .collect();
+                json!({ "typ": "B2CL", "ntty": "C", "nt_num": r.number, "nt_dt": portal_date(&r.date),
+                    "val": amount(r.value), "pos": r.pos, "itms": items })
+            })
+            .collect();
+        out.insert("cdnur".into(), notes.into());
+    }
+    let nil = &g.sections.nil.rows;
+    if !nil.is_empty() {
+        let inv: Vec<Value> = nil
+            .iter()
+            .map(|r| {
+                json!({ "sply_ty": r.supply_type, "nil_amt": amount(r.nil_rated),
+                "expt_amt": amount(r.exempt), "ngsup_amt": amount(r.non_gst) })
+            })
+            .collect();
+        out.insert("nil".into(), json!({ "inv": inv }));
+    }
+    let (hsn_b2b, hsn_b2c) = (&g.sections.hsn_b2b.rows, &g.sections.hsn_b2c.rows);
+    if !hsn_b2b.is_empty() || !hsn_b2c.is_empty() {
+        let mut hsn = serde_json::Map::new();
+        if !hsn_b2b.is_empty() {
+            hsn.insert("hsn_b2b".into(), hsn_table(hsn_b2b));
+        }
+        if !hsn_b2c.is_empty() {
+            hsn.insert("hsn_b2c".into(), hsn_table(hsn_b2c));
+        }
+        out.insert("hsn".into(), Value::Object(hsn));
+    }
+    let docs = &g.sections.docs.rows;
+    if !docs.is_empty() {
+        let mut det: BTreeMap<u8, Vec<Value>> = BTreeMap::new();
+        for r in docs {
+            let rows = det.entry(r.doc_num).or_default();
+            rows.push(json!({ "num": rows.len() + 1, "from": r.from, "to": r.to,
+                "totnum": r.total, "cancel": r.cancelled, "net_issue": r.net_issued }));
+        }
+        let doc_det: Vec<Value> = det
+            .into_iter()
+            .map(|(doc_num, docs)| json!({ "doc_num": doc_num, "docs": docs }))
+            .collect();
+        out.insert("doc_issue".into(), json!({ "doc_det": doc_det }));
     }
     Value::Object(out)
 }
@@ -761,6 +1168,8 @@ mod tests {
             state_code: Some("32".into()),
             invoice_no: None,
             invoice_date: None,
+            invoice_value: None,
+            invoice_intra_state: None,
             sac: Some("998314".into()),
             description: "Accounting software".into(),
             rate,
@@ -800,7 +1209,13 @@ mod tests {
             line("CN/25-26-0001", None, 18, 5_000),
             line("CN/25-26-0002", Some(&g), 18, 10_000),
         ];
-        let r = build(Month::parse("2025-04").unwrap(), &lines, Some(GSTIN), Some("32"));
+        let r = build(
+            Month::parse("2025-04").unwrap(),
+            &lines,
+            &[],
+            Some(GSTIN),
+            Some("32"),
+        );
         assert_eq!(r.sections.b2b.count, 2);
         assert_eq!(r.sections.b2b.total.taxable, 150_000);
         assert_eq!(r.sections.b2cs.rows.len(), 1);
@@ -827,7 +1242,7 @@ mod tests {
         let mut no_sac = line("INV/25-26-0004", Some("32AAAAA0000A1Z0"), 18, 1_000);
         no_sac.sac = None;
         let lines = vec![no_state.clone(), no_state, no_sac.clone(), no_sac];
-        let r = build(Month::parse("2025-04").unwrap(), &lines, None, Some("32"));
+        let r = build(Month::parse("2025-04").unwrap(), &lines, &[], None, Some("32"));
         let codes: Vec<_> = r.warnings.iter().map(|w| w.code).collect();
         assert_eq!(
             codes,
@@ -845,19 +1260,38 @@ mod tests {
     }
 
     #[test]
-    fn a_large_inter_state_b2c_invoice_and_a_negative_b2c_row_are_warned() {
-        let mut large = line("INV/25-26-0009", None, 18, 10_000_000);
-        large.intra_state = false;
-        large.state_code = Some("29".into());
+    fn a_large_inter_state_b2c_invoice_is_b2c_large_and_a_negative_b2c_row_is_warned() {
+        let inter = |doc: &str, taxable: i64| {
+            let mut l = line(doc, None, 18, taxable);
+            l.intra_state = false;
+            l.state_code = Some("29".into());
+            l.igst = l.cgst + l.sgst;
+            l.cgst = 0;
+            l.sgst = 0;
+            l
+        };
+        // ₹1,00,000 exactly stays small; ₹1,00,000.01 is large.
+        let at_limit = inter("INV/25-26-0008", 10_000_000 * 100 / 118);
+        let mut large = inter("INV/25-26-0009", 10_000_000);
+        large.value = B2C_LARGE_ABOVE + 1;
+        let mut at = at_limit.clone();
+        at.value = B2C_LARGE_ABOVE;
+        let mut note = inter("CN/25-26-0004", 100_000);
+        note.invoice_no = Some("INV/25-26-0009".into());
+        note.invoice_value = Some(B2C_LARGE_ABOVE + 1);
+        note.invoice_intra_state = Some(false);
         let credit_only = line("CN/25-26-0003", None, 18, 5_000);
+        let mut nil = line("INV/25-26-0010", None, 0, 7_000);
+        nil.intra_state = false;
         let r = build(
             Month::parse("2025-04").unwrap(),
-            &[large, credit_only],
+            &[at, large, note, credit_only, nil],
+            &[],
             Some(GSTIN),
             Some("32"),
         );
         let codes: Vec<_> = r.warnings.iter().map(|w| w.code).collect();
-        assert_eq!(codes, ["b2c_large", "negative_b2cs"]);
+        assert_eq!(codes, ["negative_b2cs"]);
         assert_eq!(
             r.sections
                 .b2cs
@@ -865,7 +1299,85 @@ mod tests {
                 .iter()
                 .map(|b| (b.pos.as_str(), b.supply_type, b.tax.taxable))
                 .collect::<Vec<_>>(),
-            [("29", "INTER", 10_000_000), ("32", "INTRA", -5_000)]
+            [("29", "INTER", 10_000_000 * 100 / 118), ("32", "INTRA", -5_000)]
+        );
+        assert_eq!(r.sections.b2cl.rows.len(), 1);
+        assert_eq!(r.sections.b2cl.rows[0].number, "INV/25-26-0009");
+        assert_eq!(r.sections.cdnur.total.taxable, 100_000);
+        assert_eq!(r.sections.nil.rows[0].supply_type, "INTRB2C");
+        assert_eq!(r.sections.nil.total.taxable, 7_000);
+        // HSN B2C = B2C small + B2C large − unregistered notes + nil-rated.
+        assert_eq!(
+            r.sections.hsn_b2c.total.taxable,
+            r.sections.b2cs.total.taxable + r.sections.b2cl.total.taxable - r.sections.cdnur.total.taxable
+                + r.sections.nil.total.taxable
+        );
+        let json = portal(&r, GSTIN, Month::parse("2025-04").unwrap());
+        assert_eq!(json["b2cl"][0]["pos"], "29");
+        assert_eq!(json["cdnur"][0]["typ"], "B2CL");
+        assert_eq!(json["nil"]["inv"][0]["nil_amt"], json!(70.0));
+        assert!(json["hsn"].get("hsn_b2b").is_none());
+        assert!(portal_text(&json).contains(r#""nil_amt":70.00,"#));
+    }
+
+    #[test]
+    fn table_13_reads_the_series_as_the_continuity_report_does() {
+        let n = |doc_no: &str, credit_note: bool, cancelled: bool| IssuedNumber {
+            doc_no: doc_no.into(),
+            credit_note,
+            cancelled,
+        };
+        let numbers = [
+            n("INV/25-26-0004", false, false),
+            n("INV/25-26-0005", false, true),
+            n("INV/25-26-0007", false, false),
+            n("OLD/2024/000123", false, false),
+            n("CN/25-26-0001", true, false),
+        ];
+        let r = build(
+            Month::parse("2025-04").unwrap(),
+            &[],
+            &numbers,
+            Some(GSTIN),
+            Some("32"),
+        );
+        let rows: Vec<_> = r
+            .sections
+            .docs
+            .rows
+            .iter()
+            .map(|d| {
+                (
+                    d.doc_num,
+                    d.from.as_str(),
+                    d.to.as_str(),
+                    d.total,
+                    d.cancelled,
+                    d.net_issued,
+                )
+            })
+            .collect();
+        assert_eq!(
+            rows,
+            [
+                (1, "INV/25-26-0004", "INV/25-26-0007", 3, 1, 2),
+                (5, "CN/25-26-0001", "CN/25-26-0001", 1, 0, 1)
+            ]
+        );
+        assert_eq!(
+            r.warnings.iter().map(|w| w.code).collect::<Vec<_>>(),
+            ["series_gap"]
+        );
+        let json = portal(&r, GSTIN, Month::parse("2025-04").unwrap());
+        assert_eq!(
+            json["doc_issue"]["doc_det"][1],
+            json!({ "doc_num": 5, "docs": [ { "num": 1, "from": "CN/25-26-0001", "to": "CN/25-26-0001",
+                "totnum": 1, "cancel": 0, "net_issue": 1 } ] })
+        );
+        let docs = sheet(&r, Sheet::Docs);
+        assert_eq!(
+            docs.lines().nth(1).unwrap(),
+            "Invoices for outward supply,INV/25-26-0004,INV/25-26-0007,3,1"
         );
     }
 
@@ -875,6 +1387,7 @@ mod tests {
         let r = build(
             Month::parse("2025-04").unwrap(),
             &[line("INV/25-26-0001", Some(&g), 18, 100_050)],
+            &[],
             Some(GSTIN),
             Some("32"),
         );

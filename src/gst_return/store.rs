@@ -1,7 +1,7 @@
 //! The SQL of the GSTR-1 export: the lines of a month's issued invoices and credit notes.
 
 use crate::error::AppError;
-use crate::gst_return::rules::ReturnLine;
+use crate::gst_return::rules::{IssuedNumber, ReturnLine};
 use chrono::NaiveDate;
 use rusqlite::{Connection, params};
 
@@ -12,7 +12,7 @@ pub fn lines(conn: &Connection, from: NaiveDate, to: NaiveDate) -> Result<Vec<Re
     // The month's documents come off `document_date (type, doc_date)`.
     let mut stmt = conn.prepare_cached(
         "SELECT d.id, d.type = 'CREDIT_NOTE', d.source = 'legacy', d.doc_no, d.doc_date, d.total, d.intra_state,
-                d.client_id, c.name, c.gstin, c.state_code, p.doc_no, p.doc_date,
+                d.client_id, c.name, c.gstin, c.state_code, p.doc_no, p.doc_date, p.total, p.intra_state,
                 l.sac, l.description, l.gst_rate, l.taxable, l.igst, l.cgst, l.sgst
          FROM document d
          JOIN client c ON c.id = d.client_id
@@ -38,13 +38,36 @@ pub fn lines(conn: &Connection, from: NaiveDate, to: NaiveDate) -> Result<Vec<Re
                 state_code: r.get(10)?,
                 invoice_no: r.get(11)?,
                 invoice_date: r.get(12)?,
-                sac: r.get(13)?,
-                description: r.get(14)?,
-                rate: r.get(15)?,
-                taxable: r.get(16)?,
-                igst: r.get(17)?,
-                cgst: r.get(18)?,
-                sgst: r.get(19)?,
+                invoice_value: r.get(13)?,
+                invoice_intra_state: r.get(14)?,
+                sac: r.get(15)?,
+                description: r.get(16)?,
+                rate: r.get(17)?,
+                taxable: r.get(18)?,
+                igst: r.get(19)?,
+                cgst: r.get(20)?,
+                sgst: r.get(21)?,
+            })
+        })?
+        .collect::<Result<_, _>>()?;
+    Ok(rows)
+}
+
+/// The numbers of the invoices and credit notes dated `from` to `to` (drafts have none),
+/// cancelled ones included.
+pub fn numbers(conn: &Connection, from: NaiveDate, to: NaiveDate) -> Result<Vec<IssuedNumber>, AppError> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT d.doc_no, d.type = 'CREDIT_NOTE', d.status = 'cancelled' FROM document d
+         WHERE d.type IN ('INVOICE', 'CREDIT_NOTE') AND d.doc_date BETWEEN ?1 AND ?2
+           AND d.doc_no IS NOT NULL AND d.status <> 'draft'
+         ORDER BY d.doc_no",
+    )?;
+    let rows = stmt
+        .query_map(params![from.to_string(), to.to_string()], |r| {
+            Ok(IssuedNumber {
+                doc_no: r.get(0)?,
+                credit_note: r.get(1)?,
+                cancelled: r.get(2)?,
             })
         })?
         .collect::<Result<_, _>>()?;

@@ -378,7 +378,9 @@ async fn every_csv_writes_amounts_in_rupees_with_two_decimals_and_a_plain_minus(
         .unwrap();
     assert!(periods.len() > 12, "{periods:?}");
     for period in &periods {
-        for section in ["b2b", "b2cs", "cdnr", "hsn"] {
+        for section in [
+            "b2b", "b2cl", "b2cs", "cdnr", "cdnur", "hsn", "hsn_b2b", "hsn_b2c", "docs",
+        ] {
             routes.push(format!(
                 "/api/reports/gstr1?period={period}&format=csv&section={section}"
             ));

@@ -1,6 +1,7 @@
 //! The GSTR-1 export in the browser (issue 21): the month's warnings come first, each with a link
 //! to where it is fixed; fixing the company profile takes its warning away; the totals and the
-//! sections show with a download of each offline-tool sheet and of the portal's JSON.
+//! sections (issue 36: with B2C large, CDNUR, nil-rated, HSN B2B and B2C and the documents issued)
+//! show with a download of each offline-tool sheet and of the portal's JSON.
 
 use crate::common::browser::{Office, shot};
 use chrono::{Datelike, Duration};
@@ -63,8 +64,15 @@ fn the_month_is_read_warned_and_downloaded() {
     // ₹10,000 + ₹3,000 taxable; CGST 900 + 270.
     let totals = s.texts("[data-testid='gstr1-totals'] dd");
     assert_eq!(totals, json!(["₹13,000.00", "₹0.00", "₹1,170.00", "₹1,170.00"]));
+    // b2b, b2cl, b2cs, cdnr, cdnur, nil, hsn_b2b, hsn_b2c, hsn, docs.
     let counts = s.texts("[data-testid='gstr1-sections'] tbody tr td:nth-child(2)");
-    assert_eq!(counts, json!(["1", "1", "0", "2"]));
+    assert_eq!(counts, json!(["1", "0", "1", "0", "0", "0", "1", "1", "2", "1"]));
+    // Table 13: the month's one invoice series, both invoices, none cancelled.
+    let docs = s.texts("[data-testid='gstr1-docs'] tbody tr td");
+    let docs = docs.as_array().unwrap();
+    assert_eq!(docs[0], json!("Invoices for outward supply"));
+    assert_eq!(&docs[3..], [json!("2"), json!("0"), json!("2")]);
+    assert_eq!(s.count("[data-testid='gstr1-b2cl']"), 0);
     let href = s.find_all("[data-testid='gstr1-csv-b2b']")[0]
         .attribute("href")
         .unwrap();

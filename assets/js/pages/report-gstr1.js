@@ -1,17 +1,25 @@
 // GSTR-1 export (/reports/gstr1, owner and manager): pick the month filed, read what would make
 // the GST offline tool refuse the file (each with a link to where it is fixed), the return's
-// totals and its sections, and download the tool's CSV sheet of each section or the portal's JSON.
+// totals and its sections, the B2C large invoices and the documents issued (table 13), and download
+// the tool's CSV sheet of each section or the portal's JSON.
 import { html } from "/vendor/preact-htm.js";
 import { qs } from "../api.js";
 import { integer, rupees } from "../format.js";
 import { DataTable, FilterBar, Notice, useFetch, useQuery, useTitle, PageHeader, Link, Loading } from "../components.js";
 import { monthLabel } from "./report-gst.js";
 
+// `sheet: false`: the section has no sheet of its own here; `amounts: false`: it counts documents.
 const SECTIONS = [
   { key: "b2b", title: "B2B invoices", text: "Invoices to registered clients, a row per rate of each invoice (table 4A)." },
-  { key: "b2cs", title: "B2C small", text: "Supplies to clients without a GSTIN, by place of supply and rate, their credit notes subtracted (table 7)." },
+  { key: "b2cl", title: "B2C large", text: "Inter-state invoices over ₹1,00,000 to clients without a GSTIN, a row per rate (table 5)." },
+  { key: "b2cs", title: "B2C small", text: "Other supplies to clients without a GSTIN, by place of supply and rate, their credit notes subtracted (table 7)." },
   { key: "cdnr", title: "Credit notes, registered", text: "Credit notes to registered clients, a row per rate of each note (table 9B)." },
-  { key: "hsn", title: "HSN/SAC summary", text: "Every line by SAC and rate, credit notes subtracted (table 12)." },
+  { key: "cdnur", title: "Credit notes, unregistered", text: "Credit notes against B2C large invoices, a row per rate (table 9B)." },
+  { key: "nil", title: "Nil-rated supplies", text: "Lines at 0 %, by supply type, credit notes subtracted (table 8).", sheet: false },
+  { key: "hsn_b2b", title: "HSN/SAC summary, B2B", text: "Lines to registered clients by SAC and rate, credit notes subtracted (table 12)." },
+  { key: "hsn_b2c", title: "HSN/SAC summary, B2C", text: "Lines to clients without a GSTIN by SAC and rate, credit notes subtracted (table 12)." },
+  { key: "hsn", title: "HSN/SAC summary, whole", text: "Every line by SAC and rate: the two tables above together." },
+  { key: "docs", title: "Documents issued", text: "Each number series of the month: first and last number, total and cancelled (table 13).", amounts: false },
 ];
 
 /** The month before this one, and the 23 before it, newest first, as YYYY-MM. */
@@ -58,12 +66,30 @@ export function Gstr1Page() {
   const columns = [
     { key: "title", label: "Section", wrap: true, render: (r) => html`<div class="cell-main">${r.title}</div><div class="cell-sub">${r.text}</div>` },
     { key: "count", label: "Rows", class: "num", render: (r) => integer(r.count) },
+    { key: "taxable", label: "Taxable value", class: "num", render: (r) => (r.amounts === false ? "" : money(r.taxable)) },
+    { key: "igst", label: "IGST", class: "num", render: (r) => (r.amounts === false ? "" : money(r.igst)) },
+    { key: "cgst", label: "CGST", class: "num", render: (r) => (r.amounts === false ? "" : money(r.cgst)) },
+    { key: "sgst", label: "SGST", class: "num", render: (r) => (r.amounts === false ? "" : money(r.sgst)) },
+    { key: "csv", label: "Offline tool sheet", render: (r) => (r.sheet === false ? html`<span class="cell-sub">in the portal JSON</span>`
+      : html`<a class="btn btn-sm" href=${download({ format: "csv", section: r.key })} download
+      data-testid=${`gstr1-csv-${r.key}`}>${r.key}.csv</a>`) },
+  ];
+  const b2clColumns = [
+    { key: "number", label: "Invoice", render: (r) => html`<${Link} href=${`/documents/${r.document_id}`}>${r.number}</${Link}>` },
+    { key: "name", label: "Client", wrap: true },
+    { key: "pos", label: "Place of supply", class: "num" },
+    { key: "rate", label: "Rate", class: "num", render: (r) => `${r.rate} %` },
+    { key: "value", label: "Invoice value", class: "num", render: (r) => money(r.value) },
     { key: "taxable", label: "Taxable value", class: "num", render: (r) => money(r.taxable) },
     { key: "igst", label: "IGST", class: "num", render: (r) => money(r.igst) },
-    { key: "cgst", label: "CGST", class: "num", render: (r) => money(r.cgst) },
-    { key: "sgst", label: "SGST", class: "num", render: (r) => money(r.sgst) },
-    { key: "csv", label: "Offline tool sheet", render: (r) => html`<a class="btn btn-sm" href=${download({ format: "csv", section: r.key })} download
-      data-testid=${`gstr1-csv-${r.key}`}>${r.key}.csv</a>` },
+  ];
+  const docsColumns = [
+    { key: "nature", label: "Nature of document" },
+    { key: "from", label: "From" },
+    { key: "to", label: "To" },
+    { key: "total", label: "Total", class: "num", render: (r) => integer(r.total) },
+    { key: "cancelled", label: "Cancelled", class: "num", render: (r) => integer(r.cancelled) },
+    { key: "net_issued", label: "Net issued", class: "num", render: (r) => integer(r.net_issued) },
   ];
   const t = g && g.totals;
   const refused = error && error.status === 400;
@@ -96,6 +122,16 @@ export function Gstr1Page() {
       <div data-testid="gstr1-sections" class="report-table">
         <${DataTable} caption=${`GSTR-1 sections, ${monthLabel(g.period)}`} columns=${columns} rows=${rows} rowKey="key"
           rowAttrs=${(r) => ({ "data-section": r.key })} />
+      </div>
+      ${g.sections.b2cl.rows.length > 0 && html`<h2>B2C large invoices</h2>
+      <div data-testid="gstr1-b2cl" class="report-table">
+        <${DataTable} caption=${`B2C large invoices, ${monthLabel(g.period)}`} columns=${b2clColumns} rows=${g.sections.b2cl.rows.map((r) => ({ ...r, key: `${r.document_id}-${r.rate}` }))}
+          rowKey="key" rowAttrs=${(r) => ({ "data-id": r.document_id })} />
+      </div>`}
+      <h2>Documents issued</h2>
+      <div data-testid="gstr1-docs" class="report-table">
+        <${DataTable} caption=${`Documents issued, ${monthLabel(g.period)}`} columns=${docsColumns} rows=${g.sections.docs.rows.map((r) => ({ ...r, key: `${r.doc_num}-${r.prefix}-${r.fy}` }))}
+          rowKey="key" rowAttrs=${(r) => ({ "data-series": `${r.prefix}/${r.fy}` })} empty="No invoice or credit note carries a number dated this month." />
       </div>`}
   </main>`;
 }
