@@ -453,6 +453,7 @@ async fn what_the_tool_would_refuse_is_warned_with_a_link_before_the_download() 
 async fn bad_periods_formats_and_sections_are_refused_and_staff_kept_out() {
     let app = TestApp::new();
     let owner = app.owner().await;
+    let audited = app.count("SELECT COUNT(*) FROM audit");
     for (query, code, field) in [
         ("period=2025-13", "invalid_period", "period"),
         ("period=25-04", "invalid_period", "period"),
@@ -465,6 +466,13 @@ async fn bad_periods_formats_and_sections_are_refused_and_staff_kept_out() {
             "section",
         ),
         ("period=2025-04&section=b2b", "invalid_section", "section"),
+        ("period=2025-04&section=hsn_b2c", "invalid_section", "section"),
+        (
+            "period=2025-04&format=portal&section=docs",
+            "invalid_section",
+            "section",
+        ),
+        ("period=2025-4&format=portal", "invalid_period", "period"),
     ] {
         let reply = app.get(&format!("/api/reports/gstr1?{query}"), &owner).await;
         assert_eq!(reply.status, StatusCode::BAD_REQUEST, "{query}: {}", reply.text);
@@ -474,6 +482,8 @@ async fn bad_periods_formats_and_sections_are_refused_and_staff_kept_out() {
             "{query}"
         );
     }
+    // A refused request writes nothing.
+    assert_eq!(app.count("SELECT COUNT(*) FROM audit"), audited);
     // An empty month is an empty return; no period is last month.
     let reply = app.get("/api/reports/gstr1?period=2025-04", &owner).await;
     assert_eq!(reply.status, StatusCode::OK);

@@ -37,6 +37,38 @@ fn the_month_is_read_warned_and_downloaded() {
         Some(json!({})),
     );
     assert_eq!(status, 200);
+    // The office is in Kerala (its GSTIN still unset), so Karnataka is inter-state.
+    let (status, _, reply) = server.call(
+        "PUT",
+        "/api/settings/company",
+        Some(&office.owner),
+        Some(json!({ "name": "Softland India", "address": "Kollam", "state_code": "32" })),
+    );
+    assert_eq!(status, 200, "{reply}");
+    // A society without a GSTIN in Karnataka, invoiced ₹1,50,000 of training: B2C large.
+    let (status, _, mysuru) = server.call(
+        "POST",
+        "/api/clients",
+        Some(&office.owner),
+        Some(json!({ "name": "Mysuru Housing Society", "state_code": "29" })),
+    );
+    assert_eq!(status, 201, "{mysuru}");
+    let (status, _, large) = server.call(
+        "POST",
+        "/api/documents",
+        Some(&office.owner),
+        Some(json!({ "type": "INVOICE", "client_id": mysuru["id"], "doc_date": today.with_day(1).unwrap().to_string(),
+                     "lines": [ { "description": "Staff training", "sac": "998314", "qty": 1, "unit_price": 15_000_000, "gst_rate": 18 } ] })),
+    );
+    assert_eq!(status, 201, "{large}");
+    let large_id = large["id"].as_str().unwrap().to_string();
+    let (status, _, _) = server.call(
+        "POST",
+        &format!("/api/documents/{large_id}/issue"),
+        Some(&office.owner),
+        Some(json!({})),
+    );
+    assert_eq!(status, 200);
     // A society without a GSTIN, invoiced a line without a SAC code.
     let anchal = office.client("Anchal Women's Society");
     let (no_sac, _) = office.issued_invoice(&anchal, "Data correction", 300_000);
@@ -61,18 +93,28 @@ fn the_month_is_read_warned_and_downloaded() {
         json!([]),
     );
     assert_eq!(codes, json!(["company_without_gstin", "missing_sac"]));
-    // ₹10,000 + ₹3,000 taxable; CGST 900 + 270.
+    // ₹10,000 + ₹1,50,000 + ₹3,000 taxable; IGST 27,000; CGST 900 + 270.
     let totals = s.texts("[data-testid='gstr1-totals'] dd");
-    assert_eq!(totals, json!(["₹13,000.00", "₹0.00", "₹1,170.00", "₹1,170.00"]));
+    assert_eq!(
+        totals,
+        json!(["₹1,63,000.00", "₹27,000.00", "₹1,170.00", "₹1,170.00"])
+    );
     // b2b, b2cl, b2cs, cdnr, cdnur, nil, hsn_b2b, hsn_b2c, hsn, docs.
     let counts = s.texts("[data-testid='gstr1-sections'] tbody tr td:nth-child(2)");
-    assert_eq!(counts, json!(["1", "0", "1", "0", "0", "0", "1", "1", "2", "1"]));
-    // Table 13: the month's one invoice series, both invoices, none cancelled.
+    assert_eq!(counts, json!(["1", "1", "1", "0", "0", "0", "1", "2", "2", "1"]));
+    // Table 13: the month's one invoice series, its three invoices, none cancelled.
     let docs = s.texts("[data-testid='gstr1-docs'] tbody tr td");
     let docs = docs.as_array().unwrap();
     assert_eq!(docs[0], json!("Invoices for outward supply"));
-    assert_eq!(&docs[3..], [json!("2"), json!("0"), json!("2")]);
-    assert_eq!(s.count("[data-testid='gstr1-b2cl']"), 0);
+    assert_eq!(&docs[3..], [json!("3"), json!("0"), json!("3")]);
+    // The B2C large invoice, listed on its own.
+    assert_eq!(
+        s.count(&format!(
+            "[data-testid='gstr1-b2cl'] tbody tr[data-id='{large_id}']"
+        )),
+        1
+    );
+    assert_eq!(s.count("[data-testid='gstr1-csv-b2cl']"), 1);
     let href = s.find_all("[data-testid='gstr1-csv-b2b']")[0]
         .attribute("href")
         .unwrap();
