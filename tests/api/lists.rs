@@ -362,6 +362,16 @@ async fn every_csv_writes_amounts_in_rupees_with_two_decimals_and_a_plain_minus(
             )
         })
         .collect();
+    // Every `.csv` route (the import's too) has an `.xlsx` twin, walked after the CSVs.
+    let mut twins = routes.clone();
+    twins.extend(
+        spec["paths"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .filter(|p| p.ends_with(".csv") && p.starts_with("/api/import/"))
+            .cloned(),
+    );
     let periods: Vec<String> = app
         .state
         .db
@@ -446,4 +456,118 @@ async fn every_csv_writes_amounts_in_rupees_with_two_decimals_and_a_plain_minus(
             "{route} has amount columns: {checked:?}"
         );
     }
+    // The `.xlsx` twins: listed in the document, and each the CSV's rows typed.
+    let (mut numbers, mut with_amounts) = (0, vec![]);
+    for route in &twins {
+        let twin = route.replace(".csv", ".xlsx");
+        let documented = spec["paths"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .any(|p| p.ends_with(".xlsx") && twin_path_matches(p, &twin));
+        assert!(documented, "{twin} is not in the OpenAPI document");
+        let url = format!("{route}{}", fy(route));
+        let (amounts, ok) = xlsx_twin_matches_csv(&app, &url, &owner).await;
+        numbers += amounts;
+        if ok && amounts > 0 {
+            with_amounts.push(route.clone());
+        }
+    }
+    assert!(numbers > 500, "{numbers} amount cells in the workbooks");
+    for route in ["/api/reports/dues-aging.csv", "/api/documents.csv", "/api/payments.csv"] {
+        assert!(with_amounts.iter().any(|c| c == route), "{route}: {with_amounts:?}");
+    }
+}
+
+/// Whether the documented path `documented` (with `{id}`) is the shape of the concrete `twin`.
+fn twin_path_matches(documented: &str, twin: &str) -> bool {
+    let (a, b): (Vec<&str>, Vec<&str>) = (documented.split('/').collect(), twin.split('/').collect());
+    a.len() == b.len() && a.iter().zip(&b).all(|(x, y)| x == y || x.starts_with('{'))
+}
+
+/// Fetches `csv_url` and its `.xlsx` twin as `cookie` and holds them together: the same status
+/// (and body) on a refusal; else one sheet whose header row is the CSV's, with a frozen header,
+/// no formula anywhere, the same rows, each cell typed from the CSV's (amount columns are numbers
+/// in rupees shown `#,##,##0.00`, dates are dates). Answers the amount cells read and whether
+/// the CSV was a 200.
+pub async fn xlsx_twin_matches_csv(app: &TestApp, csv_url: &str, cookie: &str) -> (usize, bool) {
+    use backoffice::http::xlsx::{Cell, typed};
+    use calamine::{Data, Reader};
+    let (path, query) = csv_url.split_once('?').unwrap_or((csv_url, ""));
+    let xlsx_url = format!(
+        "{}.xlsx{}{query}",
+        path.strip_suffix(".csv").unwrap(),
+        if query.is_empty() { "" } else { "?" }
+    );
+    let csv = app.get(csv_url, cookie).await;
+    let xlsx = app.get(&xlsx_url, cookie).await;
+    assert_eq!(xlsx.status, csv.status, "{xlsx_url}: {}", xlsx.text);
+    if csv.status != StatusCode::OK {
+        assert_eq!(xlsx.text, csv.text, "{xlsx_url}");
+        return (0, false);
+    }
+    assert_eq!(
+        xlsx.headers[header::CONTENT_TYPE],
+        "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+        "{xlsx_url}"
+    );
+    let csv_name = csv.headers[header::CONTENT_DISPOSITION].to_str().unwrap().to_string();
+    assert_eq!(
+        xlsx.headers[header::CONTENT_DISPOSITION].to_str().unwrap(),
+        csv_name.replace(".csv\"", ".xlsx\""),
+        "{xlsx_url}"
+    );
+    let mut zip = zip::ZipArchive::new(std::io::Cursor::new(xlsx.bytes.clone())).unwrap();
+    let part = |zip: &mut zip::ZipArchive<std::io::Cursor<Vec<u8>>>, name: &str| {
+        let mut text = String::new();
+        std::io::Read::read_to_string(&mut zip.by_name(name).unwrap(), &mut text).unwrap();
+        text
+    };
+    let sheet_xml = part(&mut zip, "xl/worksheets/sheet1.xml");
+    let styles = part(&mut zip, "xl/styles.xml");
+    assert!(sheet_xml.contains(r#"ySplit="1""#) && sheet_xml.contains(r#"state="frozen""#), "{xlsx_url}: header not frozen");
+    assert!(!sheet_xml.contains("<f>") && !sheet_xml.contains("<f "), "{xlsx_url}: a formula");
+    let mut book: calamine::Xlsx<_> = calamine::open_workbook_from_rs(std::io::Cursor::new(xlsx.bytes)).unwrap();
+    assert_eq!(book.sheet_names().len(), 1, "{xlsx_url}: one sheet");
+    let range = book.worksheet_range_at(0).unwrap().unwrap();
+    let sheet: Vec<&[Data]> = range.rows().collect();
+    let mut reader = ::csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .from_reader(csv.bytes.as_slice());
+    let records: Vec<::csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+    assert_eq!(sheet.len(), records.len(), "{xlsx_url}: rows");
+    let header: Vec<String> = sheet[0].iter().map(|d| d.to_string()).collect();
+    let csv_header: Vec<String> = records[0].iter().map(str::to_string).collect();
+    assert_eq!(header[..csv_header.len()], csv_header[..], "{xlsx_url}: header");
+    let money: Vec<usize> = (0..csv_header.len())
+        .filter(|&i| !path.starts_with("/api/import/") && names_an_amount(path, &csv_header[i]))
+        .collect();
+    let mut amounts = 0;
+    for (r, record) in records.iter().enumerate().skip(1) {
+        for (i, value) in record.iter().enumerate() {
+            let got = sheet[r].get(i).unwrap_or(&Data::Empty);
+            let at = format!("{xlsx_url}: row {r} column {:?} ({value:?}): {got:?}", csv_header.get(i));
+            if money.contains(&i) && !value.is_empty() {
+                assert!(matches!(got, Data::Float(_)), "{at}: an amount that is not a number");
+                amounts += 1;
+            }
+            match typed(value) {
+                Cell::Blank => assert!(matches!(got, Data::Empty), "{at}"),
+                Cell::Text(text) => assert_eq!(got, &Data::String(text.to_string()), "{at}"),
+                Cell::Amount(n) | Cell::Integer(n) => assert_eq!(got, &Data::Float(n), "{at}"),
+                Cell::Date(y, m, d) => {
+                    let Data::DateTime(date) = got else {
+                        panic!("{at}: not a date")
+                    };
+                    let want = rust_xlsxwriter::ExcelDateTime::from_ymd(y, m, d).unwrap().to_excel();
+                    assert_eq!(date.as_f64(), want, "{at}");
+                }
+            }
+        }
+    }
+    if amounts > 0 {
+        assert!(styles.contains("#,##,##0.00"), "{xlsx_url}: the Indian amount format");
+    }
+    (amounts, true)
 }
