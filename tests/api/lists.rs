@@ -134,6 +134,26 @@ async fn lists_sort_on_their_columns_and_their_csv_twins_carry_every_row_in_the_
     let their_clients = app.get("/api/clients.csv", &staff).await;
     assert_eq!(csv_rows(&their_clients.text).len(), 1, "{}", their_clients.text);
 
+    // The Excel twins: the same filters, sort and book, cell for cell; a bad sort refused alike.
+    for (url, cookie, rows) in [
+        ("/api/documents.csv?sort=-total&type=QUOTATION", &owner, 3),
+        ("/api/documents.csv?sort=nope", &owner, 0),
+        ("/api/documents.csv", &staff, 1),
+        ("/api/clients.csv", &staff, 1),
+    ] {
+        let (amounts, ok) = xlsx_twin_matches_csv(&app, url, cookie).await;
+        assert_eq!(ok, rows > 0, "{url}");
+        assert!(!url.starts_with("/api/documents.csv?sort=-") || amounts >= rows, "{url}: {amounts}");
+    }
+    let sheet = app
+        .get("/api/documents.xlsx?sort=-total&type=QUOTATION", &owner)
+        .await;
+    let mut book: calamine::Xlsx<_> =
+        calamine::open_workbook_from_rs(std::io::Cursor::new(sheet.bytes)).unwrap();
+    let range = calamine::Reader::worksheet_range_at(&mut book, 0).unwrap().unwrap();
+    assert_eq!(range.get((1, 2)), Some(&calamine::Data::String("Chadayamangalam SCB".into())));
+    assert_eq!(range.get((1, 7)), Some(&calamine::Data::Float(2000.0)));
+
     // Every list has its twin, with a header row and one line per row of the list.
     for (path, cookie) in [
         ("/api/clients", &owner),
