@@ -425,6 +425,68 @@ impl Write for ChannelWriter {
 #[cfg(test)]
 mod tests {
     use super::{Cell, typed};
+    use std::io::{self, Read, Write};
+
+    /// The measurement behind the streaming (run by hand: `cargo test --release --lib
+    /// xlsx::tests::a_large_list -- --ignored --nocapture`): 120,000 rows shaped like
+    /// documents.csv (a year of the large office is about a tenth of that), generated as read and
+    /// counted as written, so the peak resident size is the converter's own.
+    #[test]
+    #[ignore]
+    fn a_large_list_streams_in_flat_memory() {
+        struct Rows(usize, Vec<u8>);
+        impl Read for Rows {
+            fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+                if self.1.is_empty() {
+                    if self.0 == 0 {
+                        return Ok(0);
+                    }
+                    self.0 -= 1;
+                    let n = self.0;
+                    self.1 = format!(
+                        "INV/2025-26/{n:05},INVOICE,Society number {} SCB,2025-{:02}-{:02},2025-{:02}-{:02},issued,partly_paid,{}.{:02},{}.00\r\n",
+                        n % 5000, n % 12 + 1, n % 28 + 1, n % 12 + 1, n % 28 + 1, n * 7 % 250_000, n % 100, n % 9000
+                    )
+                    .into_bytes();
+                }
+                let k = buf.len().min(self.1.len());
+                buf[..k].copy_from_slice(&self.1[..k]);
+                self.1.drain(..k);
+                Ok(k)
+            }
+        }
+        struct Count(usize);
+        impl Write for Count {
+            fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+                self.0 += buf.len();
+                Ok(buf.len())
+            }
+            fn flush(&mut self) -> io::Result<()> {
+                Ok(())
+            }
+        }
+        let rss = |key: &str| {
+            std::fs::read_to_string("/proc/self/status")
+                .unwrap_or_default()
+                .lines()
+                .find(|l| l.starts_with(key))
+                .map(|l| l.to_string())
+                .unwrap_or_default()
+        };
+        let header = "Number,Type,Client,Date,Due,Status,Payment,Total,Outstanding\r\n";
+        let rows = 120_000;
+        let csv = io::Cursor::new(header.as_bytes().to_vec()).chain(Rows(rows, vec![]));
+        let started = std::time::Instant::now();
+        let mut out = Count(0);
+        super::write_workbook(csv, &mut out, "documents").unwrap();
+        println!(
+            "{rows} rows -> {} KB of xlsx in {:.2} s; {} / {}",
+            out.0 / 1024,
+            started.elapsed().as_secs_f64(),
+            rss("VmHWM"),
+            rss("VmRSS")
+        );
+    }
 
     #[test]
     fn cells_are_typed_as_the_csv_writers_made_them() {
