@@ -81,7 +81,10 @@ pub fn twins(api: Router<AppState>, doc: &mut Document, state: &AppState) -> Rou
         }
         doc.paths.paths.insert(twin_path.clone(), item);
         let routes = csv_routes.clone();
-        api = api.route(&twin_path, get(move |req: Request| workbook_of(routes.clone(), req)));
+        api = api.route(
+            &twin_path,
+            get(move |req: Request| workbook_of(routes.clone(), req)),
+        );
     }
     api
 }
@@ -113,9 +116,7 @@ fn describe(op: &mut utoipa::openapi::path::Operation) {
     let mut ok = ApiResponse::new("The workbook (an attachment named like the CSV, ending in .xlsx)");
     ok.content
         .insert(CONTENT_TYPE.into(), Content::new(Some(RefOr::T(binary.into()))));
-    op.responses
-        .responses
-        .insert("200".into(), RefOr::T(ok));
+    op.responses.responses.insert("200".into(), RefOr::T(ok));
     op.responses.responses.insert(
         "422".into(),
         RefOr::T(ApiResponse::new(
@@ -188,7 +189,10 @@ pub async fn stream(csv_name: &str, body: Body) -> Result<Response, AppError> {
     let sheet_name = sheet_name(&stem);
     let errors = out_tx.clone();
     tokio::task::spawn_blocking(move || {
-        let csv = ChannelReader { rx: in_rx, current: Bytes::new() };
+        let csv = ChannelReader {
+            rx: in_rx,
+            current: Bytes::new(),
+        };
         let out = io::BufWriter::with_capacity(CHUNK, ChannelWriter { tx: out_tx });
         if let Err(e) = write_workbook(csv, out, &sheet_name) {
             let _ = errors.blocking_send(Err(e));
@@ -266,7 +270,12 @@ pub fn typed(value: &str) -> Cell<'_> {
         return Cell::Integer(n);
     }
     let b = value.as_bytes();
-    if b.len() == 10 && b[4] == b'-' && b[7] == b'-' && digits(&value[..4]) && digits(&value[5..7]) && digits(&value[8..])
+    if b.len() == 10
+        && b[4] == b'-'
+        && b[7] == b'-'
+        && digits(&value[..4])
+        && digits(&value[5..7])
+        && digits(&value[8..])
     {
         let (y, m, d) = (value[..4].parse(), value[5..7].parse(), value[8..].parse());
         if let (Ok(y), Ok(m), Ok(d)) = (y, m, d)
@@ -285,8 +294,8 @@ struct Formats {
     date: Format,
 }
 
-/// Reads the CSV from `csv` and writes the workbook to `out`.
-fn write_workbook(csv: impl Read, out: impl Write + Send, sheet_name: &str) -> Result<(), AppError> {
+/// Reads the CSV from `csv` and writes the workbook (one sheet named `sheet_name`) to `out`.
+pub fn write_workbook(csv: impl Read, out: impl Write + Send, sheet_name: &str) -> Result<(), AppError> {
     let failed = |e: XlsxError| match e {
         XlsxError::RowColumnLimitError => AppError::new(
             StatusCode::UNPROCESSABLE_ENTITY,
@@ -318,14 +327,12 @@ fn write_workbook(csv: impl Read, out: impl Write + Send, sheet_name: &str) -> R
     }
     size_columns(sheet, &sample).map_err(failed)?;
     sheet.set_freeze_panes(1, 0).map_err(failed)?;
-    let mut row: u32 = 0;
-    for record in sample.into_iter().map(Ok).chain(records) {
+    for (row, record) in (0..MAX_ROWS).zip(sample.into_iter().map(Ok).chain(records.by_ref())) {
         let record = record.map_err(AppError::internal)?;
-        if row >= MAX_ROWS {
-            return Err(failed(XlsxError::RowColumnLimitError));
-        }
         write_row(sheet, row, &record, &formats).map_err(failed)?;
-        row += 1;
+    }
+    if records.next().is_some() {
+        return Err(failed(XlsxError::RowColumnLimitError));
     }
     workbook.save_to_writer(out).map_err(failed)
 }
@@ -354,7 +361,12 @@ fn size_columns(sheet: &mut Worksheet, sample: &[::csv::StringRecord]) -> Result
 }
 
 /// One row: the first (the header) in bold text, the others typed.
-fn write_row(sheet: &mut Worksheet, row: u32, record: &::csv::StringRecord, f: &Formats) -> Result<(), XlsxError> {
+fn write_row(
+    sheet: &mut Worksheet,
+    row: u32,
+    record: &::csv::StringRecord,
+    f: &Formats,
+) -> Result<(), XlsxError> {
     for (i, value) in record.iter().enumerate() {
         let col = u16::try_from(i).map_err(|_| XlsxError::RowColumnLimitError)?;
         if row == 0 {

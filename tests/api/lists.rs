@@ -143,15 +143,23 @@ async fn lists_sort_on_their_columns_and_their_csv_twins_carry_every_row_in_the_
     ] {
         let (amounts, ok) = xlsx_twin_matches_csv(&app, url, cookie).await;
         assert_eq!(ok, rows > 0, "{url}");
-        assert!(!url.starts_with("/api/documents.csv?sort=-") || amounts >= rows, "{url}: {amounts}");
+        assert!(
+            !url.starts_with("/api/documents.csv?sort=-") || amounts >= rows,
+            "{url}: {amounts}"
+        );
     }
     let sheet = app
         .get("/api/documents.xlsx?sort=-total&type=QUOTATION", &owner)
         .await;
     let mut book: calamine::Xlsx<_> =
         calamine::open_workbook_from_rs(std::io::Cursor::new(sheet.bytes)).unwrap();
-    let range = calamine::Reader::worksheet_range_at(&mut book, 0).unwrap().unwrap();
-    assert_eq!(range.get((1, 2)), Some(&calamine::Data::String("Chadayamangalam SCB".into())));
+    let range = calamine::Reader::worksheet_range_at(&mut book, 0)
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        range.get((1, 2)),
+        Some(&calamine::Data::String("Chadayamangalam SCB".into()))
+    );
     assert_eq!(range.get((1, 7)), Some(&calamine::Data::Float(2000.0)));
 
     // Every list has its twin, with a header row and one line per row of the list.
@@ -494,8 +502,15 @@ async fn every_csv_writes_amounts_in_rupees_with_two_decimals_and_a_plain_minus(
         }
     }
     assert!(numbers > 500, "{numbers} amount cells in the workbooks");
-    for route in ["/api/reports/dues-aging.csv", "/api/documents.csv", "/api/payments.csv"] {
-        assert!(with_amounts.iter().any(|c| c == route), "{route}: {with_amounts:?}");
+    for route in [
+        "/api/reports/dues-aging.csv",
+        "/api/documents.csv",
+        "/api/payments.csv",
+    ] {
+        assert!(
+            with_amounts.iter().any(|c| c == route),
+            "{route}: {with_amounts:?}"
+        );
     }
 }
 
@@ -531,7 +546,10 @@ pub async fn xlsx_twin_matches_csv(app: &TestApp, csv_url: &str, cookie: &str) -
         "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
         "{xlsx_url}"
     );
-    let csv_name = csv.headers[header::CONTENT_DISPOSITION].to_str().unwrap().to_string();
+    let csv_name = csv.headers[header::CONTENT_DISPOSITION]
+        .to_str()
+        .unwrap()
+        .to_string();
     assert_eq!(
         xlsx.headers[header::CONTENT_DISPOSITION].to_str().unwrap(),
         csv_name.replace(".csv\"", ".xlsx\""),
@@ -545,9 +563,16 @@ pub async fn xlsx_twin_matches_csv(app: &TestApp, csv_url: &str, cookie: &str) -
     };
     let sheet_xml = part(&mut zip, "xl/worksheets/sheet1.xml");
     let styles = part(&mut zip, "xl/styles.xml");
-    assert!(sheet_xml.contains(r#"ySplit="1""#) && sheet_xml.contains(r#"state="frozen""#), "{xlsx_url}: header not frozen");
-    assert!(!sheet_xml.contains("<f>") && !sheet_xml.contains("<f "), "{xlsx_url}: a formula");
-    let mut book: calamine::Xlsx<_> = calamine::open_workbook_from_rs(std::io::Cursor::new(xlsx.bytes)).unwrap();
+    assert!(
+        sheet_xml.contains(r#"ySplit="1""#) && sheet_xml.contains(r#"state="frozen""#),
+        "{xlsx_url}: header not frozen"
+    );
+    assert!(
+        !sheet_xml.contains("<f>") && !sheet_xml.contains("<f "),
+        "{xlsx_url}: a formula"
+    );
+    let mut book: calamine::Xlsx<_> =
+        calamine::open_workbook_from_rs(std::io::Cursor::new(xlsx.bytes)).unwrap();
     assert_eq!(book.sheet_names().len(), 1, "{xlsx_url}: one sheet");
     let range = book.worksheet_range_at(0).unwrap().unwrap();
     let sheet: Vec<&[Data]> = range.rows().collect();
@@ -567,9 +592,15 @@ pub async fn xlsx_twin_matches_csv(app: &TestApp, csv_url: &str, cookie: &str) -
     for (r, record) in records.iter().enumerate().skip(1) {
         for (i, value) in record.iter().enumerate() {
             let got = sheet[r].get(i).unwrap_or(&Data::Empty);
-            let at = format!("{xlsx_url}: row {r} column {:?} ({value:?}): {got:?}", csv_header.get(i));
+            let at = format!(
+                "{xlsx_url}: row {r} column {:?} ({value:?}): {got:?}",
+                csv_header.get(i)
+            );
             if money.contains(&i) && !value.is_empty() {
-                assert!(matches!(got, Data::Float(_)), "{at}: an amount that is not a number");
+                assert!(
+                    matches!(got, Data::Float(_)),
+                    "{at}: an amount that is not a number"
+                );
                 amounts += 1;
             }
             match typed(value) {
@@ -580,14 +611,19 @@ pub async fn xlsx_twin_matches_csv(app: &TestApp, csv_url: &str, cookie: &str) -
                     let Data::DateTime(date) = got else {
                         panic!("{at}: not a date")
                     };
-                    let want = rust_xlsxwriter::ExcelDateTime::from_ymd(y, m, d).unwrap().to_excel();
+                    let want = rust_xlsxwriter::ExcelDateTime::from_ymd(y, m, d)
+                        .unwrap()
+                        .to_excel();
                     assert_eq!(date.as_f64(), want, "{at}");
                 }
             }
         }
     }
     if amounts > 0 {
-        assert!(styles.contains("#,##,##0.00"), "{xlsx_url}: the Indian amount format");
+        assert!(
+            styles.contains("#,##,##0.00"),
+            "{xlsx_url}: the Indian amount format"
+        );
     }
     (amounts, true)
 }

@@ -277,7 +277,10 @@ fn a_manager_cancels_a_payment_and_refunds_an_advance_and_invoices_show_what_the
     let excel = s.wait("[data-testid='xlsx-link']");
     assert_eq!(excel.text(), "Download Excel");
     let xlsx_href = excel.attribute("href").unwrap();
-    assert_eq!(xlsx_href, href.replace("/api/documents.csv?", "/api/documents.xlsx?"));
+    assert_eq!(
+        xlsx_href,
+        href.replace("/api/documents.csv?", "/api/documents.xlsx?")
+    );
     let url = if xlsx_href.starts_with("http") {
         xlsx_href.clone()
     } else {
@@ -290,10 +293,16 @@ fn a_manager_cancels_a_payment_and_refunds_an_advance_and_invoices_show_what_the
     );
     let mut book: calamine::Xlsx<_> =
         calamine::open_workbook_from_rs(std::io::Cursor::new(xlsx.body.clone())).unwrap();
-    let sheet = calamine::Reader::worksheet_range_at(&mut book, 0).unwrap().unwrap();
+    let sheet = calamine::Reader::worksheet_range_at(&mut book, 0)
+        .unwrap()
+        .unwrap();
     assert_eq!(sheet.height(), 2);
     assert!(
-        sheet.rows().nth(1).unwrap().contains(&calamine::Data::Float(11800.0)),
+        sheet
+            .rows()
+            .nth(1)
+            .unwrap()
+            .contains(&calamine::Data::Float(11800.0)),
         "{sheet:?}"
     );
 
