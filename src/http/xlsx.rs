@@ -296,6 +296,16 @@ struct Formats {
 
 /// Reads the CSV from `csv` and writes the workbook (one sheet named `sheet_name`) to `out`.
 pub fn write_workbook(csv: impl Read, out: impl Write + Send, sheet_name: &str) -> Result<(), AppError> {
+    write_capped(csv, out, sheet_name, MAX_ROWS)
+}
+
+/// [`write_workbook`] with at most `max_rows` rows (the header included).
+fn write_capped(
+    csv: impl Read,
+    out: impl Write + Send,
+    sheet_name: &str,
+    max_rows: u32,
+) -> Result<(), AppError> {
     let failed = |e: XlsxError| match e {
         XlsxError::RowColumnLimitError => AppError::new(
             StatusCode::UNPROCESSABLE_ENTITY,
@@ -327,11 +337,12 @@ pub fn write_workbook(csv: impl Read, out: impl Write + Send, sheet_name: &str) 
     }
     size_columns(sheet, &sample).map_err(failed)?;
     sheet.set_freeze_panes(1, 0).map_err(failed)?;
-    for (row, record) in (0..MAX_ROWS).zip(sample.into_iter().map(Ok).chain(records.by_ref())) {
+    let mut rows = sample.into_iter().map(Ok).chain(records);
+    for (row, record) in (0..max_rows).zip(rows.by_ref()) {
         let record = record.map_err(AppError::internal)?;
         write_row(sheet, row, &record, &formats).map_err(failed)?;
     }
-    if records.next().is_some() {
+    if rows.next().is_some() {
         return Err(failed(XlsxError::RowColumnLimitError));
     }
     workbook.save_to_writer(out).map_err(failed)
@@ -498,6 +509,16 @@ mod tests {
             rss("VmHWM"),
             rss("VmRSS")
         );
+    }
+
+    #[test]
+    fn more_rows_than_a_sheet_holds_are_refused_before_a_byte_is_written() {
+        let mut out = vec![];
+        let e = super::write_capped("A,B\r\n1,2\r\n3,4\r\n".as_bytes(), &mut out, "x", 2).unwrap_err();
+        assert_eq!((e.status.as_u16(), e.code), (422, "too_many_rows"));
+        assert!(out.is_empty());
+        super::write_capped("A,B\r\n1,2\r\n".as_bytes(), &mut out, "x", 2).unwrap();
+        assert!(out.starts_with(b"PK"));
     }
 
     #[test]
