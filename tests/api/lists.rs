@@ -627,3 +627,44 @@ pub async fn xlsx_twin_matches_csv(app: &TestApp, csv_url: &str, cookie: &str) -
     }
     (amounts, true)
 }
+
+/// The price of an Excel twin over its CSV, end to end (run by hand: `cargo test --test api
+/// lists::the_excel_twin -- --ignored --nocapture`): every document of a demo office of 1,000
+/// societies over two years, as CSV and as a workbook.
+#[tokio::test]
+#[ignore]
+async fn the_excel_twin_of_the_largest_list_costs_a_second_pass() {
+    let app = TestApp::new();
+    let owner = app.owner().await;
+    app.set_company(&owner, json!({})).await;
+    app.state
+        .db
+        .write_blocking(|tx| {
+            let owner: String =
+                tx.query_row("SELECT id FROM staff WHERE role = 'owner'", [], |r| r.get(0))?;
+            let today = backoffice::db::settings::office_today(tx)?;
+            let options = backoffice::demo::Options {
+                clients: 1000,
+                years: 2,
+                seed: 7,
+            };
+            backoffice::demo::fill(tx, options, &owner, today)?;
+            Ok(())
+        })
+        .unwrap();
+    for url in ["/api/documents.csv", "/api/documents.xlsx"] {
+        let started = std::time::Instant::now();
+        let reply = app.get(url, &owner).await;
+        assert_eq!(reply.status, StatusCode::OK);
+        println!(
+            "{url}: {} KB in {:.0} ms ({} CSV lines)",
+            reply.bytes.len() / 1024,
+            started.elapsed().as_secs_f64() * 1000.0,
+            if url.ends_with(".csv") {
+                reply.text.lines().count()
+            } else {
+                0
+            }
+        );
+    }
+}
