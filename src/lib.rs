@@ -146,6 +146,7 @@ pub fn app(state: AppState) -> Router {
         .merge(crate::tds::routes::router())
         .merge(crate::setup::routes::router())
         .split_for_parts();
+    let api = http::xlsx::twins(api, &mut openapi, &state);
     openapi::PlumbingStatuses.modify(&mut openapi);
     let openapi_json = Arc::new(openapi.to_pretty_json().expect("the OpenAPI document serializes"));
     Router::new()

@@ -562,6 +562,22 @@ mod tests {
             }
         }
         assert!(json_bodies > 40, "{json_bodies} operations with a JSON body");
+        // Every CSV download has its Excel twin (decisions 12, "Excel"): the same parameters,
+        // a workbook for its 200.
+        let paths = doc["paths"].as_object().unwrap();
+        let csvs: Vec<&String> = paths.keys().filter(|p| p.ends_with(".csv")).collect();
+        assert!(csvs.len() >= 30, "{} CSV routes", csvs.len());
+        for csv in csvs {
+            let twin = format!("{}.xlsx", csv.strip_suffix(".csv").unwrap());
+            let (csv_op, twin_op) = (&paths[csv]["get"], &paths[&twin]["get"]);
+            assert!(twin_op.is_object(), "{csv} has no twin {twin}");
+            assert_eq!(twin_op["parameters"], csv_op["parameters"], "{twin}");
+            assert!(
+                twin_op["responses"]["200"]["content"][crate::http::xlsx::CONTENT_TYPE].is_object(),
+                "{twin}: {}",
+                twin_op["responses"]["200"]
+            );
+        }
         // The exact texts a client sees, on one operation of each kind.
         let login = &doc["paths"]["/api/auth/login"]["post"]["responses"];
         assert!(login.get("401").is_some() && login.get("423").is_some());

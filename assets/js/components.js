@@ -5,7 +5,7 @@
 export { Toasts, toast, toastWarnings, dismissToast, Spinner, Loading, Progress, Badge, EmptyState, Notice, OnceSecret, TimedSecret } from "./ui/feedback.js";
 export { useForm, fieldError, checkFields, Form, Field, StaticField, SubmitButton, DialogActions, DateField, MoneyField, useId, blockUnreadable, readable } from "./ui/forms.js";
 export { Dialog, ConfirmDialog } from "./ui/dialogs.js";
-export { DataTable, Pagination, useUrlList, SearchBox, FilterBar, FilterSelect, FilterChips, PER_PAGE_CHOICES, useSelection, selectColumn } from "./ui/table.js";
+export { DataTable, Pagination, useUrlList, SearchBox, FilterBar, FilterSelect, FilterChips, PER_PAGE_CHOICES, useSelection, selectColumn, xlsxHref } from "./ui/table.js";
 export { ChangeDiff, diffEntries } from "./ui/diff.js";
 export { Link, navigate, useLocation, useQuery, safeNext, useLeaveGuard } from "./router.js";
 export { useFetch, useTitle, useSession, SessionContext } from "./hooks.js";

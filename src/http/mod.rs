@@ -1,5 +1,5 @@
 //! HTTP plumbing that names no area: extractors, pagination, middleware, the console's assets,
-//! CSV streaming, the health check and the answers for unknown addresses and methods.
+//! CSV streaming and its Excel twins, the health check and the answers for unknown addresses and methods.
 
 pub mod console;
 pub mod csv;
@@ -7,6 +7,7 @@ pub mod extract;
 pub mod middleware;
 pub mod pagination;
 pub mod url;
+pub mod xlsx;
 
 use crate::AppState;
 use crate::error::AppError;

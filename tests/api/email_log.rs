@@ -320,6 +320,32 @@ async fn the_csv_takes_the_filters_and_sort_and_guards_formulas() {
          2026-11-20T20:00:00Z,president@kadakkal.coop,,\"'=HYPERLINK(\"\"http://evil.example\"\")\",Kadakkal SCB,reminder,,sent,,\r\n\
          2026-11-21T03:00:00Z,office@kadakkal.coop,,Deposit module: new release,Kadakkal SCB,module_notify,,failed,The mail provider refused the email (406).,Owner\r\n"
     );
+    // The Excel twin: the same rows; the subject a string cell, word for word, never a formula.
+    let url = format!("/api/email-log.csv?client_id={}&sort=at", l.kadakkal);
+    assert_eq!(
+        crate::lists::xlsx_twin_matches_csv(&l.app, &url, &l.owner).await,
+        (0, true)
+    );
+    let xlsx = l.app.get(&url.replace(".csv", ".xlsx"), &l.owner).await;
+    assert_eq!(
+        xlsx.headers[header::CONTENT_DISPOSITION],
+        "attachment; filename=\"email-log.xlsx\""
+    );
+    let mut book: calamine::Xlsx<_> =
+        calamine::open_workbook_from_rs(std::io::Cursor::new(xlsx.bytes)).unwrap();
+    let sheet = calamine::Reader::worksheet_range_at(&mut book, 0)
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        sheet.get((1, 3)),
+        Some(&calamine::Data::String(
+            "=HYPERLINK(\"http://evil.example\")".into()
+        ))
+    );
+    assert_eq!(
+        sheet.get((1, 0)),
+        Some(&calamine::Data::String("2026-11-20T20:00:00Z".into()))
+    );
     let documents = l.app.get("/api/email-log.csv?purpose=document", &l.owner).await;
     assert_eq!(
         documents.text.lines().nth(1),

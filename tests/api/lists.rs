@@ -134,6 +134,34 @@ async fn lists_sort_on_their_columns_and_their_csv_twins_carry_every_row_in_the_
     let their_clients = app.get("/api/clients.csv", &staff).await;
     assert_eq!(csv_rows(&their_clients.text).len(), 1, "{}", their_clients.text);
 
+    // The Excel twins: the same filters, sort and book, cell for cell; a bad sort refused alike.
+    for (url, cookie, rows) in [
+        ("/api/documents.csv?sort=-total&type=QUOTATION", &owner, 3),
+        ("/api/documents.csv?sort=nope", &owner, 0),
+        ("/api/documents.csv", &staff, 1),
+        ("/api/clients.csv", &staff, 1),
+    ] {
+        let (amounts, ok) = xlsx_twin_matches_csv(&app, url, cookie).await;
+        assert_eq!(ok, rows > 0, "{url}");
+        assert!(
+            !url.starts_with("/api/documents.csv?sort=-") || amounts >= rows,
+            "{url}: {amounts}"
+        );
+    }
+    let sheet = app
+        .get("/api/documents.xlsx?sort=-total&type=QUOTATION", &owner)
+        .await;
+    let mut book: calamine::Xlsx<_> =
+        calamine::open_workbook_from_rs(std::io::Cursor::new(sheet.bytes)).unwrap();
+    let range = calamine::Reader::worksheet_range_at(&mut book, 0)
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        range.get((1, 2)),
+        Some(&calamine::Data::String("Chadayamangalam SCB".into()))
+    );
+    assert_eq!(range.get((1, 7)), Some(&calamine::Data::Float(2000.0)));
+
     // Every list has its twin, with a header row and one line per row of the list.
     for (path, cookie) in [
         ("/api/clients", &owner),
@@ -362,6 +390,16 @@ async fn every_csv_writes_amounts_in_rupees_with_two_decimals_and_a_plain_minus(
             )
         })
         .collect();
+    // Every `.csv` route (the import's too) has an `.xlsx` twin, walked after the CSVs.
+    let mut twins = routes.clone();
+    twins.extend(
+        spec["paths"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .filter(|p| p.ends_with(".csv") && p.starts_with("/api/import/"))
+            .cloned(),
+    );
     let periods: Vec<String> = app
         .state
         .db
@@ -446,6 +484,189 @@ async fn every_csv_writes_amounts_in_rupees_with_two_decimals_and_a_plain_minus(
         assert!(
             checked.iter().any(|c| c == route),
             "{route} has amount columns: {checked:?}"
+        );
+    }
+    // The `.xlsx` twins: listed in the document, and each the CSV's rows typed.
+    let (mut numbers, mut with_amounts) = (0, vec![]);
+    for route in &twins {
+        let twin = route.replace(".csv", ".xlsx");
+        let documented = spec["paths"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .any(|p| p.ends_with(".xlsx") && twin_path_matches(p, &twin));
+        assert!(documented, "{twin} is not in the OpenAPI document");
+        let url = format!("{route}{}", fy(route));
+        let (amounts, ok) = xlsx_twin_matches_csv(&app, &url, &owner).await;
+        numbers += amounts;
+        if ok && amounts > 0 {
+            with_amounts.push(route.clone());
+        }
+    }
+    assert!(numbers > 500, "{numbers} amount cells in the workbooks");
+    for route in [
+        "/api/reports/dues-aging.csv",
+        "/api/documents.csv",
+        "/api/payments.csv",
+    ] {
+        assert!(
+            with_amounts.iter().any(|c| c == route),
+            "{route}: {with_amounts:?}"
+        );
+    }
+}
+
+/// Whether the documented path `documented` (with `{id}`) is the shape of the concrete `twin`.
+fn twin_path_matches(documented: &str, twin: &str) -> bool {
+    let (a, b): (Vec<&str>, Vec<&str>) = (documented.split('/').collect(), twin.split('/').collect());
+    a.len() == b.len() && a.iter().zip(&b).all(|(x, y)| x == y || x.starts_with('{'))
+}
+
+/// Fetches `csv_url` and its `.xlsx` twin as `cookie` and holds them together: the same status
+/// (and body) on a refusal; else one sheet whose header row is the CSV's, with a frozen header,
+/// no formula anywhere, the same rows, each cell typed from the CSV's (amount columns are numbers
+/// in rupees shown `#,##,##0.00`, dates are dates). Answers the amount cells read and whether
+/// the CSV was a 200.
+pub async fn xlsx_twin_matches_csv(app: &TestApp, csv_url: &str, cookie: &str) -> (usize, bool) {
+    use backoffice::http::xlsx::{Cell, typed};
+    use calamine::{Data, Reader};
+    let (path, query) = csv_url.split_once('?').unwrap_or((csv_url, ""));
+    let xlsx_url = format!(
+        "{}.xlsx{}{query}",
+        path.strip_suffix(".csv").unwrap(),
+        if query.is_empty() { "" } else { "?" }
+    );
+    let csv = app.get(csv_url, cookie).await;
+    let xlsx = app.get(&xlsx_url, cookie).await;
+    assert_eq!(xlsx.status, csv.status, "{xlsx_url}: {}", xlsx.text);
+    if csv.status != StatusCode::OK {
+        assert_eq!(xlsx.text, csv.text, "{xlsx_url}");
+        return (0, false);
+    }
+    assert_eq!(
+        xlsx.headers[header::CONTENT_TYPE],
+        "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+        "{xlsx_url}"
+    );
+    let csv_name = csv.headers[header::CONTENT_DISPOSITION]
+        .to_str()
+        .unwrap()
+        .to_string();
+    assert_eq!(
+        xlsx.headers[header::CONTENT_DISPOSITION].to_str().unwrap(),
+        csv_name.replace(".csv\"", ".xlsx\""),
+        "{xlsx_url}"
+    );
+    let mut zip = zip::ZipArchive::new(std::io::Cursor::new(xlsx.bytes.clone())).unwrap();
+    let part = |zip: &mut zip::ZipArchive<std::io::Cursor<Vec<u8>>>, name: &str| {
+        let mut text = String::new();
+        std::io::Read::read_to_string(&mut zip.by_name(name).unwrap(), &mut text).unwrap();
+        text
+    };
+    let sheet_xml = part(&mut zip, "xl/worksheets/sheet1.xml");
+    let styles = part(&mut zip, "xl/styles.xml");
+    assert!(
+        sheet_xml.contains(r#"ySplit="1""#) && sheet_xml.contains(r#"state="frozen""#),
+        "{xlsx_url}: header not frozen"
+    );
+    assert!(
+        !sheet_xml.contains("<f>") && !sheet_xml.contains("<f "),
+        "{xlsx_url}: a formula"
+    );
+    let mut book: calamine::Xlsx<_> =
+        calamine::open_workbook_from_rs(std::io::Cursor::new(xlsx.bytes)).unwrap();
+    assert_eq!(book.sheet_names().len(), 1, "{xlsx_url}: one sheet");
+    let range = book.worksheet_range_at(0).unwrap().unwrap();
+    let sheet: Vec<&[Data]> = range.rows().collect();
+    let mut reader = ::csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .from_reader(csv.bytes.as_slice());
+    let records: Vec<::csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+    assert_eq!(sheet.len(), records.len(), "{xlsx_url}: rows");
+    let header: Vec<String> = sheet[0].iter().map(|d| d.to_string()).collect();
+    let csv_header: Vec<String> = records[0].iter().map(str::to_string).collect();
+    assert_eq!(header[..csv_header.len()], csv_header[..], "{xlsx_url}: header");
+    let money: Vec<usize> = (0..csv_header.len())
+        .filter(|&i| !path.starts_with("/api/import/") && names_an_amount(path, &csv_header[i]))
+        .collect();
+    let mut amounts = 0;
+    for (r, record) in records.iter().enumerate().skip(1) {
+        for (i, value) in record.iter().enumerate() {
+            let got = sheet[r].get(i).unwrap_or(&Data::Empty);
+            let at = format!(
+                "{xlsx_url}: row {r} column {:?} ({value:?}): {got:?}",
+                csv_header.get(i)
+            );
+            if money.contains(&i) && !value.is_empty() {
+                assert!(
+                    matches!(got, Data::Float(_)),
+                    "{at}: an amount that is not a number"
+                );
+                amounts += 1;
+            }
+            match typed(value) {
+                Cell::Blank => assert!(matches!(got, Data::Empty), "{at}"),
+                Cell::Text(text) => assert_eq!(got, &Data::String(text.to_string()), "{at}"),
+                Cell::Amount(n) | Cell::Integer(n) => assert_eq!(got, &Data::Float(n), "{at}"),
+                Cell::Date(y, m, d) => {
+                    let Data::DateTime(date) = got else {
+                        panic!("{at}: not a date")
+                    };
+                    let want = rust_xlsxwriter::ExcelDateTime::from_ymd(y, m, d)
+                        .unwrap()
+                        .to_excel();
+                    assert_eq!(date.as_f64(), want, "{at}");
+                }
+            }
+        }
+    }
+    if amounts > 0 {
+        assert!(
+            styles.contains("#,##,##0.00"),
+            "{xlsx_url}: the Indian amount format"
+        );
+    }
+    (amounts, true)
+}
+
+/// The price of an Excel twin over its CSV, end to end (run by hand: `cargo test --test api
+/// lists::the_excel_twin -- --ignored --nocapture`): every document of a demo office of 1,000
+/// societies over two years, as CSV and as a workbook.
+#[tokio::test]
+#[ignore]
+async fn the_excel_twin_of_the_largest_list_costs_a_second_pass() {
+    let app = TestApp::new();
+    let owner = app.owner().await;
+    app.set_company(&owner, json!({})).await;
+    app.state
+        .db
+        .write_blocking(|tx| {
+            let owner: String =
+                tx.query_row("SELECT id FROM staff WHERE role = 'owner'", [], |r| r.get(0))?;
+            let today = backoffice::db::settings::office_today(tx)?;
+            let options = backoffice::demo::Options {
+                clients: 1000,
+                years: 2,
+                seed: 7,
+            };
+            backoffice::demo::fill(tx, options, &owner, today)?;
+            Ok(())
+        })
+        .unwrap();
+    for url in ["/api/documents.csv", "/api/documents.xlsx"] {
+        let started = std::time::Instant::now();
+        let reply = app.get(url, &owner).await;
+        assert_eq!(reply.status, StatusCode::OK);
+        println!(
+            "{url}: {} KB in {:.0} ms ({} CSV lines)",
+            reply.bytes.len() / 1024,
+            started.elapsed().as_secs_f64() * 1000.0,
+            if url.ends_with(".csv") {
+                reply.text.lines().count()
+            } else {
+                0
+            }
         );
     }
 }

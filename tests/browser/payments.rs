@@ -273,6 +273,38 @@ fn a_manager_cancels_a_payment_and_refunds_an_advance_and_invoices_show_what_the
         text.contains("ANCHAL SERVICE CO-OPERATIVE BANK") && text.contains(",unpaid,11800.00,11800.00"),
         "{text}"
     );
+    // "Download Excel" beside it: the same list as a workbook, the amount a number in rupees.
+    let excel = s.wait("[data-testid='xlsx-link']");
+    assert_eq!(excel.text(), "Download Excel");
+    let xlsx_href = excel.attribute("href").unwrap();
+    assert_eq!(
+        xlsx_href,
+        href.replace("/api/documents.csv?", "/api/documents.xlsx?")
+    );
+    let url = if xlsx_href.starts_with("http") {
+        xlsx_href.clone()
+    } else {
+        server.url(&xlsx_href)
+    };
+    let xlsx = http_call("GET", &url, &[("Cookie", owner.as_str())], None, 30).unwrap();
+    assert_eq!(
+        xlsx.header("content-type"),
+        Some("application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")
+    );
+    let mut book: calamine::Xlsx<_> =
+        calamine::open_workbook_from_rs(std::io::Cursor::new(xlsx.body.clone())).unwrap();
+    let sheet = calamine::Reader::worksheet_range_at(&mut book, 0)
+        .unwrap()
+        .unwrap();
+    assert_eq!(sheet.height(), 2);
+    assert!(
+        sheet
+            .rows()
+            .nth(1)
+            .unwrap()
+            .contains(&calamine::Data::Float(11800.0)),
+        "{sheet:?}"
+    );
 
     // The advance goes back to the society.
     s.goto(&server.url(&format!("/payments/{}", advance["id"].as_str().unwrap())));

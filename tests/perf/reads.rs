@@ -371,6 +371,61 @@ pub fn scenarios(f: &Fixture) -> Vec<ReadScenario> {
         );
     }
 
+    // Its Excel twin (issue 36): the same rows through the workbook writer. The floor is the same
+    // work in this process: the rows read, written as the CSV's lines and packed as a workbook.
+    {
+        let mh = mh.clone();
+        let (from, to) = f.fy;
+        add(
+            "documents.xlsx, the invoices of a financial year".into(),
+            Kind::Report,
+            &f.manager,
+            Arc::new(move |_| format!("/api/documents.xlsx?type=INVOICE&from={from}&to={to}")),
+            Arc::new(move |c, _| {
+                session(c, &mh);
+                let filter = DocumentFilter {
+                    doc_type: Some("INVOICE".into()),
+                    from: Some(from.to_string()),
+                    to: Some(to.to_string()),
+                    ..Default::default()
+                };
+                let line = backoffice::http::csv::line;
+                let mut csv = line(&[
+                    "Number",
+                    "Type",
+                    "Client",
+                    "Date",
+                    "Due",
+                    "Status",
+                    "Payment",
+                    "Total",
+                    "Outstanding",
+                ]);
+                documents::store::list(c, filter)
+                    .unwrap()
+                    .each(c, None, |r| {
+                        let text = |v: &Option<String>| v.clone().unwrap_or_default();
+                        let total = backoffice::money::decimal(r.total);
+                        let outstanding = r.outstanding.map(backoffice::money::decimal).unwrap_or_default();
+                        csv.push_str(&line(&[
+                            &text(&r.doc_no),
+                            &r.doc_type,
+                            &r.client_name,
+                            &text(&r.doc_date),
+                            &text(&r.due_date),
+                            &r.status,
+                            &text(&r.payment_state),
+                            &total,
+                            &outstanding,
+                        ]));
+                        Ok(())
+                    })
+                    .unwrap();
+                backoffice::http::xlsx::write_workbook(csv.as_bytes(), std::io::sink(), "documents").unwrap();
+            }),
+        );
+    }
+
     for (what, q) in [("number", f.number_q.clone()), ("client name", f.name_q.clone())] {
         let mh = mh.clone();
         let path = format!("/api/documents?q={}&per_page=50", encode(&q));

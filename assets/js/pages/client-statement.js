@@ -55,7 +55,8 @@ export function StatementSection({ client }) {
   const figure = (label, value, testid) => html`<div class="detail"><dt>${label}</dt><dd data-testid=${testid}>${value}</dd></div>`;
   return html`<${Card} title="Statement of account" class="section-card client-statement-card"
     actions=${html`<a class="btn btn-sm" href=${`${base}.pdf${qs(shown)}`} target="_blank" rel="noopener" data-testid="statement-pdf">Download PDF</a>
-      <a class="btn btn-sm" href=${`${base}.csv${qs(shown)}`} download data-testid="statement-csv">Download CSV</a>`}>
+      <a class="btn btn-sm" href=${`${base}.csv${qs(shown)}`} download data-testid="statement-csv">Download CSV</a>
+      <a class="btn btn-sm" href=${`${base}.xlsx${qs(shown)}`} download data-testid="statement-xlsx">Download Excel</a>`}>
     ${chat && s && html`<${WhatsAppDialog} path=${`${base}/whatsapp`} params=${shown} what="the statement of account" onClose=${() => setChat(false)} />`}
     <div data-testid="client-statement">
       <${FilterBar} label="Statement period">

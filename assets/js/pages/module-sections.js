@@ -195,7 +195,8 @@ export function RosterCard({ module, canNotify }) {
       }} />`}
     <${Card} title="Roster" class="section-card roster-card"
     actions=${html`${canNotify && html`<button type="button" class="btn btn-sm" onClick=${() => setNotifying(true)}>Email all subscribers</button>`}
-      <a class="btn btn-sm" href=${`/api/modules/${enc(module.id)}/clients.csv`} download=${`${module.code}-clients.csv`}>Download CSV</a>`}>
+      <a class="btn btn-sm" href=${`/api/modules/${enc(module.id)}/clients.csv`} download=${`${module.code}-clients.csv`}>Download CSV</a>
+      <a class="btn btn-sm" href=${`/api/modules/${enc(module.id)}/clients.xlsx`} download=${`${module.code}-clients.xlsx`} data-testid="roster-xlsx">Download Excel</a>`}>
     ${report && html`<${NotifyResult} report=${report} onDismiss=${() => setReport(null)} />`}
     <${RosterTotal} module=${module} list=${list} />
     <div data-testid="roster" class="table-inset">

@@ -9,7 +9,7 @@ import { post, patch } from "../api.js";
 import { date, integer, rupees } from "../format.js";
 import {
   DataTable, useUrlList, SearchBox, FilterBar, FilterChips, FilterSelect, Badge, Dialog, DialogActions, ConfirmDialog, Form, Field,
-  DateField, EmptyState, Notice, useForm, toast, useQuery, useSession, useTitle, PageHeader, Link,
+  DateField, EmptyState, Notice, useForm, toast, useQuery, useSession, useTitle, PageHeader, Link, xlsxHref,
 } from "../components.js";
 import { docUrl } from "./document-shared.js";
 import { isManagerial, useActiveEmployees, ownerChoices } from "./client-shared.js";
@@ -215,7 +215,8 @@ export function PipelinePage() {
       ? html`${list.error && html`<${Notice} tone="danger" alert=${true}>${list.error.message}</${Notice}>`}
           ${more && html`<${Notice} tone="info">The board shows the first ${integer(rows.length)} of ${integer(data.total)}: narrow the search, or use the list.</${Notice}>`}
           ${data ? html`<${Board} rows=${rows} stages=${STAGES_OF[filter]} buttons=${actions.buttons} />` : null}
-          ${list.tableProps.csvHref && html`<p><a class="btn btn-sm" href=${list.tableProps.csvHref} download data-testid="csv-link">Download CSV</a></p>`}`
+          ${list.tableProps.csvHref && html`<p><a class="btn btn-sm" href=${list.tableProps.csvHref} download data-testid="csv-link">Download CSV</a>
+            <a class="btn btn-sm" href=${xlsxHref(list.tableProps.csvHref)} download data-testid="xlsx-link">Download Excel</a></p>`}`
       : html`<div data-testid="pipeline">
           <${DataTable} caption="Pipeline" columns=${columns} empty=${empty} ...${list.tableProps} rows=${rows}
             rowAttrs=${(r) => ({ "data-id": r.id, "data-band": r.band, "data-stage": r.stage, "data-client-id": r.client_id, "data-document-id": r.document_id || "" })} />

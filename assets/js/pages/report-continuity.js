@@ -65,6 +65,7 @@ export function NumberContinuityPage() {
     <${PageHeader} title="Number continuity"
       subtitle=${`Each document series by financial year: first and last number, how many were issued, and any number missing or used twice${query.fy ? ` (FY ${query.fy})` : ""}.`}
       actions=${html`<a class="btn" href=${`/api/reports/number-continuity.csv${qs({ fy: query.fy || undefined })}`} download data-testid="continuity-csv">Download CSV</a>
+        <a class="btn" href=${`/api/reports/number-continuity.xlsx${qs({ fy: query.fy || undefined })}`} download data-testid="continuity-xlsx">Download Excel</a>
         <button type="button" class="btn" onClick=${() => window.print()}>Print</button>`} />
     <${FilterBar} label="Financial year">
       <div class=${`field continuity-fy${refused ? " has-error" : ""}`}>

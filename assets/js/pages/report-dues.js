@@ -5,7 +5,7 @@
 import { html, useState } from "/vendor/preact-htm.js";
 import { qs } from "../api.js";
 import { date, rupees, integer, isoDate } from "../format.js";
-import { DataTable, Dialog, EmptyState, DateField, FilterBar, useUrlList, useFetch, useTitle, PageHeader, Link } from "../components.js";
+import { DataTable, Dialog, EmptyState, DateField, FilterBar, useUrlList, useFetch, useTitle, PageHeader, Link, xlsxHref } from "../components.js";
 import { HBarChart } from "../ui/charts.js";
 import { docUrl } from "./document-shared.js";
 
@@ -77,7 +77,7 @@ export function DuesAgingPage() {
     ${drill && html`<${DrillDown} drill=${drill} asOf=${asOf} onClose=${() => setDrill(null)} />`}
     <p class="crumbs"><${Link} href="/reports">← Reports</${Link}></p>
     <${PageHeader} title="Dues aging" subtitle="What each client owes on a date, by days past the due date (the invoice date when it has none); payments and credit notes dated by then count. Largest first."
-      actions=${html`<a class="btn" href=${csv} download>Download CSV</a><${Link} class="btn" href="/reports/gst-summary">GST summary</${Link}>`} />
+      actions=${html`<a class="btn" href=${csv} download>Download CSV</a><a class="btn" href=${xlsxHref(csv)} download data-testid="xlsx-link">Download Excel</a><${Link} class="btn" href="/reports/gst-summary">GST summary</${Link}>`} />
     <${FilterBar} label="Report date">
       <${DateField} label="As of" name="as_of" value=${asOf} onChange=${(d) => setQuery({ as_of: d })} />
       ${query.as_of && html`<div class="filter-clear"><button type="button" class="btn btn-sm" onClick=${() => setQuery({ as_of: "" })}>Today</button></div>`}

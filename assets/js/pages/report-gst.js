@@ -5,7 +5,7 @@
 import { html } from "/vendor/preact-htm.js";
 import { qs } from "../api.js";
 import { date, rupees } from "../format.js";
-import { DataTable, EmptyState, DateField, FilterBar, Notice, useFetch, useQuery, useTitle, PageHeader, Link } from "../components.js";
+import { DataTable, EmptyState, DateField, FilterBar, Notice, useFetch, useQuery, useTitle, PageHeader, Link, xlsxHref } from "../components.js";
 import { BarChart, monthShort } from "../ui/charts.js";
 
 const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
@@ -51,7 +51,7 @@ export function GstSummaryPage() {
     <p class="crumbs"><${Link} href="/reports">← Reports</${Link}></p>
     <${PageHeader} title="GST summary"
       subtitle="Taxable value and GST by month of the document date: issued tax invoices add, issued credit notes subtract."
-      actions=${html`<a class="btn" href=${csv} download>Download CSV</a><${Link} class="btn" href="/reports/dues-aging">Dues aging</${Link}>`} />
+      actions=${html`<a class="btn" href=${csv} download>Download CSV</a><a class="btn" href=${xlsxHref(csv)} download data-testid="xlsx-link">Download Excel</a><${Link} class="btn" href="/reports/dues-aging">Dues aging</${Link}>`} />
     <${FilterBar} label="Period">
       <${DateField} label="From" name="from" value=${from} onChange=${(d) => setQuery({ from: d })} />
       <${DateField} label="To" name="to" value=${to} onChange=${(d) => setQuery({ to: d })} />

@@ -5,7 +5,7 @@
 import { html } from "/vendor/preact-htm.js";
 import { qs } from "../api.js";
 import { rupees } from "../format.js";
-import { DataTable, EmptyState, FilterBar, useFetch, useQuery, useTitle, PageHeader, Link } from "../components.js";
+import { DataTable, EmptyState, FilterBar, useFetch, useQuery, useTitle, PageHeader, Link, xlsxHref } from "../components.js";
 import { BarChart, monthShort } from "../ui/charts.js";
 import { monthLabel } from "./report-gst.js";
 import { RangePicker } from "./report-range.js";
@@ -59,7 +59,7 @@ export function ModuleRevenuePage() {
     <p class="crumbs"><${Link} href="/reports">← Reports</${Link}></p>
     <${PageHeader} title="Module revenue"
       subtitle="What each module billed per month, before GST: issued invoice lines naming the module, credit notes subtracted."
-      actions=${html`<a class="btn" href=${csv} download data-testid="csv-link">Download CSV</a><${Link} class="btn" href="/reports/client-profitability">Client profitability</${Link}>`} />
+      actions=${html`<a class="btn" href=${csv} download data-testid="csv-link">Download CSV</a><a class="btn" href=${xlsxHref(csv)} download data-testid="xlsx-link">Download Excel</a><${Link} class="btn" href="/reports/client-profitability">Client profitability</${Link}>`} />
     <${FilterBar} label="Period">
       <${RangePicker} query=${query} setQuery=${setQuery} data=${data} error=${error} />
     </${FilterBar}>

@@ -9,7 +9,7 @@ import { get, post, qs } from "../api.js";
 import { integer, dateTime, ago } from "../format.js";
 import {
   DataTable, useUrlList, SearchBox, FilterBar, FilterChips, Badge, ConfirmDialog, Notice, Progress, EmptyState,
-  toast, navigate, useQuery, useSession, useTitle, PageHeader, Link,
+  toast, navigate, useQuery, useSession, useTitle, PageHeader, Link, xlsxHref,
 } from "../components.js";
 import { isManagerial } from "./client-shared.js";
 import { usePortalReveal } from "./project-shared.js";
@@ -208,6 +208,7 @@ export function SmsBalancesPage() {
   const csv = `${PATH}.csv${qs({ filter, q: query.q, sort: query.sort })}`;
   const actions = managerial && html`
     <a class="btn" href=${csv} download data-testid="sms-csv" title="Every login of this list with its password, in clear; the download is recorded in the audit trail">Download logins (CSV)</a>
+    <a class="btn" href=${xlsxHref(csv)} download data-testid="sms-xlsx" title="Every login of this list with its password, in clear; the download is recorded in the audit trail">Download logins (Excel)</a>
     <button type="button" class="btn btn-primary" onClick=${() => setConfirming(true)} disabled=${refresh.busy}
       aria-busy=${refresh.busy ? "true" : undefined}>${refresh.busy && html`<span class="spinner small" aria-hidden="true"></span>`}Refresh all from the gateway</button>`;
   const empty = query.q

@@ -64,6 +64,7 @@ export function YearEndStatementsPage() {
     <${PageHeader} title="Year-end statements"
       subtitle=${data ? `Every client owing something on ${date(data.to)}, its statement from ${date(data.from)}.` : "Every client owing something at the year's end."}
       actions=${html`<a class="btn" href=${`/api/statements/year-end.csv${qs({ fy })}`} download data-testid="year-end-csv">Download CSV</a>
+        <a class="btn" href=${`/api/statements/year-end.xlsx${qs({ fy })}`} download data-testid="year-end-xlsx">Download Excel</a>
         <button type="button" class="btn btn-primary" data-testid="year-end-send" disabled=${!data || running || rows.length === 0}
         onClick=${sendAll}>Send all by email</button>`} />
     <${FilterBar} label="Financial year">

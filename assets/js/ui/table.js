@@ -69,7 +69,12 @@ export function useUrlList(path, filterKeys = [], { perPage: defaultPerPage = 50
   return { query, setQuery, data, rows, total, page, perPage, sort, loading: state.loading, error: state.error, reload, tableProps };
 }
 
-/** "1–50 of 132" with Previous / Next, a rows-per-page choice and the CSV of the whole list. */
+/** The Excel twin of a CSV download's address: `…/x.csv?q` → `…/x.xlsx?q` (decisions 12, "Excel"). */
+export function xlsxHref(csvHref) {
+  return csvHref.replace(/\.csv(?=\?|$)/, ".xlsx");
+}
+
+/** "1–50 of 132" with Previous / Next, a rows-per-page choice and the CSV and Excel of the whole list. */
 export function Pagination({ page, perPage, total, onPage, onPerPage, loading, csvHref }) {
   const id = useId("pp-");
   const lastPage = Math.max(1, Math.ceil(total / perPage));
@@ -77,7 +82,8 @@ export function Pagination({ page, perPage, total, onPage, onPerPage, loading, c
     <span class="range" aria-live="polite">${pageRange(page, perPage, total)}</span>
     ${loading && html`<${Spinner} small=${true} label="Loading page" />`}
     <span class="spacer"></span>
-    ${csvHref && html`<a class="btn btn-sm" href=${csvHref} download data-testid="csv-link">Download CSV</a>`}
+    ${csvHref && html`<a class="btn btn-sm" href=${csvHref} download data-testid="csv-link">Download CSV</a>
+      <a class="btn btn-sm" href=${xlsxHref(csvHref)} download data-testid="xlsx-link">Download Excel</a>`}
     ${onPerPage &&
     html`<label class="per-page" for=${id}>Rows per page</label>
       <select id=${id} class="control control-sm" value=${perPage} onChange=${(e) => onPerPage(Number(e.currentTarget.value))}>
@@ -117,7 +123,7 @@ function SortHeader({ col, sort, onSort }) {
  *     use them only where the API accepts `sort`.
  *   page, perPage, total, onPage, onPerPage: shows the pagination bar when onPage is given;
  *     moving to another page brings the top of the list into view.
- *   csvHref: a "Download CSV" link in that bar (useUrlList's, with the list's filters and sort).
+ *   csvHref: "Download CSV" and "Download Excel" links in that bar (useUrlList's, with the list's filters and sort).
  *   expanded?(row) → content or null: when it gives content, a full-width detail row
  *     (<tr class="detail-row">) follows that row (e.g. "Show changes").
  *   footer?: <tr> markup for a <tfoot> (e.g. a totals row), shown while there are rows.
