@@ -7,8 +7,8 @@
 
 use crate::common::{Call, TestApp};
 use axum::http::{Method, StatusCode};
-use quick_xml::{Reader, XmlVersion};
 use quick_xml::events::Event;
+use quick_xml::{Reader, XmlVersion};
 use serde_json::{Value, json};
 use std::collections::HashMap;
 
@@ -56,7 +56,10 @@ impl Object {
     }
     /// Ledger → paise.
     fn ledgers(&self) -> HashMap<String, i64> {
-        self.entries.iter().map(|e| (e.ledger.clone(), e.amount)).collect()
+        self.entries
+            .iter()
+            .map(|e| (e.ledger.clone(), e.amount))
+            .collect()
     }
 }
 
@@ -128,7 +131,9 @@ fn parse(xml: &str) -> Parsed {
                 let value = std::mem::take(&mut text);
                 match (parent.as_str(), name.as_str()) {
                     (_, "VOUCHER" | "LEDGER") => objects.push(object.take().unwrap()),
-                    (_, "ALLLEDGERENTRIES.LIST") => object.as_mut().unwrap().entries.push(entry.take().unwrap()),
+                    (_, "ALLLEDGERENTRIES.LIST") => {
+                        object.as_mut().unwrap().entries.push(entry.take().unwrap())
+                    }
                     (_, "BILLALLOCATIONS.LIST") => entry.as_mut().unwrap().bills.push(bill.take().unwrap()),
                     ("BILLALLOCATIONS.LIST", field) => {
                         let b = bill.as_mut().unwrap();
@@ -198,7 +203,11 @@ async fn invoice(app: &TestApp, owner: &str, module: &str, client: &str, doc_dat
         .await;
     assert_eq!(draft.status, StatusCode::CREATED, "{}", draft.text);
     let issued = app
-        .post(&format!("/api/documents/{}/issue", id(&draft.body)), owner, json!({}))
+        .post(
+            &format!("/api/documents/{}/issue", id(&draft.body)),
+            owner,
+            json!({}),
+        )
         .await;
     assert_eq!(issued.status, StatusCode::OK, "{}", issued.text);
     issued.body
@@ -313,7 +322,10 @@ async fn period() -> Period {
 async fn export(app: &TestApp, cookie: &str, query: &str) -> (String, Parsed) {
     let reply = app.get(&format!("/api/exports/tally?{query}"), cookie).await;
     assert_eq!(reply.status, StatusCode::OK, "{}", reply.text);
-    assert_eq!(reply.header("content-type"), Some("application/xml; charset=utf-8"));
+    assert_eq!(
+        reply.header("content-type"),
+        Some("application/xml; charset=utf-8")
+    );
     assert!(
         reply
             .header("content-disposition")
@@ -330,14 +342,25 @@ async fn a_periods_vouchers_balance_under_tallys_signs_and_keep_their_ids() {
     let p = period().await;
     let (text, x) = export(&p.app, &p.owner, PERIOD).await;
     assert_eq!(x.heads["ENVELOPE/HEADER/TALLYREQUEST"], "Import Data");
-    assert_eq!(x.heads["ENVELOPE/BODY/IMPORTDATA/REQUESTDESC/REPORTNAME"], "Vouchers");
-    assert!(text.contains("A &amp; B &lt;Co&gt;"), "the writer escapes the name");
+    assert_eq!(
+        x.heads["ENVELOPE/BODY/IMPORTDATA/REQUESTDESC/REPORTNAME"],
+        "Vouchers"
+    );
+    assert!(
+        text.contains("A &amp; B &lt;Co&gt;"),
+        "the writer escapes the name"
+    );
     assert!(text.contains(MALAYALAM), "Malayalam passes as UTF-8");
 
     // Counts by type, and nothing cancelled or outside the period.
     let count = |kind: &str| x.objects.iter().filter(|o| o.attr("VCHTYPE") == kind).count();
     assert_eq!(
-        (count("Sales"), count("Credit Note"), count("Receipt"), x.objects.len()),
+        (
+            count("Sales"),
+            count("Credit Note"),
+            count("Receipt"),
+            x.objects.len()
+        ),
         (3, 1, 2, 6)
     );
     let ids: Vec<&str> = x.objects.iter().map(|o| o.attr("REMOTEID")).collect();
@@ -351,7 +374,11 @@ async fn a_periods_vouchers_balance_under_tallys_signs_and_keep_their_ids() {
         assert_eq!(v.balance(), 0, "{v:?}");
         assert_eq!(v.field("VOUCHERTYPENAME"), v.attr("VCHTYPE"));
         for e in &v.entries {
-            assert_eq!(e.deemed_positive, if e.amount < 0 { "Yes" } else { "No" }, "{e:?}");
+            assert_eq!(
+                e.deemed_positive,
+                if e.amount < 0 { "Yes" } else { "No" },
+                "{e:?}"
+            );
             assert_ne!(e.amount, 0);
         }
         let party: Vec<&Entry> = v.entries.iter().filter(|e| e.party == "Yes").collect();
@@ -360,48 +387,95 @@ async fn a_periods_vouchers_balance_under_tallys_signs_and_keep_their_ids() {
         let bills: i64 = party[0].bills.iter().map(|b| b.2).sum();
         assert_eq!(bills, party[0].amount, "the bills hold the party's whole amount");
     }
-    let by_id = |v: &Value| x.objects.iter().find(|o| o.attr("REMOTEID") == id(v)).unwrap().clone();
-    let map = |pairs: &[(&str, i64)]| -> HashMap<String, i64> { pairs.iter().map(|(l, a)| (l.to_string(), *a)).collect() };
+    let by_id = |v: &Value| {
+        x.objects
+            .iter()
+            .find(|o| o.attr("REMOTEID") == id(v))
+            .unwrap()
+            .clone()
+    };
+    let map = |pairs: &[(&str, i64)]| -> HashMap<String, i64> {
+        pairs.iter().map(|(l, a)| (l.to_string(), *a)).collect()
+    };
 
     let intra = by_id(&p.intra);
     assert_eq!(
-        (intra.attr("VCHTYPE"), intra.field("DATE"), intra.field("VOUCHERNUMBER"), intra.field("PARTYLEDGERNAME")),
+        (
+            intra.attr("VCHTYPE"),
+            intra.field("DATE"),
+            intra.field("VOUCHERNUMBER"),
+            intra.field("PARTYLEDGERNAME")
+        ),
         ("Sales", "20260510", no(&p.intra).as_str(), AB)
     );
     assert_eq!(
         intra.ledgers(),
-        map(&[(AB, -11_800_000), ("Sales", 10_000_000), ("Output CGST", 900_000), ("Output SGST", 900_000)])
+        map(&[
+            (AB, -11_800_000),
+            ("Sales", 10_000_000),
+            ("Output CGST", 900_000),
+            ("Output SGST", 900_000)
+        ])
     );
-    assert_eq!(intra.entries[0].bills, [(no(&p.intra), "New Ref".to_string(), -11_800_000)]);
+    assert_eq!(
+        intra.entries[0].bills,
+        [(no(&p.intra), "New Ref".to_string(), -11_800_000)]
+    );
     assert_eq!(by_id(&p.intra_2).field("DATE"), "20260601");
 
     let inter = by_id(&p.inter);
-    assert_eq!((inter.field("PARTYLEDGERNAME"), inter.field("PARTYGSTIN")), (MALAYALAM, "29AAGCB7383J1Z4"));
+    assert_eq!(
+        (inter.field("PARTYLEDGERNAME"), inter.field("PARTYGSTIN")),
+        (MALAYALAM, "29AAGCB7383J1Z4")
+    );
     assert_eq!(inter.field("STATENAME"), "Karnataka");
     assert_eq!(
         inter.ledgers(),
-        map(&[(MALAYALAM, -11_800_000), ("Sales", 10_000_000), ("Output IGST", 1_800_000)])
+        map(&[
+            (MALAYALAM, -11_800_000),
+            ("Sales", 10_000_000),
+            ("Output IGST", 1_800_000)
+        ])
     );
 
     let note = by_id(&p.credit_note);
     assert_eq!(
-        (note.attr("VCHTYPE"), note.field("DATE"), note.field("VOUCHERNUMBER")),
+        (
+            note.attr("VCHTYPE"),
+            note.field("DATE"),
+            note.field("VOUCHERNUMBER")
+        ),
         ("Credit Note", "20260610", no(&p.credit_note).as_str())
     );
     assert_eq!(
         note.ledgers(),
-        map(&[(MALAYALAM, 1_180_000), ("Sales", -1_000_000), ("Output IGST", -180_000)])
+        map(&[
+            (MALAYALAM, 1_180_000),
+            ("Sales", -1_000_000),
+            ("Output IGST", -180_000)
+        ])
     );
-    assert_eq!(note.entries[0].bills, [(no(&p.inter), "Agst Ref".to_string(), 1_180_000)]);
+    assert_eq!(
+        note.entries[0].bills,
+        [(no(&p.inter), "Agst Ref".to_string(), 1_180_000)]
+    );
 
     let receipt = by_id(&p.with_tds);
     assert_eq!(
-        (receipt.attr("VCHTYPE"), receipt.field("DATE"), receipt.field("VOUCHERNUMBER")),
+        (
+            receipt.attr("VCHTYPE"),
+            receipt.field("DATE"),
+            receipt.field("VOUCHERNUMBER")
+        ),
         ("Receipt", "20260620", p.with_tds["receipt_no"].as_str().unwrap())
     );
     assert_eq!(
         receipt.ledgers(),
-        map(&[(AB, 16_800_000), ("Bank", -15_800_000), ("TDS Receivable", -1_000_000)])
+        map(&[
+            (AB, 16_800_000),
+            ("Bank", -15_800_000),
+            ("TDS Receivable", -1_000_000)
+        ])
     );
     let party = receipt.entries.iter().find(|e| e.party == "Yes").unwrap();
     assert_eq!(
@@ -412,7 +486,10 @@ async fn a_periods_vouchers_balance_under_tallys_signs_and_keep_their_ids() {
         ]
     );
     let cash = by_id(&p.cash);
-    assert_eq!(cash.ledgers(), map(&[(MALAYALAM, 1_000_000), ("Cash", -1_000_000)]));
+    assert_eq!(
+        cash.ledgers(),
+        map(&[(MALAYALAM, 1_000_000), ("Cash", -1_000_000)])
+    );
 
     // A second export is the same file: the same vouchers under the same REMOTEIDs.
     let (again, _) = export(&p.app, &p.owner, PERIOD).await;
@@ -423,21 +500,36 @@ async fn a_periods_vouchers_balance_under_tallys_signs_and_keep_their_ids() {
 async fn the_party_ledgers_come_on_their_own_with_gstin_state_and_address() {
     let p = period().await;
     let (text, x) = export(&p.app, &p.owner, &format!("{PERIOD}&masters=1")).await;
-    assert_eq!(x.heads["ENVELOPE/BODY/IMPORTDATA/REQUESTDESC/REPORTNAME"], "All Masters");
+    assert_eq!(
+        x.heads["ENVELOPE/BODY/IMPORTDATA/REQUESTDESC/REPORTNAME"],
+        "All Masters"
+    );
     assert!(!text.contains("<VOUCHER"));
     let names: Vec<&str> = x.objects.iter().map(|o| o.attr("NAME")).collect();
     assert_eq!(names, [AB, MALAYALAM]);
     for l in &x.objects {
-        assert_eq!((l.tag.as_str(), l.field("PARENT"), l.field("ISBILLWISEON")), ("LEDGER", "Sundry Debtors", "Yes"));
+        assert_eq!(
+            (l.tag.as_str(), l.field("PARENT"), l.field("ISBILLWISEON")),
+            ("LEDGER", "Sundry Debtors", "Yes")
+        );
         assert_eq!(l.field("NAME"), l.attr("NAME"));
     }
     let (ab, ml) = (&x.objects[0], &x.objects[1]);
     assert_eq!(
-        (ab.field("STATENAME"), ab.field("GSTREGISTRATIONTYPE"), ab.field("PARTYGSTIN"), ab.field("ADDRESS")),
+        (
+            ab.field("STATENAME"),
+            ab.field("GSTREGISTRATIONTYPE"),
+            ab.field("PARTYGSTIN"),
+            ab.field("ADDRESS")
+        ),
         ("Kerala", "Unregistered", "", "Main Road\nKollam")
     );
     assert_eq!(
-        (ml.field("STATENAME"), ml.field("GSTREGISTRATIONTYPE"), ml.field("PARTYGSTIN")),
+        (
+            ml.field("STATENAME"),
+            ml.field("GSTREGISTRATIONTYPE"),
+            ml.field("PARTYGSTIN")
+        ),
         ("Karnataka", "Regular", "29AAGCB7383J1Z4")
     );
     // A period without vouchers names no party.
@@ -457,14 +549,26 @@ async fn the_ledger_names_are_the_owners_audited_setting_and_the_vouchers_use_th
                 "igst_ledger": "Output IGST", "bank_ledger": "Bank", "cash_ledger": "Cash",
                 "tds_ledger": "TDS Receivable", "round_off_ledger": "Round Off", "company_name": "" })
     );
-    let put = |body: Value| Call::new(Method::PUT, "/api/settings/tally").cookie(&p.owner).json(body);
+    let put = |body: Value| {
+        Call::new(Method::PUT, "/api/settings/tally")
+            .cookie(&p.owner)
+            .json(body)
+    };
     let saved = app
         .send(put(json!({ "sales_ledger": " Software Sales & AMC ", "bank_ledger": "SBI Kollam", "company_name": "Softland India <2026>" })))
         .await;
     assert_eq!(saved.status, StatusCode::OK, "{}", saved.text);
     assert_eq!(
-        (&saved.body["sales_ledger"], &saved.body["bank_ledger"], &saved.body["cgst_ledger"]),
-        (&json!("Software Sales & AMC"), &json!("SBI Kollam"), &json!("Output CGST"))
+        (
+            &saved.body["sales_ledger"],
+            &saved.body["bank_ledger"],
+            &saved.body["cgst_ledger"]
+        ),
+        (
+            &json!("Software Sales & AMC"),
+            &json!("SBI Kollam"),
+            &json!("Output CGST")
+        )
     );
     assert_eq!(app.get("/api/settings/tally", &p.owner).await.body, saved.body);
     assert_eq!(
@@ -484,16 +588,29 @@ async fn the_ledger_names_are_the_owners_audited_setting_and_the_vouchers_use_th
         x.heads["ENVELOPE/BODY/IMPORTDATA/REQUESTDESC/STATICVARIABLES/SVCURRENTCOMPANY"],
         "Softland India <2026>"
     );
-    let receipt = x.objects.iter().find(|o| o.attr("REMOTEID") == id(&p.with_tds)).unwrap();
+    let receipt = x
+        .objects
+        .iter()
+        .find(|o| o.attr("REMOTEID") == id(&p.with_tds))
+        .unwrap();
     assert_eq!(receipt.ledgers()["SBI Kollam"], -15_800_000);
-    let sale = x.objects.iter().find(|o| o.attr("REMOTEID") == id(&p.intra)).unwrap();
+    let sale = x
+        .objects
+        .iter()
+        .find(|o| o.attr("REMOTEID") == id(&p.intra))
+        .unwrap();
     assert_eq!(sale.ledgers()["Software Sales & AMC"], 10_000_000);
 
     // Every wrong name is named, and nothing is written.
     let wrong = app
         .send(put(json!({ "sales_ledger": "  ", "tds_ledger": "x".repeat(101), "cash_ledger": "Cash\nbox", "igst_ledger": "IGST out" })))
         .await;
-    assert_eq!((wrong.status, wrong.code()), (StatusCode::UNPROCESSABLE_ENTITY, "required"), "{}", wrong.text);
+    assert_eq!(
+        (wrong.status, wrong.code()),
+        (StatusCode::UNPROCESSABLE_ENTITY, "required"),
+        "{}",
+        wrong.text
+    );
     let fields: Vec<&str> = wrong.body["errors"]
         .as_array()
         .unwrap()
@@ -503,7 +620,12 @@ async fn the_ledger_names_are_the_owners_audited_setting_and_the_vouchers_use_th
     assert_eq!(fields, ["sales_ledger", "cash_ledger", "tds_ledger"]);
     assert_eq!(app.get("/api/settings/tally", &p.owner).await.body, saved.body);
     let unknown = app.send(put(json!({ "sales": "Sales" }))).await;
-    assert_eq!(unknown.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", unknown.text);
+    assert_eq!(
+        unknown.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        unknown.text
+    );
     assert_eq!(
         app.count("SELECT COUNT(*) FROM setting WHERE key = 'tally.ledgers'"),
         1
@@ -524,7 +646,11 @@ async fn bad_periods_and_staff_are_refused_and_nothing_is_written() {
         ("from=2026-04-01&to=yesterday", StatusCode::BAD_REQUEST, "to"),
         ("from=2026-04-01&to=2026-04-31", StatusCode::BAD_REQUEST, "to"),
         ("masters=yes", StatusCode::BAD_REQUEST, "masters"),
-        ("from=2026-06-01&to=2026-05-31", StatusCode::UNPROCESSABLE_ENTITY, "from"),
+        (
+            "from=2026-06-01&to=2026-05-31",
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "from",
+        ),
     ] {
         let reply = app.get(&format!("/api/exports/tally?{query}"), &owner).await;
         assert_eq!(
@@ -534,11 +660,17 @@ async fn bad_periods_and_staff_are_refused_and_nothing_is_written() {
             reply.text
         );
     }
-    let reply = app.get("/api/exports/tally?from=2026-06-01&to=2026-05-31", &owner).await;
+    let reply = app
+        .get("/api/exports/tally?from=2026-06-01&to=2026-05-31", &owner)
+        .await;
     assert_eq!(reply.code(), "invalid_period");
 
     for path in ["/api/exports/tally", "/api/settings/tally"] {
-        assert_eq!(app.get(path, &staff).await.status, StatusCode::FORBIDDEN, "{path}");
+        assert_eq!(
+            app.get(path, &staff).await.status,
+            StatusCode::FORBIDDEN,
+            "{path}"
+        );
         assert_eq!(app.get(path, &manager).await.status, StatusCode::OK, "{path}");
     }
     for cookie in [&staff, &manager] {
@@ -552,7 +684,10 @@ async fn bad_periods_and_staff_are_refused_and_nothing_is_written() {
         assert_eq!(reply.status, StatusCode::FORBIDDEN);
     }
     assert_eq!(app.count("SELECT COUNT(*) FROM audit"), audits);
-    assert_eq!(app.count("SELECT COUNT(*) FROM setting WHERE key = 'tally.ledgers'"), 0);
+    assert_eq!(
+        app.count("SELECT COUNT(*) FROM setting WHERE key = 'tally.ledgers'"),
+        0
+    );
     // An empty period is a well-formed envelope with no voucher.
     let (_, x) = export(&app, &manager, "from=2026-05-01&to=2026-05-31").await;
     assert!(x.objects.is_empty());

@@ -86,7 +86,8 @@ pub fn export(
     mut sink: impl FnMut(Vec<u8>) -> Result<(), AppError>,
 ) -> Result<(), AppError> {
     let io = |e: std::io::Error| AppError::internal(format!("writing the Tally XML: {e}"));
-    let mut envelope = Envelope::begin(Vec::with_capacity(chunk * 2), report, &ledgers.company_name).map_err(io)?;
+    let mut envelope =
+        Envelope::begin(Vec::with_capacity(chunk * 2), report, &ledgers.company_name).map_err(io)?;
     let mut drain = |envelope: &mut Envelope<Vec<u8>>| -> Result<(), AppError> {
         let buffer = envelope.writer.get_mut();
         if buffer.len() >= chunk {
@@ -167,7 +168,11 @@ pub struct TallySettingsInput {
 
 /// Checks every name given (naming each wrong one; nothing is written then), then sets them, in
 /// force from today and audited with before and after; an unchanged set writes nothing.
-pub fn save_settings_in(tx: &Connection, user: &AuthUser, input: TallySettingsInput) -> Result<Ledgers, AppError> {
+pub fn save_settings_in(
+    tx: &Connection,
+    user: &AuthUser,
+    input: TallySettingsInput,
+) -> Result<Ledgers, AppError> {
     let before = ledgers(tx)?;
     let given = [
         input.sales_ledger,

@@ -286,7 +286,11 @@ pub fn sale(doc: &SaleDoc, ledgers: &Ledgers) -> Voucher {
         party: doc.client_name.clone(),
         party_gstin: doc.client_gstin.clone(),
         party_state: state_of(doc.client_state_code.as_deref()),
-        reference: if doc.credit_note { doc.against.clone() } else { None },
+        reference: if doc.credit_note {
+            doc.against.clone()
+        } else {
+            None
+        },
         narration,
         entries,
     }
@@ -544,7 +548,11 @@ mod tests {
         SaleDoc {
             id: "d1".into(),
             credit_note,
-            doc_no: if credit_note { "CN/1".into() } else { "INV/1".into() },
+            doc_no: if credit_note {
+                "CN/1".into()
+            } else {
+                "INV/1".into()
+            },
             doc_date: day("2026-05-04"),
             client_name: "A & B <Co>".into(),
             client_gstin: None,
