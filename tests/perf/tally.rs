@@ -20,7 +20,10 @@ pub fn scenarios(f: &Fixture) -> Vec<ReadScenario> {
         format!("/api/exports/tally?from={from}&to={to}"),
         move |c| {
             let xml = tally::export_bytes(c, period, Report::Vouchers).unwrap();
-            assert!(xml.len() > 100_000, "too few vouchers for a year of the large office");
+            assert!(
+                xml.len() > 100_000,
+                "too few vouchers for a year of the large office"
+            );
         },
     );
     vec![year]
