@@ -90,7 +90,7 @@ export function TallyExportPage() {
         ${link(false, "Download Tally XML", "tally-download", "btn-primary")}
         ${link(true, "Download ledgers only", "tally-download-ledgers", "")}
       </div>
-      <p class="hint">Import the ledgers first (Gateway of Tally → Import → Masters), then the vouchers (Import → Transactions).
+      <p class="hint">In TallyPrime, import the ledgers first (Import → Masters), then the vouchers (Import → Transactions).
         Cancelled documents and payments are left out.</p>
     </${Card}>
     <${Card} title="Ledger names" class="section-card">${form}</${Card}>

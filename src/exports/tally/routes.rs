@@ -13,6 +13,7 @@ use axum::extract::State;
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use chrono::NaiveDate;
+use rusqlite::Connection;
 use serde::Deserialize;
 use utoipa::IntoParams;
 use utoipa_axum::{router::OpenApiRouter, routes};
@@ -60,12 +61,34 @@ async fn export(
     };
     let (from, to) = (q.from, q.to);
     let (period, ledgers) = state.db.read(move |c| tally::prepare(c, from, to)).await?;
+    let headers = [
+        (header::CONTENT_TYPE, "application/xml; charset=utf-8".to_string()),
+        (
+            header::CONTENT_DISPOSITION,
+            format!("attachment; filename=\"{}\"", period.file_name(report)),
+        ),
+    ];
+    let body = stream(&state, move |c, sink| {
+        tally::export(c, period, report, &ledgers, CHUNK, sink)
+    })
+    .await?;
+    Ok((headers, body).into_response())
+}
+
+/// The bytes `write` hands its sink, as a body sent while it writes them on a reader
+/// connection: an error before the first chunk is the answer; one after it cuts the body.
+async fn stream(
+    state: &AppState,
+    write: impl FnOnce(&Connection, &mut dyn FnMut(Vec<u8>) -> Result<(), AppError>) -> Result<(), AppError>
+    + Send
+    + 'static,
+) -> Result<Body, AppError> {
     let (tx, mut rx) = tokio::sync::mpsc::channel::<Result<Vec<u8>, AppError>>(4);
     let db = state.db.clone();
     let sender = tx.clone();
     tokio::spawn(async move {
         let read = db.read(move |c| {
-            tally::export(c, period, report, &ledgers, CHUNK, |bytes| {
+            write(c, &mut |bytes| {
                 sender
                     .blocking_send(Ok(bytes))
                     .map_err(|_| AppError::internal("the download was abandoned"))
@@ -84,14 +107,7 @@ async fn export(
         Some((next.map_err(|e| std::io::Error::other(e.message.clone())), rx))
     });
     let body = futures_util::StreamExt::chain(futures_util::stream::once(async move { Ok(first) }), rest);
-    let headers = [
-        (header::CONTENT_TYPE, "application/xml; charset=utf-8".to_string()),
-        (
-            header::CONTENT_DISPOSITION,
-            format!("attachment; filename=\"{}\"", period.file_name(report)),
-        ),
-    ];
-    Ok((headers, Body::from_stream(body)).into_response())
+    Ok(Body::from_stream(body))
 }
 
 /// The Tally ledger names (owner and manager; only the owner sets them): what the export's
