@@ -4,7 +4,7 @@
 //! export written to memory on a read-only connection, after the same session lookup).
 
 use crate::reads::{Fixture, Kind, ReadScenario, Reader, read_as};
-use backoffice::exports::tally::rules::Report;
+use backoffice::exports::tally::envelope::Report;
 use backoffice::exports::tally::{self, Period};
 use chrono::Datelike;
 

@@ -8,9 +8,10 @@
 //! - [`export`]: writes the envelope, handing its bytes out in chunks as it goes.
 //! - [`settings_view`], [`save_settings_in`]: the ledger names, read and set (audited).
 //!
-//! `rules`: the vouchers built from plain structs and the envelope's writer. `store`: the SQL.
-//! `routes`: handlers.
+//! `rules`: the vouchers built from plain structs. `envelope`: the XML that carries them.
+//! `store`: the SQL. `routes`: handlers.
 
+pub mod envelope;
 pub mod routes;
 pub mod rules;
 pub mod store;
@@ -19,7 +20,8 @@ use crate::auth::session::AuthUser;
 use crate::db::settings::{self, office_today};
 use crate::error::{AppError, Checks};
 use chrono::{Datelike, NaiveDate};
-use rules::{Envelope, FIELDS, Ledgers, Report};
+use envelope::{Envelope, Report};
+use rules::{FIELDS, Ledgers};
 use rusqlite::Connection;
 use serde::Deserialize;
 use serde_json::{Value, json};

@@ -4,7 +4,8 @@
 use crate::AppState;
 use crate::auth::session::{Manager, Owner};
 use crate::error::{AppError, ErrorBody};
-use crate::exports::tally::rules::{Ledgers, Report};
+use crate::exports::tally::envelope::Report;
+use crate::exports::tally::rules::Ledgers;
 use crate::exports::tally::{self, TallySettingsInput};
 use crate::http::extract::{JsonBody, QueryParams, query_choice};
 use axum::Json;
