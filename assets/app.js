@@ -43,6 +43,7 @@ import { Gstr1Page } from "/js/pages/report-gstr1.js";
 import { CockpitPage } from "/js/pages/cockpit.js";
 import { CloudCostsPage } from "/js/pages/cloud-costs.js";
 import { TdsCertificatesPage } from "/js/pages/report-tds.js";
+import { TallyExportPage } from "/js/pages/report-tally.js";
 import { OperationsSettingsPage } from "/js/pages/operations-settings.js";
 import { ContractsPage } from "/js/pages/contracts.js";
 import { RecurringPlansPage } from "/js/pages/recurring-plans.js";
@@ -92,6 +93,7 @@ const ROUTES = {
   "/cockpit": { page: CockpitPage, roles: ["owner"] },
   "/reports/cloud-costs": { page: CloudCostsPage },
   "/reports/tds": { page: TdsCertificatesPage, roles: ["owner", "manager"] },
+  "/reports/tally": { page: TallyExportPage, roles: ["owner", "manager"] },
   "/settings": { page: SettingsPage, roles: ["owner"] },
   "/settings/company": { page: CompanyPage, roles: ["owner"] },
   "/settings/template": { page: TemplateSettingsPage, roles: ["owner"] },

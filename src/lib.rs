@@ -21,6 +21,7 @@ pub mod directory;
 pub mod documents;
 pub mod email;
 pub mod error;
+pub mod exports;
 pub mod flag;
 pub mod gst_return;
 pub mod gstin;
@@ -144,6 +145,7 @@ pub fn app(state: AppState) -> Router {
         .merge(crate::whatsapp::routes::router())
         .merge(crate::directory::routes::router())
         .merge(crate::tds::routes::router())
+        .merge(crate::exports::tally::routes::router())
         .merge(crate::setup::routes::router())
         .split_for_parts();
     let api = http::xlsx::twins(api, &mut openapi, &state);

@@ -35,6 +35,7 @@ mod sms;
 mod smtp;
 mod staff;
 mod statement;
+mod tally;
 mod tds;
 mod upi;
 mod whatsapp;

@@ -141,6 +141,7 @@ fn pages(module_id: &str, month: &str) -> Vec<(&'static str, String, &'static st
             "cloud-costs",
         ),
         ("tds-certificates", "/reports/tds", "tds-certificates"),
+        ("tally-export", "/reports/tally", "tally-export"),
     ]
     .into_iter()
     .map(|(name, path, page)| (name, path.to_string(), page))

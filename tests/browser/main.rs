@@ -30,5 +30,6 @@ mod reminders;
 mod search;
 mod settings;
 mod sms;
+mod tally;
 mod tds;
 mod worklists;

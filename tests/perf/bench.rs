@@ -21,6 +21,7 @@ mod replication;
 mod scan;
 mod sms;
 mod statements;
+mod tally;
 mod tds;
 mod worklists;
 mod writes;
@@ -154,6 +155,7 @@ fn main() {
     small.extend(gst_return::scenarios(&fixture));
     small.extend(tds::scenarios(&fixture));
     small.extend(statements::scenarios(&fixture));
+    small.extend(tally::scenarios(&fixture));
     let scenarios = small;
     for s in scenarios.iter().filter(|s| wanted(&s.name)) {
         let work = s.floor.clone();

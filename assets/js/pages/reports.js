@@ -14,6 +14,7 @@ const REPORTS = [
   { href: "/reports/year-end-statements", title: "Year-end statements", text: "Every client owing something at the financial year's end, and its statement of account sent to each by email, with the progress and who could not be reached; never twice the same day.", roles: ["owner", "manager"] },
   { href: "/reports/sms-balances", title: "SMS balances", text: "The last balance the SMS gateway gave for each SMS subscription, the low ones first, the flagged ones with the reason; a top-up quote from any row." },
   { href: "/reports/tds", title: "TDS certificates", text: "Per society and quarter, the TDS deducted from our fees against the Form 16A it sent: awaited, received or not matching; record a certificate in place.", roles: ["owner", "manager"] },
+  { href: "/reports/tally", title: "Tally export", text: "A period's invoices, credit notes and payments as vouchers TallyPrime imports, and the societies' party ledgers; the ledger names they post to.", roles: ["owner", "manager"] },
   { href: "/reports/cloud-costs", title: "Cloud costs", text: "What each society's cloud server cost a month, entered or pulled from the provider, and the clients ranked by their cost over a range of months." },
 ];
 
