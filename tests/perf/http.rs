@@ -59,7 +59,14 @@ impl Client {
         req.push_str(body);
         self.reader.get_mut().write_all(req.as_bytes()).unwrap();
         let mut status_line = String::new();
-        self.reader.read_line(&mut status_line).unwrap();
+        if self.reader.read_line(&mut status_line).unwrap() == 0 && method == "GET" {
+            // The server closed the kept-alive connection (as HTTP/1.1 lets it) before
+            // answering: a GET is sent once more on a new one (nothing else is, it may have
+            // been done).
+            *self = Client::connect(&self.addr);
+            self.reader.get_mut().write_all(req.as_bytes()).unwrap();
+            self.reader.read_line(&mut status_line).unwrap();
+        }
         let status: u16 = status_line
             .split(' ')
             .nth(1)
