@@ -277,8 +277,10 @@ pub fn settlements_of(conn: &Connection, id: &str) -> Result<Vec<Settlement>, Ap
 /// The credit notes against the invoice `id`, oldest first.
 pub fn credit_notes_of(conn: &Connection, id: &str) -> Result<Vec<CreditNoteRef>, AppError> {
     let mut stmt = conn.prepare_cached(
+        // The unary `+` keeps SQLite on `document_parent`: on `document_date` (type=?) it would
+        // walk every credit note of the office (6.7 ms against 0.01 ms on the large office).
         "SELECT id, doc_no, doc_date, status, total FROM document
-         WHERE parent_id = ?1 AND type = 'CREDIT_NOTE' ORDER BY id",
+         WHERE parent_id = ?1 AND +type = 'CREDIT_NOTE' ORDER BY id",
     )?;
     let rows = stmt
         .query_map([id], |r| {

@@ -79,7 +79,7 @@ macro_rules! noto {
     };
 }
 
-const INDIC: [Indic; 4] = [
+static INDIC: [Indic; 4] = [
     Indic {
         block: '\u{0D00}'..='\u{0D7F}',
         virama: '\u{0D4D}',

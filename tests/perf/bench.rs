@@ -842,6 +842,7 @@ fn report(rows: &[Row], facts: &[(String, bool, &str)], env: &Environment, pdf_t
     );
     println!("\n{table}\n{more}");
     if !write {
+        println!("{pdf_table}");
         return;
     }
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/benchmark.md");
