@@ -32,30 +32,12 @@ struct History {
 
 /// An issued invoice of ₹1,18,000 (₹1,00,000 + 18% GST) dated `doc_date`, due `due`.
 async fn invoice(app: &TestApp, owner: &str, module: &str, client: &str, doc_date: &str, due: &str) -> Value {
-    let draft = app
-        .post(
-            "/api/documents",
-            owner,
-            json!({ "type": "INVOICE", "client_id": client, "doc_date": doc_date, "dueDate": due,
+    app.issue(
+        owner,
+        json!({ "type": "INVOICE", "client_id": client, "doc_date": doc_date, "dueDate": due,
                     "lines": [ { "module_id": module, "qty": 1 } ] }),
-        )
-        .await;
-    assert_eq!(draft.status, StatusCode::CREATED, "{}", draft.text);
-    let issued = app
-        .post(
-            &format!("/api/documents/{}/issue", id(&draft.body)),
-            owner,
-            json!({}),
-        )
-        .await;
-    assert_eq!(issued.status, StatusCode::OK, "{}", issued.text);
-    issued.body
-}
-
-async fn pay(app: &TestApp, owner: &str, body: Value) -> Value {
-    let reply = app.post("/api/payments", owner, body).await;
-    assert_eq!(reply.status, StatusCode::CREATED, "{}", reply.text);
-    reply.body
+    )
+    .await
 }
 
 /// Invoice A (10 April, due 10 May) and B (15 June, due 15 September), a cancelled invoice, a part
@@ -94,8 +76,7 @@ async fn history() -> History {
         )
         .await;
     assert_eq!(cancel.status, StatusCode::OK, "{}", cancel.text);
-    let part = pay(
-        &app,
+    let part = app.record_payment(
         &owner,
         json!({ "client_id": society, "received_on": "2026-07-01", "amount": 5_000_000, "mode": "cheque",
                 "allocations": [ { "document_id": id(&invoice_a), "amount": 5_000_000, "tds": 1_000_000 } ] }),
@@ -109,19 +90,19 @@ async fn history() -> History {
         )
         .await;
     assert_eq!(credit.status, StatusCode::OK, "{}", credit.text);
-    let advance = pay(
-        &app,
-        &owner,
-        json!({ "client_id": society, "received_on": "2026-08-01", "amount": 2_000_000, "mode": "upi" }),
-    )
-    .await;
-    let cancelled = pay(
-        &app,
-        &owner,
-        json!({ "client_id": society, "received_on": "2026-08-10", "amount": 3_000_000, "mode": "cheque",
+    let advance = app
+        .record_payment(
+            &owner,
+            json!({ "client_id": society, "received_on": "2026-08-01", "amount": 2_000_000, "mode": "upi" }),
+        )
+        .await;
+    let cancelled = app
+        .record_payment(
+            &owner,
+            json!({ "client_id": society, "received_on": "2026-08-10", "amount": 3_000_000, "mode": "cheque",
                 "allocations": [ { "document_id": id(&invoice_b), "amount": 3_000_000 } ] }),
-    )
-    .await;
+        )
+        .await;
     let reply = app
         .post(
             &format!("/api/payments/{}/cancel", id(&cancelled)),

@@ -194,29 +194,7 @@ struct Period {
 
 /// An issued invoice of ₹1,00,000 + 18% GST dated `doc_date`.
 async fn invoice(app: &TestApp, owner: &str, module: &str, client: &str, doc_date: &str) -> Value {
-    let draft = app
-        .post(
-            "/api/documents",
-            owner,
-            json!({ "type": "INVOICE", "client_id": client, "doc_date": doc_date, "lines": [ { "module_id": module, "qty": 1 } ] }),
-        )
-        .await;
-    assert_eq!(draft.status, StatusCode::CREATED, "{}", draft.text);
-    let issued = app
-        .post(
-            &format!("/api/documents/{}/issue", id(&draft.body)),
-            owner,
-            json!({}),
-        )
-        .await;
-    assert_eq!(issued.status, StatusCode::OK, "{}", issued.text);
-    issued.body
-}
-
-async fn pay(app: &TestApp, owner: &str, body: Value) -> Value {
-    let reply = app.post("/api/payments", owner, body).await;
-    assert_eq!(reply.status, StatusCode::CREATED, "{}", reply.text);
-    reply.body
+    app.issue(owner, json!({ "type": "INVOICE", "client_id": client, "doc_date": doc_date, "lines": [ { "module_id": module, "qty": 1 } ] })).await
 }
 
 /// The company in Kerala; `A & B <Co>` in Kerala without a GSTIN, the Malayalam society in
@@ -274,28 +252,27 @@ async fn period() -> Period {
             [id(&credit.body)],
         )
         .unwrap();
-    let with_tds = pay(
-        &app,
+    let with_tds = app.record_payment(
         &owner,
         json!({ "client_id": ab, "received_on": "2026-06-20", "amount": 15_800_000, "mode": "cheque", "reference": "CHQ 4411",
                 "allocations": [ { "document_id": id(&intra), "amount": 10_800_000, "tds": 1_000_000 },
                                  { "document_id": id(&intra_2), "amount": 5_000_000 } ] }),
     )
     .await;
-    let cash = pay(
-        &app,
-        &owner,
-        json!({ "client_id": ml, "received_on": "2026-06-25", "amount": 1_000_000, "mode": "cash",
+    let cash = app
+        .record_payment(
+            &owner,
+            json!({ "client_id": ml, "received_on": "2026-06-25", "amount": 1_000_000, "mode": "cash",
                 "allocations": [ { "document_id": id(&inter), "amount": 1_000_000 } ] }),
-    )
-    .await;
-    let bounced = pay(
-        &app,
-        &owner,
-        json!({ "client_id": ab, "received_on": "2026-06-22", "amount": 1_000_000, "mode": "cheque",
+        )
+        .await;
+    let bounced = app
+        .record_payment(
+            &owner,
+            json!({ "client_id": ab, "received_on": "2026-06-22", "amount": 1_000_000, "mode": "cheque",
                 "allocations": [ { "document_id": id(&intra_2), "amount": 1_000_000 } ] }),
-    )
-    .await;
+        )
+        .await;
     let reply = app
         .post(
             &format!("/api/payments/{}/cancel", id(&bounced)),

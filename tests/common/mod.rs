@@ -380,6 +380,29 @@ impl TestApp {
         id
     }
 
+    /// The document `draft` (a `POST /api/documents` body) made and issued; the issued document.
+    pub async fn issue(&self, owner: &str, draft: serde_json::Value) -> serde_json::Value {
+        let made = self.post("/api/documents", owner, draft).await;
+        assert_eq!(made.status, StatusCode::CREATED, "{}", made.text);
+        let id = made.body["id"].as_str().unwrap();
+        let issued = self
+            .post(
+                &format!("/api/documents/{id}/issue"),
+                owner,
+                serde_json::json!({}),
+            )
+            .await;
+        assert_eq!(issued.status, StatusCode::OK, "{}", issued.text);
+        issued.body
+    }
+
+    /// The payment `body` (a `POST /api/payments` body) recorded; the payment.
+    pub async fn record_payment(&self, owner: &str, body: serde_json::Value) -> serde_json::Value {
+        let reply = self.post("/api/payments", owner, body).await;
+        assert_eq!(reply.status, StatusCode::CREATED, "{}", reply.text);
+        reply.body
+    }
+
     /// A direct connection to the test's data file, for asserting rows written or not.
     pub fn sql(&self) -> rusqlite::Connection {
         rusqlite::Connection::open(self.dir.path().join("test.db")).unwrap()

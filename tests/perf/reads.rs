@@ -352,12 +352,7 @@ pub fn scenarios(f: &Fixture) -> Vec<ReadScenario> {
             Arc::new(move |_| format!("/api/documents.csv?type=INVOICE&from={from}&to={to}")),
             Arc::new(move |c, _| {
                 session(c, &mh);
-                let filter = DocumentFilter {
-                    doc_type: Some("INVOICE".into()),
-                    from: Some(from.to_string()),
-                    to: Some(to.to_string()),
-                    ..Default::default()
-                };
+                let filter = invoices_between(from, to);
                 let mut rows = 0;
                 documents::store::list(c, filter)
                     .unwrap()
@@ -383,12 +378,7 @@ pub fn scenarios(f: &Fixture) -> Vec<ReadScenario> {
             Arc::new(move |_| format!("/api/documents.xlsx?type=INVOICE&from={from}&to={to}")),
             Arc::new(move |c, _| {
                 session(c, &mh);
-                let filter = DocumentFilter {
-                    doc_type: Some("INVOICE".into()),
-                    from: Some(from.to_string()),
-                    to: Some(to.to_string()),
-                    ..Default::default()
-                };
+                let filter = invoices_between(from, to);
                 let line = backoffice::http::csv::line;
                 let mut csv = line(&[
                     "Number",
@@ -655,5 +645,15 @@ pub fn first_page() -> Page {
         per_page: 50,
         after: None,
         sort: None,
+    }
+}
+
+/// The documents list's filter for the invoices dated `from` to `to` (the CSV and Excel rows).
+fn invoices_between(from: NaiveDate, to: NaiveDate) -> DocumentFilter {
+    DocumentFilter {
+        doc_type: Some("INVOICE".into()),
+        from: Some(from.to_string()),
+        to: Some(to.to_string()),
+        ..Default::default()
     }
 }
