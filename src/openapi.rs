@@ -757,11 +757,13 @@ mod tests {
         }
     }
 
-    /// A body past the limit, in the operation's own content type (the import's file has a
-    /// limit of its own).
+    /// A body past the limit, in the operation's own content type (the import's file and Form
+    /// 26AS have limits of their own).
     fn oversized(op: &Op) -> (String, Vec<u8>) {
         let limit = if op.name().ends_with("/api/import/stage") {
             crate::imports::rules::STAGE_BODY_LIMIT
+        } else if op.name().ends_with("/api/tds/26as") {
+            crate::tds::form26as::BODY_LIMIT
         } else {
             crate::http::BODY_LIMIT
         };

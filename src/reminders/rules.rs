@@ -8,7 +8,9 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 /// Every kind, in the order the queue lists them; `invoice_overdue` is the overdue-invoice kind
-/// (decisions 9); `tds_certificate_due` is a society's Form 16A past its statutory date (issue 21).
+/// (decisions 9); `tds_certificate_due` is a society's Form 16A past its statutory date (issue 21);
+/// `tds_not_filed` is a society's TDS booked but not deposited, as Form 26AS shows (issue 36), an
+/// office task: the society is called, since it must file a corrected return.
 pub const KINDS: &[&str] = &[
     "renewal_due",
     "amc_expiring",
@@ -17,6 +19,7 @@ pub const KINDS: &[&str] = &[
     "follow_up",
     "email_bounced",
     "tds_certificate_due",
+    "tds_not_filed",
 ];
 
 /// The kinds whose reminder is an email to the client; the others are the office's own tasks.

@@ -13,6 +13,7 @@
 //! `rules`: quarters, statutory dates, checks, sentences. `store`: the SQL. `settings`: the
 //! default section. `routes`: handlers.
 
+pub mod form26as;
 pub mod routes;
 pub mod rules;
 pub mod settings;
@@ -38,8 +39,10 @@ use std::collections::{HashMap, HashSet};
 use store::{Deductor, StoredTdsCertificate};
 use utoipa::ToSchema;
 
-/// The reminder kind this area raises.
+/// The reminder kinds this area raises: a Form 16A past its date, and TDS booked but not
+/// deposited as Form 26AS shows.
 pub const REMINDER_KIND: &str = "tds_certificate_due";
+pub const NOT_FILED_KIND: &str = "tds_not_filed";
 
 /// What the report is asked for, as the query gives it (checked by [`receivable`]).
 #[derive(Debug, Clone, Default)]
@@ -71,7 +74,11 @@ pub struct TdsReceivableRow {
     pub booked: i64,
     /// Paise the certificate states; null without one.
     pub certified: Option<i64>,
-    /// awaited, received or mismatch.
+    /// Paise deposited against the vendor's PAN by the client's TAN in the quarter, as the last
+    /// Form 26AS upload of the year shows (its F and P entries); null before an upload, or for
+    /// a client without a TAN on record.
+    pub filed: Option<i64>,
+    /// awaited, received, mismatch, short_filed or not_filed.
     pub state: String,
     pub certificate_id: Option<String>,
     pub certificate_no: Option<String>,
@@ -88,6 +95,8 @@ pub struct TdsStateCounts {
     pub awaited: i64,
     pub received: i64,
     pub mismatch: i64,
+    pub short_filed: i64,
+    pub not_filed: i64,
 }
 
 /// Paise over every row the filters select, not just the page.
@@ -95,6 +104,7 @@ pub struct TdsStateCounts {
 pub struct TdsTotals {
     pub booked: i64,
     pub certified: i64,
+    pub filed: i64,
 }
 
 /// The report, whole: every row the filters select, in order.
@@ -126,6 +136,7 @@ pub const SORTS: &[&str] = &[
     "quarter",
     "booked",
     "certified",
+    "filed",
     "state",
     "due_on",
     "issued_on",
@@ -170,6 +181,7 @@ fn row_of(fy: Fy, q: Quarter, d: &Deductor, default_section: &str) -> TdsReceiva
         quarter: q.as_str().to_string(),
         booked: 0,
         certified: None,
+        filed: None,
         state: String::new(),
         certificate_id: None,
         certificate_no: None,
@@ -204,6 +216,7 @@ pub fn quarter_rows(
         let i = match at.get(&(d.client_id.clone(), q)) {
             Some(i) => *i,
             None => {
+                at.insert((d.client_id.clone(), q), rows.len());
                 rows.push(row_of(fy, q, &d, &section));
                 rows.len() - 1
             }
@@ -214,8 +227,24 @@ pub fn quarter_rows(
         row.certificate_no = Some(c.certificate_no);
         row.issued_on = Some(c.issued_on);
     }
+    if store::upload_of(conn, fy)?.is_some() {
+        for (d, q, filed) in store::filed(conn, fy, quarter)? {
+            let i = match at.get(&(d.client_id.clone(), q)) {
+                Some(i) => *i,
+                None if filed == 0 => continue,
+                None => {
+                    rows.push(row_of(fy, q, &d, &section));
+                    rows.len() - 1
+                }
+            };
+            rows[i].filed = Some(filed);
+        }
+        for row in rows.iter_mut().filter(|r| r.tan.is_some()) {
+            row.filed.get_or_insert(0);
+        }
+    }
     for row in &mut rows {
-        row.state = rules::state(row.booked, row.certified).to_string();
+        row.state = rules::state(row.booked, row.certified, row.filed).to_string();
     }
     Ok(rows)
 }
@@ -241,6 +270,7 @@ fn order(sort: Option<&str>) -> Result<Order, AppError> {
         "quarter" => |a, b| a.quarter.cmp(&b.quarter),
         "booked" => |a, b| a.booked.cmp(&b.booked),
         "certified" => |a, b| a.certified.cmp(&b.certified),
+        "filed" => |a, b| a.filed.cmp(&b.filed),
         "state" => |a, b| a.state.cmp(&b.state),
         "due_on" => |a, b| a.due_on.cmp(&b.due_on),
         "issued_on" => |a, b| a.issued_on.cmp(&b.issued_on),
@@ -296,6 +326,8 @@ pub fn receivable_rows(conn: &Connection, asked: &Asked, sort: Option<&str>) -> 
         .inspect(|r| match r.state.as_str() {
             "awaited" => counts.awaited += 1,
             "received" => counts.received += 1,
+            "short_filed" => counts.short_filed += 1,
+            "not_filed" => counts.not_filed += 1,
             _ => counts.mismatch += 1,
         })
         .filter(|r| state.is_none_or(|s| r.state == s))
@@ -304,6 +336,7 @@ pub fn receivable_rows(conn: &Connection, asked: &Asked, sort: Option<&str>) -> 
     let totals = TdsTotals {
         booked: rows.iter().map(|r| r.booked).sum(),
         certified: rows.iter().filter_map(|r| r.certified).sum(),
+        filed: rows.iter().filter_map(|r| r.filed).sum(),
     };
     Ok(Receivable {
         fy,
@@ -341,6 +374,7 @@ pub fn receivable_csv(
         "Quarter",
         "Booked",
         "Certified",
+        "Filed",
         "State",
         "Certificate no",
         "Issued on",
@@ -355,6 +389,7 @@ pub fn receivable_csv(
             &r.quarter,
             &money::decimal(r.booked),
             &r.certified.map(money::decimal).unwrap_or_default(),
+            &r.filed.map(money::decimal).unwrap_or_default(),
             &r.state,
             r.certificate_no.as_deref().unwrap_or(""),
             r.issued_on.as_deref().unwrap_or(""),
@@ -371,6 +406,7 @@ pub fn receivable_csv(
         quarter,
         &money::decimal(report.totals.booked),
         &money::decimal(report.totals.certified),
+        &money::decimal(report.totals.filed),
         "",
         "",
         "",
@@ -595,7 +631,7 @@ pub fn record_certificate(
     Ok(Recorded {
         created: before.is_none(),
         certificate: TdsCertificate {
-            state: rules::state(booked, Some(after.amount)).to_string(),
+            state: rules::state(booked, Some(after.amount), None).to_string(),
             certificate: after,
             client_name: deductor.client_name,
             booked,
@@ -604,14 +640,191 @@ pub fn record_certificate(
     })
 }
 
-/// The `tds_certificate_due` reminders of the daily scan on `as_of`: every client and quarter
+/// `POST /api/tds/26as`: the text download of the vendor's Form 26AS for a financial year.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Form26asInput {
+    /// The financial year the statement is of, YYYY-YY.
+    #[schema(value_type = String, example = "2025-26")]
+    pub fy: Option<Value>,
+    /// The file's text as TRACES gives it ("Export as Text"): `^`-separated, Part I read.
+    #[schema(value_type = String)]
+    pub text: Option<Value>,
+}
+
+/// What an upload of Form 26AS read and how it matched, per client and quarter of the year
+/// (counts).
+#[derive(Debug, Clone, Default, Serialize, ToSchema)]
+pub struct Form26asImport {
+    /// Deductors (TANs) in Part I.
+    pub deductors: i64,
+    /// Entries (payments or credits) in Part I.
+    pub entries: i64,
+    /// Quarters whose deposit equals the TDS booked.
+    pub matched: i64,
+    /// Quarters with less deposited than booked, but something.
+    pub short: i64,
+    /// Quarters with TDS booked and nothing deposited.
+    pub not_filed: i64,
+    /// Quarters with more deposited than booked: no booking, or not all of it (a deductor no
+    /// client carries the TAN of counts here too).
+    pub not_booked: i64,
+}
+
+/// The vendor's PAN: the third to twelfth characters of the company's GSTIN.
+fn vendor_pan(conn: &Connection) -> Result<Option<String>, AppError> {
+    Ok(crate::company::profile(conn)?
+        .gstin
+        .and_then(|g| g.get(2..12).map(str::to_string)))
+}
+
+/// Reads `input`'s Form 26AS and keeps what its Part I shows deposited per deductor and
+/// quarter in place of the year's last upload, audited with the counts only. A file that cannot
+/// be read, of another financial year or of another PAN than the company's is refused (422,
+/// naming the line) and nothing is written.
+pub fn import_26as(
+    tx: &Connection,
+    user: &AuthUser,
+    input: Form26asInput,
+) -> Result<Form26asImport, AppError> {
+    let mut checks = Checks::default();
+    let fy = match given("fy", &input.fy, &mut checks) {
+        Given::Missing => {
+            checks.fail(required(
+                "fy",
+                "Give the financial year of the statement, e.g. 2025-26.",
+            ));
+            None
+        }
+        Given::Wrong => None,
+        Given::Text(text) => {
+            let fy = Fy::parse(&text);
+            if fy.is_none() {
+                checks.fail(AppError::invalid(
+                    "fy",
+                    "invalid_fy",
+                    "The financial year is written YYYY-YY, e.g. 2025-26.",
+                ));
+            }
+            fy
+        }
+    };
+    let statement = match given("text", &input.text, &mut checks) {
+        Given::Missing => {
+            checks.fail(required("text", "Choose the text download of Form 26AS."));
+            None
+        }
+        Given::Wrong => None,
+        Given::Text(text) => match form26as::read(&text) {
+            Ok(statement) => Some(statement),
+            Err(unreadable) => {
+                checks.fail(AppError::invalid("text", "invalid_26as", unreadable.to_string()));
+                None
+            }
+        },
+    };
+    if let (Some(fy), Some(statement)) = (fy, &statement)
+        && statement.fy != fy
+    {
+        checks.fail(AppError::invalid(
+            "fy",
+            "fy_mismatch",
+            format!("The file is the Form 26AS of {}, not of {fy}.", statement.fy),
+        ));
+    }
+    if let Some(statement) = &statement
+        && let Some(pan) = vendor_pan(tx)?
+        && statement.pan != pan
+    {
+        checks.fail(AppError::invalid(
+            "text",
+            "pan_mismatch",
+            format!(
+                "The file is the Form 26AS of PAN {}; the company's GSTIN carries PAN {pan}. Download the \
+                 vendor's own statement from TRACES.",
+                statement.pan
+            ),
+        ));
+    }
+    checks.done()?;
+    let Some(statement) = statement else {
+        return Err(AppError::internal("a checked Form 26AS was lost"));
+    };
+    let fy = statement.fy;
+    store::replace_upload(tx, &statement, office_today(tx)?, &user.id)?;
+    let mut counts = Form26asImport {
+        deductors: statement.tans() as i64,
+        entries: statement.entries() as i64,
+        not_booked: store::filed_unclaimed(tx, fy)?,
+        ..Form26asImport::default()
+    };
+    for row in quarter_rows(tx, fy, None)? {
+        let Some(filed) = row.filed else { continue };
+        match rules::filing(row.booked, filed) {
+            Some(rules::Filing::Matched) => counts.matched += 1,
+            Some(rules::Filing::Short) => counts.short += 1,
+            Some(rules::Filing::NotFiled) => counts.not_filed += 1,
+            Some(rules::Filing::NotBooked) => counts.not_booked += 1,
+            None => {}
+        }
+    }
+    record(
+        tx,
+        &user.id,
+        "tds_26as",
+        &fy.to_string(),
+        "import",
+        None,
+        Some(&json!({
+            "fy": fy.to_string(),
+            "deductors": counts.deductors,
+            "entries": counts.entries,
+            "matched": counts.matched,
+            "short": counts.short,
+            "not_filed": counts.not_filed,
+            "not_booked": counts.not_booked,
+        })),
+    )?;
+    Ok(counts)
+}
+
+/// The `tds_not_filed` reminders of the daily scan on `as_of`: every client and quarter whose
+/// TDS return fell due in the year before `as_of` (at most [`rules::LOOKBACK_DAYS`] back) and
+/// whose TDS booked is not all deposited, as an upload of Form 26AS made after that day shows
+/// (an earlier upload cannot show the quarter yet). One per client and quarter; the client's
+/// account owner owns it.
+fn not_filed_due(conn: &Connection, as_of: NaiveDate) -> Result<Vec<Due>, AppError> {
+    let mut out = vec![];
+    for (fy, q) in rules::quarters_overdue(as_of, rules::return_due) {
+        let due_on = rules::return_due(fy, q);
+        if !store::upload_of(conn, fy)?.is_some_and(|u| u.imported_on > due_on) {
+            continue;
+        }
+        for row in quarter_rows(conn, fy, Some(q))? {
+            let Some(filed) = row.filed else { continue };
+            if filed >= row.booked {
+                continue;
+            }
+            out.push(Due {
+                key: format!("{NOT_FILED_KIND}:{}:{fy}:{}", row.client_id, q.as_str()),
+                owner_id: store::deductor_of(conn, &row.client_id)?.and_then(|d| d.owner_id),
+                reason: rules::not_filed_reason(fy, q, row.booked, filed, row.tan.as_deref()),
+                ..blank(NOT_FILED_KIND, row.client_id, due_on)
+            });
+        }
+    }
+    Ok(out)
+}
+
+/// The reminders of the daily scan on `as_of`: `tds_not_filed` ([`not_filed_due`]), and
+/// `tds_certificate_due`: every client and quarter
 /// whose Form 16A fell due in the year before `as_of` (`due_on < as_of`, at most
 /// [`rules::LOOKBACK_DAYS`] back), with TDS booked and no certificate. One per client and
 /// quarter (the key holds the client, the financial year and the quarter); the client's
 /// account owner owns it.
 pub fn reminders_due(conn: &Connection, as_of: NaiveDate) -> Result<Vec<Due>, AppError> {
     let mut out = vec![];
-    for (fy, q) in rules::quarters_overdue(as_of) {
+    for (fy, q) in rules::quarters_overdue(as_of, rules::certificate_due) {
         let certified: HashSet<String> = store::certificates(conn, fy, Some(q))?
             .into_iter()
             .map(|(d, _)| d.client_id)
@@ -630,6 +843,7 @@ pub fn reminders_due(conn: &Connection, as_of: NaiveDate) -> Result<Vec<Due>, Ap
             });
         }
     }
+    out.extend(not_filed_due(conn, as_of)?);
     Ok(out)
 }
 

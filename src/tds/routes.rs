@@ -1,5 +1,5 @@
-//! `GET /api/reports/tds-receivable` and its CSV twin, `POST /api/tds-certificates` (owner and
-//! manager), and `GET, PUT /api/settings/tds` (owner, audited).
+//! `GET /api/reports/tds-receivable` and its CSV twin, `POST /api/tds-certificates` and
+//! `POST /api/tds/26as` (owner and manager), and `GET, PUT /api/settings/tds` (owner, audited).
 
 use crate::AppState;
 use crate::auth::session::{Manager, Owner};
@@ -8,21 +8,24 @@ use crate::error::{AppError, ErrorBody};
 use crate::http::csv;
 use crate::http::extract::{JsonBody, QueryParams};
 use crate::tds::{
-    self, Asked, TdsCertificate, TdsCertificateInput, TdsReceivable, TdsSettings, TdsSettingsInput,
+    self, Asked, Form26asImport, Form26asInput, TdsCertificate, TdsCertificateInput, TdsReceivable,
+    TdsSettings, TdsSettingsInput, form26as,
 };
 use axum::Json;
-use axum::extract::State;
+use axum::extract::{DefaultBodyLimit, State};
 use axum::http::StatusCode;
 use axum::response::Response;
 use serde::Deserialize;
 use utoipa::IntoParams;
-use utoipa_axum::{router::OpenApiRouter, routes};
+use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
+use utoipa_axum::routes;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(receivable))
         .routes(routes!(receivable_csv))
         .routes(routes!(record_certificate))
+        .routes(routes!(import_26as).layer(DefaultBodyLimit::max(form26as::BODY_LIMIT)))
         .routes(routes!(get_settings, put_settings))
 }
 
@@ -33,7 +36,7 @@ pub struct ReceivableQuery {
     pub fy: Option<String>,
     /// Q1 to Q4 (default: every quarter of the year).
     pub quarter: Option<String>,
-    /// awaited, received or mismatch.
+    /// awaited, received, mismatch, short_filed or not_filed.
     pub state: Option<String>,
     /// Part of the client's name.
     pub q: Option<String>,
@@ -52,8 +55,9 @@ impl From<ReceivableQuery> for Asked {
 
 /// TDS receivable (owner and manager): per client and quarter of a financial year, the TDS
 /// booked on its recorded payments, the Form 16A recorded and the state (awaited, received,
-/// mismatch), with the counts per state and the totals. Sort by client_name, quarter, booked,
-/// certified, state, due_on, issued_on or certificate_no.
+/// mismatch; with an upload of Form 26AS, short_filed and not_filed), with the counts per state
+/// and the totals. Sort by client_name, quarter, booked, certified, filed, state, due_on,
+/// issued_on or certificate_no.
 #[utoipa::path(get, path = "/api/reports/tds-receivable", tag = "reports", params(ReceivableQuery, Page),
     responses((status = 200, body = TdsReceivable),
               (status = 400, description = "A financial year, quarter, state or sort out of range (`invalid_fy`, `invalid_quarter`, `invalid_state`, `invalid_sort`)", body = ErrorBody),
@@ -114,6 +118,29 @@ async fn record_certificate(
         StatusCode::OK
     };
     Ok((status, Json(recorded.certificate)))
+}
+
+/// Upload the vendor's Form 26AS for a financial year (owner and manager, audited with the
+/// counts): the text download TRACES gives, `^`-separated. Its Part I (what each society
+/// deposited against the vendor's PAN) replaces the year's last upload, and the TDS receivable
+/// report compares it with the TDS booked, per client and quarter. A file that cannot be read
+/// (the line named), of another year or of another PAN is refused and nothing is written.
+#[utoipa::path(post, path = "/api/tds/26as", tag = "reports", request_body = Form26asInput,
+    responses((status = 200, description = "What the statement holds and how it matched", body = Form26asImport),
+              (status = 403, body = ErrorBody),
+              (status = 413, description = "A body over 16 MiB", body = ErrorBody),
+              (status = 422, description = "A missing or bad financial year (`invalid_fy`), a file of another year (`fy_mismatch`), a text that is not a Form 26AS download or is cut or edited (`invalid_26as`, the line named), a statement of another PAN than the company's GSTIN carries (`pan_mismatch`)", body = ErrorBody)))]
+async fn import_26as(
+    State(state): State<AppState>,
+    Manager(user): Manager,
+    JsonBody(input): JsonBody<Form26asInput>,
+) -> Result<Json<Form26asImport>, AppError> {
+    Ok(Json(
+        state
+            .db
+            .write(move |tx| tds::import_26as(tx, &user, input))
+            .await?,
+    ))
 }
 
 /// The TDS settings (owner): the section of a client whose record names none.

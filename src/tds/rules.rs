@@ -24,7 +24,7 @@ use serde_json::Value;
 /// The sections a society may deduct under.
 pub const SECTIONS: &[&str] = &["194J", "194C"];
 /// The states of a client's quarter, in the order the chips show them.
-pub const STATES: &[&str] = &["awaited", "received", "mismatch"];
+pub const STATES: &[&str] = &["awaited", "received", "mismatch", "short_filed", "not_filed"];
 /// The longest certificate number kept (TRACES numbers are 7 characters; a revised or manual one
 /// may carry a suffix).
 pub const MAX_CERTIFICATE_NO: usize = 20;
@@ -207,9 +207,10 @@ pub fn quarter_due_on(day: NaiveDate) -> Option<(Fy, Quarter)> {
     Some((fy, q))
 }
 
-/// Every quarter whose certificate fell due in the year before `as_of`: on or after `as_of` less
+/// Every quarter whose `due` day (its certificate's, [`certificate_due`], or its return's,
+/// [`return_due`]) fell in the year before `as_of`: on or after `as_of` less
 /// [`LOOKBACK_DAYS`], before `as_of`. Oldest first.
-pub fn quarters_overdue(as_of: NaiveDate) -> Vec<(Fy, Quarter)> {
+pub fn quarters_overdue(as_of: NaiveDate, due: fn(Fy, Quarter) -> NaiveDate) -> Vec<(Fy, Quarter)> {
     let earliest = as_of
         .checked_sub_days(Days::new(LOOKBACK_DAYS))
         .unwrap_or(NaiveDate::MIN);
@@ -217,7 +218,7 @@ pub fn quarters_overdue(as_of: NaiveDate) -> Vec<(Fy, Quarter)> {
     let mut fy = Fy::of(as_of).previous().previous();
     while fy.start <= as_of.year() {
         for q in Quarter::ALL {
-            let due = certificate_due(fy, q);
+            let due = due(fy, q);
             if due >= earliest && due < as_of {
                 out.push((fy, q));
             }
@@ -227,13 +228,53 @@ pub fn quarters_overdue(as_of: NaiveDate) -> Vec<(Fy, Quarter)> {
     out
 }
 
-/// awaited, received or mismatch.
-pub fn state(booked: i64, certified: Option<i64>) -> &'static str {
-    match certified {
-        None => "awaited",
-        Some(amount) if amount == booked => "received",
-        Some(_) => "mismatch",
+/// A client's quarter: with an upload of Form 26AS for its year and a TAN on record (`filed`
+/// known), `not_filed` when nothing of the TDS booked was deposited, `short_filed` when less
+/// was, `mismatch` when more was (TDS deposited that the books do not hold); else, and when
+/// the deposit matches, as its Form 16A says: `awaited` without one, `received` when it
+/// certifies what is booked, else `mismatch`.
+pub fn state(booked: i64, certified: Option<i64>, filed: Option<i64>) -> &'static str {
+    match (filed, certified) {
+        (Some(f), _) if f < booked && f <= 0 => "not_filed",
+        (Some(f), _) if f < booked => "short_filed",
+        (Some(f), _) if f > booked => "mismatch",
+        (_, None) => "awaited",
+        (_, Some(amount)) if amount == booked => "received",
+        (_, Some(_)) => "mismatch",
     }
+}
+
+/// How a client's quarter compares with Form 26AS (the counts of an upload).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Filing {
+    /// Deposited what was booked.
+    Matched,
+    /// Deposited less, but something.
+    Short,
+    /// Nothing deposited of what was booked.
+    NotFiled,
+    /// Deposited more than was booked (nothing booked, or not all of it).
+    NotBooked,
+}
+
+/// None when there is nothing to compare (nothing booked, nothing deposited).
+pub fn filing(booked: i64, filed: i64) -> Option<Filing> {
+    Some(match filed.cmp(&booked) {
+        _ if booked <= 0 && filed <= 0 => return None,
+        std::cmp::Ordering::Equal => Filing::Matched,
+        std::cmp::Ordering::Greater => Filing::NotBooked,
+        std::cmp::Ordering::Less if filed <= 0 => Filing::NotFiled,
+        std::cmp::Ordering::Less => Filing::Short,
+    })
+}
+
+/// A TAN: four letters, five digits, a letter.
+pub fn is_tan(text: &str) -> bool {
+    let b = text.as_bytes();
+    b.len() == 10
+        && b[..4].iter().all(u8::is_ascii_uppercase)
+        && b[4..9].iter().all(u8::is_ascii_digit)
+        && b[9].is_ascii_uppercase()
 }
 
 /// A TAN as typed: trimmed and upper-cased, checked; None when empty (cleared).
@@ -242,12 +283,7 @@ pub fn check_tan(field: &str, raw: &str) -> Result<Option<String>, AppError> {
     if tan.is_empty() {
         return Ok(None);
     }
-    let b = tan.as_bytes();
-    let shaped = b.len() == 10
-        && b[..4].iter().all(u8::is_ascii_uppercase)
-        && b[4..9].iter().all(u8::is_ascii_digit)
-        && b[9].is_ascii_uppercase();
-    if !shaped {
+    if !is_tan(&tan) {
         return Err(AppError::invalid(
             field,
             "invalid_tan",
@@ -377,6 +413,21 @@ pub fn reason(fy: Fy, q: Quarter, booked: i64, due: NaiveDate) -> String {
         q.as_str(),
         money::rupees(booked),
         long_date(due)
+    )
+}
+
+/// The sentence of a `tds_not_filed` reminder: "TDS of ₹1,234.00 booked for Q2 2025-26 (July to
+/// September); Form 26AS shows ₹0.00 deposited by TAN TVDK01234E. The return was due on 31 Oct
+/// 2025."
+pub fn not_filed_reason(fy: Fy, q: Quarter, booked: i64, filed: i64, tan: Option<&str>) -> String {
+    let by = tan.map_or(String::new(), |t| format!(" by TAN {t}"));
+    format!(
+        "TDS of {} booked for {} {fy} ({}); Form 26AS shows {} deposited{by}. The return was due on {}.",
+        money::rupees(booked),
+        q.as_str(),
+        q.months(),
+        money::rupees(filed),
+        long_date(return_due(fy, q))
     )
 }
 
@@ -520,7 +571,7 @@ mod tests {
     #[test]
     fn a_scan_looks_back_a_year_of_statutory_days_before_its_day() {
         let names = |as_of: &str| -> Vec<String> {
-            quarters_overdue(d(as_of))
+            quarters_overdue(d(as_of), certificate_due)
                 .iter()
                 .map(|(fy, q)| format!("{} {fy}", q.as_str()))
                 .collect()
@@ -542,11 +593,40 @@ mod tests {
 
     #[test]
     fn the_state_compares_the_certificate_with_what_was_booked() {
-        assert_eq!(state(10_000, None), "awaited");
-        assert_eq!(state(0, None), "awaited");
-        assert_eq!(state(10_000, Some(10_000)), "received");
-        assert_eq!(state(10_000, Some(9_900)), "mismatch");
-        assert_eq!(state(0, Some(500)), "mismatch");
+        assert_eq!(state(10_000, None, None), "awaited");
+        assert_eq!(state(0, None, None), "awaited");
+        assert_eq!(state(10_000, Some(10_000), None), "received");
+        assert_eq!(state(10_000, Some(9_900), None), "mismatch");
+        assert_eq!(state(0, Some(500), None), "mismatch");
+    }
+
+    #[test]
+    fn form_26as_comes_before_the_certificate() {
+        // Deposited what was booked: the certificate decides.
+        assert_eq!(state(10_000, None, Some(10_000)), "awaited");
+        assert_eq!(state(10_000, Some(10_000), Some(10_000)), "received");
+        // Deposited less, or nothing, whatever the certificate says.
+        assert_eq!(state(10_000, Some(10_000), Some(4_000)), "short_filed");
+        assert_eq!(state(10_000, Some(10_000), Some(0)), "not_filed");
+        // Deposited more than the books hold.
+        assert_eq!(state(0, None, Some(500)), "mismatch");
+        assert_eq!(state(10_000, Some(10_000), Some(10_500)), "mismatch");
+
+        assert_eq!(filing(10_000, 10_000), Some(Filing::Matched));
+        assert_eq!(filing(10_000, 4_000), Some(Filing::Short));
+        assert_eq!(filing(10_000, 0), Some(Filing::NotFiled));
+        assert_eq!(filing(0, 500), Some(Filing::NotBooked));
+        assert_eq!(filing(10_000, 10_001), Some(Filing::NotBooked));
+        assert_eq!(filing(0, 0), None);
+    }
+
+    #[test]
+    fn the_chase_for_a_deposit_starts_after_the_return_was_due() {
+        let names: Vec<String> = quarters_overdue(d("2025-11-01"), return_due)
+            .iter()
+            .map(|(fy, q)| format!("{} {fy}", q.as_str()))
+            .collect();
+        assert_eq!(names, ["Q3 2024-25", "Q4 2024-25", "Q1 2025-26", "Q2 2025-26"]);
     }
 
     #[test]

@@ -4,6 +4,7 @@
 use crate::clock;
 use crate::db::ids::new_id;
 use crate::error::AppError;
+use crate::tds::form26as::Statement;
 use crate::tds::rules::{Fy, Quarter};
 use chrono::NaiveDate;
 use rusqlite::{Connection, OptionalExtension, Row, params};
@@ -208,4 +209,98 @@ pub fn upsert(tx: &Connection, c: &Stated<'_>, by: &str) -> Result<String, AppEr
             ],
             |r| r.get(0),
         )?)
+}
+
+/// The Form 26AS upload of a financial year.
+#[derive(Debug, Clone)]
+pub struct Upload {
+    pub imported_on: NaiveDate,
+}
+
+/// The last Form 26AS upload of `fy`, if any.
+pub fn upload_of(conn: &Connection, fy: Fy) -> Result<Option<Upload>, AppError> {
+    let on: Option<String> = conn
+        .prepare_cached("SELECT imported_on FROM tds_26as WHERE fy = ?1")?
+        .query_row([fy.to_string()], |r| r.get(0))
+        .optional()?;
+    Ok(on.map(|on| Upload {
+        imported_on: NaiveDate::parse_from_str(&on, "%Y-%m-%d").unwrap_or(NaiveDate::MIN),
+    }))
+}
+
+/// Paise deposited per client and quarter of `fy` (of one quarter, when given), as its last
+/// Form 26AS upload shows for the client's TAN.
+pub fn filed(
+    conn: &Connection,
+    fy: Fy,
+    quarter: Option<Quarter>,
+) -> Result<Vec<(Deductor, Quarter, i64)>, AppError> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT c.id, c.name, c.tan, c.tds_section, c.owner_id, f.quarter, f.filed
+           FROM client c JOIN tds_filed f ON f.fy = ?1 AND f.tan = c.tan
+          WHERE c.tan IS NOT NULL AND (?2 IS NULL OR f.quarter = ?2)",
+    )?;
+    let rows = stmt
+        .query_map(params![fy.to_string(), quarter.map(Quarter::as_str)], |r| {
+            Ok((deductor(r)?, r.get::<_, String>(5)?, r.get::<_, i64>(6)?))
+        })?
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(rows
+        .into_iter()
+        .filter_map(|(d, q, filed)| Some((d, Quarter::parse(&q)?, filed)))
+        .collect())
+}
+
+/// The deductors' quarters of `fy`'s upload with TDS deposited whose TAN no client carries.
+pub fn filed_unclaimed(conn: &Connection, fy: Fy) -> Result<i64, AppError> {
+    Ok(conn
+        .prepare_cached(
+            "SELECT COUNT(*) FROM tds_filed f
+              WHERE f.fy = ?1 AND f.filed > 0 AND NOT EXISTS (SELECT 1 FROM client c WHERE c.tan = f.tan)",
+        )?
+        .query_row([fy.to_string()], |r| r.get(0))?)
+}
+
+/// Replaces `fy`'s Form 26AS upload with `statement`'s, made by `by` on the office's `today`.
+pub fn replace_upload(
+    tx: &Connection,
+    statement: &Statement,
+    today: NaiveDate,
+    by: &str,
+) -> Result<(), AppError> {
+    let fy = statement.fy.to_string();
+    tx.prepare_cached("DELETE FROM tds_filed WHERE fy = ?1")?
+        .execute([&fy])?;
+    tx.prepare_cached(
+        "INSERT INTO tds_26as (fy, pan, imported_on, imported_by, imported_at, deductors, entries)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+         ON CONFLICT (fy) DO UPDATE SET pan = excluded.pan, imported_on = excluded.imported_on,
+            imported_by = excluded.imported_by, imported_at = excluded.imported_at,
+            deductors = excluded.deductors, entries = excluded.entries",
+    )?
+    .execute(params![
+        fy,
+        statement.pan,
+        today.to_string(),
+        by,
+        clock::now_timestamp(),
+        statement.tans() as i64,
+        statement.entries() as i64
+    ])?;
+    let mut insert = tx.prepare_cached(
+        "INSERT INTO tds_filed (fy, tan, quarter, deductor_name, deducted, filed, entries)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+    )?;
+    for ((tan, q), f) in statement.by_quarter() {
+        insert.execute(params![
+            fy,
+            tan,
+            q.as_str(),
+            f.deductor_name,
+            f.deducted,
+            f.filed,
+            f.entries
+        ])?;
+    }
+    Ok(())
 }

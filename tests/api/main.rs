@@ -18,6 +18,7 @@ mod contracts;
 mod directory;
 mod documents;
 mod email_log;
+mod form26as;
 mod glance;
 mod gstr1;
 mod imports;

@@ -737,6 +737,7 @@ async fn health_and_openapi_are_public_and_the_document_lists_every_route() {
         ("/api/reports/dues-aging.csv", "get"),
         ("/api/reports/gst-summary", "get"),
         ("/api/reports/gst-summary.csv", "get"),
+        ("/api/tds/26as", "post"),
         ("/api/client-modules/{id}/renewal-quote", "post"),
         ("/api/client-modules/{id}/bulk-sms-quote", "post"),
         // The Excel twin of every CSV download (decisions 12, "Excel").

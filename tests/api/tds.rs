@@ -264,7 +264,7 @@ async fn tds_on_partial_payments_lands_in_the_quarter_each_part_was_received() {
         r,
         &json!({
             "client_id": o.chavara, "client_name": "Chavara SCB", "tan": "TVDC01234F", "section": "194C",
-            "fy": o.before.fy(), "quarter": o.before.name(), "booked": 60_000, "certified": null,
+            "fy": o.before.fy(), "quarter": o.before.name(), "booked": 60_000, "certified": null, "filed": null,
             "state": "awaited", "certificate_id": null, "certificate_no": null, "issued_on": null,
             "due_on": o.before.certificate_due().to_string()
         })
@@ -276,8 +276,8 @@ async fn tds_on_partial_payments_lands_in_the_quarter_each_part_was_received() {
     assert_eq!(
         (&before["counts"], &before["totals"]),
         (
-            &json!({ "awaited": 1, "received": 0, "mismatch": 0 }),
-            &json!({ "booked": 60_000, "certified": 0 })
+            &json!({ "awaited": 1, "received": 0, "mismatch": 0, "short_filed": 0, "not_filed": 0 }),
+            &json!({ "booked": 60_000, "certified": 0, "filed": 0 })
         )
     );
     let after = o.report(&o.after.query()).await;
@@ -297,7 +297,10 @@ async fn tds_on_partial_payments_lands_in_the_quarter_each_part_was_received() {
             ]
         );
         assert_eq!(year["quarter"], Value::Null);
-        assert_eq!(year["totals"], json!({ "booked": 100_000, "certified": 0 }));
+        assert_eq!(
+            year["totals"],
+            json!({ "booked": 100_000, "certified": 0, "filed": 0 })
+        );
     }
     // Without fy: the office's current year.
     let current = o.report("").await;
@@ -348,7 +351,7 @@ async fn a_certificate_is_a_mismatch_until_it_matches_and_a_revision_replaces_it
     assert_eq!(report["rows"][0]["issued_on"], q.last().to_string());
     assert_eq!(
         report["counts"],
-        json!({ "awaited": 0, "received": 0, "mismatch": 1 })
+        json!({ "awaited": 0, "received": 0, "mismatch": 1, "short_filed": 0, "not_filed": 0 })
     );
 
     // The revised Form 16A: the same row, 200, the audit holds before and after.
@@ -426,9 +429,12 @@ async fn a_certificate_is_a_mismatch_until_it_matches_and_a_revision_replaces_it
     assert_eq!(report["rows"][0]["section"], "194J", "the office's default");
     assert_eq!(
         report["counts"],
-        json!({ "awaited": 0, "received": 1, "mismatch": 1 })
+        json!({ "awaited": 0, "received": 1, "mismatch": 1, "short_filed": 0, "not_filed": 0 })
     );
-    assert_eq!(report["totals"], json!({ "booked": 60_000, "certified": 70_000 }));
+    assert_eq!(
+        report["totals"],
+        json!({ "booked": 60_000, "certified": 70_000, "filed": 0 })
+    );
 
     // Filters: the state chip (counts stay those of the other filters), the client's name; sorts.
     let mismatched = o.report(&format!("{}&state=mismatch", q.query())).await;
@@ -440,8 +446,8 @@ async fn a_certificate_is_a_mismatch_until_it_matches_and_a_revision_replaces_it
         (&mismatched["total"], &mismatched["counts"], &mismatched["totals"]),
         (
             &json!(1),
-            &json!({ "awaited": 0, "received": 1, "mismatch": 1 }),
-            &json!({ "booked": 0, "certified": 10_000 })
+            &json!({ "awaited": 0, "received": 1, "mismatch": 1, "short_filed": 0, "not_filed": 0 }),
+            &json!({ "booked": 0, "certified": 10_000, "filed": 0 })
         )
     );
     let named = o.report(&format!("{}&q=CHAV", q.query())).await;
@@ -451,7 +457,7 @@ async fn a_certificate_is_a_mismatch_until_it_matches_and_a_revision_replaces_it
     );
     assert_eq!(
         named["counts"],
-        json!({ "awaited": 0, "received": 1, "mismatch": 0 })
+        json!({ "awaited": 0, "received": 1, "mismatch": 0, "short_filed": 0, "not_filed": 0 })
     );
     let by_booked = o.report(&format!("{}&sort=-booked", q.query())).await;
     assert_eq!(by_booked["rows"][0]["client_name"], "Chavara SCB");
@@ -480,10 +486,10 @@ async fn a_certificate_is_a_mismatch_until_it_matches_and_a_revision_replaces_it
     assert_eq!(
         csv.text,
         format!(
-            "Client,TAN,Section,Financial year,Quarter,Booked,Certified,State,Certificate no,Issued on,Due on\r\n\
-             Anchal SCB,,194J,{fy},{name},0.00,100.00,mismatch,ANC0001,{last},{due}\r\n\
-             Chavara SCB,TVDC01234F,194C,{fy},{name},600.00,600.00,received,QWERTYV,{last},{due}\r\n\
-             TOTAL,,,{fy},{name},600.00,700.00,,,,\r\n"
+            "Client,TAN,Section,Financial year,Quarter,Booked,Certified,Filed,State,Certificate no,Issued on,Due on\r\n\
+             Anchal SCB,,194J,{fy},{name},0.00,100.00,,mismatch,ANC0001,{last},{due}\r\n\
+             Chavara SCB,TVDC01234F,194C,{fy},{name},600.00,600.00,,received,QWERTYV,{last},{due}\r\n\
+             TOTAL,,,{fy},{name},600.00,700.00,0.00,,,,\r\n"
         )
     );
     assert_eq!(
