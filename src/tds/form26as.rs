@@ -140,7 +140,12 @@ impl std::fmt::Display for Unreadable {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self.line {
             Some(line) => write!(f, "Line {line}: {}", self.message),
-            None => f.write_str(&self.message),
+            None => {
+                // A sentence of its own: its first letter up.
+                let mut chars = self.message.chars();
+                let first = chars.next().map(|c| c.to_uppercase().to_string()).unwrap_or_default();
+                write!(f, "{first}{}", chars.as_str())
+            }
         }
     }
 }

@@ -494,7 +494,7 @@ async fn bad_files_other_years_other_pans_and_staff_are_refused_and_nothing_is_w
     );
     // Not a 26AS, a cut file, an edited amount: the line is named.
     for (text, says) in [
-        ("Name,Amount\nKadakkal,1000\n".to_string(), "not the text download of Form 26AS".to_string()),
+        ("Name,Amount\nKadakkal,1000\n".to_string(), "This is not the text download of Form 26AS".to_string()),
         (
             good.lines().take(13).collect::<Vec<_>>().join("\n"),
             "Line 11: the totals of PIRAVOM WOMEN'S CO-OP SOCIETY & STORES (CHNP00456B) are not the sum of its entries"

@@ -2,7 +2,8 @@
 //! picks the quarter that ended last, sees one society's TDS awaited and another's received,
 //! records the awaited Form 16A in place through the dialog (a day before the quarter's end is
 //! named on its field first), sees the state and the counts change, revises it to a wrong amount
-//! (a mismatch), and reads the page on a phone. Screenshots 170 to 174.
+//! (a mismatch), uploads Form 26AS (a wrong file refused on its field, then the download: one
+//! society short filed), and reads the page on a phone. Screenshots 170 to 174, 178 and 179.
 
 use crate::common::browser::{OFFICE_OWNER_PASSWORD, Office, quiet, select, shot, sign_in_home, until};
 use crate::common::webdriver::Session;
@@ -107,7 +108,7 @@ fn a_form_16a_is_recorded_in_place_and_the_state_follows() {
     let listed = cells(&s, &mine);
     assert_eq!(
         (
-            &listed[0], &listed[1], &listed[2], &listed[3], &listed[4], &listed[5]
+            &listed[0], &listed[1], &listed[2], &listed[3], &listed[4], &listed[5], &listed[6]
         ),
         (
             &json!("CHAVARA SERVICE CO-OPERATIVE BANK"),
@@ -115,13 +116,14 @@ fn a_form_16a_is_recorded_in_place_and_the_state_follows() {
             &json!("TVDC01234F 194J"),
             &json!("₹1,000.00"),
             &json!("—"),
+            &json!("—"),
             &json!("Awaited")
         )
     );
-    assert_eq!(cells(&s, &theirs)[5], "Received");
+    assert_eq!(cells(&s, &theirs)[6], "Received");
     assert_eq!(
         s.texts(".tds-chips .chip"),
-        json!(["All 2", "Awaited 1", "Received 1", "Mismatch"])
+        json!(["All 2", "Awaited 1", "Received 1", "Mismatch", "Short filed", "Not filed"])
     );
     s.wait_text("[data-testid=tds-totals]", "₹2,000.00");
     shot(&s, "170-tds-certificates");
@@ -154,16 +156,16 @@ fn a_form_16a_is_recorded_in_place_and_the_state_follows() {
     });
     let listed = cells(&s, &mine);
     assert_eq!(
-        (&listed[4], &listed[5]),
+        (&listed[4], &listed[6]),
         (&json!("₹1,000.00"), &json!("Received"))
     );
     assert!(
-        listed[6].as_str().unwrap().starts_with("QWERTYU issued "),
+        listed[7].as_str().unwrap().starts_with("QWERTYU issued "),
         "{listed:?}"
     );
     assert_eq!(
         s.texts(".tds-chips .chip"),
-        json!(["All 2", "Awaited", "Received 2", "Mismatch"])
+        json!(["All 2", "Awaited", "Received 2", "Mismatch", "Short filed", "Not filed"])
     );
     quiet(&s);
     shot(&s, "172-tds-certificate-received");
@@ -189,6 +191,57 @@ fn a_form_16a_is_recorded_in_place_and_the_state_follows() {
     assert_eq!(certs["rows"][0]["certificate_no"], "QWERTYU", "{certs}");
     quiet(&s);
     shot(&s, "173-tds-certificate-mismatch");
+
+    // Form 26AS for the year: Chavara deposited ₹600 of the ₹1,000 booked, Anchal all of it.
+    // A file that is not the download is refused on its field first, and nothing is kept.
+    let dir = tempfile::TempDir::new().unwrap();
+    let wrong = dir.path().join("tds.txt");
+    std::fs::write(&wrong, "Name,Amount\r\nChavara,600\r\n").unwrap();
+    let good = dir.path().join("AABCK1234L-2026.txt");
+    let start = &fy[..4];
+    let end = start.parse::<i32>().unwrap() + 1;
+    let on = last.format("%d-%b-%Y");
+    let entries = "^Sr. No.^Section^Transaction Date^Status of Booking^Date of Booking^Remarks^Amount Paid / Credited(Rs.)^Tax Deducted(Rs.)^TDS Deposited(Rs.)";
+    std::fs::write(
+        &good,
+        format!(
+            "File Creation Date^Permanent Account Number (PAN)^Current Status of PAN^Financial Year^Assessment Year^Name of Assessee\r\n\
+             01-12-{end}^AABCK1234L^Active^{start}-{end}^{end}-{}^SOFTLAND INDIA PRIVATE LIMITED\r\n\
+             ^PART-I - Details of Tax Deducted at Source^\r\n\
+             Sr. No.^Name of Deductor^TAN of Deductor^^^^^Total Amount Paid / Credited(Rs.)^Total Tax Deducted(Rs.)^Total TDS Deposited(Rs.)\r\n\
+             1^CHAVARA SERVICE CO-OPERATIVE BANK^TVDC01234F^^^^^10000.00^1000.00^600.00\r\n{entries}\r\n\
+             ^1^194J^{on}^F^{on}^^6000.00^600.00^600.00\r\n^2^194J^{on}^U^{on}^^4000.00^400.00^0.00\r\n\
+             2^ANCHAL SERVICE CO-OPERATIVE BANK^TVDA04321K^^^^^10000.00^1000.00^1000.00\r\n{entries}\r\n\
+             ^1^194J^{on}^F^{on}^^10000.00^1000.00^1000.00\r\n\
+             ^PART-II - Details of Tax Deducted at Source for 15G / 15H^\r\n^No Transactions Present^\r\n",
+            end + 1
+        ),
+    )
+    .unwrap();
+    s.wait("[data-action=upload-26as]").click();
+    s.wait("dialog[open]");
+    s.wait("dialog[open] input[name='text']").type_text(wrong.to_str().unwrap());
+    s.click_button("Upload and match");
+    s.wait_text("dialog .field-error", "This is not the text download of Form 26AS");
+    shot(&s, "178-form-26as-refused");
+    s.wait("dialog[open] input[name='text']").type_text(good.to_str().unwrap());
+    s.click_button("Upload and match");
+    s.wait_text(
+        ".toast",
+        &format!("Form 26AS {fy} read: 2 deductors, 3 entries. Quarters: 1 matched, 1 short, 0 not filed, 0 deposited without a booking."),
+    );
+    s.wait("button[data-filter='short_filed']").click();
+    until(&s, "Chavara is short filed", || {
+        s.count("tr[data-state]") == 1 && s.count(&format!("{mine}[data-state='short_filed']")) == 1
+    });
+    let listed = cells(&s, &mine);
+    assert_eq!((&listed[5], &listed[6]), (&json!("₹600.00"), &json!("Short filed")));
+    assert_eq!(
+        s.texts(".tds-chips .chip"),
+        json!(["All 2", "Awaited", "Received 1", "Mismatch", "Short filed 1", "Not filed"])
+    );
+    quiet(&s);
+    shot(&s, "179-form-26as-short-filed");
 
     // On a phone the page reads without the page itself scrolling sideways.
     let phone = office.driver.phone_session(390, 844);

@@ -23,6 +23,7 @@ export const KIND_LABELS = {
   follow_up: "Follow-up",
   email_bounced: "Email bounced",
   tds_certificate_due: "Form 16A awaited",
+  tds_not_filed: "TDS not deposited",
 };
 const SENDABLE = ["renewal_due", "amc_expiring", "invoice_overdue", "quote_followup", "tds_certificate_due"];
 const STATUS_TONES = { open: "info", sent: "success", dismissed: "neutral", failed: "danger" };
@@ -54,7 +55,22 @@ function tdsQuarter(dueOn) {
   return quarter && { quarter, fy: `${start}-${String((start + 1) % 100).padStart(2, "0")}` };
 }
 
+/** The quarter whose TDS return falls due on `dueOn` (31 Jul Q1, 31 Oct Q2, 31 Jan Q3, 31 May Q4). */
+function returnQuarter(dueOn) {
+  const [y, m] = String(dueOn).split("-").map(Number);
+  const [quarter, start] = { 7: ["Q1", y], 10: ["Q2", y], 1: ["Q3", y - 1], 5: ["Q4", y - 1] }[m] || [null, null];
+  return quarter && { quarter, fy: `${start}-${String((start + 1) % 100).padStart(2, "0")}` };
+}
+
 function about(r, managerial) {
+  if (r.rule_kind === "tds_not_filed") {
+    const q = returnQuarter(r.due_on);
+    if (!q) return html`<span class="muted">—</span>`;
+    const text = `Form 26AS, ${q.quarter} ${q.fy}`;
+    return managerial
+      ? html`<${Link} href=${`/reports/tds?fy=${q.fy}&quarter=${q.quarter}&q=${enc(r.client_name)}`}>${text}</${Link}>`
+      : text;
+  }
   if (r.rule_kind === "tds_certificate_due") {
     const q = tdsQuarter(r.due_on);
     if (!q) return html`<span class="muted">—</span>`;

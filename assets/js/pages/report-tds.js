@@ -5,6 +5,10 @@
 // certificate" on a row opens a dialog (certificate number, issue date, amount in rupees
 // prefilled with what is booked); a certificate recorded again replaces the first (a revised
 // Form 16A). The server names any wrong field, which shows on the field.
+//
+// "Upload Form 26AS" takes the text download of the vendor's Form 26AS (TRACES) for a financial
+// year: each row then carries what the society deposited against our PAN (Filed), and a quarter
+// with less deposited than booked is "Short filed" or "Not filed" whatever its certificate says.
 import { html, useState } from "/vendor/preact-htm.js";
 import { post } from "../api.js";
 import { date, integer, isoDate, rupees, rupeesInput, paiseFromRupees } from "../format.js";
@@ -28,8 +32,12 @@ const STATES = [
   { value: "awaited", label: "Awaited" },
   { value: "received", label: "Received" },
   { value: "mismatch", label: "Mismatch" },
+  { value: "short_filed", label: "Short filed" },
+  { value: "not_filed", label: "Not filed" },
 ];
-const TONES = { awaited: "warning", received: "success", mismatch: "danger" };
+const TONES = { awaited: "warning", received: "success", mismatch: "danger", short_filed: "danger", not_filed: "danger" };
+/** The server's limit on the upload's body (tds::form26as::BODY_LIMIT), less room for the JSON around it. */
+const MAX_26AS_BYTES = 15 * 1024 * 1024;
 
 /** The state of a client's quarter as a chip. */
 export function TdsStateBadge({ state }) {
@@ -81,13 +89,51 @@ function CertificateDialog({ row, onClose, onSaved }) {
   </${Dialog}>`;
 }
 
+/** What an upload read, as a sentence. */
+function uploadSummary(fy, r) {
+  const parts = [
+    `${integer(r.matched)} matched`,
+    `${integer(r.short)} short`,
+    `${integer(r.not_filed)} not filed`,
+    `${integer(r.not_booked)} deposited without a booking`,
+  ];
+  return `Form 26AS ${fy} read: ${integer(r.deductors)} ${r.deductors === 1 ? "deductor" : "deductors"}, ${integer(r.entries)} ${r.entries === 1 ? "entry" : "entries"}. Quarters: ${parts.join(", ")}.`;
+}
+
+/** Upload the text download of Form 26AS for a financial year. */
+function Form26asDialog({ fy, years, onClose, onSaved }) {
+  const form = useForm({ fy, text: null });
+  const onSubmit = form.submit(async (values) => {
+    const file = values.text;
+    if (!file) throw fieldError("text", "Choose the text download of Form 26AS (a .txt file).");
+    if (/\.(pdf|zip|xlsx?|html?)$/i.test(file.name)) throw fieldError("text", `${file.name} is not the text download: on TRACES, View Tax Credit (Form 26AS), choose "Text" as the format.`);
+    if (file.size === 0) throw fieldError("text", `${file.name} is empty.`);
+    if (file.size > MAX_26AS_BYTES) throw fieldError("text", `${file.name} is larger than 15 MB; a Form 26AS text download is a few MB at most.`);
+    const text = await file.text();
+    onSaved(values.fy, await post("/api/tds/26as", { fy: values.fy, text }));
+  });
+  return html`<${Dialog} title="Upload Form 26AS" onClose=${onClose} closable=${!form.saving}>
+    <${Form} onSubmit=${onSubmit} error=${form.formError} label="Upload Form 26AS">
+      <p class="card-lead">The TDS the societies deposited against our PAN, as TRACES shows it. An upload replaces the last one of the same year.</p>
+      <div class="form-grid">
+        <${Field} label="Financial year" as="select" options=${years} ...${form.field("fy")} />
+        <${Field} label="Form 26AS text file" type="file" name="text" accept=".txt,text/plain" error=${form.errors.text}
+          onInput=${(e) => form.set("text", e.currentTarget.files[0] || null)}
+          hint="TRACES → View Tax Credit (Form 26AS) → View as Text → Export as Text. The ^-separated .txt file, not the PDF." />
+      </div>
+      <${DialogActions} onClose=${onClose} saving=${form.saving} label="Upload and match" />
+    </${Form}>
+  </${Dialog}>`;
+}
+
 export function TdsCertificatesPage() {
   useTitle("TDS certificates");
   const list = useUrlList("/api/reports/tds-receivable", FILTER_KEYS, { csv: true });
   const { query, setQuery, data } = list;
   const [recording, setRecording] = useState(null);
+  const [uploading, setUploading] = useState(false);
   const counts = (data && data.counts) || {};
-  const all = (counts.awaited || 0) + (counts.received || 0) + (counts.mismatch || 0);
+  const all = STATES.reduce((sum, s) => sum + (s.value ? counts[s.value] || 0 : 0), 0);
   const fy = query.fy || (data ? data.fy : "");
   const years = fyChoices(6);
   if (fy && !years.some((y) => y.value === fy)) years.push({ value: fy, label: `FY ${fy}` });
@@ -102,6 +148,9 @@ export function TdsCertificatesPage() {
     { key: "booked", label: "Booked", sortable: true, class: "num", render: (r) => html`<span data-testid="tds-booked">${rupees(r.booked)}</span>` },
     { key: "certified", label: "Certified", sortable: true, class: "num",
       render: (r) => (r.certified === null ? html`<span class="muted">—</span>` : html`<span data-testid="tds-certified">${rupees(r.certified)}</span>`) },
+    { key: "filed", label: "Filed (26AS)", sortable: true, class: "num",
+      render: (r) => (r.filed === null ? html`<span class="muted" title=${r.tan ? "No Form 26AS uploaded for this year" : "No TAN on record"}>—</span>`
+        : html`<span data-testid="tds-filed">${rupees(r.filed)}</span>`) },
     { key: "state", label: "State", sortable: true, render: (r) => html`<${TdsStateBadge} state=${r.state} />` },
     { key: "certificate_no", label: "Certificate", sortable: true,
       render: (r) => (r.certificate_no
@@ -115,7 +164,7 @@ export function TdsCertificatesPage() {
   const rows = list.rows.map((r) => ({ ...r, key: `${r.client_id}/${r.fy}/${r.quarter}` }));
   const footer = data && rows.length > 0 && html`<tr class="totals-foot" data-testid="tds-totals">
     <th scope="row" colspan="3">${integer(data.total)} ${data.total === 1 ? "row" : "rows"}</th>
-    <td class="num">${rupees(data.totals.booked)}</td><td class="num">${rupees(data.totals.certified)}</td><td colspan="4"></td>
+    <td class="num">${rupees(data.totals.booked)}</td><td class="num">${rupees(data.totals.certified)}</td><td class="num">${rupees(data.totals.filed)}</td><td colspan="4"></td>
   </tr>`;
   const empty = filtered
     ? html`<${EmptyState} title="No row matches these filters.">
@@ -129,9 +178,16 @@ export function TdsCertificatesPage() {
       const how = c.state === "received" ? "it matches the TDS booked" : `it does not match the ${rupees(c.booked)} booked`;
       toast[c.state === "received" ? "success" : "info"](`${revised ? "Revised" : "Recorded"} ${c.client_name}'s Form 16A for ${c.quarter} ${c.fy}: ${how}.`);
     }} />`}
+    ${uploading && html`<${Form26asDialog} fy=${fy} years=${years} onClose=${() => setUploading(false)} onSaved=${(year, r) => {
+      setUploading(false);
+      if (year !== fy) setQuery({ fy: year, page: "" });
+      else list.reload();
+      toast[r.short || r.not_filed || r.not_booked ? "info" : "success"](uploadSummary(year, r));
+    }} />`}
     <p class="crumbs"><${Link} href="/reports">← Reports</${Link}></p>
     <${PageHeader} title="TDS certificates"
-      subtitle="The TDS each society deducted from our fees, quarter by quarter, against the Form 16A it sent. A certificate is due from the society on 15 Aug, 15 Nov, 15 Feb and 15 Jun." />
+      subtitle="The TDS each society deducted from our fees, quarter by quarter, against the Form 16A it sent and what Form 26AS shows it deposited. A certificate is due from the society on 15 Aug, 15 Nov, 15 Feb and 15 Jun."
+      actions=${html`<button type="button" class="btn" data-action="upload-26as" onClick=${() => setUploading(true)}>Upload Form 26AS</button>`} />
     <${FilterBar} label="Filter TDS certificates">
       <${FilterSelect} label="Financial year" name="fy" value=${fy} options=${years} onChange=${(y) => setQuery({ fy: y, page: "" })} />
       <${FilterSelect} label="Quarter" name="quarter" value=${query.quarter || ""} options=${QUARTERS} onChange=${(q) => setQuery({ quarter: q, page: "" })} />
@@ -147,6 +203,7 @@ export function TdsCertificatesPage() {
         rowAttrs=${(r) => ({ "data-client-id": r.client_id, "data-quarter": r.quarter, "data-state": r.state })} empty=${empty} />
     </div>
     <p class="hint report-note">Booked: the TDS entered with each payment received in the quarter (cancelled payments left out). A certificate
-      recorded again for the same client and quarter replaces the first; the audit trail keeps both.</p>
+      recorded again for the same client and quarter replaces the first; the audit trail keeps both. Filed: the TDS deposited by the society's
+      TAN in the quarter, as the last Form 26AS upload of the year shows (entries booked F or P; unmatched ones give no credit yet).</p>
   </main>`;
 }
