@@ -409,6 +409,7 @@ fn summary_text(data: &std::path::Path, s: &demo::Summary) -> String {
          {} balance checks in the last {} days, {} balance changes); {} credentials left encrypted by the old system; \
          {} tickets ({} still open, {} timeline events); {} cloud-cost rows of {} societies on the cloud; \
          {} TDS certificates from {} societies deducting TDS ({} with their TAN).\n\
+         Form 26AS uploaded: {} entries, {} societies' quarters short or not filed.\n\
          Employees: manager@demo.office and staff1..{}@demo.office, password {}",
         data.display(),
         s.clients,
@@ -441,6 +442,8 @@ fn summary_text(data: &std::path::Path, s: &demo::Summary) -> String {
         s.tds_certificates,
         s.tds_clients,
         s.tds_tans,
+        s.tds_26as_entries,
+        s.tds_26as_short,
         s.staff - 1,
         demo::STAFF_PASSWORD
     )

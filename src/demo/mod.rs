@@ -17,6 +17,7 @@
 
 mod calls;
 mod cloud;
+pub mod form26as;
 mod gst;
 mod history;
 mod legacy;
@@ -84,6 +85,10 @@ pub struct Summary {
     pub tds_clients: usize,
     pub tds_tans: usize,
     pub tds_certificates: usize,
+    /// Entries of the Form 26AS uploaded (last year's and this year's), and the societies'
+    /// quarters it shows short or not filed.
+    pub tds_26as_entries: usize,
+    pub tds_26as_short: usize,
 }
 
 /// Days of daily SMS balance checks the demo holds.
@@ -173,6 +178,8 @@ pub fn fill(
     tds::write(conn, &mut rng, today, &mut summary)?;
     // Last, with a generator of its own: the GSTR-1 tables beyond B2B and B2C small.
     gst::write(conn, options.seed, owner_id, today, &mut summary)?;
+    // After every receipt: the Form 26AS is made from the TDS they booked.
+    form26as::write(conn, options.seed, owner_id, today, &mut summary)?;
     Ok(summary)
 }
 

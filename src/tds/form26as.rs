@@ -143,7 +143,10 @@ impl std::fmt::Display for Unreadable {
             None => {
                 // A sentence of its own: its first letter up.
                 let mut chars = self.message.chars();
-                let first = chars.next().map(|c| c.to_uppercase().to_string()).unwrap_or_default();
+                let first = chars
+                    .next()
+                    .map(|c| c.to_uppercase().to_string())
+                    .unwrap_or_default();
                 write!(f, "{first}{}", chars.as_str())
             }
         }

@@ -75,8 +75,9 @@ pub struct TdsReceivableRow {
     /// Paise the certificate states; null without one.
     pub certified: Option<i64>,
     /// Paise deposited against the vendor's PAN by the client's TAN in the quarter, as the last
-    /// Form 26AS upload of the year shows (its F and P entries); null before an upload, or for
-    /// a client without a TAN on record.
+    /// Form 26AS upload of the year shows (its F and P entries); null before an upload, for a
+    /// client without a TAN on record, and for a quarter the upload shows nothing of when it was
+    /// made before the quarter's TDS return was due (it could not show it yet).
     pub filed: Option<i64>,
     /// awaited, received, mismatch, short_filed or not_filed.
     pub state: String,
@@ -227,7 +228,7 @@ pub fn quarter_rows(
         row.certificate_no = Some(c.certificate_no);
         row.issued_on = Some(c.issued_on);
     }
-    if store::upload_of(conn, fy)?.is_some() {
+    if let Some(upload) = store::upload_of(conn, fy)? {
         for (d, q, filed) in store::filed(conn, fy, quarter)? {
             let i = match at.get(&(d.client_id.clone(), q)) {
                 Some(i) => *i,
@@ -239,8 +240,12 @@ pub fn quarter_rows(
             };
             rows[i].filed = Some(filed);
         }
-        for row in rows.iter_mut().filter(|r| r.tan.is_some()) {
-            row.filed.get_or_insert(0);
+        // Nothing shown for a society's quarter is nothing deposited, once the upload was made
+        // after the quarter's return was due; before, the statement cannot show it yet.
+        for row in rows.iter_mut().filter(|r| r.tan.is_some() && r.filed.is_none()) {
+            if Quarter::parse(&row.quarter).is_some_and(|q| upload.imported_on > rules::return_due(fy, q)) {
+                row.filed = Some(0);
+            }
         }
     }
     for row in &mut rows {
@@ -750,8 +755,21 @@ pub fn import_26as(
     let Some(statement) = statement else {
         return Err(AppError::internal("a checked Form 26AS was lost"));
     };
+    keep_statement(tx, &user.id, &statement, office_today(tx)?)
+}
+
+/// Keeps what `statement`'s Part I shows deposited per deductor and quarter in place of its
+/// year's last upload, made by `by` on the office's `today`, and counts how each client's
+/// quarter matches; audited with the counts only. What [`import_26as`] does once the upload is
+/// checked, and what the demo office's upload is.
+pub fn keep_statement(
+    tx: &Connection,
+    by: &str,
+    statement: &form26as::Statement,
+    today: NaiveDate,
+) -> Result<Form26asImport, AppError> {
     let fy = statement.fy;
-    store::replace_upload(tx, &statement, office_today(tx)?, &user.id)?;
+    store::replace_upload(tx, statement, today, by)?;
     let mut counts = Form26asImport {
         deductors: statement.tans() as i64,
         entries: statement.entries() as i64,
@@ -770,7 +788,7 @@ pub fn import_26as(
     }
     record(
         tx,
-        &user.id,
+        by,
         "tds_26as",
         &fy.to_string(),
         "import",

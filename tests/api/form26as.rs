@@ -394,6 +394,53 @@ async fn the_daily_scan_chases_a_deposit_once_the_return_date_has_passed() {
 }
 
 #[tokio::test]
+async fn a_quarter_whose_return_is_not_due_yet_is_not_called_unfiled() {
+    let o = office().await;
+    // This year: Kadakkal paid today with TDS; its quarter's return is due after today.
+    let today = o.app.state.db.read_blocking(office_today).unwrap();
+    let kadakkal: String = o
+        .app
+        .sql()
+        .query_row("SELECT id FROM client WHERE tan = 'TVDK01234A'", [], |r| r.get(0))
+        .unwrap();
+    paid_with_tds(&o.app, &o.owner, &kadakkal, today, 300_000).await;
+    // This year's statement so far shows another deductor only.
+    let year = o.year + 1;
+    let text = download(o.year)
+        .replace(
+            &format!("^{}-{}^", o.year, o.year + 1),
+            &format!("^{year}-{}^", year + 1),
+        )
+        .split("1^KADAKKAL")
+        .next()
+        .unwrap()
+        .to_string()
+        + &format!(
+            "1^THE KERALA STATE CO-OPERATIVE BANK LTD^CHEK00999X^^^^^7000.00^700.00^700.00\n\
+             ^Sr. No.^Section^Transaction Date^Status of Booking^Date of Booking^Remarks^Amount Paid / Credited(Rs.)^Tax Deducted(Rs.)^TDS Deposited(Rs.)\n\
+             ^1^194A^01-Apr-{year}^F^31-Jul-{year}^^7000.00^700.00^700.00\n"
+        );
+    let fy = format!("{year}-{:02}", (year + 1) % 100);
+    let reply = o.upload(&o.manager, json!({ "fy": fy, "text": text })).await;
+    assert_eq!(reply.status, StatusCode::OK, "{}", reply.text);
+    assert_eq!(reply.body["not_filed"], 0, "{}", reply.text);
+    let report = o
+        .app
+        .get(&format!("/api/reports/tds-receivable?fy={fy}"), &o.manager)
+        .await;
+    assert_eq!(
+        rows(&report.body),
+        [row(
+            "Kadakkal SCB",
+            &report.body["rows"][0]["quarter"].as_str().unwrap(),
+            30_000,
+            None,
+            "awaited"
+        )]
+    );
+}
+
+#[tokio::test]
 async fn an_upload_made_before_the_return_date_does_not_chase() {
     let o = office().await;
     let reply = o

@@ -123,7 +123,14 @@ fn a_form_16a_is_recorded_in_place_and_the_state_follows() {
     assert_eq!(cells(&s, &theirs)[6], "Received");
     assert_eq!(
         s.texts(".tds-chips .chip"),
-        json!(["All 2", "Awaited 1", "Received 1", "Mismatch", "Short filed", "Not filed"])
+        json!([
+            "All 2",
+            "Awaited 1",
+            "Received 1",
+            "Mismatch",
+            "Short filed",
+            "Not filed"
+        ])
     );
     s.wait_text("[data-testid=tds-totals]", "₹2,000.00");
     shot(&s, "170-tds-certificates");
@@ -165,7 +172,14 @@ fn a_form_16a_is_recorded_in_place_and_the_state_follows() {
     );
     assert_eq!(
         s.texts(".tds-chips .chip"),
-        json!(["All 2", "Awaited", "Received 2", "Mismatch", "Short filed", "Not filed"])
+        json!([
+            "All 2",
+            "Awaited",
+            "Received 2",
+            "Mismatch",
+            "Short filed",
+            "Not filed"
+        ])
     );
     quiet(&s);
     shot(&s, "172-tds-certificate-received");
@@ -220,11 +234,16 @@ fn a_form_16a_is_recorded_in_place_and_the_state_follows() {
     .unwrap();
     s.wait("[data-action=upload-26as]").click();
     s.wait("dialog[open]");
-    s.wait("dialog[open] input[name='text']").type_text(wrong.to_str().unwrap());
+    s.wait("dialog[open] input[name='text']")
+        .type_text(wrong.to_str().unwrap());
     s.click_button("Upload and match");
-    s.wait_text("dialog .field-error", "This is not the text download of Form 26AS");
+    s.wait_text(
+        "dialog .field-error",
+        "This is not the text download of Form 26AS",
+    );
     shot(&s, "178-form-26as-refused");
-    s.wait("dialog[open] input[name='text']").type_text(good.to_str().unwrap());
+    s.wait("dialog[open] input[name='text']")
+        .type_text(good.to_str().unwrap());
     s.click_button("Upload and match");
     s.wait_text(
         ".toast",
@@ -235,10 +254,20 @@ fn a_form_16a_is_recorded_in_place_and_the_state_follows() {
         s.count("tr[data-state]") == 1 && s.count(&format!("{mine}[data-state='short_filed']")) == 1
     });
     let listed = cells(&s, &mine);
-    assert_eq!((&listed[5], &listed[6]), (&json!("₹600.00"), &json!("Short filed")));
+    assert_eq!(
+        (&listed[5], &listed[6]),
+        (&json!("₹600.00"), &json!("Short filed"))
+    );
     assert_eq!(
         s.texts(".tds-chips .chip"),
-        json!(["All 2", "Awaited", "Received 1", "Mismatch", "Short filed 1", "Not filed"])
+        json!([
+            "All 2",
+            "Awaited",
+            "Received 1",
+            "Mismatch",
+            "Short filed 1",
+            "Not filed"
+        ])
     );
     quiet(&s);
     shot(&s, "179-form-26as-short-filed");

@@ -199,6 +199,14 @@ fn main() {
     // Writes: each request its own transaction; the floor runs the same transactions directly.
     let db = backoffice::db::Db::open(&data).unwrap();
     let next = Arc::new(AtomicUsize::new(0));
+    let form26as = {
+        let (fy, body) = tds::form26as_body(&db, &fixture);
+        let text = serde_json::from_str::<serde_json::Value>(&body).unwrap()["text"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        (fy, body, text)
+    };
     let write_scenarios: Vec<(&str, http::Work, Direct)> = vec![
         (
             "issue an invoice (create draft + issue), per invoice",
@@ -230,6 +238,19 @@ fn main() {
                     let (client, invoice) = &f.owing[(i * 11) % f.owing.len()];
                     writes::cancel_payment_directly(&db, &f, client, invoice).unwrap()
                 }
+            }),
+        ),
+        (
+            "upload last year's Form 26AS (/api/tds/26as)",
+            tds::upload_26as(&fixture, form26as.1.clone()),
+            Box::new({
+                let (db, f, fy, text) = (
+                    db.clone(),
+                    fixture.clone(),
+                    form26as.0.clone(),
+                    form26as.2.clone(),
+                );
+                move |_| tds::upload_26as_directly(&db, &f, &fy, &text)
             }),
         ),
     ];

@@ -33,3 +33,37 @@ pub fn scenarios(f: &Fixture) -> Vec<ReadScenario> {
         },
     )]
 }
+
+/// The body of a Form 26AS upload of last financial year on the large office: the demo's
+/// statement made from its receipts (tens of thousands of entries).
+pub fn form26as_body(db: &backoffice::db::Db, f: &Fixture) -> (String, String) {
+    let fy = backoffice::tds::rules::Fy::of(f.today).previous();
+    let text = db
+        .read_blocking(move |c| backoffice::demo::form26as::text(c, fy, f.today, 26))
+        .unwrap();
+    let body = serde_json::json!({ "fy": fy.to_string(), "text": text }).to_string();
+    (fy.to_string(), body)
+}
+
+/// Uploads last year's Form 26AS (`POST /api/tds/26as`, a new upload replacing the last).
+pub fn upload_26as(f: &Fixture, body: String) -> crate::http::Work {
+    let (cookie, body) = (f.manager.clone(), std::sync::Arc::new(body));
+    std::sync::Arc::new(move |c: &mut crate::http::Client, _, _| {
+        let reply = c.post("/api/tds/26as", &cookie, &body, 200);
+        assert!(
+            reply.json()["entries"].as_i64().unwrap() > 1_000,
+            "too few entries"
+        );
+    })
+}
+
+/// The floor of [`upload_26as`]: the handler's transaction on the same statement.
+pub fn upload_26as_directly(db: &backoffice::db::Db, f: &Fixture, fy: &str, text: &str) {
+    let user = crate::writes::manager(f);
+    let input = backoffice::tds::Form26asInput {
+        fy: Some(serde_json::json!(fy)),
+        text: Some(serde_json::json!(text)),
+    };
+    db.write_blocking(move |tx| backoffice::tds::import_26as(tx, &user, input))
+        .unwrap();
+}

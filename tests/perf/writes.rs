@@ -60,7 +60,7 @@ pub fn record_payment(f: &Fixture, next: Arc<AtomicUsize>) -> Work {
     })
 }
 
-fn manager(f: &Fixture) -> AuthUser {
+pub fn manager(f: &Fixture) -> AuthUser {
     AuthUser {
         id: f.manager_id.clone(),
         role: Role::Manager,
