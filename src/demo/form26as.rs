@@ -10,6 +10,7 @@
 use crate::company;
 use crate::demo::{Rng, Summary};
 use crate::error::AppError;
+use crate::money;
 use crate::tds::rules::{Fy, quarter_of, return_due};
 use crate::tds::{self, form26as};
 use chrono::NaiveDate;
@@ -29,10 +30,6 @@ fn pan(conn: &Connection) -> Result<String, AppError> {
         .gstin
         .and_then(|g| g.get(2..12).map(str::to_string))
         .unwrap_or_else(|| "AABCM1234F".into()))
-}
-
-fn rupees(paise: i64) -> String {
-    format!("{}.{:02}", paise / 100, paise % 100)
 }
 
 const DEDUCTORS: &str = "Sr. No.^Name of Deductor^TAN of Deductor^^^^^Total Amount Paid / Credited(Rs.)^Total Tax Deducted(Rs.)^Total TDS Deposited(Rs.)";
@@ -156,9 +153,9 @@ pub fn text(conn: &Connection, fy: Fy, today: NaiveDate, seed: u64) -> Result<St
             out,
             "{}^{name}^{tan}^^^^^{}^{}^{}",
             i + 1,
-            rupees(paid),
-            rupees(deducted),
-            rupees(deposited)
+            money::decimal(paid),
+            money::decimal(deducted),
+            money::decimal(deposited)
         );
         let _ = writeln!(out, "{ENTRIES}");
         for (j, l) in lines.iter().enumerate() {
@@ -171,9 +168,9 @@ pub fn text(conn: &Connection, fy: Fy, today: NaiveDate, seed: u64) -> Result<St
                 l.section,
                 l.on.format("%d-%b-%Y"),
                 l.status,
-                rupees(l.deducted * rate(&l.section)),
-                rupees(l.deducted),
-                rupees(l.deposited)
+                money::decimal(l.deducted * rate(&l.section)),
+                money::decimal(l.deducted),
+                money::decimal(l.deposited)
             );
         }
     }

@@ -34,6 +34,7 @@
 //! A file that is not this layout, cut short or edited (a deductor's totals that are not the
 //! sum of its entries) is refused whole, naming the line.
 
+use crate::money;
 use crate::tds::rules::{Fy, Quarter, is_tan, quarter_of};
 use chrono::NaiveDate;
 use std::collections::BTreeMap;
@@ -169,7 +170,8 @@ pub fn is_pan(text: &str) -> bool {
         && b[9].is_ascii_uppercase()
 }
 
-/// Rupees as 26AS writes them (`15000.00`, `-500.00`, `0`) in paise.
+/// Rupees as 26AS writes them (`15000.00`, `-500.00`, `0`) in paise; at most eleven digits of
+/// rupees (₹9,999 crore), so that the sums of a whole statement stay far inside an i64.
 pub fn paise(text: &str) -> Option<i64> {
     let (negative, digits) = match text.strip_prefix('-') {
         Some(rest) => (true, rest),
@@ -177,7 +179,7 @@ pub fn paise(text: &str) -> Option<i64> {
     };
     let (whole, fraction) = digits.split_once('.').unwrap_or((digits, ""));
     if whole.is_empty()
-        || whole.len() > 13
+        || whole.len() > 11
         || fraction.len() > 2
         || !whole.bytes().all(|b| b.is_ascii_digit())
         || !fraction.bytes().all(|b| b.is_ascii_digit())
@@ -244,19 +246,15 @@ fn close(open: Option<Open>, into: &mut Vec<Deductor>) -> Result<(), Unreadable>
                  file cannot be matched.",
                 open.deductor.name,
                 open.deductor.tan,
-                rupees(open.deducted),
-                rupees(deducted),
-                rupees(open.deposited),
-                rupees(deposited)
+                money::rupees(open.deducted),
+                money::rupees(deducted),
+                money::rupees(open.deposited),
+                money::rupees(deposited)
             ),
         ));
     }
     into.push(open.deductor);
     Ok(())
-}
-
-fn rupees(paise: i64) -> String {
-    crate::money::rupees(paise)
 }
 
 /// Reads the text of a Form 26AS download.
@@ -519,7 +517,16 @@ mod tests {
         assert_eq!(paise("0.5"), Some(50));
         assert_eq!(paise("12"), Some(1200));
         assert_eq!(paise("-500.25"), Some(-50_025));
-        for bad in ["", "1,000.00", "1.234", "abc", ".50", "1e3", "-"] {
+        for bad in [
+            "",
+            "1,000.00",
+            "1.234",
+            "abc",
+            ".50",
+            "1e3",
+            "-",
+            "123456789012.00",
+        ] {
             assert_eq!(paise(bad), None, "{bad}");
         }
     }

@@ -499,6 +499,28 @@ fn required(field: &str, message: &str) -> AppError {
     AppError::invalid(field, "required", message.to_string())
 }
 
+/// The `fy` of a body, checked: `required` (saying `missing`) or `invalid_fy`, named in `checks`.
+fn given_fy(value: &Option<Value>, missing: &str, checks: &mut Checks) -> Option<Fy> {
+    match given("fy", value, checks) {
+        Given::Missing => {
+            checks.fail(required("fy", missing));
+            None
+        }
+        Given::Wrong => None,
+        Given::Text(text) => {
+            let fy = Fy::parse(&text);
+            if fy.is_none() {
+                checks.fail(AppError::invalid(
+                    "fy",
+                    "invalid_fy",
+                    "The financial year is written YYYY-YY, e.g. 2025-26.",
+                ));
+            }
+            fy
+        }
+    }
+}
+
 /// The audit image of a certificate.
 fn image(c: &StoredTdsCertificate, client_name: &str) -> Value {
     json!({
@@ -539,24 +561,7 @@ pub fn record_certificate(
             found
         }
     };
-    let fy = match given("fy", &input.fy, &mut checks) {
-        Given::Missing => {
-            checks.fail(required("fy", "Give the financial year, e.g. 2025-26."));
-            None
-        }
-        Given::Wrong => None,
-        Given::Text(text) => {
-            let fy = Fy::parse(&text);
-            if fy.is_none() {
-                checks.fail(AppError::invalid(
-                    "fy",
-                    "invalid_fy",
-                    "The financial year is written YYYY-YY, e.g. 2025-26.",
-                ));
-            }
-            fy
-        }
-    };
+    let fy = given_fy(&input.fy, "Give the financial year, e.g. 2025-26.", &mut checks);
     let quarter = match given("quarter", &input.quarter, &mut checks) {
         Given::Missing => {
             checks.fail(required("quarter", "Choose the quarter, Q1 to Q4."));
@@ -693,27 +698,11 @@ pub fn import_26as(
     input: Form26asInput,
 ) -> Result<Form26asImport, AppError> {
     let mut checks = Checks::default();
-    let fy = match given("fy", &input.fy, &mut checks) {
-        Given::Missing => {
-            checks.fail(required(
-                "fy",
-                "Give the financial year of the statement, e.g. 2025-26.",
-            ));
-            None
-        }
-        Given::Wrong => None,
-        Given::Text(text) => {
-            let fy = Fy::parse(&text);
-            if fy.is_none() {
-                checks.fail(AppError::invalid(
-                    "fy",
-                    "invalid_fy",
-                    "The financial year is written YYYY-YY, e.g. 2025-26.",
-                ));
-            }
-            fy
-        }
-    };
+    let fy = given_fy(
+        &input.fy,
+        "Give the financial year of the statement, e.g. 2025-26.",
+        &mut checks,
+    );
     let statement = match given("text", &input.text, &mut checks) {
         Given::Missing => {
             checks.fail(required("text", "Choose the text download of Form 26AS."));

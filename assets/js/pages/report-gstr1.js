@@ -22,11 +22,12 @@ const SECTIONS = [
   { key: "docs", title: "Documents issued", text: "Each number series of the month: first and last number, total and cancelled (table 13).", amounts: false },
 ];
 
-/** The month before this one, and the 23 before it, newest first, as YYYY-MM. */
+/** This month (in progress, to look at before it is filed), the month before it and the 23
+ * before that, newest first, as YYYY-MM. */
 function recentMonths() {
   const d = new Date();
-  return Array.from({ length: 24 }, (_, i) => {
-    const m = new Date(d.getFullYear(), d.getMonth() - 1 - i, 1);
+  return Array.from({ length: 25 }, (_, i) => {
+    const m = new Date(d.getFullYear(), d.getMonth() - i, 1);
     return `${m.getFullYear()}-${String(m.getMonth() + 1).padStart(2, "0")}`;
   });
 }
@@ -103,7 +104,7 @@ export function Gstr1Page() {
         <label for="gstr1-period">Month filed</label>
         <select id="gstr1-period" name="period" class="control" value=${period} onChange=${(e) => setQuery({ period: e.currentTarget.value })}>
           ${period && !months.includes(period) && html`<option value=${period}>${monthLabel(period)}</option>`}
-          ${months.map((m) => html`<option value=${m}>${monthLabel(m)}</option>`)}
+          ${months.map((m, i) => html`<option value=${m}>${monthLabel(m)}${i === 0 ? " (in progress)" : ""}</option>`)}
         </select>
         ${refused && html`<p class="field-error" role="alert" data-testid="gstr1-error">${error.message}</p>`}
       </div>
