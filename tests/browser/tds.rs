@@ -108,19 +108,18 @@ fn a_form_16a_is_recorded_in_place_and_the_state_follows() {
     let listed = cells(&s, &mine);
     assert_eq!(
         (
-            &listed[0], &listed[1], &listed[2], &listed[3], &listed[4], &listed[5], &listed[6]
+            &listed[0], &listed[1], &listed[2], &listed[3], &listed[4], &listed[5]
         ),
         (
-            &json!("CHAVARA SERVICE CO-OPERATIVE BANK"),
+            &json!("CHAVARA SERVICE CO-OPERATIVE BANK TVDC01234F · 194J"),
             &json!(quarter),
-            &json!("TVDC01234F 194J"),
             &json!("₹1,000.00"),
             &json!("—"),
             &json!("—"),
             &json!("Awaited")
         )
     );
-    assert_eq!(cells(&s, &theirs)[6], "Received");
+    assert_eq!(cells(&s, &theirs)[5], "Received");
     assert_eq!(
         s.texts(".tds-chips .chip"),
         json!([
@@ -163,11 +162,11 @@ fn a_form_16a_is_recorded_in_place_and_the_state_follows() {
     });
     let listed = cells(&s, &mine);
     assert_eq!(
-        (&listed[4], &listed[6]),
+        (&listed[3], &listed[5]),
         (&json!("₹1,000.00"), &json!("Received"))
     );
     assert!(
-        listed[7].as_str().unwrap().starts_with("QWERTYU issued "),
+        listed[6].as_str().unwrap().starts_with("QWERTYU issued "),
         "{listed:?}"
     );
     assert_eq!(
@@ -195,7 +194,7 @@ fn a_form_16a_is_recorded_in_place_and_the_state_follows() {
     until(&s, "only the mismatch is listed", || {
         s.count("tr[data-state]") == 1 && s.count(&format!("{mine}[data-state='mismatch']")) == 1
     });
-    assert_eq!(cells(&s, &mine)[4], "₹900.00");
+    assert_eq!(cells(&s, &mine)[3], "₹900.00");
     let (_, _, certs) = server.call(
         "GET",
         &format!("/api/reports/tds-receivable?fy={fy}&quarter={quarter}&state=mismatch"),
@@ -255,7 +254,7 @@ fn a_form_16a_is_recorded_in_place_and_the_state_follows() {
     });
     let listed = cells(&s, &mine);
     assert_eq!(
-        (&listed[5], &listed[6]),
+        (&listed[4], &listed[5]),
         (&json!("₹600.00"), &json!("Short filed"))
     );
     assert_eq!(

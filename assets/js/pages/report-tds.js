@@ -140,11 +140,9 @@ export function TdsCertificatesPage() {
   const filtered = !!(query.state || query.q);
 
   const columns = [
-    { key: "client_name", label: "Client", sortable: true, wrap: true,
-      render: (r) => html`<${Link} class="cell-main" href=${`/clients/${enc(r.client_id)}`}>${r.client_name}</${Link}>` },
+    { key: "client_name", label: "Client, TAN", sortable: true, wrap: true,
+      render: (r) => html`<${Link} class="cell-main" href=${`/clients/${enc(r.client_id)}`}>${r.client_name}</${Link}> <div class="cell-sub">${r.tan ? html`<span class="mono-ish">${r.tan}</span>` : "No TAN"} · ${r.section}</div>` },
     { key: "quarter", label: "Quarter", sortable: true, render: (r) => r.quarter },
-    { key: "tan", label: "TAN, section",
-      render: (r) => html`${r.tan ? html`<span class="mono-ish">${r.tan}</span>` : html`<span class="muted">No TAN</span>`} <div class="cell-sub">${r.section}</div>` },
     { key: "booked", label: "Booked", sortable: true, class: "num", render: (r) => html`<span data-testid="tds-booked">${rupees(r.booked)}</span>` },
     { key: "certified", label: "Certified", sortable: true, class: "num",
       render: (r) => (r.certified === null ? html`<span class="muted">—</span>` : html`<span data-testid="tds-certified">${rupees(r.certified)}</span>`) },
@@ -163,7 +161,7 @@ export function TdsCertificatesPage() {
   ];
   const rows = list.rows.map((r) => ({ ...r, key: `${r.client_id}/${r.fy}/${r.quarter}` }));
   const footer = data && rows.length > 0 && html`<tr class="totals-foot" data-testid="tds-totals">
-    <th scope="row" colspan="3">${integer(data.total)} ${data.total === 1 ? "row" : "rows"}</th>
+    <th scope="row" colspan="2">${integer(data.total)} ${data.total === 1 ? "row" : "rows"}</th>
     <td class="num">${rupees(data.totals.booked)}</td><td class="num">${rupees(data.totals.certified)}</td><td class="num">${rupees(data.totals.filed)}</td><td colspan="4"></td>
   </tr>`;
   const empty = filtered
