@@ -70,13 +70,18 @@ pub fn office_today(offset: FixedOffset) -> NaiveDate {
     now().with_timezone(&offset).date_naive()
 }
 
+/// A day as the data file keeps it, `YYYY-MM-DD` (a longer text, such as a timestamp, is not
+/// one: take its first ten characters). The one reading of a stored day.
+pub fn date(text: &str) -> Option<NaiveDate> {
+    NaiveDate::parse_from_str(text, "%Y-%m-%d").ok()
+}
+
 /// A date of a request body written `YYYY-MM-DD` (years 1900 to 9998), `invalid_date` on
 /// `field` when it is none: an impossible day says so ([`no_such_date`]) rather than asking for
 /// the format the text already has.
 pub fn check_date(field: &str, raw: &str) -> Result<NaiveDate, AppError> {
     let raw = raw.trim();
-    NaiveDate::parse_from_str(raw, "%Y-%m-%d")
-        .ok()
+    date(raw)
         .filter(|d| (1900..=9998).contains(&d.year()))
         .ok_or_else(|| {
             let message = no_such_date(raw).unwrap_or_else(|| "Give the date as YYYY-MM-DD.".into());

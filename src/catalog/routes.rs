@@ -5,6 +5,7 @@ use crate::auth::session::{AuthUser, Owner};
 use crate::catalog::modules::{self, ModuleInput};
 use crate::catalog::rules::{self, Band, PriceRow};
 use crate::catalog::store::{self, Module};
+use crate::clock;
 use crate::db::page::{Page, Paginated};
 use crate::db::settings;
 use crate::error::{AppError, ErrorBody};
@@ -234,7 +235,7 @@ async fn get_rate_card(
         .await?;
     Ok(Json(match card {
         Some((date, bands)) => RateCard {
-            effective_from: NaiveDate::parse_from_str(&date, "%Y-%m-%d").ok(),
+            effective_from: clock::date(&date),
             bands,
         },
         None => RateCard {

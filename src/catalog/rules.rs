@@ -7,6 +7,7 @@
 //! - the rate for a count is the highest band with `min_qty <= count`; below the lowest band is
 //!   under the minimum order.
 
+use crate::clock;
 use crate::error::AppError;
 use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
@@ -142,8 +143,8 @@ pub fn check_field_values(
                 }
                 _ => return wrong("a number"),
             },
-            "date" => match value.as_str().map(|s| NaiveDate::parse_from_str(s, "%Y-%m-%d")) {
-                Some(Ok(d)) => Value::String(d.to_string()),
+            "date" => match value.as_str().and_then(clock::date) {
+                Some(d) => Value::String(d.to_string()),
                 _ => return wrong("a date as YYYY-MM-DD"),
             },
             "boolean" => match value {
@@ -289,7 +290,7 @@ mod tests {
     use serde_json::json;
 
     fn date(s: &str) -> NaiveDate {
-        NaiveDate::parse_from_str(s, "%Y-%m-%d").unwrap()
+        clock::date(s).unwrap()
     }
 
     #[test]

@@ -54,7 +54,7 @@ fn period_date(
 ) -> Option<NaiveDate> {
     match (given, kept) {
         (Some(raw), _) => checks.check(clock::check_date(field, raw)),
-        (None, Some(kept)) => NaiveDate::parse_from_str(kept, "%Y-%m-%d").ok(),
+        (None, Some(kept)) => clock::date(kept),
         (None, None) => {
             checks.fail(required(field, "Give the date as YYYY-MM-DD."));
             None
@@ -187,7 +187,7 @@ pub fn update_in(
 pub fn renew_in(tx: &Connection, user: &AuthUser, id: &str) -> Result<DocumentReply, AppError> {
     let before = visible_contract(tx, user, id)?;
     rules::check_renewable(before.renewal_status.as_deref(), before.renewal_doc_no.as_deref())?;
-    let day = |text: &str| NaiveDate::parse_from_str(text, "%Y-%m-%d").ok();
+    let day = |text: &str| clock::date(text);
     let (from, to) = day(&before.period_from)
         .zip(day(&before.period_to))
         .and_then(|(from, to)| rules::next_period(from, to))

@@ -12,6 +12,7 @@
 //!   payment state (`documents::rules::payment_state`) without the overdue rung: `none` (no
 //!   invoice, or a cancelled one), `draft`, `unpaid`, `part_paid` or `paid`.
 
+use crate::clock;
 use crate::documents::rules as document_rules;
 use crate::error::AppError;
 use chrono::{Days, Months, NaiveDate};
@@ -55,8 +56,8 @@ pub fn paid_state(invoice: Option<&Invoice>) -> &'static str {
 
 /// `active` while `period_to` is `today` or later, else `expired` (an unreadable date: expired).
 pub fn state(period_to: &str, today: NaiveDate) -> &'static str {
-    match NaiveDate::parse_from_str(period_to, "%Y-%m-%d") {
-        Ok(to) if to >= today => "active",
+    match clock::date(period_to) {
+        Some(to) if to >= today => "active",
         _ => "expired",
     }
 }
@@ -164,7 +165,7 @@ mod tests {
     use super::*;
 
     fn d(s: &str) -> NaiveDate {
-        NaiveDate::parse_from_str(s, "%Y-%m-%d").unwrap()
+        clock::date(s).unwrap()
     }
 
     fn invoice(status: &str, total: i64, outstanding: i64) -> Invoice {

@@ -118,8 +118,8 @@ pub fn get_dated(
         )
         .optional()?;
     row.map(|(text, from)| {
-        let from = NaiveDate::parse_from_str(&from, "%Y-%m-%d")
-            .map_err(|e| AppError::internal(format!("setting {key}: effective_from {from}: {e}")))?;
+        let from = clock::date(&from)
+            .ok_or_else(|| AppError::internal(format!("setting {key}: effective_from {from} is no date")))?;
         Ok((serde_json::from_str(&text)?, from))
     })
     .transpose()
@@ -176,7 +176,7 @@ pub fn check_days(field: &str, days: i64, max: i64) -> Result<i64, AppError> {
 
 /// Writes each default whose key has never been set.
 pub fn seed_defaults(conn: &Connection) -> Result<(), AppError> {
-    let seed_date = NaiveDate::parse_from_str(SEED_DATE, "%Y-%m-%d").expect("valid seed date");
+    let seed_date = clock::date(SEED_DATE).expect("valid seed date");
     for key in DEFAULTS {
         let exists: bool = conn.query_row(
             "SELECT EXISTS (SELECT 1 FROM setting WHERE key = ?1)",

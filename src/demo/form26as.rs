@@ -7,6 +7,7 @@
 //! that are no client of the office (a bank's TDS on interest). A generator of its own, so that
 //! the rest of the office does not move.
 
+use crate::clock;
 use crate::company;
 use crate::demo::{Rng, Summary};
 use crate::error::AppError;
@@ -72,7 +73,7 @@ pub fn text(conn: &Connection, fy: Fy, today: NaiveDate, seed: u64) -> Result<St
     let mut deductors: Vec<(String, String, Vec<Line>)> = vec![];
     let mut fate: Option<(String, u32, u64)> = None;
     for (tan, name, section, on, tds) in rows {
-        let Ok(on) = NaiveDate::parse_from_str(&on, "%Y-%m-%d") else {
+        let Some(on) = clock::date(&on) else {
             continue;
         };
         let (_, q) = quarter_of(on);

@@ -279,7 +279,7 @@ pub fn write(
         .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?)))?
         .collect::<Result<_, _>>()?;
     let first_day = today - Duration::days(DAYS as i64);
-    let day = |text: &str| NaiveDate::parse_from_str(text, "%Y-%m-%d").unwrap_or(first_day);
+    let day = |text: &str| clock::date(text).unwrap_or(first_day);
     let weight: u64 = PROVIDERS.iter().map(|p| p.1).sum();
     let mut taken = HashSet::new();
     let mut subs = vec![];

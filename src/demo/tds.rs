@@ -83,7 +83,7 @@ pub fn write(
     // report reads, a financial year at a time from the first payment's.
     let mut booked: BTreeMap<(String, Fy, Quarter), i64> = BTreeMap::new();
     let first: Option<String> = conn.query_row("SELECT MIN(received_on) FROM payment", [], |r| r.get(0))?;
-    if let Some(first) = first.and_then(|d| NaiveDate::parse_from_str(&d, "%Y-%m-%d").ok()) {
+    if let Some(first) = first.and_then(|d| clock::date(&d)) {
         let mut fy = Fy::of(first);
         while fy <= Fy::of(today) {
             for b in store::booked(conn, fy.first_day(), fy.last_day())? {

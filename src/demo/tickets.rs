@@ -365,9 +365,7 @@ pub fn write(
         summary,
     };
     for (id, account_owner, status, since) in &clients {
-        let since = NaiveDate::parse_from_str(since, "%Y-%m-%d")
-            .unwrap_or(today)
-            .min(today);
+        let since = clock::date(since).unwrap_or(today).min(today);
         let span = (today - since).num_days();
         let society = Society {
             id,

@@ -4,6 +4,7 @@
 use crate::auth::session::AuthUser;
 use crate::book::{visible_client, visible_document};
 use crate::clients::store::{self as client_store, Client};
+use crate::clock;
 use crate::company;
 use crate::db::audit::{Audit, audit};
 use crate::db::query::{Changes, text_or_null};
@@ -155,7 +156,7 @@ pub fn header_changes(input: &DocumentInput) -> Changes {
 
 /// The pricing date of a draft: its own date, else the office's today.
 pub fn pricing_date(conn: &Connection, doc_date: Option<&str>) -> Result<NaiveDate, AppError> {
-    match doc_date.and_then(|d| NaiveDate::parse_from_str(d, "%Y-%m-%d").ok()) {
+    match doc_date.and_then(|d| clock::date(d)) {
         Some(d) => Ok(d),
         None => settings::office_today(conn),
     }
@@ -290,10 +291,7 @@ pub fn update_in(
             "An issued document cannot change: cancel it, supersede it (proforma) or issue a credit note (invoice).",
         ));
     }
-    let stored = |d: &Option<String>| {
-        d.as_deref()
-            .and_then(|d| NaiveDate::parse_from_str(d, "%Y-%m-%d").ok())
-    };
+    let stored = |d: &Option<String>| d.as_deref().and_then(|d| clock::date(d));
     let doc_date = input.doc_date.unwrap_or_else(|| stored(&doc.doc_date));
     let due_date = input.due_date.unwrap_or_else(|| stored(&doc.due_date));
     check_dates(&doc.doc_type, doc_date, due_date, settings::office_today(tx)?)?;

@@ -61,7 +61,7 @@ pub fn payment_state(
         return None;
     }
     let outstanding = outstanding?;
-    let due = falls_due.and_then(|d| NaiveDate::parse_from_str(d, "%Y-%m-%d").ok());
+    let due = falls_due.and_then(|d| clock::date(d));
     Some(if outstanding <= 0 {
         "paid"
     } else if due.is_some_and(|d| today > d) {
@@ -388,7 +388,7 @@ mod tests {
     }
 
     fn d(s: &str) -> NaiveDate {
-        NaiveDate::parse_from_str(s, "%Y-%m-%d").unwrap()
+        clock::date(s).unwrap()
     }
 
     #[test]

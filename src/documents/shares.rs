@@ -13,7 +13,7 @@ use crate::db::settings;
 use crate::documents::rules;
 use crate::documents::store::{self, Share};
 use crate::error::{AppError, Warning};
-use chrono::{DateTime, Duration, NaiveDate, Utc};
+use chrono::{DateTime, Duration, Utc};
 use rusqlite::Connection;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -230,7 +230,7 @@ pub fn expiry(
         }
         (Some(text), None) => {
             let parsed = clock::parse_timestamp(text).or_else(|| {
-                let day = NaiveDate::parse_from_str(text, "%Y-%m-%d").ok()?;
+                let day = clock::date(text)?;
                 let offset = settings::office_offset(conn).ok()?;
                 let end = day
                     .succ_opt()?

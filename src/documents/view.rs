@@ -3,11 +3,11 @@
 //! body, and the PDF). Amounts come from stored paise, formatted here and nowhere else.
 
 use crate::clients::store::{self as client_store, Client};
+use crate::clock;
 use crate::company::letterhead::{self, Letterhead};
 use crate::documents::store::Document;
 use crate::error::AppError;
 use crate::money;
-use chrono::NaiveDate;
 use rusqlite::Connection;
 
 /// The recipient block.
@@ -92,8 +92,7 @@ pub fn title(doc_type: &str) -> &'static str {
 
 /// "22 Nov 2026" from "2026-11-22" (the text itself when it is not a date).
 pub fn long_date(iso: &str) -> String {
-    NaiveDate::parse_from_str(iso, "%Y-%m-%d")
-        .map_or_else(|_| iso.to_string(), |d| d.format("%d %b %Y").to_string())
+    clock::date(iso).map_or_else(|| iso.to_string(), |d| d.format("%d %b %Y").to_string())
 }
 
 fn non_empty(s: Option<&str>) -> Option<String> {

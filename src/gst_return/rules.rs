@@ -5,6 +5,7 @@
 //! JSON). Plain rules over plain rows; the sources of every header and key are in
 //! docs/api.md ("GSTR-1 export").
 
+use crate::clock;
 use crate::clock::Month;
 use crate::gstin::{self, Gstin};
 use crate::http::csv;
@@ -633,7 +634,7 @@ pub fn place_of_supply(code: &str) -> String {
 }
 
 fn date(text: &str) -> Option<NaiveDate> {
-    NaiveDate::parse_from_str(text, "%Y-%m-%d").ok()
+    clock::date(text)
 }
 
 /// A date as the offline tool's sheets write it: DD-MMM-YYYY (`05-Apr-2025`).

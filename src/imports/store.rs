@@ -1,12 +1,12 @@
 //! The SQL of the staged import: the batch, its rows with what the checks made of them, the
 //! rows list, and the aggregates of the status.
 
+use crate::clock;
 use crate::db::query::{Filter, ListQuery, Listing, like_contains};
 use crate::documents::rules::financial_year;
 use crate::error::AppError;
 use crate::imports::rules::{Column, Problem, RawRow, Verdict};
 use crate::projects::rules::Step;
-use chrono::NaiveDate;
 use rusqlite::types::Value;
 use rusqlite::{Connection, OptionalExtension, Row, params};
 use serde::Serialize;
@@ -169,9 +169,7 @@ fn stored(r: &Row<'_>) -> rusqlite::Result<Stored> {
         action: r.get(at(1))?,
         verdict: Verdict {
             client_key: r.get(at(2))?,
-            doc_date: r
-                .get::<_, Option<String>>(at(3))?
-                .and_then(|d| NaiveDate::parse_from_str(&d, "%Y-%m-%d").ok()),
+            doc_date: r.get::<_, Option<String>>(at(3))?.and_then(|d| clock::date(&d)),
             fy: r.get(at(4))?,
             total: r.get(at(5))?,
             balance: r.get(at(6))?,
@@ -482,7 +480,7 @@ fn verification(conn: &Connection, sql: &str) -> Result<Verification, AppError> 
     let mut rows = statement.query([])?;
     while let Some(r) = rows.next()? {
         let (date, total): (String, i64) = (r.get(0)?, r.get(1)?);
-        let Ok(date) = NaiveDate::parse_from_str(&date, "%Y-%m-%d") else {
+        let Some(date) = clock::date(&date) else {
             continue;
         };
         let fy = financial_year(date);

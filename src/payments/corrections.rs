@@ -6,6 +6,7 @@
 
 use crate::auth::session::AuthUser;
 use crate::book::visible_payment;
+use crate::clock;
 use crate::db::audit::{Audit, audit};
 use crate::db::settings;
 use crate::documents::rules::check_reason;
@@ -180,8 +181,8 @@ pub fn refund_in(
     let reason = check_reason(&input.reason)?;
     let before = visible_payment(tx, user, id)?;
     not_cancelled(&before)?;
-    let received_on = NaiveDate::parse_from_str(&before.received_on, "%Y-%m-%d")
-        .map_err(|_| AppError::internal("a payment's date is not a date"))?;
+    let received_on = clock::date(&before.received_on)
+        .ok_or_else(|| AppError::internal("a payment's date is not a date"))?;
     rules::check_refund(
         input.amount,
         input.refunded_on,

@@ -170,7 +170,7 @@ mod tests {
 
     #[test]
     fn a_refund_gives_back_at_most_the_advance_between_receipt_and_today() {
-        let d = |s: &str| NaiveDate::parse_from_str(s, "%Y-%m-%d").unwrap();
+        let d = |s: &str| crate::clock::date(s).unwrap();
         let (received, today) = (d("2026-11-01"), d("2026-11-24"));
         assert!(check_refund(5_000, d("2026-11-01"), received, 5_000, today).is_ok());
         assert!(check_refund(1, today, received, 5_000, today).is_ok());

@@ -68,7 +68,7 @@ mod tests {
     use super::*;
 
     fn day(text: &str) -> NaiveDate {
-        NaiveDate::parse_from_str(text, "%Y-%m-%d").unwrap()
+        crate::clock::date(text).unwrap()
     }
 
     /// The band at each offset of the default ladder (3, 7, 14 days), for a sent quotation.

@@ -142,9 +142,9 @@ fn row(r: &Row<'_>, ladder: &Ladder) -> rusqlite::Result<PipelineRow> {
     let stage: String = r.get(9)?;
     // A quotation's first `sent` moment (a timestamp), else its issue date (a day): not sent.
     let anchor: String = r.get(10)?;
-    let (began, sent) = match NaiveDate::parse_from_str(&anchor, "%Y-%m-%d") {
-        Ok(issued) => (issued, false),
-        Err(_) => (
+    let (began, sent) = match clock::date(&anchor) {
+        Some(issued) => (issued, false),
+        None => (
             clock::office_date(&anchor, ladder.offset).unwrap_or(ladder.today),
             true,
         ),

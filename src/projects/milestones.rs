@@ -4,6 +4,7 @@
 
 use crate::auth::session::AuthUser;
 use crate::book::visible_project;
+use crate::clock;
 use crate::db::audit::{Audit, audit};
 use crate::db::settings;
 use crate::error::AppError;
@@ -98,7 +99,7 @@ pub fn apply_tick(tx: &Connection, cm: &ClientModule, tick: &Tick) -> Result<Tic
         let received_on = match &tick.payment_id {
             Some(payment) => Some(
                 store::payment_received_on(tx, payment)?
-                    .and_then(|d| NaiveDate::parse_from_str(&d, "%Y-%m-%d").ok())
+                    .and_then(|d| clock::date(&d))
                     .ok_or_else(|| AppError::internal("payment without received_on"))?,
             ),
             None => None,
@@ -311,7 +312,7 @@ pub fn stalled(c: &Connection, book: Option<&str>, days: Option<i64>) -> Result<
     let mut projects = vec![];
     let mut unknown = 0;
     for (project, last) in store::open_projects_with_activity(c, book)? {
-        let Some(last) = last.and_then(|d| NaiveDate::parse_from_str(&d, "%Y-%m-%d").ok()) else {
+        let Some(last) = last.and_then(|d| clock::date(&d)) else {
             unknown += 1;
             continue;
         };

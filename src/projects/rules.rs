@@ -290,7 +290,7 @@ mod tests {
     }
 
     fn d(s: &str) -> NaiveDate {
-        NaiveDate::parse_from_str(s, "%Y-%m-%d").unwrap()
+        crate::clock::date(s).unwrap()
     }
 
     #[test]

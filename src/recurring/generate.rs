@@ -15,6 +15,7 @@ use crate::AppState;
 use crate::auth::Role;
 use crate::auth::session::AuthUser;
 use crate::clients::store as client_store;
+use crate::clock;
 use crate::db::audit::{Audit, audit};
 use crate::db::{Db, settings};
 use crate::documents::drafts::{self, DocumentInput, NewDraft};
@@ -122,9 +123,7 @@ fn park(db: &Db, id: &str, error: &AppError, by: Option<&str>) {
 }
 
 fn is_due(plan: &Plan, as_of: NaiveDate) -> bool {
-    plan.active
-        && plan.parked_at.is_none()
-        && NaiveDate::parse_from_str(&plan.next_run, "%Y-%m-%d").is_ok_and(|d| d <= as_of)
+    plan.active && plan.parked_at.is_none() && clock::date(&plan.next_run).is_some_and(|d| d <= as_of)
 }
 
 /// Who issues a plan's invoices: its creator, with an owner's reach.
@@ -154,8 +153,8 @@ pub fn period_in(tx: &Connection, id: &str, as_of: NaiveDate) -> Result<Option<D
     if !is_due(&before, as_of) {
         return Ok(None);
     }
-    let run_on = NaiveDate::parse_from_str(&before.next_run, "%Y-%m-%d")
-        .map_err(|_| AppError::internal("a plan's next_run is not a date"))?;
+    let run_on =
+        clock::date(&before.next_run).ok_or_else(|| AppError::internal("a plan's next_run is not a date"))?;
     let issuer = issuer(tx, &before)?;
     let client =
         client_store::get(tx, &before.client_id, None)?.ok_or_else(|| AppError::not_found("client"))?;

@@ -16,7 +16,7 @@ use crate::db::query::Changes;
 use crate::db::settings;
 use crate::documents::pricing::{self, LineInput, Mode};
 use crate::error::{AppError, Checks, Warning};
-use chrono::{Datelike, NaiveDate};
+use chrono::Datelike;
 use rusqlite::Connection;
 use rusqlite::types::Value;
 use serde::{Deserialize, Serialize};
@@ -105,7 +105,7 @@ fn plan_changes(conn: &Connection, input: &PlanInput, existing: Option<&Plan>) -
             ));
             None
         }
-        None => existing.and_then(|p| NaiveDate::parse_from_str(&p.next_run, "%Y-%m-%d").ok()),
+        None => existing.and_then(|p| clock::date(&p.next_run)),
     };
     match &input.lines {
         Some(lines) => {

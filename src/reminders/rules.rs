@@ -399,7 +399,7 @@ mod tests {
     use super::*;
 
     fn d(s: &str) -> NaiveDate {
-        NaiveDate::parse_from_str(s, "%Y-%m-%d").unwrap()
+        crate::clock::date(s).unwrap()
     }
 
     #[test]

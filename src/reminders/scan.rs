@@ -49,7 +49,7 @@ pub struct Raised {
 const BATCH: usize = 100;
 
 fn date(text: &str) -> Option<NaiveDate> {
-    NaiveDate::parse_from_str(text.get(..10)?, "%Y-%m-%d").ok()
+    clock::date(text.get(..10)?)
 }
 
 fn shifted(day: NaiveDate, days: i64) -> NaiveDate {

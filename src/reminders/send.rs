@@ -19,6 +19,7 @@
 use crate::AppState;
 use crate::auth::session::AuthUser;
 use crate::clients::store as client_store;
+use crate::clock;
 use crate::company::letterhead;
 use crate::config::Config;
 use crate::db::settings;
@@ -76,7 +77,7 @@ fn no_recipient() -> AppError {
 
 fn date(text: &str) -> Result<NaiveDate, AppError> {
     text.get(..10)
-        .and_then(|d| NaiveDate::parse_from_str(d, "%Y-%m-%d").ok())
+        .and_then(|d| clock::date(d))
         .ok_or_else(|| AppError::internal(format!("not a date: {text}")))
 }
 

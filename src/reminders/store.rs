@@ -76,7 +76,7 @@ impl Reading {
 }
 
 fn date(text: Option<String>) -> Option<NaiveDate> {
-    NaiveDate::parse_from_str(text?.get(..10)?, "%Y-%m-%d").ok()
+    clock::date(text?.get(..10)?)
 }
 
 fn reminder(r: &Row<'_>, at: Reading) -> rusqlite::Result<Reminder> {

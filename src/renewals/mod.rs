@@ -10,6 +10,7 @@ pub mod rules;
 pub mod store;
 
 use crate::catalog::{rules as catalog_rules, store as catalog_store};
+use crate::clock;
 use crate::db::page::Page;
 use crate::db::settings;
 use crate::error::AppError;
@@ -28,16 +29,14 @@ pub fn renewals(
     sort: Option<&str>,
 ) -> Result<Vec<Renewal>, AppError> {
     let today = settings::office_today(conn)?;
-    let days_until =
-        |due_on: &str| NaiveDate::parse_from_str(due_on, "%Y-%m-%d").map_or(0, |d| (d - today).num_days());
+    let days_until = |due_on: &str| clock::date(due_on).map_or(0, |d| (d - today).num_days());
     let mut books = HashMap::new();
     let mut rows = vec![];
     for m in store::modules(conn, filter)? {
         if !books.contains_key(&m.module_id) {
             books.insert(m.module_id.clone(), catalog_store::prices(conn, &m.module_id)?);
         }
-        let amount = NaiveDate::parse_from_str(&m.due_on, "%Y-%m-%d")
-            .ok()
+        let amount = clock::date(&m.due_on)
             .and_then(|on| catalog_rules::price_on(&books[&m.module_id], on))
             .map(|p| p.price);
         rows.push(Renewal {

@@ -115,7 +115,7 @@ mod tests {
     use super::*;
 
     fn day(text: &str) -> NaiveDate {
-        NaiveDate::parse_from_str(text, "%Y-%m-%d").unwrap()
+        crate::clock::date(text).unwrap()
     }
 
     #[test]

@@ -484,7 +484,7 @@ mod tests {
     use serde_json::json;
 
     fn d(s: &str) -> NaiveDate {
-        NaiveDate::parse_from_str(s, "%Y-%m-%d").unwrap()
+        clock::date(s).unwrap()
     }
 
     #[test]

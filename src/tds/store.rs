@@ -224,7 +224,7 @@ pub fn upload_of(conn: &Connection, fy: Fy) -> Result<Option<Upload>, AppError> 
         .query_row([fy.to_string()], |r| r.get(0))
         .optional()?;
     Ok(on.map(|on| Upload {
-        imported_on: NaiveDate::parse_from_str(&on, "%Y-%m-%d").unwrap_or(NaiveDate::MIN),
+        imported_on: clock::date(&on).unwrap_or(NaiveDate::MIN),
     }))
 }
 

@@ -13,6 +13,7 @@ pub mod store;
 use crate::auth::session::AuthUser;
 use crate::book::visible_ticket;
 use crate::clients::store as client_store;
+use crate::clock;
 use crate::db::page::{Page, Paginated};
 use crate::db::query::Changes;
 use crate::db::settings::{self, TICKET_SLA_DAYS, TICKET_TYPES};
@@ -156,7 +157,7 @@ fn required(field: &str, message: &str) -> AppError {
 }
 
 fn date(text: &str) -> Option<NaiveDate> {
-    NaiveDate::parse_from_str(text, "%Y-%m-%d").ok()
+    clock::date(text)
 }
 
 /// What a checked request changes: the columns, and the timeline entries they make.

@@ -319,7 +319,7 @@ mod tests {
     }
 
     fn day(text: &str) -> NaiveDate {
-        NaiveDate::parse_from_str(text, "%Y-%m-%d").unwrap()
+        clock::date(text).unwrap()
     }
 
     #[test]

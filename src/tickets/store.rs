@@ -3,6 +3,7 @@
 //! office's today and the `ticket.sla_days` in force, passed in by the caller.
 
 use crate::book;
+use crate::clock;
 use crate::db::query::{
     Changes, Filter, ListQuery, Listing, Plan, Tally, insert_row, like_contains, update_columns,
 };
@@ -105,7 +106,7 @@ const FIND_IN: &str = "ticket t JOIN client c ON c.id = t.client_id";
 const COUNTED_IN: &str = "ticket t";
 
 fn date(text: &str) -> Option<NaiveDate> {
-    NaiveDate::parse_from_str(text, "%Y-%m-%d").ok()
+    clock::date(text)
 }
 
 fn ticket(r: &Row<'_>, clock: Clock) -> rusqlite::Result<Ticket> {
