@@ -359,7 +359,7 @@ pub fn ranking_csv(
 /// The provider's settings as the owner sees them (the token only as `hasToken`).
 #[derive(Debug, Clone, Default, Serialize, ToSchema)]
 pub struct ProviderSettings {
-    /// The report's address: `GET {api_url}?month=YYYY-MM` (docs/api.md).
+    /// The report's address: `GET {api_url}?month=YYYY-MM` (docs/api/cloud_costs.md).
     pub api_url: Option<String>,
     #[serde(rename = "hasToken")]
     pub has_token: bool,

@@ -1,5 +1,5 @@
 //! The pull of a month's costs from the provider (spec 4.9, 6.3; the wire format is ours,
-//! docs/api.md): `GET {api_url}?month=YYYY-MM` with `Authorization: Bearer <token>` through
+//! docs/api/cloud_costs.md): `GET {api_url}?month=YYYY-MM` with `Authorization: Bearer <token>` through
 //! `outbound` (the checked address, no redirect, the timeout, a size cap), answered
 //! `{ "month", "rows": [ { "client_id", "amount" } ] }` in rupees. The rows of clients we know
 //! are written in one transaction as `pull` (a row that already holds that amount is left as

@@ -1,4 +1,4 @@
-//! Service contract rules as plain functions (spec 2.10, decisions 5; docs/api.md "Service
+//! Service contract rules as plain functions (spec 2.10, decisions 5; docs/api/contracts.md "Service
 //! contracts and recurring plans"):
 //! - a contract (AMC) covers a client from `period_from` to `period_to` (never backwards) for a
 //!   fixed `amount` in paise, 0 to ₹100 crore (what one invoice line may carry), described in

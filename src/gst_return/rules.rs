@@ -3,7 +3,7 @@
 //! summary split B2B and B2C, the documents issued), what would make the GST offline tool refuse
 //! the file, and the two files the accountant uploads (the tool's CSV sheets and the portal's
 //! JSON). Plain rules over plain rows; the sources of every header and key are in
-//! docs/api.md ("GSTR-1 export").
+//! docs/api/gst_return.md ("GSTR-1 export").
 
 use crate::clock;
 use crate::clock::Month;
@@ -21,7 +21,7 @@ use utoipa::ToSchema;
 /// notification 12/2024-CT) belongs in B2C large (Table 5), its credit notes in CDNUR (Table 9B).
 pub const B2C_LARGE_ABOVE: i64 = 10_000_000;
 
-/// The Returns Offline Tool whose JSON this export writes (its `version` key); see docs/api.md.
+/// The Returns Offline Tool whose JSON this export writes (its `version` key); see docs/api/gst_return.md.
 pub const TOOL_VERSION: &str = "GST3.2.4";
 
 /// The offline tool takes at most 16 characters of a document number.

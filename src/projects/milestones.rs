@@ -171,7 +171,7 @@ pub fn tick_in(tx: &Connection, user: &AuthUser, id: &str, tick: &Tick) -> Resul
 }
 
 /// Unticks every step ticked with the payment `payment_id`, inside the transaction that cancels
-/// it (docs/api.md: a step that says "paid" must not outlive its payment); each audited as an
+/// it (docs/api/documents.md: a step that says "paid" must not outlive its payment); each audited as an
 /// untick with the receipt as the reason. The project's status and its installed/trained dates
 /// stay: those steps are ticked without a payment.
 pub fn untick_for_payment_in(

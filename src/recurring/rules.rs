@@ -1,4 +1,4 @@
-//! Recurring plan rules as plain functions (spec 2.10, 6.3; decisions 5; docs/api.md "Service
+//! Recurring plan rules as plain functions (spec 2.10, 6.3; decisions 5; docs/api/contracts.md "Service
 //! contracts and recurring plans"):
 //! - a plan bills a client the same lines every month, quarter or year, from `next_run` on; its
 //!   lines are document lines, checked as a draft's are (priced on the plan's next run);

@@ -1,7 +1,7 @@
 //! The SQL of the global search. Each function answers at most `rules::LOOKED_FOR` hits of one
 //! kind, in the caller's book, and reads no more of the office than it must to find them: names
 //! and numbers through their suffix tables (migrations/V7: "contains q" is one key range), the
-//! other client fields and ticket subjects by a plain `LIKE`. docs/api.md has the measurements.
+//! other client fields and ticket subjects by a plain `LIKE`. docs/api/search.md has the measurements.
 
 use crate::book;
 use crate::db::query::{like_contains, starts_with};

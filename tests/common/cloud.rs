@@ -1,4 +1,4 @@
-//! A fake cloud-cost provider on loopback that speaks our wire format (docs/api.md, "Cloud
+//! A fake cloud-cost provider on loopback that speaks our wire format (docs/api/cloud_costs.md, "Cloud
 //! costs"): `GET /usage?month=YYYY-MM` with `Authorization: Bearer <token>`, answered with the
 //! report set for that month (`{ "month", "rows": [ { "client_id", "amount" } ] }`), or with a
 //! raw answer set for it, or 404. It refuses a wrong token with 401 and keeps every request's

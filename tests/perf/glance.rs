@@ -77,7 +77,7 @@ pub fn scenarios(f: &Fixture) -> Vec<ReadScenario> {
             "zzqx".into(),
         ),
         // Issue 34: a phone number is one pass over the client and contact phones (no suffix
-        // table; docs/api.md); a part of a receipt number walks the receipt index.
+        // table; docs/api/search.md); a part of a receipt number walks the receipt index.
         search(
             f,
             "a phone number (every client and contact phone read)",

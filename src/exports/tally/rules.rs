@@ -1,5 +1,5 @@
 //! The Tally vouchers and party ledgers as plain structs, built from the documents and payments
-//! the store reads (docs/api.md, "Tally XML", for the published sources of the shape); the
+//! the store reads (docs/api/exports.md, "Tally XML", for the published sources of the shape); the
 //! envelope that carries them is written by `envelope`.
 //!
 //! Tally's sign convention: an entry's `AMOUNT` is negative for a debit, which is also
