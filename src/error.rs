@@ -159,6 +159,11 @@ impl AppError {
     pub fn conflict(code: &'static str, message: impl Into<String>) -> Self {
         Self::new(StatusCode::CONFLICT, code, message)
     }
+    /// An outside provider (the mail server, the SMS gateway, the cloud provider) failed or
+    /// answered what cannot be used: 502 with what it answered, so the office knows whose fault.
+    pub fn upstream(code: &'static str, message: impl Into<String>) -> Self {
+        Self::new(StatusCode::BAD_GATEWAY, code, message)
+    }
     /// A body that parses but holds an invalid value in `field`.
     pub fn invalid(field: &str, code: &'static str, message: impl Into<String>) -> Self {
         Self::new(StatusCode::UNPROCESSABLE_ENTITY, code, message).on_field(field)

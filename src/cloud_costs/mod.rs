@@ -275,11 +275,9 @@ impl From<Ranked> for RankingRow {
 /// The ranking: one page of its rows and the range read.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct Ranking {
-    pub rows: Vec<RankingRow>,
-    /// Clients with a cost in the range.
-    pub total: i64,
-    pub page: u32,
-    pub per_page: u32,
+    /// The clients with a cost in the range, this page of them.
+    #[serde(flatten)]
+    pub page: Paginated<RankingRow>,
     /// The range read, YYYY-MM, both months included.
     pub from: String,
     pub to: String,
@@ -318,12 +316,8 @@ pub fn ranking(
     let Months { from, to } = ranking_range(conn, from, to)?;
     let rows = ranking_rows(conn, book, from, to, page.sort.as_deref())?;
     let grand_total = rows.iter().map(|r| r.total).sum();
-    let listed = page.slice(rows.into_iter().map(RankingRow::from).collect());
     Ok(Ranking {
-        rows: listed.rows,
-        total: listed.total,
-        page: listed.page,
-        per_page: listed.per_page,
+        page: page.slice(rows.into_iter().map(RankingRow::from).collect()),
         from: from.to_string(),
         to: to.to_string(),
         range_months: from.months_through(to),

@@ -14,7 +14,6 @@ use crate::cloud_costs::{self, store};
 use crate::db::audit::{Audit, audit};
 use crate::error::AppError;
 use crate::outbound::{self, CallError, Guard, Request};
-use axum::http::StatusCode;
 use chrono::NaiveDate;
 use rusqlite::Connection;
 use serde::Serialize;
@@ -41,7 +40,7 @@ pub struct PullOutcome {
 }
 
 fn upstream(message: String) -> AppError {
-    AppError::new(StatusCode::BAD_GATEWAY, "cloud_provider_failed", message)
+    AppError::upstream("cloud_provider_failed", message)
 }
 
 /// Asks the provider for the report of `month`. No text of an error carries the token (it
@@ -73,8 +72,7 @@ pub fn fetch(
         )));
     }
     rules::read_reply(&reply.body, month).map_err(|why| {
-        AppError::new(
-            StatusCode::BAD_GATEWAY,
+        AppError::upstream(
             "cloud_provider_bad_reply",
             format!("The provider's answer was not read: {why}. Nothing was written."),
         )

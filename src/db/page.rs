@@ -66,7 +66,8 @@ impl Page {
     }
 }
 
-/// One page of a list and the full matching count.
+/// One page of a list and the full matching count: every list's reply, alone or flattened into
+/// a reply that says more (`#[serde(flatten)] page: Paginated<Row>`).
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct Paginated<T> {
     pub rows: Vec<T>,
@@ -74,4 +75,16 @@ pub struct Paginated<T> {
     pub total: i64,
     pub page: u32,
     pub per_page: u32,
+}
+
+impl<T> Paginated<T> {
+    /// The same page with each row made into another.
+    pub fn map<U>(self, f: impl FnMut(T) -> U) -> Paginated<U> {
+        Paginated {
+            rows: self.rows.into_iter().map(f).collect(),
+            total: self.total,
+            page: self.page,
+            per_page: self.per_page,
+        }
+    }
 }

@@ -43,10 +43,8 @@ pub struct ModuleDataPage {
     pub module: DirectoryModule,
     /// The module's field spec, in its order: the columns of `values`.
     pub columns: Vec<FieldDef>,
-    pub rows: Vec<ModuleDataRow>,
-    pub total: i64,
-    pub page: u32,
-    pub per_page: u32,
+    #[serde(flatten)]
+    pub page: Paginated<ModuleDataRow>,
 }
 
 /// One page of the directory of `filter.module_id` (404 for an unknown module).
@@ -64,10 +62,7 @@ pub fn module_data_page(
             name: module.name,
         },
         columns: module.field_spec,
-        rows: listed.rows,
-        total: listed.total,
-        page: listed.page,
-        per_page: listed.per_page,
+        page: listed,
     })
 }
 

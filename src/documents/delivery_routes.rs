@@ -16,7 +16,6 @@ use crate::mail;
 use crate::outbound::Guard;
 use axum::Json;
 use axum::extract::State;
-use axum::http::StatusCode;
 use axum::response::Response;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
@@ -158,8 +157,7 @@ async fn send(
     let out = delivery::prepare(&state, &user, id, to, request, link).await?;
     let (document, email) = delivery::deliver(&state, &user, out).await?;
     if let Some(error) = &email.error {
-        return Err(AppError::new(
-            StatusCode::BAD_GATEWAY,
+        return Err(AppError::upstream(
             "mail_failed",
             format!(
                 "The email to {} was not sent: {error}. It is recorded in the email log; the document is unchanged.",

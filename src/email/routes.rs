@@ -97,13 +97,8 @@ async fn test_mail(
         crate::staff::rules::check_email(to).map_err(|e| e.on_field("to"))?;
     }
     let sent = email::send_test(&state, &user, to).await?;
-    sent.result.map_err(|e| {
-        AppError::new(
-            axum::http::StatusCode::BAD_GATEWAY,
-            "mail_failed",
-            format!("The test email was not sent: {e}."),
-        )
-    })?;
+    sent.result
+        .map_err(|e| AppError::upstream("mail_failed", format!("The test email was not sent: {e}.")))?;
     Ok(Json(MailTestSent {
         sent: true,
         to: sent.to,

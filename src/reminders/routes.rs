@@ -14,7 +14,6 @@ use crate::reminders::send::{self, Preview};
 use crate::reminders::store::{self, Reminder, ReminderFilter};
 use axum::Json;
 use axum::extract::State;
-use axum::http::StatusCode;
 use axum::response::Response;
 use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
@@ -205,8 +204,7 @@ async fn send(
         .await
         .map_err(AppError::internal)??;
     if let Some(error) = email.as_ref().and_then(|e| e.error.as_ref()) {
-        return Err(AppError::new(
-            StatusCode::BAD_GATEWAY,
+        return Err(AppError::upstream(
             "mail_failed",
             format!(
                 "The email to {} was not sent: {error}. It is recorded in the email log and the reminder is marked failed; send it again when the cause is fixed.",

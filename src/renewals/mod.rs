@@ -11,7 +11,7 @@ pub mod store;
 
 use crate::catalog::{rules as catalog_rules, store as catalog_store};
 use crate::clock;
-use crate::db::page::Page;
+use crate::db::page::{Page, Paginated};
 use crate::db::settings;
 use crate::error::AppError;
 use chrono::NaiveDate;
@@ -80,10 +80,8 @@ pub fn renewals(
 /// One page of the renewals with the range's total.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct RenewalList {
-    pub rows: Vec<Renewal>,
-    pub total: i64,
-    pub page: u32,
-    pub per_page: u32,
+    #[serde(flatten)]
+    pub page: Paginated<Renewal>,
     /// The sum of every row's amount in the range (not only this page's), paise.
     pub total_amount: i64,
     #[schema(format = Date)]
@@ -96,26 +94,19 @@ pub struct RenewalList {
 pub fn page(conn: &Connection, filter: &RenewalFilter, page: &Page) -> Result<RenewalList, AppError> {
     let all = renewals(conn, filter, page.sort.as_deref())?;
     let total_amount = all.iter().filter_map(|r| r.amount).sum();
-    let total = all.len() as i64;
-    let rows = match &page.after {
+    let listed = match &page.after {
         // The sync cursor: rows after that id, in id order.
         Some(after) => {
+            let total = all.len() as i64;
             let mut rest: Vec<Renewal> = all.into_iter().filter(|r| &r.id > after).collect();
             rest.sort_by(|a, b| a.id.cmp(&b.id));
             rest.truncate(page.limit() as usize);
-            rest
+            page.wrap(rest, total)
         }
-        None => all
-            .into_iter()
-            .skip(page.offset() as usize)
-            .take(page.limit() as usize)
-            .collect(),
+        None => page.slice(all),
     };
     Ok(RenewalList {
-        rows,
-        total,
-        page: page.page,
-        per_page: page.per_page,
+        page: listed,
         total_amount,
         from: filter.from,
         to: filter.to,

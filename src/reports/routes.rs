@@ -3,7 +3,7 @@
 
 use crate::AppState;
 use crate::auth::session::{AuthUser, Manager};
-use crate::db::page::Page;
+use crate::db::page::{Page, Paginated};
 use crate::db::settings;
 use crate::documents::rules::financial_year_span;
 use crate::error::{AppError, ErrorBody};
@@ -41,12 +41,9 @@ pub struct AsOf {
 #[derive(Serialize, ToSchema)]
 pub struct DuesAging {
     pub as_of: String,
-    /// One row per client owing something, largest total first.
-    pub rows: Vec<ClientDues>,
-    /// Clients owing something (all pages).
-    pub total: i64,
-    pub page: u32,
-    pub per_page: u32,
+    /// One row per client owing something, largest total first, this page of them.
+    #[serde(flatten)]
+    pub page: Paginated<ClientDues>,
     /// Per bucket over every client.
     pub totals: Buckets,
 }
@@ -74,18 +71,9 @@ async fn dues_aging(
         .read(move |c| store::due_invoices(c, as_of, book.as_deref(), None))
         .await?;
     let (rows, totals) = by_client(&invoices);
-    let total = rows.len() as i64;
-    let start = ((page.page.saturating_sub(1)) as usize).saturating_mul(page.per_page as usize);
     Ok(Json(DuesAging {
         as_of: as_of.to_string(),
-        rows: rows
-            .into_iter()
-            .skip(start)
-            .take(page.per_page as usize)
-            .collect(),
-        total,
-        page: page.page,
-        per_page: page.per_page,
+        page: page.slice(rows),
         totals,
     }))
 }

@@ -10,7 +10,6 @@ use crate::db::settings;
 use crate::error::AppError;
 use crate::sms::pull::{self, PullCounts, Scope};
 use crate::sms::store::{self, BalanceFilter, BalanceRow, Show};
-use axum::http::StatusCode;
 use rusqlite::Connection;
 
 /// The threshold in force today.
@@ -78,8 +77,7 @@ pub fn refresh(state: &AppState, user: &AuthUser, scope: Scope<'_>) -> Result<Pu
     }
     let counts = pull::run(state, Some(&user.id), scope, false)?;
     if counts.total > 0 && counts.unreachable == counts.total {
-        return Err(AppError::new(
-            StatusCode::BAD_GATEWAY,
+        return Err(AppError::upstream(
             "sms_gateway_failed",
             format!(
                 "The SMS gateway did not answer for any of the {} subscriptions; each is flagged with the reason and its last balance kept.",

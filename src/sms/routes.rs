@@ -3,7 +3,7 @@
 
 use crate::AppState;
 use crate::auth::session::{AuthUser, Manager};
-use crate::db::page::Page;
+use crate::db::page::{Page, Paginated};
 use crate::error::{AppError, ErrorBody};
 use crate::http::csv;
 use crate::http::extract::{IdPath, QueryParams};
@@ -50,10 +50,8 @@ impl BalancesQuery {
 
 #[derive(Serialize, ToSchema)]
 pub struct Balances {
-    pub rows: Vec<BalanceRow>,
-    pub total: i64,
-    pub page: u32,
-    pub per_page: u32,
+    #[serde(flatten)]
+    pub page: Paginated<BalanceRow>,
     /// `sms.low_balance_threshold` in force today: `low` is a balance below it.
     pub threshold: i64,
 }
@@ -74,10 +72,7 @@ async fn balances(
         .read(move |c| report::page(c, &user, show, q.q, &page))
         .await?;
     Ok(Json(Balances {
-        rows: listed.rows,
-        total: listed.total,
-        page: listed.page,
-        per_page: listed.per_page,
+        page: listed,
         threshold,
     }))
 }

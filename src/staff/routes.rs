@@ -65,12 +65,7 @@ async fn list_employees(
         Role::Owner => EmployeeRow::Account(e),
         Role::Manager | Role::Staff => EmployeeRow::Card(e.into()),
     };
-    Ok(Json(Paginated {
-        rows: listed.rows.into_iter().map(row).collect(),
-        total: listed.total,
-        page: listed.page,
-        per_page: listed.per_page,
-    }))
+    Ok(Json(listed.map(row)))
 }
 
 impl EmployeeQuery {

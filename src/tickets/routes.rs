@@ -5,7 +5,7 @@
 
 use crate::AppState;
 use crate::auth::session::{AuthUser, Owner};
-use crate::db::page::Page;
+use crate::db::page::{Page, Paginated};
 use crate::documents::drafts::DocumentReply;
 use crate::error::{AppError, ErrorBody};
 use crate::http::csv;
@@ -78,10 +78,8 @@ impl TicketQuery {
 /// A page of tickets with what the list's chips and kind box show.
 #[derive(Serialize, ToSchema)]
 pub struct TicketList {
-    pub rows: Vec<Ticket>,
-    pub total: i64,
-    pub page: u32,
-    pub per_page: u32,
+    #[serde(flatten)]
+    pub page: Paginated<Ticket>,
     /// The count of each chip under the other filters.
     pub counts: BTreeMap<String, i64>,
     /// Kinds already used, the most used first.
@@ -103,10 +101,7 @@ async fn list_tickets(
     let filter = q.filter(&user)?;
     let listed = state.db.read(move |c| tickets::list(c, &filter, &page)).await?;
     Ok(Json(TicketList {
-        rows: listed.page.rows,
-        total: listed.page.total,
-        page: listed.page.page,
-        per_page: listed.page.per_page,
+        page: listed.page,
         counts: listed.counts,
         kind_suggestions: listed.kind_suggestions,
         sla_days: listed.sla_days,
