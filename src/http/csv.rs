@@ -83,18 +83,38 @@ pub async fn stream<T: 'static>(
     listing: impl FnOnce(&Connection) -> Result<Listing<T>, AppError> + Send + 'static,
     cells: fn(&T) -> Vec<String>,
 ) -> Result<Response, AppError> {
+    stream_lines(db, file_name, header, move |c, emit| {
+        let listing = listing(c)?;
+        listing.each(c, sort.as_deref(), |row| {
+            let row = cells(&row);
+            emit(&row.iter().map(String::as_str).collect::<Vec<_>>())
+        })
+    })
+    .await
+}
+
+/// Streams a CSV download named `file_name`: `header`, then every line `rows` emits as it reads
+/// on a reader connection (an emit fails once the client has gone, which ends the read). What
+/// every CSV stream shares: an error before the first bytes is answered as an error, the rest
+/// goes out in chunks of 64 KiB without the whole file in memory.
+pub async fn stream_lines(
+    db: &Db,
+    file_name: String,
+    header: &'static [&'static str],
+    rows: impl FnOnce(&Connection, &mut dyn FnMut(&[&str]) -> Result<(), AppError>) -> Result<(), AppError>
+    + Send
+    + 'static,
+) -> Result<Response, AppError> {
     const CHUNK: usize = 64 * 1024;
     let (tx, mut rx) = tokio::sync::mpsc::channel::<Result<Vec<u8>, AppError>>(4);
     let db = db.clone();
     let sender = tx.clone();
     tokio::spawn(async move {
         let read = db.read(move |c| {
-            let listing = listing(c)?;
             let gone = || AppError::internal("the download was abandoned");
             let mut chunk = line(header).into_bytes();
-            listing.each(c, sort.as_deref(), |row| {
-                let row = cells(&row);
-                chunk.extend(line(&row.iter().map(String::as_str).collect::<Vec<_>>()).into_bytes());
+            rows(c, &mut |cells: &[&str]| {
+                chunk.extend(line(cells).into_bytes());
                 if chunk.len() >= CHUNK {
                     sender
                         .blocking_send(Ok(std::mem::take(&mut chunk)))

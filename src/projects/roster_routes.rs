@@ -12,10 +12,8 @@ use crate::http::csv;
 use crate::http::extract::IdPath;
 use crate::projects::store::{self, RosterRow};
 use axum::Json;
-use axum::body::{Body, Bytes};
 use axum::extract::State;
-use axum::http::{HeaderValue, header};
-use axum::response::{IntoResponse, Response};
+use axum::response::Response;
 use serde::Serialize;
 use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
@@ -80,46 +78,21 @@ async fn roster_csv(
                 .ok_or_else(|| AppError::not_found("module"))
         })
         .await?;
-    let (sender, receiver) = tokio::sync::mpsc::channel::<Bytes>(4);
-    let db = state.db.clone();
     let price = module.price_today.map(csv::amount).unwrap_or_default();
-    tokio::task::spawn_blocking(move || {
-        let streamed = db.read_blocking(|conn| {
-            let mut chunk = csv::line(&["Client ID", "Client", "Price", "Next renewal"]);
-            let mut gone = false;
+    let name = format!("{}-clients.csv", module.code);
+    csv::stream_lines(
+        &state.db,
+        name,
+        &["Client ID", "Client", "Price", "Next renewal"],
+        move |conn, emit| {
+            let mut failed = None;
             store::each_roster_row(conn, &id, user.book().as_deref(), |client_id, name, renewal| {
-                chunk.push_str(&csv::line(&[client_id, name, &price, renewal.unwrap_or("")]));
-                if chunk.len() >= 64 * 1024
-                    && sender
-                        .blocking_send(Bytes::from(std::mem::take(&mut chunk)))
-                        .is_err()
-                {
-                    gone = true; // the client went away
-                }
-                !gone
+                let sent = emit(&[client_id, name, &price, renewal.unwrap_or("")]);
+                failed = sent.err();
+                failed.is_none()
             })?;
-            if !gone {
-                let _ = sender.blocking_send(Bytes::from(chunk));
-            }
-            Ok(())
-        });
-        if let Err(e) = streamed {
-            tracing::error!(error = %e, "roster CSV stream failed");
-        }
-    });
-    let stream = futures_util::stream::unfold(receiver, |mut rx| async move {
-        rx.recv().await.map(|chunk| (Ok::<_, std::io::Error>(chunk), rx))
-    });
-    let mut response = Body::from_stream(stream).into_response();
-    let headers = response.headers_mut();
-    headers.insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("text/csv; charset=utf-8"),
-    );
-    let name = format!("attachment; filename=\"{}-clients.csv\"", module.code);
-    headers.insert(
-        header::CONTENT_DISPOSITION,
-        HeaderValue::from_str(&name).map_err(AppError::internal)?,
-    );
-    Ok(response)
+            failed.map_or(Ok(()), Err)
+        },
+    )
+    .await
 }
