@@ -107,19 +107,16 @@ pub struct ContractFilter {
     pub book: Option<String>,
 }
 
-/// The contracts in a paid state: the SQL twin of `rules::paid_state`.
-fn paid_state_clause(state: &str) -> Option<&'static str> {
+/// The contracts in a paid state: the SQL twin of `rules::paid_state`, over the renewal
+/// invoice `d` (what it owes read as the documents read it).
+fn paid_state_clause(state: &str) -> Option<String> {
     Some(match state {
-        "none" => "d.id IS NULL OR d.status = 'cancelled'",
-        "draft" => "d.status = 'draft'",
-        "paid" => "d.status NOT IN ('draft', 'cancelled') AND d.outstanding <= 0",
-        "part_paid" => {
-            "d.status NOT IN ('draft', 'cancelled') AND d.outstanding > 0 AND d.outstanding < d.total"
-        }
-        "unpaid" => {
-            "d.status NOT IN ('draft', 'cancelled') AND d.outstanding >= d.total AND d.outstanding > 0"
-        }
-        _ => return None,
+        "none" => "d.id IS NULL OR d.status = 'cancelled'".into(),
+        "draft" => "d.status = 'draft'".into(),
+        _ => format!(
+            "d.status NOT IN ('draft', 'cancelled') AND {}",
+            crate::documents::rules::owing_sql(state)?
+        ),
     })
 }
 
@@ -156,7 +153,7 @@ pub fn list(conn: &Connection, filter: ContractFilter) -> Result<Listing<Contrac
         _ => {}
     }
     if let Some(clause) = filter.paid_state.as_deref().and_then(paid_state_clause) {
-        f.and(clause, []);
+        f.and(&clause, []);
     }
     book::narrow(&mut f, "sc.client_id", filter.book);
     let query = ListQuery {

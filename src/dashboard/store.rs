@@ -5,7 +5,7 @@ use crate::error::AppError;
 use chrono::NaiveDate;
 use rusqlite::{Connection, params};
 
-/// Issued invoices past their due day (`COALESCE(due_date, doc_date)`, the reminders' anchor)
+/// Issued invoices past the day they fall due (`documents::rules::FALLS_DUE`, the reminders' anchor)
 /// that still owe, in `book`: how many and what they owe now (paise).
 pub fn overdue_invoices(
     conn: &Connection,
@@ -14,9 +14,10 @@ pub fn overdue_invoices(
 ) -> Result<(i64, i64), AppError> {
     Ok(conn
         .prepare_cached(&format!(
-            "SELECT COUNT(*), COALESCE(SUM(outstanding), 0) FROM document INDEXED BY document_receivable
+            "SELECT COUNT(*), COALESCE(SUM(outstanding), 0) FROM document d INDEXED BY document_receivable
               WHERE type = 'INVOICE' AND settled_on IS NULL AND status NOT IN ('draft', 'cancelled')
-                AND COALESCE(due_date, doc_date) < ?1 AND {}",
+                AND {} < ?1 AND {}",
+            crate::documents::rules::FALLS_DUE,
             book::client_is_in("client_id", "?2")
         ))?
         .query_row(params![today.to_string(), book], |r| Ok((r.get(0)?, r.get(1)?)))?)

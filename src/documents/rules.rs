@@ -73,6 +73,34 @@ pub fn payment_state(
     })
 }
 
+/// The day an issued invoice falls due, in SQL over the document table named `d`: its due
+/// date, else its date. The overdue state, the reminders' anchor, the dues aging's days past
+/// due, the statement's open invoices and the dashboard's overdue tile all count from it.
+pub const FALLS_DUE: &str = "COALESCE(d.due_date, d.doc_date)";
+
+/// What an issued invoice owes, in SQL over the document table `d`: [`payment_state`] without
+/// its overdue rung (a renewal invoice's state on a contract reads the same).
+pub fn owing_sql(state: &str) -> Option<&'static str> {
+    Some(match state {
+        "paid" => "d.outstanding <= 0",
+        "part_paid" => "d.outstanding > 0 AND d.outstanding < d.total",
+        "unpaid" => "d.outstanding > 0 AND d.outstanding >= d.total",
+        _ => return None,
+    })
+}
+
+/// The SQL twin of [`payment_state`] over the document table `d` (an issued invoice is the
+/// caller's condition), with `?` the office's today where the state depends on it (the flag).
+pub fn payment_state_sql(state: &str) -> Option<(String, bool)> {
+    let due = FALLS_DUE;
+    Some(match state {
+        "paid" => (owing_sql("paid")?.to_string(), false),
+        "overdue" => (format!("d.outstanding > 0 AND {due} < ?"), true),
+        "part_paid" | "unpaid" => (format!("{} AND {due} >= ?", owing_sql(state)?), true),
+        _ => return None,
+    })
+}
+
 /// `INV/26-27-0001`.
 pub fn number(prefix: &str, fy: &str, seq: i64) -> String {
     format!("{prefix}/{fy}-{seq:04}")

@@ -403,24 +403,6 @@ pub struct DocumentFilter {
     pub payment_state: Option<String>,
 }
 
-/// The issued invoices in a payment state, as of `?` (the office's today) where it matters;
-/// the SQL twin of `rules::payment_state`.
-fn payment_state_clause(state: &str) -> Option<(&'static str, bool)> {
-    Some(match state {
-        "paid" => ("d.outstanding <= 0", false),
-        "overdue" => ("d.outstanding > 0 AND COALESCE(d.due_date, d.doc_date) < ?", true),
-        "part_paid" => (
-            "d.outstanding > 0 AND d.outstanding < d.total AND COALESCE(d.due_date, d.doc_date) >= ?",
-            true,
-        ),
-        "unpaid" => (
-            "d.outstanding > 0 AND d.outstanding >= d.total AND COALESCE(d.due_date, d.doc_date) >= ?",
-            true,
-        ),
-        _ => return None,
-    })
-}
-
 /// The document tally's columns (migrations/V7), by the names the list filters use.
 static TALLY: Tally = Tally {
     table: "document_tally",
@@ -476,7 +458,7 @@ pub fn list(conn: &Connection, filter: DocumentFilter) -> Result<Listing<Documen
         f.and("d.doc_date <= ?", [Value::Text(to)]);
     }
     let today = settings::office_today(conn)?;
-    if let Some((clause, dated)) = filter.payment_state.as_deref().and_then(payment_state_clause) {
+    if let Some((clause, dated)) = filter.payment_state.as_deref().and_then(rules::payment_state_sql) {
         f.and(
             &format!("d.type = 'INVOICE' AND d.status NOT IN ('draft', 'cancelled') AND {clause}"),
             dated.then(|| Value::Text(today.to_string())),
@@ -716,7 +698,7 @@ pub struct OwingInvoice {
     pub id: String,
     pub total: i64,
     pub outstanding: i64,
-    /// `COALESCE(due_date, doc_date)`: the day after which it is overdue.
+    /// `rules::FALLS_DUE`: the day after which it is overdue.
     pub falls_due: Option<String>,
     pub status: String,
 }
@@ -725,9 +707,12 @@ pub struct OwingInvoice {
 /// entries of the `document_client` index).
 pub fn owing_invoices(conn: &Connection, client_id: &str) -> Result<Vec<OwingInvoice>, AppError> {
     let mut stmt = conn.prepare_cached(
-        "SELECT id, total, outstanding, COALESCE(due_date, doc_date), status FROM document
-         WHERE client_id = ?1 AND type = 'INVOICE' AND status NOT IN ('draft', 'cancelled') AND outstanding > 0
-         ORDER BY id",
+        &format!(
+            "SELECT id, total, outstanding, {}, status FROM document d
+              WHERE client_id = ?1 AND type = 'INVOICE' AND status NOT IN ('draft', 'cancelled') AND outstanding > 0
+              ORDER BY id",
+            rules::FALLS_DUE
+        ),
     )?;
     let rows = stmt
         .query_map([client_id], |r| {

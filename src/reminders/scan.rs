@@ -171,12 +171,13 @@ fn overdue(conn: &Connection, as_of: NaiveDate, s: &Schedule, out: &mut Vec<Due>
     let ladder = &s.invoice_overdue.days_after;
     let latest_due = shifted(as_of, -*ladder.iter().min().unwrap_or(&0));
     // The receivable index: invoices not yet settled (migrations/V7).
-    let mut stmt = conn.prepare(
-        "SELECT d.id, d.client_id, COALESCE(d.due_date, d.doc_date), d.created_by, d.doc_no, d.outstanding
+    let due = crate::documents::rules::FALLS_DUE;
+    let mut stmt = conn.prepare(&format!(
+        "SELECT d.id, d.client_id, {due}, d.created_by, d.doc_no, d.outstanding
          FROM document d
          WHERE d.settled_on IS NULL AND d.type = 'INVOICE' AND d.status IN ('issued', 'sent')
-           AND d.outstanding > 0 AND COALESCE(d.due_date, d.doc_date) <= ?1",
-    )?;
+           AND d.outstanding > 0 AND {due} <= ?1"
+    ))?;
     let mut rows = stmt.query(params![latest_due.to_string()])?;
     while let Some(r) = rows.next()? {
         let Some(due_on) = r.get::<_, Option<String>>(2)?.as_deref().and_then(date) else {

@@ -1,6 +1,6 @@
 //! Report rules as plain functions:
-//! - dues aging (issue 8): an invoice's days past due count from COALESCE(due_date, doc_date) to
-//!   the as-of date; buckets are not due (0 or fewer days), 1-30, 31-60, 61-90 and over 90;
+//! - dues aging (issue 8): an invoice's days past due count from the day it falls due
+//!   (`documents::rules::FALLS_DUE`) to the as-of date; buckets are not due (0 or fewer days), 1-30, 31-60, 61-90 and over 90;
 //! - the GST summary adds issued invoices and subtracts issued credit notes, month by month,
 //!   from their stored paise (never recomputed).
 

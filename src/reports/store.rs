@@ -23,7 +23,7 @@ pub struct DueInvoice {
     pub taxable: i64,
     /// On the as-of date: payments received and credit notes dated by then count.
     pub outstanding: i64,
-    /// From COALESCE(due_date, doc_date) to the as-of date.
+    /// From the day it falls due (`documents::rules::FALLS_DUE`) to the as-of date.
     pub days_past_due: i64,
     /// not_due, days_1_30, days_31_60, days_61_90 or over_90.
     pub bucket: &'static str,
@@ -62,6 +62,7 @@ pub fn due_invoices(
              SELECT {COLUMNS} FROM document INDEXED BY document_receivable WHERE type = 'INVOICE' AND settled_on > ?1 AND {live}"
         ),
     };
+    let due = crate::documents::rules::FALLS_DUE;
     let mut stmt = conn.prepare_cached(&format!(
         "SELECT d.id, d.doc_no, d.client_id, c.name, d.doc_date, d.due_date, d.total, d.subtotal,
             CASE WHEN d.last_settlement_on <= ?1 THEN d.outstanding ELSE d.total
@@ -69,7 +70,7 @@ pub fn due_invoices(
                      AND n.status NOT IN ('cancelled', 'draft') AND n.doc_date <= ?1)
                 - (SELECT COALESCE(SUM(a.amount + a.tds), 0) FROM payment_allocation a JOIN payment p ON p.id = a.payment_id
                      WHERE a.document_id = d.id AND p.received_on <= ?1) END,
-            CAST(julianday(?1) - julianday(COALESCE(d.due_date, d.doc_date)) AS INTEGER)
+            CAST(julianday(?1) - julianday({due}) AS INTEGER)
          FROM ({candidates}) AS d CROSS JOIN client c INDEXED BY client_id_name ON c.id = d.client_id
          WHERE ?3 IS NULL OR d.client_id = ?3 -- (already so; it keeps ?3 in both statements)"
     ))?;

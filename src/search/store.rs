@@ -134,8 +134,13 @@ pub fn clients(conn: &Connection, q: &str, book: Option<&str>) -> Result<Vec<Cli
     Ok(hits)
 }
 
-const DOCUMENT_COLUMNS: &str = "d.id, d.type, d.status, d.doc_no, d.doc_date, d.total, d.client_id, c.name, \
-    d.outstanding, COALESCE(d.due_date, d.doc_date)";
+/// A document hit's columns ([`document_hit`] reads them).
+fn document_columns() -> String {
+    format!(
+        "d.id, d.type, d.status, d.doc_no, d.doc_date, d.total, d.client_id, c.name, d.outstanding, {}",
+        crate::documents::rules::FALLS_DUE
+    )
+}
 
 fn document_hit(r: &Row<'_>, matched: &'static str, today: NaiveDate) -> rusqlite::Result<DocumentHit> {
     let doc_type: String = r.get(1)?;
@@ -181,8 +186,9 @@ pub fn documents_by_number(
     let mut values = vec![Value::Text(low.clone())];
     values.extend(owner_values.iter().cloned());
     values.push(Value::Integer(LOOKED_FOR as i64));
+    let columns = document_columns();
     let mut ending = conn.prepare_cached(&format!(
-        "SELECT {DOCUMENT_COLUMNS} FROM {from}
+        "SELECT {columns} FROM {from}
          WHERE s.suffix = ? AND d.status <> 'draft' AND {owned} ORDER BY s.document_id DESC LIMIT ?"
     ))?;
     let mut rows = ending.query(params_from_iter(values.iter()))?;
@@ -196,7 +202,7 @@ pub fn documents_by_number(
     values.push(Value::Text(low));
     values.extend(owner_values);
     let mut following = conn.prepare_cached(&format!(
-        "SELECT {DOCUMENT_COLUMNS} FROM {from}
+        "SELECT {columns} FROM {from}
          WHERE {range} AND s.suffix > ? AND d.status <> 'draft' AND {owned} ORDER BY s.suffix, s.document_id"
     ))?;
     // A number may hold the text twice (`25` in INV/25-26-0025): each document counts once.
@@ -265,8 +271,9 @@ pub fn documents_of(
     clients: &[String],
     today: NaiveDate,
 ) -> Result<Vec<DocumentHit>, AppError> {
+    let columns = document_columns();
     let mut stmt = conn.prepare_cached(&format!(
-        "SELECT {DOCUMENT_COLUMNS} FROM document d JOIN client c ON c.id = d.client_id
+        "SELECT {columns} FROM document d JOIN client c ON c.id = d.client_id
          WHERE d.client_id IN (SELECT value FROM json_each(?1)) AND d.status <> 'draft'
          ORDER BY d.id DESC LIMIT ?2"
     ))?;

@@ -135,9 +135,10 @@ pub fn open_invoices(
     client_id: &str,
     on: NaiveDate,
 ) -> Result<Vec<OpenInvoice>, AppError> {
-    let mut stmt = conn.prepare_cached(
+    let due = crate::documents::rules::FALLS_DUE;
+    let mut stmt = conn.prepare_cached(&format!(
         "SELECT id, doc_no, doc_date, falls_due, owed FROM (
-           SELECT d.id, d.doc_no, d.doc_date, COALESCE(d.due_date, d.doc_date) AS falls_due,
+           SELECT d.id, d.doc_no, d.doc_date, {due} AS falls_due,
                   d.total - d.legacy_paid
                   - (SELECT COALESCE(SUM(a.amount + a.tds), 0) FROM payment_allocation a JOIN payment p ON p.id = a.payment_id
                       WHERE a.document_id = d.id AND p.received_on <= ?2)
@@ -147,8 +148,8 @@ pub fn open_invoices(
              FROM document d
             WHERE d.client_id = ?1 AND +d.type = 'INVOICE' AND d.status NOT IN ('draft', 'cancelled')
               AND d.doc_date <= ?2 AND (d.settled_on IS NULL OR d.settled_on > ?2))
-          WHERE owed > 0 ORDER BY doc_date, id",
-    )?;
+          WHERE owed > 0 ORDER BY doc_date, id"
+    ))?;
     let rows = stmt
         .query_map(params![client_id, on.to_string()], |r| {
             Ok(OpenInvoice {
