@@ -183,9 +183,180 @@ impl std::fmt::Display for Month {
     }
 }
 
+/// A quarter of a financial year.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Quarter {
+    Q1,
+    Q2,
+    Q3,
+    Q4,
+}
+
+impl Quarter {
+    pub const ALL: [Quarter; 4] = [Quarter::Q1, Quarter::Q2, Quarter::Q3, Quarter::Q4];
+
+    /// `Q1` to `Q4` (any case, spaces around allowed).
+    pub fn parse(text: &str) -> Option<Quarter> {
+        match text.trim().to_ascii_uppercase().as_str() {
+            "Q1" => Some(Quarter::Q1),
+            "Q2" => Some(Quarter::Q2),
+            "Q3" => Some(Quarter::Q3),
+            "Q4" => Some(Quarter::Q4),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Quarter::Q1 => "Q1",
+            Quarter::Q2 => "Q2",
+            Quarter::Q3 => "Q3",
+            Quarter::Q4 => "Q4",
+        }
+    }
+
+    /// 0 for Q1 to 3 for Q4.
+    pub fn index(self) -> u32 {
+        self as u32
+    }
+
+    /// The quarter of index 0 to 3.
+    pub fn from_index(i: u32) -> Option<Quarter> {
+        Quarter::ALL.get(i as usize).copied()
+    }
+
+    /// "April to June".
+    pub fn months(self) -> &'static str {
+        match self {
+            Quarter::Q1 => "April to June",
+            Quarter::Q2 => "July to September",
+            Quarter::Q3 => "October to December",
+            Quarter::Q4 => "January to March",
+        }
+    }
+}
+
+/// A financial year, April to March, named by the year it starts in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Fy {
+    pub start: i32,
+}
+
+impl Fy {
+    /// `2025-26` (a year from [`FIRST_YEAR`]), spaces around allowed.
+    pub fn parse(text: &str) -> Option<Fy> {
+        let (start, end) = text.trim().split_once('-')?;
+        let start: i32 = start.parse().ok().filter(|_| start.len() == 4)?;
+        let end: i32 = end.parse().ok().filter(|_| end.len() == 2)?;
+        ((FIRST_YEAR..=9998).contains(&start) && (start + 1) % 100 == end).then_some(Fy { start })
+    }
+
+    /// The financial year `day` is in.
+    pub fn of(day: NaiveDate) -> Fy {
+        Fy {
+            start: if day.month() >= 4 {
+                day.year()
+            } else {
+                day.year() - 1
+            },
+        }
+    }
+
+    /// A day of the calendar known to exist (MIN if it does not).
+    pub fn day(year: i32, month: u32, day: u32) -> NaiveDate {
+        NaiveDate::from_ymd_opt(year, month, day).unwrap_or(NaiveDate::MIN)
+    }
+
+    /// The first day of `q`.
+    pub fn quarter_first(self, q: Quarter) -> NaiveDate {
+        let month = 4 + 3 * q.index();
+        if month > 12 {
+            Fy::day(self.start + 1, month - 12, 1)
+        } else {
+            Fy::day(self.start, month, 1)
+        }
+    }
+
+    /// The last day of `q`.
+    pub fn quarter_last(self, q: Quarter) -> NaiveDate {
+        match q {
+            Quarter::Q1 => Fy::day(self.start, 6, 30),
+            Quarter::Q2 => Fy::day(self.start, 9, 30),
+            Quarter::Q3 => Fy::day(self.start, 12, 31),
+            Quarter::Q4 => Fy::day(self.start + 1, 3, 31),
+        }
+    }
+
+    /// 1 April to 31 March.
+    pub fn first_day(self) -> NaiveDate {
+        self.quarter_first(Quarter::Q1)
+    }
+
+    pub fn last_day(self) -> NaiveDate {
+        self.quarter_last(Quarter::Q4)
+    }
+
+    pub fn previous(self) -> Fy {
+        Fy {
+            start: self.start - 1,
+        }
+    }
+}
+
+impl Fy {
+    /// `26-27`: the year in a document's number (`INV/26-27-0001`).
+    pub fn short(self) -> String {
+        format!("{:02}-{:02}", self.start % 100, (self.start + 1) % 100)
+    }
+
+    /// The `fy` parameter of a query: 400 `invalid_fy` on `fy` when it is no financial year.
+    pub fn param(text: &str) -> Result<Fy, AppError> {
+        Fy::parse(text).ok_or_else(|| {
+            AppError::bad_request("invalid_fy", "fy is a financial year as YYYY-YY, e.g. 2025-26.")
+                .on_field("fy")
+        })
+    }
+
+    /// Its first month, April.
+    pub fn first_month(self) -> Month {
+        Month::of(self.first_day())
+    }
+}
+
+impl std::fmt::Display for Fy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}-{:02}", self.start, (self.start + 1).rem_euclid(100))
+    }
+}
+
+/// The financial year and quarter `day` falls in.
+pub fn quarter_of(day: NaiveDate) -> (Fy, Quarter) {
+    let index = (day.month() + 8) % 12 / 3;
+    (Fy::of(day), Quarter::from_index(index).unwrap_or(Quarter::Q1))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_financial_year_is_written_2025_26_and_runs_april_to_march() {
+        let fy = Fy::parse(" 2025-26 ").unwrap();
+        assert_eq!(
+            (fy.to_string(), fy.short()),
+            ("2025-26".to_string(), "25-26".to_string())
+        );
+        assert_eq!(
+            (fy.first_day().to_string(), fy.last_day().to_string()),
+            ("2025-04-01".into(), "2026-03-31".into())
+        );
+        assert_eq!(fy.first_month().to_string(), "2025-04");
+        assert_eq!(Fy::parse("2099-00").map(|f| f.start), Some(2099));
+        for bad in ["2025-27", "25-26", "2025/26", "1999-00", "2025-2026", ""] {
+            assert_eq!(Fy::parse(bad), None, "{bad}");
+        }
+        assert_eq!(Fy::param("x").unwrap_err().code, "invalid_fy");
+    }
 
     #[test]
     fn a_date_that_does_not_exist_says_so() {

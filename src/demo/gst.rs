@@ -39,7 +39,7 @@ impl Writer<'_> {
     /// The next number of `doc_type`'s series for `day`, the series moved on.
     fn number(&self, doc_type: &str, day: NaiveDate) -> Result<String, AppError> {
         let prefix = rules::prefix(doc_type).expect("a known type");
-        let fy = rules::financial_year(day);
+        let fy = crate::clock::Fy::of(day).short();
         let last: Option<i64> = self
             .conn
             .query_row(

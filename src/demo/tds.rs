@@ -9,9 +9,10 @@
 //! `tds::record_certificate` records it.
 
 use crate::clock;
+use crate::clock::{Fy, Quarter};
 use crate::demo::{Rng, Summary};
 use crate::error::AppError;
-use crate::tds::rules::{Fy, Quarter, certificate_due};
+use crate::tds::rules::certificate_due;
 use crate::tds::store;
 use chrono::{Duration, NaiveDate};
 use rusqlite::{Connection, params};

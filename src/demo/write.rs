@@ -229,7 +229,7 @@ pub fn write(
     for i in order {
         let d = &plan.docs[i];
         let prefix = rules::prefix(d.doc_type).expect("a known type");
-        let fy = rules::financial_year(d.doc_date.expect("issued"));
+        let fy = crate::clock::Fy::of(d.doc_date.expect("issued")).short();
         let seq = series.entry((prefix, fy.clone())).or_insert(0);
         *seq += 1;
         numbers[i] = Some(rules::number(prefix, &fy, *seq));
@@ -329,7 +329,7 @@ pub fn write(
         let p = &plan.payments[i];
         let (at, id) = (pay_times[i], &pay_ids[i]);
         let user = &staff_ids[plan.clients[p.client].owner];
-        let fy = rules::financial_year(p.received_on);
+        let fy = crate::clock::Fy::of(p.received_on).short();
         let seq = series.entry(("RCT", fy.clone())).or_insert(0);
         *seq += 1;
         let receipt_no = rules::number("RCT", &fy, *seq);

@@ -60,7 +60,7 @@ pub fn issue_in(tx: &Connection, user: &AuthUser, id: &str) -> Result<Document, 
     store::set_lines(tx, id, &priced)?;
     let prefix =
         rules::prefix(&doc.doc_type).ok_or_else(|| AppError::internal("document type without a prefix"))?;
-    let fy = rules::financial_year(doc_date);
+    let fy = crate::clock::Fy::of(doc_date).short();
     let doc_no = rules::number(prefix, &fy, store::next_seq(tx, prefix, &fy)?);
     let mut fields = vec![
         ("status", Value::Text("issued".into())),

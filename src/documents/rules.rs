@@ -10,7 +10,7 @@
 use crate::clock;
 use crate::error::{AppError, Warning};
 use crate::money::div_round_half_up;
-use chrono::{DateTime, Datelike, NaiveDate, Utc};
+use chrono::{DateTime, NaiveDate, Utc};
 
 /// The document types and their number prefixes (receipts use RCT, in the payments area).
 pub fn prefix(doc_type: &str) -> Option<&'static str> {
@@ -21,26 +21,6 @@ pub fn prefix(doc_type: &str) -> Option<&'static str> {
         "CREDIT_NOTE" => "CN",
         _ => return None,
     })
-}
-
-/// The financial year holding `date`: 1 April to 31 March.
-pub fn financial_year_span(date: NaiveDate) -> (NaiveDate, NaiveDate) {
-    let start = if date.month() >= 4 {
-        date.year()
-    } else {
-        date.year() - 1
-    };
-    let first = |year| NaiveDate::from_ymd_opt(year, 4, 1).expect("1 April exists");
-    (
-        first(start),
-        first(start + 1).pred_opt().expect("31 March exists"),
-    )
-}
-
-/// "26-27" for any date from 1 April 2026 to 31 March 2027.
-pub fn financial_year(date: NaiveDate) -> String {
-    let start = financial_year_span(date).0.year();
-    format!("{:02}-{:02}", start % 100, (start + 1) % 100)
 }
 
 /// The payment states of an issued invoice (decisions 10).
@@ -420,23 +400,22 @@ mod tests {
     }
 
     #[test]
-    fn financial_years_turn_on_the_first_of_april() {
-        assert_eq!(financial_year(d("2026-11-22")), "26-27");
-        assert_eq!(financial_year(d("2027-03-31")), "26-27");
-        assert_eq!(financial_year(d("2027-04-01")), "27-28");
-        assert_eq!(financial_year(d("2000-01-15")), "99-00");
-        assert_eq!(financial_year(d("2099-12-31")), "99-00");
+    fn numbers_carry_the_financial_year() {
+        let fy = |day: &str| clock::Fy::of(d(day)).short();
+        assert_eq!(fy("2026-11-22"), "26-27");
+        assert_eq!(fy("2027-03-31"), "26-27");
+        assert_eq!(fy("2027-04-01"), "27-28");
+        assert_eq!(fy("2000-01-15"), "99-00");
+        assert_eq!(fy("2099-12-31"), "99-00");
         assert_eq!(number("INV", "26-27", 1), "INV/26-27-0001");
         assert_eq!(number("CN", "26-27", 12345), "CN/26-27-12345");
         assert!(number("INV", "26-27", 999_999).len() <= 16);
-        assert_eq!(
-            financial_year_span(d("2027-03-31")),
-            (d("2026-04-01"), d("2027-03-31"))
-        );
-        assert_eq!(
-            financial_year_span(d("2028-04-01")),
-            (d("2028-04-01"), d("2029-03-31"))
-        );
+        let span = |day: &str| {
+            let fy = clock::Fy::of(d(day));
+            (fy.first_day(), fy.last_day())
+        };
+        assert_eq!(span("2027-03-31"), (d("2026-04-01"), d("2027-03-31")));
+        assert_eq!(span("2028-04-01"), (d("2028-04-01"), d("2029-03-31")));
     }
 
     #[test]

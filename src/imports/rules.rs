@@ -19,7 +19,7 @@
 //! - numbers far past a series' own open a gap the owner is warned of before the commit
 //!   ([`continuity_gaps`]).
 
-use crate::documents::rules::financial_year;
+use crate::clock::Fy;
 use crate::error::AppError;
 use crate::gstin::Gstin;
 use crate::staff::rules::{check_email, check_phone};
@@ -880,7 +880,7 @@ pub fn check_row(raw: &RawRow, today: NaiveDate) -> Verdict {
             )),
             Some(d) => {
                 v.doc_date = Some(d);
-                v.fy = Some(financial_year(d));
+                v.fy = Some(Fy::of(d).short());
             }
             None => p.push(problem(
                 "date_invalid",

@@ -2,8 +2,8 @@
 //! rows list, and the aggregates of the status.
 
 use crate::clock;
+use crate::clock::Fy;
 use crate::db::query::{Filter, ListQuery, Listing, like_contains};
-use crate::documents::rules::financial_year;
 use crate::error::AppError;
 use crate::imports::rules::{Column, Problem, RawRow, Verdict};
 use crate::projects::rules::Step;
@@ -483,7 +483,7 @@ fn verification(conn: &Connection, sql: &str) -> Result<Verification, AppError> 
         let Some(date) = clock::date(&date) else {
             continue;
         };
-        let fy = financial_year(date);
+        let fy = Fy::of(date).short();
         v.invoice_total += total;
         *v.invoices_by_fy.entry(fy.clone()).or_default() += 1;
         *v.totals_by_fy.entry(fy).or_default() += total;

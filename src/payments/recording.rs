@@ -200,7 +200,7 @@ pub fn record_in(tx: &Connection, user: &AuthUser, payment: NewPayment) -> Resul
     } = payment;
     visible_client(tx, user, &input.client_id)?;
     rules::check_received_on(input.received_on, crate::db::settings::office_today(tx)?)?;
-    let fy = doc_rules::financial_year(input.received_on);
+    let fy = crate::clock::Fy::of(input.received_on).short();
     let receipt_no = doc_rules::number("RCT", &fy, doc_store::next_seq(tx, "RCT", &fy)?);
     let id = store::insert(
         tx,

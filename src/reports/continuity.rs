@@ -11,9 +11,9 @@
 //! (`number_series.last_seq`); a series that starts past 1 (seeded past the old system's numbers
 //! by the import) shows it in `first`.
 
+use crate::clock::Fy;
 use crate::error::AppError;
 use crate::reports::store;
-use crate::revenue::rules::parse_fy;
 use rusqlite::Connection;
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
@@ -138,13 +138,7 @@ pub fn continuity(prefix: &str, fy: &str, numbers: Numbers, given: Option<i64>) 
 /// Every series of `fy` (`YYYY-YY`; None: every year).
 pub fn report(conn: &Connection, fy: Option<&str>) -> Result<ContinuityReport, AppError> {
     let short = match fy.map(str::trim).filter(|f| !f.is_empty()) {
-        Some(text) => {
-            let start = parse_fy(text).ok_or_else(|| {
-                AppError::bad_request("invalid_fy", "fy is a financial year as YYYY-YY, e.g. 2025-26.")
-                    .on_field("fy")
-            })?;
-            Some(crate::documents::rules::financial_year(start.first_day()))
-        }
+        Some(text) => Some(Fy::param(text)?.short()),
         None => None,
     };
     let mut series: BTreeMap<(String, String), Numbers> = BTreeMap::new();

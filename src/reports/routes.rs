@@ -3,9 +3,9 @@
 
 use crate::AppState;
 use crate::auth::session::{AuthUser, Manager};
+use crate::clock::Fy;
 use crate::db::page::{Page, Paginated};
 use crate::db::settings;
-use crate::documents::rules::financial_year_span;
 use crate::error::{AppError, ErrorBody};
 use crate::http::csv;
 use crate::http::extract::QueryParams;
@@ -192,7 +192,8 @@ pub struct GstSummary {
 
 async fn gst(state: &AppState, user: &AuthUser, period: Period) -> Result<GstSummary, AppError> {
     let today = state.db.read(settings::office_today).await?;
-    let (fy_start, fy_end) = financial_year_span(today);
+    let fy = Fy::of(today);
+    let (fy_start, fy_end) = (fy.first_day(), fy.last_day());
     let from = period.from.unwrap_or(fy_start);
     let to = period.to.unwrap_or(fy_end);
     if from > to {

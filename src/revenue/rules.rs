@@ -7,6 +7,7 @@
 //! society's cloud server cost; its percentage is of what was billed, and there is none when
 //! nothing was billed.
 
+use crate::clock::Fy;
 use crate::clock::Month;
 use crate::error::AppError;
 use chrono::{Datelike, NaiveDate};
@@ -28,14 +29,6 @@ pub enum Start {
     FinancialYear,
     /// The `n` months that end with `to`.
     Trailing(i32),
-}
-
-/// The April that starts the financial year `text` names (`2025-26`).
-pub fn parse_fy(text: &str) -> Option<Month> {
-    let (start, end) = text.trim().split_once('-')?;
-    let start: i32 = start.parse().ok().filter(|_| start.len() == 4)?;
-    let end: i32 = end.parse().ok().filter(|_| end.len() == 2)?;
-    ((start + 1) % 100 == end).then(|| Month::parse(&format!("{start:04}-04")))?
 }
 
 fn month_param(text: &str, field: &str) -> Result<Month, AppError> {
@@ -69,10 +62,7 @@ impl Months {
                 .on_field("fy"));
             }
             Some(fy) => {
-                let april = parse_fy(fy).ok_or_else(|| {
-                    AppError::bad_request("invalid_fy", "fy is a financial year as YYYY-YY, e.g. 2025-26.")
-                        .on_field("fy")
-                })?;
+                let april = Fy::param(fy)?.first_month();
                 Months {
                     from: april,
                     to: april.plus(11),

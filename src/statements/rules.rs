@@ -13,8 +13,8 @@
 //!   else its date): 0-30 (not yet due included), 31-60, 61-90, over 90.
 
 use crate::clock;
+use crate::clock::Fy;
 use crate::error::AppError;
-use crate::tds::rules::Fy;
 use chrono::{Datelike, NaiveDate};
 use serde::Serialize;
 use utoipa::ToSchema;

@@ -21,6 +21,7 @@ pub mod store;
 
 pub use self::settings::{TdsSettings, TdsSettingsInput, default_section, save_settings_in, settings_view};
 use crate::auth::session::AuthUser;
+use crate::clock::{Fy, Quarter};
 use crate::db::audit::record;
 use crate::db::page::{Page, Paginated};
 use crate::db::query::nocase_cmp;
@@ -30,7 +31,6 @@ use crate::http::csv;
 use crate::money;
 use crate::reminders::scan::{Due, blank};
 use chrono::NaiveDate;
-use rules::{Fy, Quarter};
 use rusqlite::Connection;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -153,10 +153,7 @@ pub fn period(
 ) -> Result<(Fy, Option<Quarter>), AppError> {
     let given = |t: Option<&str>| t.map(str::trim).filter(|t| !t.is_empty()).map(str::to_string);
     let fy = match given(fy) {
-        Some(text) => Fy::parse(&text).ok_or_else(|| {
-            AppError::bad_request("invalid_fy", "fy is a financial year as YYYY-YY, e.g. 2025-26.")
-                .on_field("fy")
-        })?,
+        Some(text) => Fy::param(&text)?,
         None => Fy::of(office_today(conn)?),
     };
     let quarter = given(quarter)

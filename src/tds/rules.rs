@@ -15,9 +15,9 @@
 //!   day to the office's today; it certifies a positive whole number of paise.
 
 use crate::clock;
+use crate::clock::{Fy, Quarter};
 use crate::error::AppError;
 use crate::money;
-use crate::revenue::rules::parse_fy;
 use chrono::{Datelike, Days, NaiveDate};
 use serde_json::Value;
 
@@ -34,136 +34,6 @@ pub const MAX_AMOUNT: i64 = 1_000_000_000_000;
 /// The days of statutory dates a scan looks back over: a first scan on an old office raises
 /// the last year's certificates, not ten years of them.
 pub const LOOKBACK_DAYS: u64 = 365;
-
-/// A quarter of a financial year.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Quarter {
-    Q1,
-    Q2,
-    Q3,
-    Q4,
-}
-
-impl Quarter {
-    pub const ALL: [Quarter; 4] = [Quarter::Q1, Quarter::Q2, Quarter::Q3, Quarter::Q4];
-
-    /// `Q1` to `Q4` (any case, spaces around allowed).
-    pub fn parse(text: &str) -> Option<Quarter> {
-        match text.trim().to_ascii_uppercase().as_str() {
-            "Q1" => Some(Quarter::Q1),
-            "Q2" => Some(Quarter::Q2),
-            "Q3" => Some(Quarter::Q3),
-            "Q4" => Some(Quarter::Q4),
-            _ => None,
-        }
-    }
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Quarter::Q1 => "Q1",
-            Quarter::Q2 => "Q2",
-            Quarter::Q3 => "Q3",
-            Quarter::Q4 => "Q4",
-        }
-    }
-
-    /// 0 for Q1 to 3 for Q4.
-    pub fn index(self) -> u32 {
-        self as u32
-    }
-
-    /// The quarter of index 0 to 3.
-    pub fn from_index(i: u32) -> Option<Quarter> {
-        Quarter::ALL.get(i as usize).copied()
-    }
-
-    /// "April to June".
-    pub fn months(self) -> &'static str {
-        match self {
-            Quarter::Q1 => "April to June",
-            Quarter::Q2 => "July to September",
-            Quarter::Q3 => "October to December",
-            Quarter::Q4 => "January to March",
-        }
-    }
-}
-
-/// A financial year, April to March, named by the year it starts in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Fy {
-    pub start: i32,
-}
-
-impl Fy {
-    /// `2025-26`, read as `revenue::rules::parse_fy` reads it.
-    pub fn parse(text: &str) -> Option<Fy> {
-        parse_fy(text).map(|april| Fy {
-            start: april.first_day().year(),
-        })
-    }
-
-    /// The financial year `day` is in.
-    pub fn of(day: NaiveDate) -> Fy {
-        Fy {
-            start: if day.month() >= 4 {
-                day.year()
-            } else {
-                day.year() - 1
-            },
-        }
-    }
-
-    fn day(year: i32, month: u32, day: u32) -> NaiveDate {
-        NaiveDate::from_ymd_opt(year, month, day).unwrap_or(NaiveDate::MIN)
-    }
-
-    /// The first day of `q`.
-    pub fn quarter_first(self, q: Quarter) -> NaiveDate {
-        let month = 4 + 3 * q.index();
-        if month > 12 {
-            Fy::day(self.start + 1, month - 12, 1)
-        } else {
-            Fy::day(self.start, month, 1)
-        }
-    }
-
-    /// The last day of `q`.
-    pub fn quarter_last(self, q: Quarter) -> NaiveDate {
-        match q {
-            Quarter::Q1 => Fy::day(self.start, 6, 30),
-            Quarter::Q2 => Fy::day(self.start, 9, 30),
-            Quarter::Q3 => Fy::day(self.start, 12, 31),
-            Quarter::Q4 => Fy::day(self.start + 1, 3, 31),
-        }
-    }
-
-    /// 1 April to 31 March.
-    pub fn first_day(self) -> NaiveDate {
-        self.quarter_first(Quarter::Q1)
-    }
-
-    pub fn last_day(self) -> NaiveDate {
-        self.quarter_last(Quarter::Q4)
-    }
-
-    pub fn previous(self) -> Fy {
-        Fy {
-            start: self.start - 1,
-        }
-    }
-}
-
-impl std::fmt::Display for Fy {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}-{:02}", self.start, (self.start + 1).rem_euclid(100))
-    }
-}
-
-/// The financial year and quarter `day` falls in.
-pub fn quarter_of(day: NaiveDate) -> (Fy, Quarter) {
-    let index = (day.month() + 8) % 12 / 3;
-    (Fy::of(day), Quarter::from_index(index).unwrap_or(Quarter::Q1))
-}
 
 /// The last day for the deductor's quarterly TDS return (rule 31A(2)): 31 July, 31 October,
 /// 31 January and 31 May.
@@ -502,7 +372,7 @@ mod tests {
             ("2099-02-14", "2098-99", Quarter::Q4),
         ];
         for (day, fy, q) in cases {
-            let (f, got) = quarter_of(d(day));
+            let (f, got) = crate::clock::quarter_of(d(day));
             assert_eq!((f.to_string().as_str(), got), (fy, q), "{day}");
             assert!(f.quarter_first(got) <= d(day) && d(day) <= f.quarter_last(got));
         }

@@ -2,10 +2,10 @@
 //! allocations of recorded payments, never kept twice), the certificates, and their writes.
 
 use crate::clock;
+use crate::clock::{Fy, Quarter};
 use crate::db::ids::new_id;
 use crate::error::AppError;
 use crate::tds::form26as::Statement;
-use crate::tds::rules::{Fy, Quarter};
 use chrono::NaiveDate;
 use rusqlite::{Connection, OptionalExtension, Row, params};
 use serde::Serialize;

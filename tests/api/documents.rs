@@ -15,7 +15,7 @@ fn today() -> chrono::NaiveDate {
 }
 
 fn fy(date: chrono::NaiveDate) -> String {
-    backoffice::documents::rules::financial_year(date)
+    backoffice::clock::Fy::of(date).short()
 }
 
 struct Books {

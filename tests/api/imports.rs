@@ -5,7 +5,7 @@
 
 use crate::common::{Call, Reply, TestApp};
 use axum::http::{Method, StatusCode};
-use backoffice::documents::rules::financial_year;
+use backoffice::clock::Fy;
 use chrono::NaiveDate;
 use serde_json::{Value, json};
 
@@ -193,7 +193,7 @@ async fn each_problem_kind_is_marked_on_its_row() {
     let app = TestApp::new();
     let owner = app.owner().await;
     let today = today(&app);
-    let fy = financial_year(today);
+    let fy = Fy::of(today).short();
     let existing = app
         .post(
             "/api/clients",
@@ -355,8 +355,8 @@ async fn the_series_continues_past_the_largest_legacy_number() {
     let owner = app.owner().await;
     app.set_company(&owner, json!({})).await;
     let today = today(&app);
-    let fy = financial_year(today);
-    let (first, _) = backoffice::documents::rules::financial_year_span(today);
+    let fy = Fy::of(today).short();
+    let first = Fy::of(today).first_day();
     let csv = format!(
         "name,gstin,invoice_no,invoice_date,invoice_total\n\
          Kallada SCB,{},INV/{fy}-0007,{first},1180\n\
@@ -1096,7 +1096,7 @@ async fn numbers_far_past_the_series_warn_before_the_commit_and_the_report_says_
         .await;
     let client = client.body["id"].as_str().unwrap().to_string();
     let today = today(&app);
-    let fy = financial_year(today);
+    let fy = Fy::of(today).short();
     for seq in 1..=2 {
         assert_eq!(
             issue_invoice(&app, &owner, &client, &module).await,

@@ -118,7 +118,7 @@ pub fn scenarios(f: &Fixture) -> Vec<ReadScenario> {
                         book: None,
                     };
                     let page = backoffice::directory::module_data_page(c, filter, &first_page()).unwrap();
-                    assert!(page.total > 1000, "too few subscribers");
+                    assert!(page.page.total > 1000, "too few subscribers");
                 },
             )
         },
@@ -148,7 +148,7 @@ pub fn scenarios(f: &Fixture) -> Vec<ReadScenario> {
             "/api/cloud-costs/ranking",
             |c| {
                 let ranking = backoffice::cloud_costs::ranking(c, None, None, None, &first_page()).unwrap();
-                assert!(ranking.total > 1000, "too few clients on the cloud");
+                assert!(ranking.page.total > 1000, "too few clients on the cloud");
             },
         ),
     ]

@@ -8,8 +8,8 @@
 use crate::http::{Client, Measured, summarize};
 use crate::office::{self, Server};
 use crate::reads::PathOf;
+use backoffice::clock::Fy;
 use backoffice::demo::Rng;
-use backoffice::documents::rules::financial_year;
 use chrono::{Datelike, Days, NaiveDate};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -256,7 +256,7 @@ pub fn legacy_file(today: NaiveDate) -> LegacyFile {
         totals_by_fy: BTreeMap::new(),
     };
     for j in order {
-        let fy = financial_year(invoices[j].date);
+        let fy = Fy::of(invoices[j].date).short();
         let n = seq.entry(fy.clone()).or_default();
         *n += 1;
         numbers[j] = format!("OLD/{fy}-{n:05}");

@@ -3,8 +3,8 @@
 //! operation the handler calls, on a read-only connection, after the same session lookup).
 
 use crate::reads::{Fixture, Kind, ReadScenario, Reader, first_page, read_as};
+use backoffice::clock::quarter_of;
 use backoffice::tds::Asked;
-use backoffice::tds::rules::quarter_of;
 
 pub fn scenarios(f: &Fixture) -> Vec<ReadScenario> {
     let (fy, this) = quarter_of(f.today);
@@ -37,7 +37,7 @@ pub fn scenarios(f: &Fixture) -> Vec<ReadScenario> {
 /// The body of a Form 26AS upload of last financial year on the large office: the demo's
 /// statement made from its receipts (tens of thousands of entries).
 pub fn form26as_body(db: &backoffice::db::Db, f: &Fixture) -> (String, String) {
-    let fy = backoffice::tds::rules::Fy::of(f.today).previous();
+    let fy = backoffice::clock::Fy::of(f.today).previous();
     let text = db
         .read_blocking(move |c| backoffice::demo::form26as::text(c, fy, f.today, 26))
         .unwrap();

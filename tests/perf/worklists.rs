@@ -65,7 +65,7 @@ pub fn scenarios(f: &Fixture) -> Vec<ReadScenario> {
                     book: None,
                 };
                 let listed = backoffice::renewals::page(c, &filter, &first_page()).unwrap();
-                assert!(listed.total > 0, "no renewals");
+                assert!(listed.page.total > 0, "no renewals");
             },
         ),
         read_as(
