@@ -8,7 +8,7 @@ import { date, integer } from "../format.js";
 import {
   DataTable, useUrlList, SearchBox, FilterBar, FilterSelect, FilterChips, Badge, EmptyState, Card, useQuery, useTitle, PageHeader, Link,
 } from "../components.js";
-import { ACTIVE_CHIPS, useModuleOptions } from "./portals.js";
+import { ACTIVE_CHIPS, useModuleOptions } from "../ui/modules.js";
 
 const enc = encodeURIComponent;
 const FILTER_KEYS = ["module_id", "q", "active"];

@@ -8,23 +8,12 @@ import {
   DataTable, useUrlList, SearchBox, FilterBar, FilterSelect, FilterChips, Badge, EmptyState,
   useFetch, useSession, useTitle, PageHeader, Link,
 } from "../components.js";
-import { isManagerial } from "./client-shared.js";
-import { usePortalReveal } from "./project-shared.js";
+import { isManagerial } from "../ui/clients.js";
+import { usePortalReveal } from "../ui/projects.js";
+import { ACTIVE_CHIPS, useModuleOptions } from "../ui/modules.js";
 
 const enc = encodeURIComponent;
 const FILTER_KEYS = ["module_id", "provider", "q", "active"];
-export const ACTIVE_CHIPS = [
-  { value: "", label: "All" },
-  { value: "1", label: "Active" },
-  { value: "0", label: "Inactive" },
-];
-
-/** The catalog's modules as filter options (the first 200 by name). */
-export function useModuleOptions(allLabel) {
-  const { data } = useFetch("/api/modules", { per_page: 200 });
-  const modules = (data && data.rows) || [];
-  return [{ value: "", label: allLabel }, ...modules.map((m) => ({ value: m.id, label: `${m.code} · ${m.name}` }))];
-}
 
 export function PortalsPage() {
   const { me } = useSession();

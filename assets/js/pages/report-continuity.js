@@ -7,7 +7,7 @@ import { html } from "/vendor/preact-htm.js";
 import { integer, numberRange } from "../format.js";
 import { qs } from "../api.js";
 import { DataTable, EmptyState, FilterBar, useFetch, useQuery, useTitle, PageHeader, Link } from "../components.js";
-import { fyChoices } from "./report-range.js";
+import { fyChoices } from "../ui/periods.js";
 
 /** What each series prefix numbers. */
 const SERIES = { QT: "Quotations", PI: "Proforma invoices", INV: "Tax invoices", CN: "Credit notes", RCT: "Receipts" };
