@@ -9,7 +9,7 @@ import {
   useFetch, useSession, useTitle, PageHeader, Link,
 } from "../components.js";
 import { isManagerial } from "../ui/clients.js";
-import { usePortalReveal } from "../ui/projects.js";
+import { usePortalReveal, projectUrl } from "../ui/projects.js";
 import { ACTIVE_CHIPS, useModuleOptions } from "../ui/modules.js";
 
 const enc = encodeURIComponent;
@@ -34,7 +34,7 @@ export function PortalsPage() {
     },
     {
       key: "module_name", label: "Module", sortable: true, wrap: true,
-      render: (r) => html`<${Link} href=${`/projects/${enc(r.client_module_id)}`} title="Open the project">${r.module_name}</${Link}>
+      render: (r) => html`<${Link} href=${projectUrl(r.client_module_id)} title="Open the project">${r.module_name}</${Link}>
         <div class="cell-sub"><span class="mono-ish">${r.module_code}</span></div>`,
     },
     { key: "provider", label: "Provider", sortable: true, render: (r) => r.provider || html`<span class="muted">—</span>` },

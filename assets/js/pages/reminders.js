@@ -13,6 +13,8 @@ import {
 import { useActiveEmployees, ownerChoices } from "../ui/clients.js";
 import { WhatsAppDialog } from "../ui/whatsapp.js";
 import { fyText } from "../ui/periods.js";
+import { docUrl } from "../ui/documents.js";
+import { projectUrl } from "../ui/projects.js";
 
 const enc = encodeURIComponent;
 
@@ -80,8 +82,8 @@ function about(r, managerial) {
       ? html`<${Link} href=${`/reports/tds?fy=${q.fy}&quarter=${q.quarter}&q=${enc(r.client_name)}`}>${text}</${Link}>`
       : text;
   }
-  if (r.doc_id) return html`<${Link} href=${`/documents/${enc(r.doc_id)}`}>${r.docNo || "Document"}</${Link}>`;
-  if (r.client_module_id) return html`<${Link} href=${`/projects/${enc(r.client_module_id)}`}>Subscription</${Link}>`;
+  if (r.doc_id) return html`<${Link} href=${docUrl(r.doc_id)}>${r.docNo || "Document"}</${Link}>`;
+  if (r.client_module_id) return html`<${Link} href=${projectUrl(r.client_module_id)}>Subscription</${Link}>`;
   if (r.contract_id) return html`<${Link} href=${`/service-contracts?client_id=${enc(r.client_id)}`}>Contract</${Link}>`;
   return html`<span class="muted">—</span>`;
 }

@@ -7,6 +7,7 @@ import { qs } from "../api.js";
 import { integer, rupees, monthLabel } from "../format.js";
 import { DataTable, FilterBar, Notice, useFetch, useQuery, useTitle, PageHeader, Link, Loading } from "../components.js";
 import { recentMonths } from "../ui/periods.js";
+import { docUrl } from "../ui/documents.js";
 
 // `sheet: false`: the section has no sheet of its own here; `amounts: false`: it counts documents.
 const SECTIONS = [
@@ -28,7 +29,7 @@ const periodChoices = () => recentMonths(25);
 
 /** Where a warning is fixed. */
 function fixLink(w) {
-  if (w.document_id) return html`<${Link} href=${`/documents/${w.document_id}`}>Open the document</${Link}>`;
+  if (w.document_id) return html`<${Link} href=${docUrl(w.document_id)}>Open the document</${Link}>`;
   if (w.client_id) return html`<${Link} href=${`/clients/${w.client_id}`}>Open the client</${Link}>`;
   if (w.code === "company_without_gstin") return html`<${Link} href="/settings/company">Open the company profile</${Link}>`;
   return null;
@@ -70,7 +71,7 @@ export function Gstr1Page() {
       data-testid=${`gstr1-csv-${r.key}`}>${r.key}.csv</a>`) },
   ];
   const b2clColumns = [
-    { key: "number", label: "Invoice", render: (r) => html`<${Link} href=${`/documents/${r.document_id}`}>${r.number}</${Link}>` },
+    { key: "number", label: "Invoice", render: (r) => html`<${Link} href=${docUrl(r.document_id)}>${r.number}</${Link}>` },
     { key: "name", label: "Client", wrap: true },
     { key: "pos", label: "Place of supply", class: "num" },
     { key: "rate", label: "Rate", class: "num", render: (r) => `${r.rate} %` },

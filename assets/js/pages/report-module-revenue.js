@@ -8,8 +8,8 @@ import { rupees, monthLabel } from "../format.js";
 import { DataTable, EmptyState, FilterBar, useFetch, useQuery, useTitle, PageHeader, Link, xlsxHref } from "../components.js";
 import { BarChart, monthShort } from "../ui/charts.js";
 import { RangePicker } from "../ui/periods.js";
+import { moduleUrl } from "../ui/modules.js";
 
-const enc = encodeURIComponent;
 /** Modules drawn on their own; the rest are summed as "Other modules". */
 const TOP = 5;
 
@@ -42,7 +42,7 @@ export function ModuleRevenuePage() {
   const columns = [
     {
       key: "name", label: "Module", wrap: true,
-      render: (r) => html`<${Link} class="cell-main" href=${`/modules/${enc(r.module_id)}`}>${r.name}</${Link}> <span class="cell-sub mono-ish">${r.code}</span>`,
+      render: (r) => html`<${Link} class="cell-main" href=${moduleUrl(r.module_id)}>${r.name}</${Link}> <span class="cell-sub mono-ish">${r.code}</span>`,
     },
     ...months.map((m, i) => ({ key: `m${i}`, label: monthShort(m), class: "num", render: (r) => money(r.months[i]) })),
     { key: "total", label: "Total", class: "num", render: (r) => html`<strong>${money(r.total)}</strong>` },

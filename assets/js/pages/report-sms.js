@@ -14,6 +14,7 @@ import {
 import { isManagerial } from "../ui/clients.js";
 import { usePortalReveal } from "../ui/projects.js";
 import { SmsQuoteDialog, useRateCard, countsText, RefreshFailure } from "../ui/sms.js";
+import { docUrl } from "../ui/documents.js";
 
 const enc = encodeURIComponent;
 const PATH = "/api/reports/sms-balances";
@@ -135,7 +136,7 @@ function TopUpDialog({ row, onClose }) {
   return html`<${SmsQuoteDialog} project=${sub} minimum=${minimum} suggested=${minimum} onClose=${onClose} onDone=${(doc) => {
     onClose();
     toast.success("Proforma draft made: check it and issue it.");
-    navigate(`/documents/${enc(doc.id)}`);
+    navigate(docUrl(doc.id));
   }} />`;
 }
 

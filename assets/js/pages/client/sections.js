@@ -5,6 +5,7 @@ import { dateTime, date, humanize, isoDate, rupees, integer } from "../../format
 import { DataTable, Card, Badge, ConfirmDialog, Notice, Spinner, EmptyState, toast, useFetch, Link } from "../../components.js";
 import { ContactDialog, BranchDialog, InteractionDialog } from "./dialogs.js";
 import { paymentUrl, advanceCell } from "../../ui/payments.js";
+import { docUrl } from "../../ui/documents.js";
 
 const enc = encodeURIComponent;
 const telHref = (phone) => `tel:${String(phone).replace(/[^\d+]/g, "")}`;
@@ -94,7 +95,6 @@ export function BranchesSection({ client, districts }) {
   </${Card}>`;
 }
 
-const documentUrl = (id) => `/documents/${enc(id)}`;
 
 /**
  * "What they owe": the client's `owes` (outstanding, the overdue part in red, the advance held), its open
@@ -107,13 +107,13 @@ export function OwesSection({ client }) {
   const openRows = (open.data && open.data.rows) || [];
   const recentRows = (recent.data && recent.data.rows) || [];
   const openColumns = [
-    { key: "docNo", label: "Invoice", render: (r) => html`<${Link} class="cell-main" href=${documentUrl(r.document_id)}>${r.docNo}</${Link}>` },
+    { key: "docNo", label: "Invoice", render: (r) => html`<${Link} class="cell-main" href=${docUrl(r.document_id)}>${r.docNo}</${Link}>` },
     { key: "doc_date", label: "Date", render: (r) => date(r.doc_date) },
     { key: "due_date", label: "Due", render: (r) => html`<span class=${r.days_past_due > 0 ? "owes-overdue" : ""}>${date(r.due_date || r.doc_date)}</span>` },
     { key: "outstanding", label: "Outstanding", class: "num", render: (r) => rupees(r.outstanding) },
   ];
   const recentColumns = [
-    { key: "docNo", label: "Document", render: (r) => html`<${Link} class="cell-main" href=${documentUrl(r.id)}>${r.docNo || "Draft"}</${Link}>` },
+    { key: "docNo", label: "Document", render: (r) => html`<${Link} class="cell-main" href=${docUrl(r.id)}>${r.docNo || "Draft"}</${Link}>` },
     { key: "type", label: "Type", render: (r) => humanize(r.type) },
     { key: "doc_date", label: "Date", render: (r) => date(r.doc_date) },
     { key: "total", label: "Total", class: "num", render: (r) => rupees(r.total) },

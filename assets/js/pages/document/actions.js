@@ -14,6 +14,7 @@ import {
 import { docUrl, docNumber, typeLabel } from "../../ui/documents.js";
 import { isManagerial } from "../../ui/clients.js";
 import { keepWarnings, readWarnings, dropWarnings } from "./warnings.js";
+import { paymentUrl } from "../../ui/payments.js";
 
 const enc = encodeURIComponent;
 const action = (doc, name, body = {}) => post(`/api/documents/${enc(doc.id)}/${name}`, body);
@@ -50,7 +51,7 @@ function CancelBlocked({ doc, blockers, onClose, onRefresh }) {
       ${problem && html`<${Notice} tone="danger" alert=${true}>${problem}</${Notice}>`}
       ${blockers.payments.length > 0 && html`<h3 class="dialog-subhead">Payments allocated to it</h3>
         <ul class="plain-list blocker-list">${blockers.payments.map((p) => html`<li key=${p.payment_id} data-payment-id=${p.payment_id}>
-          <${Link} href=${`/payments/${enc(p.payment_id)}`}>${p.receipt_no}</${Link}>
+          <${Link} href=${paymentUrl(p.payment_id)}>${p.receipt_no}</${Link}>
           <span class="muted"> ${date(p.received_on)} · ${rupees(p.amount)}${p.tds ? ` + TDS ${rupees(p.tds)}` : ""}</span>
           <button type="button" class="btn btn-sm" data-action="move-to-advance" disabled=${!!moving} aria-busy=${moving === p.payment_id ? "true" : undefined}
             onClick=${() => moveToAdvance(p)}>Move to advance</button></li>`)}</ul>`}

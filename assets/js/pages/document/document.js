@@ -12,6 +12,7 @@ import { DraftEditor } from "./editor.js";
 import { useDocumentActions, PriceChanges } from "./actions.js";
 import { useOutbound, PdfLinks } from "./outbound.js";
 import { WhatsAppDialog } from "../../ui/whatsapp.js";
+import { paymentUrl } from "../../ui/payments.js";
 
 const enc = encodeURIComponent;
 
@@ -77,7 +78,7 @@ function SettlementCard({ doc }) {
   const payments = doc.payments || [];
   const notes = doc.credit_notes || [];
   const columns = [
-    { key: "receipt_no", label: "Receipt", render: (p) => html`<${Link} href=${`/payments/${enc(p.payment_id)}`}>${p.receipt_no}</${Link}>` },
+    { key: "receipt_no", label: "Receipt", render: (p) => html`<${Link} href=${paymentUrl(p.payment_id)}>${p.receipt_no}</${Link}>` },
     { key: "received_on", label: "Received", render: (p) => date(p.received_on) },
     { key: "amount", label: "Amount", class: "num", render: (p) => rupees(p.amount) },
     { key: "tds", label: "TDS", class: "num", render: (p) => (p.tds ? rupees(p.tds) : html`<span class="muted">—</span>`) },

@@ -9,6 +9,7 @@ import {
   useFetch, useUrlList, Link, RowsEditor, keyed, listFieldError, focusRowControl, EmptyState, Loading, DialogActions,
 } from "../../components.js";
 import { NotifyDialog, NotifyResult } from "./notify.js";
+import { projectUrl } from "../../ui/projects.js";
 
 const enc = encodeURIComponent;
 
@@ -183,7 +184,7 @@ export function RosterCard({ module, canNotify }) {
     { key: "client_name", label: "Client", wrap: true, render: (r) => html`<${Link} class="cell-main" href=${`/clients/${enc(r.client_id)}`}>${r.client_name}</${Link}>` },
     { key: "price", label: "Price today", class: "num", render: (r) => (r.price === null ? html`<span class="muted">No price</span>` : rupees(r.price)) },
     { key: "next_renewal", label: "Next renewal", render: (r) => (r.next_renewal ? date(r.next_renewal) : html`<span class="muted">—</span>`) },
-    { key: "open", label: "Project", class: "actions-col", render: (r) => html`<${Link} class="btn btn-sm" href=${`/projects/${enc(r.client_module_id)}`}
+    { key: "open", label: "Project", class: "actions-col", render: (r) => html`<${Link} class="btn btn-sm" href=${projectUrl(r.client_module_id)}
         aria-label=${`Open the project of ${r.client_name}`}>Open</${Link}>` },
   ];
   return html`${notifying && html`<${NotifyDialog} module=${module} subscribers=${list.data ? list.total : undefined}

@@ -11,6 +11,7 @@ import { NotFoundPage } from "../../ui/errors.js";
 import { isManagerial } from "../../ui/clients.js";
 import { ProjectStatusBadge, STATUS_SUGGESTIONS, CustomFields, fieldStart, fieldValuesBody } from "../../ui/projects.js";
 import { ChecklistCard, CredentialsCard, useProjectQuotes } from "./sections.js";
+import { moduleUrl } from "../../ui/modules.js";
 
 const enc = encodeURIComponent;
 const TEXT = ["status", "edition", "provider", "username"];
@@ -154,7 +155,7 @@ export function ProjectPage({ id }) {
     }} />`}
     ${crumbs}
     <${PageHeader} title=${p.module_name} subtitle=${subtitle}
-      actions=${html`${quotes.buttons}${me.role === "owner" && html`<${Link} class="btn" href=${`/modules/${enc(p.module_id)}`}>Module in the catalog</${Link}>`}`} />
+      actions=${html`${quotes.buttons}${me.role === "owner" && html`<${Link} class="btn" href=${moduleUrl(p.module_id)}>Module in the catalog</${Link}>`}`} />
     <div class="page-grid">
       <div class="page-col">
         <${DetailsCard} project=${p} onEdit=${() => setEditing(true)} />

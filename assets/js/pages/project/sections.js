@@ -10,6 +10,7 @@ import {
 } from "../../components.js";
 import { revealFailure } from "../../ui/projects.js";
 import { SmsQuoteDialog, useRateCard } from "../../ui/sms.js";
+import { docUrl } from "../../ui/documents.js";
 
 const enc = encodeURIComponent;
 
@@ -251,7 +252,7 @@ export function useProjectQuotes(project) {
   const card = useRateCard(project);
   const opened = (doc) => {
     toast.success("Proforma draft made: check it and issue it.");
-    navigate(`/documents/${enc(doc.id)}`);
+    navigate(docUrl(doc.id));
   };
   const renewal = async () => {
     if (busy) return;
@@ -267,7 +268,7 @@ export function useProjectQuotes(project) {
   // A live renewal proforma is opened, not made twice (as the renewals list does).
   const pi = project && project.renewal_document;
   const renewalAction = pi
-    ? html`<${Link} class="btn" href=${`/documents/${enc(pi.id)}`} data-testid="renewal-proforma">${pi.docNo ? `Proforma ${pi.docNo}, ${pi.status}` : "Renewal proforma draft"}</${Link}>`
+    ? html`<${Link} class="btn" href=${docUrl(pi.id)} data-testid="renewal-proforma">${pi.docNo ? `Proforma ${pi.docNo}, ${pi.status}` : "Renewal proforma draft"}</${Link}>`
     : html`<button type="button" class="btn" onClick=${renewal} disabled=${busy} aria-busy=${busy ? "true" : undefined}>
       ${busy && html`<span class="spinner small" aria-hidden="true"></span>`}Renewal proforma</button>`;
   const buttons = html`${renewalAction}
