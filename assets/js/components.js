@@ -9,6 +9,6 @@ export { DataTable, Pagination, useUrlList, SearchBox, FilterBar, FilterSelect, 
 export { ChangeDiff, diffEntries } from "./ui/diff.js";
 export { Link, navigate, useLocation, useQuery, safeNext, useLeaveGuard } from "./router.js";
 export { useFetch, useTitle, useSession, SessionContext } from "./hooks.js";
-export { PageHeader, Card } from "./ui/layout.js";
+export { PageHeader, Card, Detail } from "./ui/layout.js";
 export { RowsEditor, keyed, unkeyed, listFieldError, focusRowControl } from "./ui/rows.js";
 export { BarChart, HBarChart, Sparkline, rupeesCompact, monthShort, countFormat } from "./ui/charts.js";

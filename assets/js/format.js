@@ -148,6 +148,12 @@ export function ago(rfc3339, now = Date.now()) {
 
 const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
 
+/** "2026-05" → "May 2026". */
+export function monthLabel(ym) {
+  const m = /^(\d{4})-(\d{2})$/.exec(String(ym || ""));
+  return m && MONTHS[Number(m[2]) - 1] ? `${MONTHS[Number(m[2]) - 1]} ${m[1]}` : String(ym || "");
+}
+
 /**
  * The one reading of a typed date. "22-11-2026" (also with / or . between, and 1-digit day or
  * month) → { iso: "2026-11-22" }; a real month without that day → { problem: "31-02-2026: there

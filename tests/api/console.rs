@@ -153,3 +153,131 @@ fn no_asset_carries_inline_script_or_inline_handlers() {
         );
     }
 }
+
+/// Console layering (issue 38): a screen's shared pieces live in `assets/js/ui/`, so no page
+/// imports another page. A folder under `pages/` is one screen split in files (`client/`,
+/// `document/`, …): its files import each other and nothing else under `pages/`. A file
+/// directly in `pages/` is a whole screen and imports no page; nothing in `ui/` imports a page.
+mod page_imports {
+    use std::path::{Component, Path, PathBuf};
+
+    /// The modules `code` imports: the text of each `from "…"`, `import "…"` and `import("…")`,
+    /// comment lines left out.
+    fn specifiers(code: &str) -> Vec<String> {
+        let mut found = vec![];
+        for line in code.lines() {
+            let t = line.trim_start();
+            if t.starts_with("//") || t.starts_with("/*") || t.starts_with('*') {
+                continue;
+            }
+            for marker in ["from \"", "import \"", "import(\""] {
+                let mut rest = line;
+                while let Some(at) = rest.find(marker) {
+                    rest = &rest[at + marker.len()..];
+                    if let Some(end) = rest.find('"') {
+                        found.push(rest[..end].to_string());
+                        rest = &rest[end..];
+                    }
+                }
+            }
+        }
+        found
+    }
+
+    /// `spec` imported by `file` (both under assets/, e.g. `js/pages/client/client.js`) as a
+    /// path under assets/, `..` resolved; None for what lies outside (a bare name).
+    fn resolve(file: &Path, spec: &str) -> Option<PathBuf> {
+        let joined = if let Some(abs) = spec.strip_prefix('/') {
+            PathBuf::from(abs)
+        } else if spec.starts_with("./") || spec.starts_with("../") {
+            file.parent()?.join(spec)
+        } else {
+            return None;
+        };
+        let mut out = PathBuf::new();
+        for c in joined.components() {
+            match c {
+                Component::ParentDir => {
+                    out.pop();
+                }
+                Component::Normal(p) => out.push(p),
+                _ => {}
+            }
+        }
+        Some(out)
+    }
+
+    /// What is wrong with the imports of `file` (under assets/) whose text is `code`.
+    fn violations(file: &Path, code: &str) -> Vec<String> {
+        let pages = Path::new("js/pages");
+        let in_pages = file.starts_with(pages);
+        if !in_pages && !file.starts_with("js/ui") {
+            return vec![];
+        }
+        let folder = file.parent().unwrap();
+        specifiers(code)
+            .into_iter()
+            .filter(|spec| {
+                let Some(target) = resolve(file, spec) else {
+                    return false;
+                };
+                if !target.starts_with(pages) {
+                    return false;
+                }
+                // Only the parts of one screen, in its own folder, import each other.
+                !(in_pages && folder != pages && target.parent() == Some(folder))
+            })
+            .map(|spec| format!("{} imports the page {spec}", file.display()))
+            .collect()
+    }
+
+    fn scripts(dir: &Path, out: &mut Vec<PathBuf>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                scripts(&path, out);
+            } else if path.extension().is_some_and(|e| e == "js") {
+                out.push(path);
+            }
+        }
+    }
+
+    #[test]
+    fn no_page_imports_another_page() {
+        let assets = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets");
+        let mut files = vec![];
+        scripts(&assets.join("js"), &mut files);
+        assert!(files.len() > 50, "the console's scripts were found");
+        let mut wrong = vec![];
+        for path in &files {
+            let relative = path.strip_prefix(&assets).unwrap();
+            wrong.extend(violations(relative, &std::fs::read_to_string(path).unwrap()));
+        }
+        assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    }
+
+    /// The rule sees what it forbids, and lets through what it allows.
+    #[test]
+    fn the_rule_sees_page_imports() {
+        let bad = |file: &str, code: &str| !violations(Path::new(file), code).is_empty();
+        // A whole screen imports no page, however it names it.
+        assert!(bad("js/pages/payments.js", r#"import { ClientFilter } from "./documents.js";"#));
+        assert!(bad("js/pages/payments.js", r#"import { X } from "/js/pages/documents.js";"#));
+        assert!(bad("js/pages/payments.js", r#"const m = import("./documents.js");"#));
+        assert!(bad("js/pages/payments.js", "import {\n  A,\n  B,\n} from \"./client/sections.js\";"));
+        // A screen's part imports no other screen's.
+        assert!(bad("js/pages/client/sections.js", r#"import { X } from "../documents.js";"#));
+        assert!(bad("js/pages/client/sections.js", r#"import { X } from "../document/editor.js";"#));
+        // A shared piece imports no page.
+        assert!(bad("js/ui/clients.js", r#"import { X } from "../pages/documents.js";"#));
+        // Allowed: the shared pieces, the screen's own parts, comments.
+        assert!(!bad("js/pages/payments.js", r#"import { ClientFilter } from "../ui/clients.js";"#));
+        assert!(!bad("js/pages/payments.js", r#"import { get } from "../api.js";"#));
+        assert!(!bad("js/pages/client/client.js", r#"import { X } from "./sections.js";"#));
+        assert!(!bad("js/pages/client/client.js", r#"import { X } from "../../components.js";"#));
+        assert!(!bad("js/pages/payments.js", r#"// once: import { X } from "./documents.js";"#));
+        assert!(!bad("js/pages/payments.js", r#"import { html } from "/vendor/preact-htm.js";"#));
+        // The entry imports every screen.
+        assert!(!bad("app.js", r#"import { PaymentsPage } from "/js/pages/payments.js";"#));
+    }
+}

@@ -5,7 +5,7 @@ import { get, post, isAbort } from "../api.js";
 import {
   useForm, Form, Field, SubmitButton, toast, toastWarnings, useSession, useTitle, PageHeader, Card, Link, navigate, useLeaveGuard,
 } from "../components.js";
-import { isManagerial, useClientOptions, useActiveEmployees, ownerChoices, clientValues, ClientFields, CLIENT_FIELDS, listUrl } from "./client-shared.js";
+import { isManagerial, useClientOptions, useActiveEmployees, ownerChoices, clientValues, ClientFields, CLIENT_FIELDS, listUrl } from "../ui/clients.js";
 
 /** The type and category a name gives, asked of the server 300 ms after typing stops. */
 function useClassification(name) {

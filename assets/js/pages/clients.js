@@ -8,10 +8,10 @@ import {
   DataTable, useUrlList, SearchBox, FilterBar, FilterSelect, Dialog, ConfirmDialog, Form, Field, SubmitButton,
   useForm, toast, useSession, useTitle, PageHeader, Link, navigate, useSelection, selectColumn,
 } from "../components.js";
-import { ForbiddenPage } from "./errors.js";
+import { ForbiddenPage } from "../ui/errors.js";
 import {
   isManagerial, StatusBadge, CategoryBadge, useClientOptions, useActiveEmployees, choices, ownerChoices, rememberListUrl,
-} from "./client-shared.js";
+} from "../ui/clients.js";
 
 const FILTER_KEYS = ["q", "district", "sector", "client_type", "category", "status"];
 const NO_OWNER = "__none__";

@@ -6,13 +6,13 @@
 // owner also sets the provider (report address and a write-only token) and pulls a month now.
 import { html, useState } from "/vendor/preact-htm.js";
 import { put, post } from "../api.js";
-import { dateTime, integer, rupees, rupeesInput, paiseFromRupees } from "../format.js";
+import { dateTime, integer, rupees, rupeesInput, paiseFromRupees, monthLabel } from "../format.js";
 import {
   Card, DataTable, Dialog, DialogActions, EmptyState, Field, FilterBar, FilterChips, FilterSelect, Form, Loading, MoneyField, Notice,
   PageHeader, SearchBox, Spinner, SubmitButton, Badge, Link, fieldError, toast, useFetch, useForm, useQuery, useSession, useTitle, useUrlList,
 } from "../components.js";
-import { ClientPicker } from "./document-editor.js";
-import { monthLabel } from "./report-gst.js";
+import { ClientPicker } from "../ui/clients.js";
+import { recentMonths } from "../ui/periods.js";
 
 const enc = encodeURIComponent;
 const LIST_KEYS = ["month", "q", "source"];
@@ -27,21 +27,8 @@ const SOURCES = [
   { value: "pull", label: "Pulled" },
 ];
 
-/** "2026-10" of a date, in the browser's calendar (the office's, as it runs in the office). */
-function monthOf(d) {
-  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}`;
-}
-
 /** The `count` months up to the current one, latest first, as select options. */
-function recentMonths(count) {
-  const now = new Date();
-  const out = [];
-  for (let i = 0; i < count; i++) {
-    const m = monthOf(new Date(now.getFullYear(), now.getMonth() - i, 1));
-    out.push({ value: m, label: monthLabel(m) });
-  }
-  return out;
-}
+const monthChoices = (count) => recentMonths(count).map((m) => ({ value: m, label: monthLabel(m) }));
 
 const sourceBadge = (s) => (s === "pull" ? html`<${Badge} tone="info">Pulled</${Badge}>` : html`<${Badge}>Entered</${Badge}>`);
 
@@ -57,11 +44,11 @@ function oneRow(err) {
 function CostDialog({ cost, onClose, onSaved }) {
   const form = useForm({
     client_id: cost ? cost.client_id : "",
-    month: cost ? cost.month : recentMonths(2)[1].value,
+    month: cost ? cost.month : monthChoices(2)[1].value,
     amount: cost ? rupeesInput(cost.amount) : "",
   });
   const v = form.values;
-  const months = recentMonths(36);
+  const months = monthChoices(36);
   if (cost && !months.some((m) => m.value === cost.month)) months.push({ value: cost.month, label: monthLabel(cost.month) });
   const onSubmit = form.submit(async (values) => {
     const amount = paiseFromRupees(values.amount);
@@ -111,7 +98,7 @@ function MonthsView({ chips, onEdit }) {
   return html`<div data-testid="cost-months">
     <${FilterBar} label="Filter costs">
       ${chips}
-      <${FilterSelect} label="Month" name="month" value=${query.month} options=${[{ value: "", label: "All months" }, ...recentMonths(36)]}
+      <${FilterSelect} label="Month" name="month" value=${query.month} options=${[{ value: "", label: "All months" }, ...monthChoices(36)]}
         onChange=${(month) => setQuery({ month })} />
       <${SearchBox} value=${query.q || ""} label="Client" placeholder="Part of the client's name…" onSearch=${(q) => setQuery({ q }, { replace: true })} />
       <${FilterSelect} label="How" name="source" value=${query.source} options=${SOURCES} onChange=${(source) => setQuery({ source })} />
@@ -153,7 +140,7 @@ export function CostBars({ rows }) {
 function RankingView({ chips }) {
   const list = useUrlList("/api/cloud-costs/ranking", RANKING_KEYS, { csv: true, perPage: 25 });
   const { query, setQuery, data } = list;
-  const months = recentMonths(120);
+  const months = monthChoices(120);
   const from = query.from || (data ? data.from : "");
   const to = query.to || (data ? data.to : "");
   const start = (list.page - 1) * list.perPage;
@@ -239,7 +226,7 @@ function PullNow({ onPulled }) {
       its figures at once: the rows of our clients are written, any other client id in the report is named and skipped.</p>
     <div class="form-grid form-grid-narrow">
       <${Field} label="Month" as="select" name="pull_month" value=${month} onInput=${(e) => setMonth(e.currentTarget.value)}
-        options=${[{ value: "", label: "The month before this one" }, ...recentMonths(24)]} />
+        options=${[{ value: "", label: "The month before this one" }, ...monthChoices(24)]} />
     </div>
     <div class="btn-row">
       <button type="button" class="btn" data-action="pull-now" onClick=${pullNow} disabled=${pull.busy} aria-busy=${pull.busy ? "true" : undefined}>

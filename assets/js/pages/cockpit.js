@@ -5,10 +5,9 @@
 // series, each tile a link to its list; then collections against billing as bars, and the open
 // pipeline by stage (enquiries, and the quotations waiting by follow-up band).
 import { html } from "/vendor/preact-htm.js";
-import { date, integer, rupees } from "../format.js";
+import { date, integer, rupees, monthLabel } from "../format.js";
 import { Link, Loading, Notice, useFetch, useTitle, PageHeader } from "../components.js";
 import { BarChart, HBarChart, Sparkline, monthShort } from "../ui/charts.js";
-import { monthLabel } from "./report-gst.js";
 
 /** "2026-05" → ["2026-05-01", "2026-05-31"]. */
 export function monthDays(ym) {

@@ -8,7 +8,7 @@ import {
   Card, Notice, Loading, Form, Field, SubmitButton, useForm, toast, useFetch, useTitle, PageHeader, Link, useLeaveGuard,
 } from "../components.js";
 import { date } from "../format.js";
-import { stateLabel, stateName, TDS_SECTIONS } from "./client-shared.js";
+import { stateLabel, stateName, TDS_SECTIONS } from "../ui/clients.js";
 
 const TEXT = ["name", "address", "gstin", "state_code", "phone", "email", "bank_name", "bank_account", "bank_ifsc", "upi_id", "utc_offset"];
 

@@ -8,9 +8,8 @@ import {
   DataTable, useUrlList, SearchBox, FilterBar, FilterSelect, Badge, ConfirmDialog, Dialog, Form, Field, DateField, MoneyField,
   DialogActions, useForm, fieldError, toast, useSession, useTitle, PageHeader, Link, navigate,
 } from "../components.js";
-import { ClientFilter } from "./documents.js";
-import { ClientPicker } from "./document-editor.js";
-import { docUrl, isManagerial } from "./document-shared.js";
+import { ClientFilter, ClientPicker, isManagerial } from "../ui/clients.js";
+import { docUrl } from "../ui/documents.js";
 
 const enc = encodeURIComponent;
 const FILTER_KEYS = ["q", "state", "paid_state", "client_id"];

@@ -4,10 +4,11 @@
 import { html } from "/vendor/preact-htm.js";
 import { date, humanize, rupees } from "../format.js";
 import {
-  DataTable, useUrlList, SearchBox, FilterBar, FilterSelect, DateField, Notice, useFetch, useSession, useTitle, PageHeader,
+  DataTable, useUrlList, SearchBox, FilterBar, FilterSelect, DateField, Notice, useSession, useTitle, PageHeader,
   Link, navigate,
 } from "../components.js";
-import { docUrl, TYPES, typeLabel, STATUSES, DocStatusBadge, PAYMENT_STATES, PaymentStateBadge } from "./document-shared.js";
+import { docUrl, TYPES, typeLabel, STATUSES, DocStatusBadge, PAYMENT_STATES, PaymentStateBadge } from "../ui/documents.js";
+import { ClientFilter } from "../ui/clients.js";
 
 const enc = encodeURIComponent;
 const FILTER_KEYS = ["q", "type", "status", "payment_state", "client_id", "from", "to"];
@@ -31,15 +32,6 @@ const columns = [
     render: (r) => (r.outstanding === null || r.outstanding === undefined ? "" : r.outstanding > 0 ? rupees(r.outstanding) : html`<span class="muted">${rupees(0)}</span>`),
   },
 ];
-
-/** The name of a client the list is narrowed to (from a client page's link). */
-export function ClientFilter({ id, onClear }) {
-  const { data } = useFetch(`/api/clients/${enc(id)}`);
-  return html`<div class="filter-chip">
-    <span>Client: <strong>${data ? data.name : "…"}</strong></span>
-    <button type="button" class="btn btn-sm" onClick=${onClear}>Show all clients</button>
-  </div>`;
-}
 
 export function DocumentsPage() {
   const { me } = useSession();

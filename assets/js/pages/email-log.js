@@ -9,8 +9,8 @@ import {
   DataTable, useUrlList, SearchBox, FilterBar, FilterChips, FilterSelect, DateField, Notice, Badge, useFetch, useSession, useTitle,
   PageHeader, Link,
 } from "../components.js";
-import { ClientFilter } from "./documents.js";
-import { docUrl } from "./document-shared.js";
+import { ClientFilter } from "../ui/clients.js";
+import { docUrl } from "../ui/documents.js";
 
 const enc = encodeURIComponent;
 const FILTER_KEYS = ["status", "purpose", "from", "to", "q", "client_id", "module_id"];

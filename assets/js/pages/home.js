@@ -5,7 +5,7 @@
 import { html } from "/vendor/preact-htm.js";
 import { Link, Loading, Notice, useFetch, useQuery, useSession, useTitle, PageHeader } from "../components.js";
 import { roleLabel, integer, rupees, date } from "../format.js";
-import { useSetup, PublicAddressNotice, SetupChecklist } from "./setup-shared.js";
+import { useSetup, PublicAddressNotice, SetupChecklist } from "../ui/setup.js";
 
 // What each card offers; `roles` absent = everyone signed in.
 const DESTINATIONS = [

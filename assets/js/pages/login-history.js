@@ -6,7 +6,7 @@ import { dateTime, humanize } from "../format.js";
 import {
   DataTable, useUrlList, FilterBar, FilterSelect, DateField, Badge, Notice, useFetch, useTitle, PageHeader,
 } from "../components.js";
-import { ForbiddenPage } from "./errors.js";
+import { ForbiddenPage } from "../ui/errors.js";
 
 const OUTCOME_FILTER = [
   { value: "", label: "All outcomes" },

@@ -8,7 +8,8 @@ import { date, integer } from "../format.js";
 import {
   DataTable, useUrlList, SearchBox, FilterBar, FilterSelect, FilterChips, Badge, EmptyState, Card, useQuery, useTitle, PageHeader, Link,
 } from "../components.js";
-import { ACTIVE_CHIPS, useModuleOptions } from "./portals.js";
+import { ACTIVE_CHIPS, useModuleOptions } from "../ui/modules.js";
+import { projectUrl } from "../ui/projects.js";
 
 const enc = encodeURIComponent;
 const FILTER_KEYS = ["module_id", "q", "active"];
@@ -61,7 +62,7 @@ export function ModuleDataPage() {
     { key: "active", label: "Active", sortable: true, render: (r) => (r.active ? html`<${Badge} tone="success">Active</${Badge}>` : html`<${Badge}>Inactive</${Badge}>`) },
     {
       key: "project", label: "", class: "actions-col",
-      render: (r) => html`<${Link} class="btn btn-sm" href=${`/projects/${enc(r.client_module_id)}`} aria-label=${`Open the project of ${r.client_name}`}>Project</${Link}>`,
+      render: (r) => html`<${Link} class="btn btn-sm" href=${projectUrl(r.client_module_id)} aria-label=${`Open the project of ${r.client_name}`}>Project</${Link}>`,
     },
   ];
 

@@ -3,20 +3,15 @@
 import { html } from "/vendor/preact-htm.js";
 import { rupees } from "../format.js";
 import {
-  DataTable, useUrlList, SearchBox, FilterBar, FilterSelect, Badge, useSession, useTitle, PageHeader, Link, navigate,
+  DataTable, useUrlList, SearchBox, FilterBar, FilterSelect, useSession, useTitle, PageHeader, Link, navigate,
 } from "../components.js";
+import { moduleUrl, ActiveBadge } from "../ui/modules.js";
 
 const ACTIVE_CHOICES = [
   { value: "", label: "Active and retired" },
   { value: "1", label: "Active" },
   { value: "0", label: "Retired" },
 ];
-
-export const moduleUrl = (id) => `/modules/${encodeURIComponent(id)}`;
-
-export function ActiveBadge({ active }) {
-  return html`<${Badge} tone=${active ? "success" : "neutral"}>${active ? "Active" : "Retired"}</${Badge}>`;
-}
 
 export function ModulesPage() {
   const { me } = useSession();

@@ -12,11 +12,11 @@ import {
   Card, Notice, Loading, Form, Field, MoneyField, DateField, SubmitButton, useForm, fieldError, toast, useFetch, useTitle, useQuery,
   PageHeader, Link, navigate, useLeaveGuard,
 } from "../components.js";
-import { ClientPicker } from "./document-editor.js";
-import { docUrl } from "./document-shared.js";
+import { ClientPicker } from "../ui/clients.js";
+import { docUrl } from "../ui/documents.js";
 import {
   MODES, TDS_RATES, paymentUrl, useOpenInvoices, readAllocations, allocationError, focusAllocation, AllocationPanel, splitReceived, tdsAt,
-} from "./payment-allocations.js";
+} from "../ui/payments.js";
 
 const enc = encodeURIComponent;
 

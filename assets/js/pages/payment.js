@@ -8,20 +8,14 @@ import { post } from "../api.js";
 import { date, dateTime, rupees, isoDate, paiseFromRupees, rupeesInput } from "../format.js";
 import {
   Card, Badge, Notice, Loading, Dialog, DataTable, Form, Field, MoneyField, DateField, SubmitButton, DialogActions, useForm, fieldError, toast,
-  useFetch, useSession, useTitle, PageHeader, Link,
+  useFetch, useSession, useTitle, PageHeader, Link, Detail,
 } from "../components.js";
-import { isManagerial } from "./client-shared.js";
-import { NotFoundPage } from "./errors.js";
-import { docUrl } from "./document-shared.js";
-import { modeLabel, useOpenInvoices, readAllocations, allocationError, focusAllocation, AllocationPanel } from "./payment-allocations.js";
+import { isManagerial } from "../ui/clients.js";
+import { NotFoundPage } from "../ui/errors.js";
+import { docUrl } from "../ui/documents.js";
+import { modeLabel, useOpenInvoices, readAllocations, allocationError, focusAllocation, AllocationPanel } from "../ui/payments.js";
 
 const enc = encodeURIComponent;
-
-function Detail({ label, value, testid, wide }) {
-  const empty = value === null || value === undefined || value === "";
-  return html`<div class=${`detail${wide ? " wide" : ""}`}><dt>${label}</dt>
-    <dd class=${wide ? "pre-wrap" : ""} data-testid=${testid}>${empty ? html`<span class="muted">—</span>` : value}</dd></div>`;
-}
 
 /** Applies what the payment holds to the client's open invoices. onDone(the updated payment). */
 function AllocateDialog({ payment, onClose, onDone }) {

@@ -5,8 +5,8 @@ import { date, rupees } from "../format.js";
 import {
   DataTable, useUrlList, SearchBox, FilterBar, FilterSelect, DateField, Notice, Badge, useSession, useTitle, PageHeader, Link, navigate,
 } from "../components.js";
-import { ClientFilter } from "./documents.js";
-import { MODES, modeLabel, paymentUrl, advanceCell } from "./payment-allocations.js";
+import { ClientFilter } from "../ui/clients.js";
+import { MODES, modeLabel, paymentUrl, advanceCell } from "../ui/payments.js";
 
 const enc = encodeURIComponent;
 const FILTER_KEYS = ["q", "client_id", "mode", "status", "from", "to"];

@@ -11,8 +11,8 @@ import {
   DataTable, useUrlList, SearchBox, FilterBar, FilterChips, FilterSelect, Badge, Dialog, DialogActions, ConfirmDialog, Form, Field,
   DateField, EmptyState, Notice, useForm, toast, useQuery, useSession, useTitle, PageHeader, Link, xlsxHref,
 } from "../components.js";
-import { docUrl } from "./document-shared.js";
-import { isManagerial, useActiveEmployees, ownerChoices } from "./client-shared.js";
+import { docUrl } from "../ui/documents.js";
+import { isManagerial, useActiveEmployees, ownerChoices } from "../ui/clients.js";
 
 const enc = encodeURIComponent;
 const FILTERS = [

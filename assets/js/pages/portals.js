@@ -8,23 +8,12 @@ import {
   DataTable, useUrlList, SearchBox, FilterBar, FilterSelect, FilterChips, Badge, EmptyState,
   useFetch, useSession, useTitle, PageHeader, Link,
 } from "../components.js";
-import { isManagerial } from "./client-shared.js";
-import { usePortalReveal } from "./project-shared.js";
+import { isManagerial } from "../ui/clients.js";
+import { usePortalReveal, projectUrl } from "../ui/projects.js";
+import { ACTIVE_CHIPS, useModuleOptions } from "../ui/modules.js";
 
 const enc = encodeURIComponent;
 const FILTER_KEYS = ["module_id", "provider", "q", "active"];
-export const ACTIVE_CHIPS = [
-  { value: "", label: "All" },
-  { value: "1", label: "Active" },
-  { value: "0", label: "Inactive" },
-];
-
-/** The catalog's modules as filter options (the first 200 by name). */
-export function useModuleOptions(allLabel) {
-  const { data } = useFetch("/api/modules", { per_page: 200 });
-  const modules = (data && data.rows) || [];
-  return [{ value: "", label: allLabel }, ...modules.map((m) => ({ value: m.id, label: `${m.code} · ${m.name}` }))];
-}
 
 export function PortalsPage() {
   const { me } = useSession();
@@ -45,7 +34,7 @@ export function PortalsPage() {
     },
     {
       key: "module_name", label: "Module", sortable: true, wrap: true,
-      render: (r) => html`<${Link} href=${`/projects/${enc(r.client_module_id)}`} title="Open the project">${r.module_name}</${Link}>
+      render: (r) => html`<${Link} href=${projectUrl(r.client_module_id)} title="Open the project">${r.module_name}</${Link}>
         <div class="cell-sub"><span class="mono-ish">${r.module_code}</span></div>`,
     },
     { key: "provider", label: "Provider", sortable: true, render: (r) => r.provider || html`<span class="muted">—</span>` },

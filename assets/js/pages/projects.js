@@ -8,7 +8,7 @@ import {
   Card, Notice, Loading, EmptyState, DataTable, ConfirmDialog, DateField, toast, useFetch, useUrlList, useQuery,
   useSelection, selectColumn, useSession, useTitle, PageHeader, Link, useId,
 } from "../components.js";
-import { ProjectStatusBadge, projectUrl } from "./project-shared.js";
+import { ProjectStatusBadge, projectUrl } from "../ui/projects.js";
 
 const enc = encodeURIComponent;
 

@@ -9,11 +9,10 @@ import {
   DataTable, useUrlList, SearchBox, FilterBar, FilterSelect, Badge, ConfirmDialog, Dialog, Form, Field, DateField, Notice, Loading,
   DialogActions, useForm, toast, useTitle, PageHeader, Link, keyed, listFieldError, focusRowControl,
 } from "../components.js";
-import { ClientFilter } from "./documents.js";
-import { ClientPicker } from "./document-editor.js";
-import { docUrl, TotalsBox, blankLine, linesBody, renumber, useModules } from "./document-shared.js";
-import { LinesEditor, usePreview } from "./document-lines.js";
-import { ForbiddenPage } from "./errors.js";
+import { ClientFilter, ClientPicker } from "../ui/clients.js";
+import { docUrl, TotalsBox, blankLine, linesBody, renumber, useModules } from "../ui/documents.js";
+import { LinesEditor, usePreview } from "../ui/lines.js";
+import { ForbiddenPage } from "../ui/errors.js";
 
 const enc = encodeURIComponent;
 const FILTER_KEYS = ["q", "active", "parked", "client_id"];

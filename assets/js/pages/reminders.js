@@ -10,8 +10,11 @@ import {
   DataTable, useUrlList, FilterBar, FilterSelect, Notice, Badge, Card, ConfirmDialog, Loading, useSession, useTitle, PageHeader,
   Link, toast, useSelection, selectColumn, useQuery,
 } from "../components.js";
-import { useActiveEmployees, ownerChoices } from "./client-shared.js";
+import { useActiveEmployees, ownerChoices } from "../ui/clients.js";
 import { WhatsAppDialog } from "../ui/whatsapp.js";
+import { fyText } from "../ui/periods.js";
+import { docUrl } from "../ui/documents.js";
+import { projectUrl } from "../ui/projects.js";
 
 const enc = encodeURIComponent;
 
@@ -52,14 +55,14 @@ function StatusBadge({ r }) {
 function tdsQuarter(dueOn) {
   const [y, m] = String(dueOn).split("-").map(Number);
   const [quarter, start] = { 8: ["Q1", y], 11: ["Q2", y], 2: ["Q3", y - 1], 6: ["Q4", y - 1] }[m] || [null, null];
-  return quarter && { quarter, fy: `${start}-${String((start + 1) % 100).padStart(2, "0")}` };
+  return quarter && { quarter, fy: fyText(start) };
 }
 
 /** The quarter whose TDS return falls due on `dueOn` (31 Jul Q1, 31 Oct Q2, 31 Jan Q3, 31 May Q4). */
 function returnQuarter(dueOn) {
   const [y, m] = String(dueOn).split("-").map(Number);
   const [quarter, start] = { 7: ["Q1", y], 10: ["Q2", y], 1: ["Q3", y - 1], 5: ["Q4", y - 1] }[m] || [null, null];
-  return quarter && { quarter, fy: `${start}-${String((start + 1) % 100).padStart(2, "0")}` };
+  return quarter && { quarter, fy: fyText(start) };
 }
 
 function about(r, managerial) {
@@ -79,8 +82,8 @@ function about(r, managerial) {
       ? html`<${Link} href=${`/reports/tds?fy=${q.fy}&quarter=${q.quarter}&q=${enc(r.client_name)}`}>${text}</${Link}>`
       : text;
   }
-  if (r.doc_id) return html`<${Link} href=${`/documents/${enc(r.doc_id)}`}>${r.docNo || "Document"}</${Link}>`;
-  if (r.client_module_id) return html`<${Link} href=${`/projects/${enc(r.client_module_id)}`}>Subscription</${Link}>`;
+  if (r.doc_id) return html`<${Link} href=${docUrl(r.doc_id)}>${r.docNo || "Document"}</${Link}>`;
+  if (r.client_module_id) return html`<${Link} href=${projectUrl(r.client_module_id)}>Subscription</${Link}>`;
   if (r.contract_id) return html`<${Link} href=${`/service-contracts?client_id=${enc(r.client_id)}`}>Contract</${Link}>`;
   return html`<span class="muted">—</span>`;
 }

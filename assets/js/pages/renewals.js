@@ -11,7 +11,8 @@ import {
   DataTable, useUrlList, SearchBox, FilterBar, FilterChips, DateField, Badge, Notice, ConfirmDialog, EmptyState, toast, useSession,
   useTitle, PageHeader, Link, navigate,
 } from "../components.js";
-import { docUrl, isManagerial } from "./document-shared.js";
+import { docUrl } from "../ui/documents.js";
+import { isManagerial } from "../ui/clients.js";
 
 const enc = encodeURIComponent;
 const FILTER_KEYS = ["from", "to", "kind", "q"];

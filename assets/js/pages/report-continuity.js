@@ -7,7 +7,8 @@ import { html } from "/vendor/preact-htm.js";
 import { integer, numberRange } from "../format.js";
 import { qs } from "../api.js";
 import { DataTable, EmptyState, FilterBar, useFetch, useQuery, useTitle, PageHeader, Link } from "../components.js";
-import { fyChoices } from "./report-range.js";
+import { fyChoices } from "../ui/periods.js";
+import { docUrl } from "../ui/documents.js";
 
 /** What each series prefix numbers. */
 const SERIES = { QT: "Quotations", PI: "Proforma invoices", INV: "Tax invoices", CN: "Credit notes", RCT: "Receipts" };
@@ -21,7 +22,7 @@ function GapRange({ gap }) {
   return html`<li data-testid="gap" data-from=${gap.from} data-to=${gap.to} data-explained=${imported ? "1" : "0"}>
     <span class="mono-ish">${numberRange(gap.from, gap.to, gap.count)}</span>
     ${imported && html` <span class="cell-sub" data-testid="gap-explained">explained by the import: the old system's <${Link}
-      href=${`/documents/${encodeURIComponent(imported.document_id)}`}>${imported.docNo}</${Link}></span>`}
+      href=${docUrl(imported.document_id)}>${imported.docNo}</${Link}></span>`}
   </li>`;
 }
 

@@ -7,7 +7,7 @@ import { qs } from "../api.js";
 import { date, rupees, integer, isoDate } from "../format.js";
 import { DataTable, Dialog, EmptyState, DateField, FilterBar, useUrlList, useFetch, useTitle, PageHeader, Link, xlsxHref } from "../components.js";
 import { HBarChart } from "../ui/charts.js";
-import { docUrl } from "./document-shared.js";
+import { docUrl } from "../ui/documents.js";
 
 const enc = encodeURIComponent;
 

@@ -4,17 +4,9 @@
 // default, the current financial year (1 April–31 March).
 import { html } from "/vendor/preact-htm.js";
 import { qs } from "../api.js";
-import { date, rupees } from "../format.js";
+import { date, monthLabel, rupees } from "../format.js";
 import { DataTable, EmptyState, DateField, FilterBar, Notice, useFetch, useQuery, useTitle, PageHeader, Link, xlsxHref } from "../components.js";
 import { BarChart, monthShort } from "../ui/charts.js";
-
-const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
-
-/** "2026-05" → "May 2026". */
-export function monthLabel(ym) {
-  const m = /^(\d{4})-(\d{2})$/.exec(String(ym || ""));
-  return m && MONTHS[Number(m[2]) - 1] ? `${MONTHS[Number(m[2]) - 1]} ${m[1]}` : String(ym || "");
-}
 
 const money = (v) => html`<span class=${v < 0 ? "negative" : ""}>${rupees(v)}</span>`;
 const FIGURES = [

@@ -4,9 +4,10 @@
 // the tool's CSV sheet of each section or the portal's JSON.
 import { html } from "/vendor/preact-htm.js";
 import { qs } from "../api.js";
-import { integer, rupees } from "../format.js";
+import { integer, rupees, monthLabel } from "../format.js";
 import { DataTable, FilterBar, Notice, useFetch, useQuery, useTitle, PageHeader, Link, Loading } from "../components.js";
-import { monthLabel } from "./report-gst.js";
+import { recentMonths } from "../ui/periods.js";
+import { docUrl } from "../ui/documents.js";
 
 // `sheet: false`: the section has no sheet of its own here; `amounts: false`: it counts documents.
 const SECTIONS = [
@@ -24,17 +25,11 @@ const SECTIONS = [
 
 /** This month (in progress, to look at before it is filed), the month before it and the 23
  * before that, newest first, as YYYY-MM. */
-function recentMonths() {
-  const d = new Date();
-  return Array.from({ length: 25 }, (_, i) => {
-    const m = new Date(d.getFullYear(), d.getMonth() - i, 1);
-    return `${m.getFullYear()}-${String(m.getMonth() + 1).padStart(2, "0")}`;
-  });
-}
+const periodChoices = () => recentMonths(25);
 
 /** Where a warning is fixed. */
 function fixLink(w) {
-  if (w.document_id) return html`<${Link} href=${`/documents/${w.document_id}`}>Open the document</${Link}>`;
+  if (w.document_id) return html`<${Link} href=${docUrl(w.document_id)}>Open the document</${Link}>`;
   if (w.client_id) return html`<${Link} href=${`/clients/${w.client_id}`}>Open the client</${Link}>`;
   if (w.code === "company_without_gstin") return html`<${Link} href="/settings/company">Open the company profile</${Link}>`;
   return null;
@@ -61,7 +56,7 @@ export function Gstr1Page() {
   const { data, error, loading, reload } = useFetch("/api/reports/gstr1", { period: query.period || "" });
   const g = data && !error ? data : null;
   const period = query.period || (g ? g.period : "");
-  const months = recentMonths();
+  const months = periodChoices();
   const download = (extra) => `/api/reports/gstr1${qs({ period: period || undefined, ...extra })}`;
   const rows = g ? SECTIONS.map((s) => ({ ...s, ...g.sections[s.key] })) : [];
   const columns = [
@@ -76,7 +71,7 @@ export function Gstr1Page() {
       data-testid=${`gstr1-csv-${r.key}`}>${r.key}.csv</a>`) },
   ];
   const b2clColumns = [
-    { key: "number", label: "Invoice", render: (r) => html`<${Link} href=${`/documents/${r.document_id}`}>${r.number}</${Link}>` },
+    { key: "number", label: "Invoice", render: (r) => html`<${Link} href=${docUrl(r.document_id)}>${r.number}</${Link}>` },
     { key: "name", label: "Client", wrap: true },
     { key: "pos", label: "Place of supply", class: "num" },
     { key: "rate", label: "Rate", class: "num", render: (r) => `${r.rate} %` },

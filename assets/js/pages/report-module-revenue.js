@@ -1,16 +1,15 @@
 // Module revenue (/reports/module-revenue): what each module billed per month over a period
 // (invoice lines naming a module, credit notes subtracted; before GST), the largest first, with
 // the totals per month. A stacked bar chart of the top modules above the table; the CSV of the
-// same period. The period is a financial year or a range of months (report-range.js).
+// same period. The period is a financial year or a range of months (ui/periods.js).
 import { html } from "/vendor/preact-htm.js";
 import { qs } from "../api.js";
-import { rupees } from "../format.js";
+import { rupees, monthLabel } from "../format.js";
 import { DataTable, EmptyState, FilterBar, useFetch, useQuery, useTitle, PageHeader, Link, xlsxHref } from "../components.js";
 import { BarChart, monthShort } from "../ui/charts.js";
-import { monthLabel } from "./report-gst.js";
-import { RangePicker } from "./report-range.js";
+import { RangePicker } from "../ui/periods.js";
+import { moduleUrl } from "../ui/modules.js";
 
-const enc = encodeURIComponent;
 /** Modules drawn on their own; the rest are summed as "Other modules". */
 const TOP = 5;
 
@@ -43,7 +42,7 @@ export function ModuleRevenuePage() {
   const columns = [
     {
       key: "name", label: "Module", wrap: true,
-      render: (r) => html`<${Link} class="cell-main" href=${`/modules/${enc(r.module_id)}`}>${r.name}</${Link}> <span class="cell-sub mono-ish">${r.code}</span>`,
+      render: (r) => html`<${Link} class="cell-main" href=${moduleUrl(r.module_id)}>${r.name}</${Link}> <span class="cell-sub mono-ish">${r.code}</span>`,
     },
     ...months.map((m, i) => ({ key: `m${i}`, label: monthShort(m), class: "num", render: (r) => money(r.months[i]) })),
     { key: "total", label: "Total", class: "num", render: (r) => html`<strong>${money(r.total)}</strong>` },

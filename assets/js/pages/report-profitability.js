@@ -3,11 +3,10 @@
 // (billed less cost) and its share of billed; sortable and paged, with the totals of every
 // client. Above it the ten best and ten worst margins as horizontal bars (a loss left of zero).
 import { html } from "/vendor/preact-htm.js";
-import { rupees } from "../format.js";
+import { rupees, monthLabel } from "../format.js";
 import { DataTable, EmptyState, FilterBar, SearchBox, useFetch, useUrlList, useTitle, PageHeader, Link } from "../components.js";
 import { HBarChart } from "../ui/charts.js";
-import { monthLabel } from "./report-gst.js";
-import { RangePicker } from "./report-range.js";
+import { RangePicker } from "../ui/periods.js";
 
 const enc = encodeURIComponent;
 const RANGE_KEYS = ["fy", "from", "to"];

@@ -11,10 +11,10 @@ import {
   DataTable, useUrlList, SearchBox, FilterBar, FilterChips, Badge, ConfirmDialog, Notice, Progress, EmptyState,
   toast, navigate, useQuery, useSession, useTitle, PageHeader, Link, xlsxHref,
 } from "../components.js";
-import { isManagerial } from "./client-shared.js";
-import { usePortalReveal } from "./project-shared.js";
-import { SmsQuoteDialog, useRateCard } from "./project-sections.js";
-import { countsText, RefreshFailure } from "./sms-shared.js";
+import { isManagerial } from "../ui/clients.js";
+import { usePortalReveal } from "../ui/projects.js";
+import { SmsQuoteDialog, useRateCard, countsText, RefreshFailure } from "../ui/sms.js";
+import { docUrl } from "../ui/documents.js";
 
 const enc = encodeURIComponent;
 const PATH = "/api/reports/sms-balances";
@@ -136,7 +136,7 @@ function TopUpDialog({ row, onClose }) {
   return html`<${SmsQuoteDialog} project=${sub} minimum=${minimum} suggested=${minimum} onClose=${onClose} onDone=${(doc) => {
     onClose();
     toast.success("Proforma draft made: check it and issue it.");
-    navigate(`/documents/${enc(doc.id)}`);
+    navigate(docUrl(doc.id));
   }} />`;
 }
 

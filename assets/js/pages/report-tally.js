@@ -10,7 +10,7 @@ import { date, isoDate } from "../format.js";
 import {
   Card, DateField, Field, Form, Link, Loading, Notice, PageHeader, SubmitButton, fieldError, toast, useFetch, useForm, useSession, useTitle,
 } from "../components.js";
-import { fyStartYear } from "./report-range.js";
+import { fyStartYear } from "../ui/periods.js";
 
 /** The names, in the order shown, with their labels and hints. */
 const LEDGERS = [

@@ -16,7 +16,7 @@ import {
   Badge, DataTable, DateField, Dialog, DialogActions, EmptyState, Field, FilterBar, FilterChips, FilterSelect, Form, Link, MoneyField,
   PageHeader, SearchBox, fieldError, toast, useForm, useTitle, useUrlList,
 } from "../components.js";
-import { fyChoices } from "./report-range.js";
+import { fyChoices } from "../ui/periods.js";
 
 const enc = encodeURIComponent;
 const FILTER_KEYS = ["fy", "quarter", "state", "q"];

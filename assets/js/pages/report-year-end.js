@@ -6,18 +6,12 @@ import { html, useState } from "/vendor/preact-htm.js";
 import { post, qs } from "../api.js";
 import { date, rupees } from "../format.js";
 import { DataTable, FilterBar, FilterSelect, Notice, Progress, useFetch, useTitle, PageHeader, Link } from "../components.js";
+import { fyChoices } from "../ui/periods.js";
 
 const enc = encodeURIComponent;
 
-/** The last six financial years, this one first ("2026-27"). */
-function yearChoices(today = new Date()) {
-  const start = today.getMonth() >= 3 ? today.getFullYear() : today.getFullYear() - 1;
-  return Array.from({ length: 6 }, (_, i) => {
-    const y = start - i;
-    const fy = `${y}-${String((y + 1) % 100).padStart(2, "0")}`;
-    return { value: fy, label: fy };
-  });
-}
+/** The last six financial years, this one first, each named as "2026-27". */
+const yearChoices = () => fyChoices(5).map((o) => ({ value: o.value, label: o.value }));
 
 export function YearEndStatementsPage() {
   useTitle("Year-end statements");

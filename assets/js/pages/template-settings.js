@@ -8,8 +8,8 @@ import { html, useState, useEffect } from "/vendor/preact-htm.js";
 import { put, upload } from "../api.js";
 import { integer } from "../format.js";
 import { Card, Notice, Loading, Form, Field, SubmitButton, useForm, fieldError, toast, useFetch, useTitle, PageHeader, Link, useLeaveGuard } from "../components.js";
-import { DocSheet } from "./document-shared.js";
-import { usePreview } from "./document-lines.js";
+import { DocSheet } from "../ui/documents.js";
+import { usePreview } from "../ui/lines.js";
 
 const ACCENT = "template.accent_color";
 const HEX = /^#[0-9a-fA-F]{6}$/;

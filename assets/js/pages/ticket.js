@@ -7,11 +7,11 @@ import { patch, post } from "../api.js";
 import { date, dateTime, humanize } from "../format.js";
 import {
   Card, Badge, Notice, Loading, ConfirmDialog, Form, Field, SubmitButton, useForm, toast, useFetch, useSession, useTitle, PageHeader,
-  Link, navigate,
+  Link, navigate, Detail,
 } from "../components.js";
-import { NotFoundPage } from "./errors.js";
-import { docUrl, DocStatusBadge, typeLabel } from "./document-shared.js";
-import { TicketDialog, TicketStatusBadge, SlaBadge, statusLabel } from "./ticket-shared.js";
+import { NotFoundPage } from "../ui/errors.js";
+import { docUrl, DocStatusBadge, typeLabel } from "../ui/documents.js";
+import { TicketDialog, TicketStatusBadge, SlaBadge, statusLabel } from "../ui/tickets.js";
 
 const enc = encodeURIComponent;
 
@@ -23,10 +23,6 @@ const MOVES = {
   resolved: [["Close", "closed"], ["Reopen", "open"]],
   closed: [["Reopen", "open"]],
 };
-
-function Detail({ label, children }) {
-  return html`<div class="detail"><dt>${label}</dt><dd>${children}</dd></div>`;
-}
 
 /** What one timeline entry says. */
 function EventText({ e }) {

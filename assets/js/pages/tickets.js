@@ -7,8 +7,8 @@ import { date, humanize } from "../format.js";
 import {
   DataTable, useUrlList, SearchBox, FilterBar, FilterChips, FilterSelect, EmptyState, toast, useSession, useTitle, PageHeader, Link,
 } from "../components.js";
-import { ClientFilter } from "./documents.js";
-import { TicketDialog, TicketStatusBadge, SlaBadge, ticketUrl, useTicketTypes } from "./ticket-shared.js";
+import { ClientFilter } from "../ui/clients.js";
+import { TicketDialog, TicketStatusBadge, SlaBadge, ticketUrl, useTicketTypes } from "../ui/tickets.js";
 
 const enc = encodeURIComponent;
 const FILTER_KEYS = ["chip", "mine", "search", "type", "overdue", "client_id"];

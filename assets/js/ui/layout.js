@@ -23,3 +23,15 @@ export function Card({ title, children, class: cls, actions }) {
     <div class="card-body">${children}</div>
   </section>`;
 }
+
+/**
+ * One row of a details list (`<dl class="details">`): `label` and `value`, a dash when the value
+ * is empty. Markup given as children shows as it is, empty or not. `wide` spans the list and keeps
+ * line breaks, `mono` sets codes (a GSTIN) apart, `testid` marks the value.
+ */
+export function Detail({ label, value, children, wide, mono, testid }) {
+  const empty = value === null || value === undefined || value === "";
+  const shown = children !== undefined ? children : empty ? html`<span class="muted">—</span>` : value;
+  const cls = [mono && "mono-ish", wide && "pre-wrap"].filter(Boolean).join(" ");
+  return html`<div class=${`detail${wide ? " wide" : ""}`}><dt>${label}</dt><dd class=${cls || undefined} data-testid=${testid}>${shown}</dd></div>`;
+}
