@@ -245,8 +245,10 @@ fn explain_registration(what: &str, error: windows_service::Error) -> String {
         // ERROR_SERVICE_EXISTS
         Some(1073) => ALREADY_REGISTERED,
         // ERROR_SERVICE_MARKED_FOR_DELETE
-        Some(1072) => " (the previous \"backoffice\" service is still being removed: close the Services console, \
-                        or restart Windows, then install again)",
+        Some(1072) => {
+            " (the previous \"backoffice\" service is still being removed: close the Services console, \
+                        or restart Windows, then install again)"
+        }
         // ERROR_SERVICE_DOES_NOT_EXIST
         Some(1060) => " (no service named \"backoffice\" is registered)",
         _ => "",

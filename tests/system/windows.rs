@@ -154,9 +154,7 @@ impl Wine {
 
     /// Where the Windows path `C:\...` is on Linux.
     fn c(&self, windows_path: &str) -> PathBuf {
-        let rest = windows_path
-            .strip_prefix(r"C:\")
-            .expect("a path on C:");
+        let rest = windows_path.strip_prefix(r"C:\").expect("a path on C:");
         rest.split('\\')
             .fold(self.prefix.join("drive_c"), |path, part| path.join(part))
     }
@@ -173,7 +171,12 @@ impl Wine {
     fn put_stand_ins(&self, folder: &str, with_ctrlc: bool) {
         let dir = self.c(folder);
         std::fs::create_dir_all(&dir).unwrap();
-        mingw(&["-shared", "-O2", "-o"], &dir.join("bcryptprimitives.dll"), "processprng.c", &["-ladvapi32"]);
+        mingw(
+            &["-shared", "-O2", "-o"],
+            &dir.join("bcryptprimitives.dll"),
+            "processprng.c",
+            &["-ladvapi32"],
+        );
         if with_ctrlc {
             mingw(&["-O2", "-o"], &dir.join("ctrlc.exe"), "ctrlc.c", &[]);
         }
@@ -208,8 +211,14 @@ fn call(addr: &str, method: &str, path: &str, cookie: Option<&str>, body: Option
     if body.is_some() {
         headers.push(("Content-Type", "application/json"));
     }
-    http_call(method, &format!("http://{addr}{path}"), &headers, body.as_deref().map(str::as_bytes), 60)
-        .unwrap_or_else(|e| panic!("{method} {path}: {e}"))
+    http_call(
+        method,
+        &format!("http://{addr}{path}"),
+        &headers,
+        body.as_deref().map(str::as_bytes),
+        60,
+    )
+    .unwrap_or_else(|e| panic!("{method} {path}: {e}"))
 }
 
 fn json_of(got: &Got) -> Value {
@@ -274,13 +283,25 @@ fn issue_invoice_and_read_its_pdf(addr: &str, cookie: &str) -> String {
     );
     assert_eq!(draft.status, 201, "{}", draft.text());
     let id = json_of(&draft)["id"].as_str().unwrap().to_string();
-    let issued = call(addr, "POST", &format!("/api/documents/{id}/issue"), Some(cookie), Some(json!({})));
+    let issued = call(
+        addr,
+        "POST",
+        &format!("/api/documents/{id}/issue"),
+        Some(cookie),
+        Some(json!({})),
+    );
     assert_eq!(issued.status, 200, "{}", issued.text());
     let number = json_of(&issued)["docNo"]
         .as_str()
         .expect("an issued invoice has a number")
         .to_string();
-    let pdf = call(addr, "GET", &format!("/api/documents/{id}/pdf"), Some(cookie), None);
+    let pdf = call(
+        addr,
+        "GET",
+        &format!("/api/documents/{id}/pdf"),
+        Some(cookie),
+        None,
+    );
     assert_eq!(pdf.status, 200, "{}", pdf.text());
     assert_eq!(pdf.header("content-type"), Some("application/pdf"));
     assert!(pdf.body.starts_with(b"%PDF-"), "not a PDF");
@@ -290,18 +311,26 @@ fn issue_invoice_and_read_its_pdf(addr: &str, cookie: &str) -> String {
     let index = call(addr, "GET", "/", None, None);
     assert_eq!(index.status, 200);
     assert!(
-        index.header("content-type").is_some_and(|t| t.starts_with("text/html")),
+        index
+            .header("content-type")
+            .is_some_and(|t| t.starts_with("text/html")),
         "{:?}",
         index.header("content-type")
     );
-    assert!(index.text().contains("<script type=\"module\""), "{}", index.text());
+    assert!(
+        index.text().contains("<script type=\"module\""),
+        "{}",
+        index.text()
+    );
     number
 }
 
 /// Rows of `table` in the SQLite file `db`, after its integrity check.
 fn count(db: &Path, table: &str) -> i64 {
     let conn = rusqlite::Connection::open(db).unwrap();
-    let ok: String = conn.query_row("PRAGMA integrity_check", [], |r| r.get(0)).unwrap();
+    let ok: String = conn
+        .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+        .unwrap();
     assert_eq!(ok, "ok");
     conn.query_row(&format!("SELECT COUNT(*) FROM {table}"), [], |r| r.get(0))
         .unwrap()
@@ -374,13 +403,20 @@ impl Console {
             if let Some(status) = self.child.try_wait().unwrap() {
                 break status;
             }
-            assert!(Instant::now() < deadline, "still serving a minute after Ctrl-C:\n{}", self.log());
+            assert!(
+                Instant::now() < deadline,
+                "still serving a minute after Ctrl-C:\n{}",
+                self.log()
+            );
             std::thread::sleep(Duration::from_millis(200));
         };
         let log = self.log();
         assert!(status.success(), "exit after Ctrl-C: {status:?}\n{log}");
         assert!(log.contains("shutting down"), "{log}");
-        assert!(log.contains("stopped cleanly; the data file is complete on its own"), "{log}");
+        assert!(
+            log.contains("stopped cleanly; the data file is complete on its own"),
+            "{log}"
+        );
     }
 }
 
@@ -410,7 +446,10 @@ fn the_windows_exe_serves_a_c_drive_path_backs_up_restores_and_stops_on_ctrl_c()
 
     // A backup while the server writes: SQLite's locks on Windows are the file's own, and the copy
     // is made through them.
-    let out = wine.run(&exe, &["backup", "--data", data, "--out", r"C:\Office data\copy.db"]);
+    let out = wine.run(
+        &exe,
+        &["backup", "--data", data, "--out", r"C:\Office data\copy.db"],
+    );
     assert!(out.status.success(), "backup: {}", output_text(&out));
     assert_eq!(
         String::from_utf8_lossy(&out.stdout).trim(),
@@ -437,7 +476,10 @@ fn the_windows_exe_serves_a_c_drive_path_backs_up_restores_and_stops_on_ctrl_c()
     assert!(out.status.success(), "check: {}", output_text(&out));
     assert!(report.contains("integrity: ok"), "{report}");
     assert!(
-        report.contains(&format!("schema version: {}", backoffice::db::latest_schema_version())),
+        report.contains(&format!(
+            "schema version: {}",
+            backoffice::db::latest_schema_version()
+        )),
         "{report}"
     );
 
@@ -448,7 +490,10 @@ fn the_windows_exe_serves_a_c_drive_path_backs_up_restores_and_stops_on_ctrl_c()
     assert_eq!(count(&office, "document"), 1);
 
     // A restore with the server stopped keeps the replaced file beside it.
-    let out = wine.run(&exe, &["restore", "--data", data, "--from", r"C:\Office data\copy.db"]);
+    let out = wine.run(
+        &exe,
+        &["restore", "--data", data, "--from", r"C:\Office data\copy.db"],
+    );
     assert!(out.status.success(), "restore: {}", output_text(&out));
     let said = String::from_utf8_lossy(&out.stdout);
     assert!(
@@ -458,7 +503,11 @@ fn the_windows_exe_serves_a_c_drive_path_backs_up_restores_and_stops_on_ctrl_c()
     let kept = std::fs::read_dir(wine.c(r"C:\Office data"))
         .unwrap()
         .filter_map(Result::ok)
-        .filter(|e| e.file_name().to_string_lossy().starts_with("office.db.before-restore-"))
+        .filter(|e| {
+            e.file_name()
+                .to_string_lossy()
+                .starts_with("office.db.before-restore-")
+        })
         .count();
     assert_eq!(kept, 1);
 
@@ -475,10 +524,25 @@ fn the_windows_exe_serves_a_c_drive_path_backs_up_restores_and_stops_on_ctrl_c()
     let server = Console::serve(&wine, folder, data, logs.path().join("second.log"));
     let (cookie, me) = sign_in(&server.addr, &reset);
     assert_eq!(me["mustChangePassword"], true);
-    assert!(call(&server.addr, "POST", "/api/auth/login", None,
-        Some(json!({ "username": "owner@localhost", "password": OWNER_PASSWORD }))).status == 401);
+    assert!(
+        call(
+            &server.addr,
+            "POST",
+            "/api/auth/login",
+            None,
+            Some(json!({ "username": "owner@localhost", "password": OWNER_PASSWORD }))
+        )
+        .status
+            == 401
+    );
     // The restored file holds the invoice issued before the backup.
-    let list = call(&server.addr, "GET", "/api/documents?type=INVOICE", Some(&cookie), None);
+    let list = call(
+        &server.addr,
+        "GET",
+        "/api/documents?type=INVOICE",
+        Some(&cookie),
+        None,
+    );
     assert_eq!(list.status, 200, "{}", list.text());
     assert!(list.text().contains(&number), "{}", list.text());
     server.ctrl_c();
@@ -501,13 +565,18 @@ fn service_state(wine: &Wine) -> String {
 
 /// `net stop backoffice`: the server stops cleanly and nothing answers any more.
 fn net_stop(wine: &Wine, addr: &str, log: &Path) {
+    const CLEAN: &str = "stopped cleanly; the data file is complete on its own";
+    let stops = || {
+        std::fs::read_to_string(log)
+            .unwrap_or_default()
+            .matches(CLEAN)
+            .count()
+    };
+    let before = stops();
     let out = wine.run("net", &["stop", "backoffice"]);
     assert!(out.status.success(), "net stop: {}", output_text(&out));
     let deadline = Instant::now() + Duration::from_secs(60);
-    while !std::fs::read_to_string(log)
-        .unwrap_or_default()
-        .contains("stopped cleanly; the data file is complete on its own")
-    {
+    while stops() == before {
         assert!(
             Instant::now() < deadline,
             "the service did not stop cleanly:\n{}",
@@ -542,7 +611,12 @@ fn service_install_exits_0_under_wine_and_the_msi_installs_upgrades_and_uninstal
 
     // Wine implements no restart-on-failure actions: install warns, and succeeds.
     let out = wine.run(&exe, &["service", "install"]);
-    assert_eq!(out.status.code(), Some(0), "service install: {}", output_text(&out));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "service install: {}",
+        output_text(&out)
+    );
     assert_eq!(
         String::from_utf8_lossy(&out.stdout).trim(),
         "Service \"backoffice\" installed; start it with: net start backoffice"
@@ -555,7 +629,12 @@ fn service_install_exits_0_under_wine_and_the_msi_installs_upgrades_and_uninstal
     );
     // A real failure says what to do, and fails.
     let out = wine.run(&exe, &["service", "install"]);
-    assert_eq!(out.status.code(), Some(1), "second install: {}", output_text(&out));
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "second install: {}",
+        output_text(&out)
+    );
     assert!(
         String::from_utf8_lossy(&out.stderr).contains(
             "a service named \"backoffice\" is already registered: run `backoffice service uninstall` first"
@@ -565,7 +644,12 @@ fn service_install_exits_0_under_wine_and_the_msi_installs_upgrades_and_uninstal
     );
 
     let out = wine.run("net", &["start", "backoffice"]);
-    assert!(out.status.success(), "net start: {}\n{}", output_text(&out), service_state(&wine));
+    assert!(
+        out.status.success(),
+        "net start: {}\n{}",
+        output_text(&out),
+        service_state(&wine)
+    );
     let read_log = || std::fs::read_to_string(&log).unwrap_or_default();
     wait_healthy(&addr, 60, read_log);
     // The default data folder, as the service has no command line: C:\ProgramData\Backoffice.
@@ -585,7 +669,11 @@ fn service_install_exits_0_under_wine_and_the_msi_installs_upgrades_and_uninstal
         output_text(&out)
     );
     let out = wine.run("sc", &["query", "backoffice"]);
-    assert!(!out.status.success(), "the service is still registered: {}", output_text(&out));
+    assert!(
+        !out.status.success(),
+        "the service is still registered: {}",
+        output_text(&out)
+    );
     assert!(data.exists(), "uninstall removed the data");
 
     // The MSI: the exe in Program Files, the service registered and started, the data kept.
@@ -603,28 +691,62 @@ fn service_install_exits_0_under_wine_and_the_msi_installs_upgrades_and_uninstal
     let list = call(&addr, "GET", "/api/documents?type=INVOICE", Some(&cookie), None);
     assert!(list.text().contains(&number), "{}", list.text());
 
-    // An upgrade in place: the old version stopped and removed, the new one started, same data.
+    // An upgrade in place: the old version removed, the new one started, same data. Wine's
+    // msiexec asks the service to stop but does not wait for it before removing the program
+    // (Windows waits, as ServiceControl Wait="yes" asks), so the file in use stays behind and
+    // is no longer the installer's; here the service is stopped first.
+    net_stop(&wine, &addr, &log);
     msiexec(&wine, "/i", &next);
     wait_healthy(&addr, 60, read_log);
     let (cookie, _) = sign_in(&addr, OWNER_PASSWORD);
     let list = call(&addr, "GET", "/api/documents?type=INVOICE", Some(&cookie), None);
     assert!(list.text().contains(&number), "{}", list.text());
-    let products = wine.run(
-        "reg",
-        &["query", r"HKLM\Software\Microsoft\Windows\CurrentVersion\Uninstall", "/s", "/f", "Back office"],
-    );
-    let listed = String::from_utf8_lossy(&products.stdout);
-    assert_eq!(listed.matches("DisplayName").count(), 1, "one product after the upgrade: {listed}");
-    assert!(listed.contains("1.0.1"), "{listed}");
+    assert_eq!(installed_products(&wine), vec!["Back office 1.0.1".to_string()]);
 
     // Uninstall: the service stopped cleanly and removed, the program gone, the data kept.
     msiexec(&wine, "/x", &next);
+    assert_eq!(installed_products(&wine), Vec::<String>::new());
     let out = wine.run("sc", &["query", "backoffice"]);
-    assert!(!out.status.success(), "the service is still registered: {}", output_text(&out));
+    assert!(
+        !out.status.success(),
+        "the service is still registered: {}",
+        output_text(&out)
+    );
     assert!(!wine.c(r"C:\Program Files\Backoffice\backoffice.exe").exists());
     assert!(http_call("GET", &format!("http://{addr}/api/health"), &[], None, 2).is_err());
     assert_wal_folded_in(&data);
     assert_eq!(count(&data, "document"), 1);
+}
+
+/// "name version" of each program installed by an MSI, as Programs and Features lists them.
+fn installed_products(wine: &Wine) -> Vec<String> {
+    let key = r"HKLM\Software\Microsoft\Windows\CurrentVersion\Uninstall";
+    let listed = wine.run("reg", &["query", key]);
+    let value = |product: &str, name: &str| {
+        let out = wine.run("reg", &["query", product, "/v", name]);
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .find_map(|l| {
+                l.trim()
+                    .strip_prefix(name)?
+                    .trim()
+                    .strip_prefix("REG_SZ")
+                    .map(|v| v.trim().to_string())
+            })
+            .unwrap_or_default()
+    };
+    String::from_utf8_lossy(&listed.stdout)
+        .lines()
+        .map(str::trim)
+        .filter(|l| l.contains(r"\Uninstall\{"))
+        .map(|product| {
+            format!(
+                "{} {}",
+                value(product, "DisplayName"),
+                value(product, "DisplayVersion")
+            )
+        })
+        .collect()
 }
 
 /// `packaging/windows/backoffice.wxs` built by wixl around the test's exe, as `version`.
@@ -642,7 +764,11 @@ fn build_msi(dir: &Path, version: &str) -> PathBuf {
         .arg("packaging/windows/backoffice.wxs")
         .output()
         .expect("wixl (Debian's wixl; tests/run.sh installs it)");
-    assert!(out.status.success() && msi.exists(), "wixl: {}", output_text(&out));
+    assert!(
+        out.status.success() && msi.exists(),
+        "wixl: {}",
+        output_text(&out)
+    );
     msi
 }
 
@@ -650,5 +776,10 @@ fn build_msi(dir: &Path, version: &str) -> PathBuf {
 fn msiexec(wine: &Wine, action: &str, msi: &Path) {
     let msi = format!("Z:{}", msi.display()).replace('/', "\\");
     let out = wine.run("msiexec", &[action, &msi, "/qn"]);
-    assert!(out.status.success(), "msiexec {action} {msi}: {}\n{}", output_text(&out), service_state(wine));
+    assert!(
+        out.status.success(),
+        "msiexec {action} {msi}: {}\n{}",
+        output_text(&out),
+        service_state(wine)
+    );
 }
