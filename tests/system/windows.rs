@@ -55,8 +55,8 @@ struct Wine {
 }
 
 impl Wine {
-    /// A fresh prefix `target/wine/<name>`, booted, with `backoffice.exe` and the stand-ins in
-    /// `C:\<folder>`.
+    /// A fresh prefix `target/wine/<name>`, booted, whose programs (the services among them) get
+    /// `machine_env` as machine-wide variables.
     fn boot(name: &str, machine_env: &[(&str, String)]) -> Wine {
         let prefix = Path::new(ROOT).join("target/wine").join(name);
         let wine = Wine { prefix };
@@ -114,10 +114,6 @@ impl Wine {
 
     /// `wine <program> <args>`, run to its end (three minutes at most).
     fn run(&self, program: &str, args: &[&str]) -> Output {
-        self.run_with_env(program, args, &[])
-    }
-
-    fn run_with_env(&self, program: &str, args: &[&str], env: &[(&str, String)]) -> Output {
         // Its output goes to files, not pipes: a program Wine starts on the way (services.exe,
         // the wineserver) keeps the handles it inherited, and a pipe would never end.
         let dir = tempfile::TempDir::new().unwrap();
@@ -126,7 +122,6 @@ impl Wine {
             .command("wine")
             .arg(program)
             .args(args)
-            .envs(env.iter().map(|(name, value)| (name, value)))
             .stdout(std::fs::File::create(&out).unwrap())
             .stderr(std::fs::File::create(&err).unwrap())
             .spawn()
