@@ -6,7 +6,8 @@
 //! `tests/run.sh` builds the exe once (`cargo build --profile windows --target
 //! x86_64-pc-windows-gnu`) and installs Wine, MinGW and wixl; without them these tests fail and
 //! say so, since a skipped test would prove nothing. Each test has a Wine prefix of its own under
-//! `target/wine/`, made afresh, and its wineserver is ended when the test ends, passed or failed.
+//! `target/wine/`, made afresh, and its wineserver is ended when the test ends, passed or failed
+//! (the prefix of a failed test is kept).
 //!
 //! Two stand-ins exist for the tests only, compiled here with MinGW and put beside the exe in
 //! the prefix, never shipped: `bcryptprimitives.dll` (tests/windows/processprng.c), because the
@@ -181,6 +182,10 @@ impl Wine {
 impl Drop for Wine {
     fn drop(&mut self) {
         let _ = self.command("wineserver").arg("-k").status();
+        // A prefix is 700 MB (Wine copies its DLLs into it); a failed test's stays to be looked at.
+        if !std::thread::panicking() {
+            let _ = std::fs::remove_dir_all(&self.prefix);
+        }
     }
 }
 
