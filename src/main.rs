@@ -188,8 +188,12 @@ fn main() -> ExitCode {
             owner_password,
         ),
         #[cfg(windows)]
-        Command::Service(ServiceCommand::Install) => winservice::install()
-            .map(|()| println!("Service \"backoffice\" installed; start it with: sc start backoffice")),
+        Command::Service(ServiceCommand::Install) => winservice::install().map(|warnings| {
+            for warning in warnings {
+                eprintln!("warning: {warning}");
+            }
+            println!("Service \"backoffice\" installed; start it with: net start backoffice");
+        }),
         #[cfg(windows)]
         Command::Service(ServiceCommand::Uninstall) => winservice::uninstall()
             .map(|()| println!("Service removed; the data in C:\\ProgramData\\Backoffice stays")),
@@ -299,7 +303,13 @@ fn serve(
             .map_err(|e| format!("cannot listen on {}: {e}", config.listen))?;
         let addr = listener.local_addr().map_err(|e| e.to_string())?;
         tracing::info!(data = %config.data.display(), "data file open");
-        println!("backoffice listening on http://{addr}");
+        tracing::info!("listening on http://{addr}");
+        // A service has no standard output (Wine hands it one that fails): the line is for a
+        // console, and a failed write must not end the server as println! would.
+        let _ = std::io::Write::write_fmt(
+            &mut std::io::stdout(),
+            format_args!("backoffice listening on http://{addr}\n"),
+        );
         let state = AppState::new(boot.db, config);
         let scheduler = backoffice::jobs::spawn(&state);
         let router = app(state);
@@ -517,6 +527,16 @@ fn check(data: &std::path::Path) -> Result<(), String> {
     }
 }
 
+/// Where the service keeps its data by default: `C:\ProgramData\Backoffice\backoffice.db`, on
+/// the system drive. Not from %ProgramData%: in a service's environment Wine sets it to
+/// `C:\users\Public`, and Windows does not support moving ProgramData off the system drive.
+/// Written as a string so that a test on Linux reads the same path.
+#[cfg_attr(not(windows), allow(dead_code))]
+fn windows_default_data(system_drive: Option<&str>) -> PathBuf {
+    let drive = system_drive.filter(|d| !d.is_empty()).unwrap_or("C:");
+    PathBuf::from(format!(r"{drive}\ProgramData\Backoffice\backoffice.db"))
+}
+
 /// The Windows service's server: settings from the environment only (a service has no command
 /// line of its own), data under ProgramData by default, logs in `backoffice.log` beside the data.
 #[cfg(windows)]
@@ -530,7 +550,7 @@ fn serve_as_service(shutdown: tokio::sync::oneshot::Receiver<()>) -> Result<(), 
         .map_err(|e| e.to_string())?
         .serve;
     if std::env::var_os("BACKOFFICE_DATA").is_none() {
-        args.data = winservice::default_data_path();
+        args.data = windows_default_data(std::env::var("SystemDrive").ok().as_deref());
     }
     let folder = args
         .data
@@ -552,6 +572,9 @@ fn serve_as_service(shutdown: tokio::sync::oneshot::Receiver<()>) -> Result<(), 
         .with_writer(std::sync::Mutex::new(log))
         .with_ansi(false)
         .init();
+    if let Err(why) = winservice::ensure_restart_on_failure() {
+        tracing::warn!("{why}");
+    }
     serve(
         args,
         async move {
@@ -559,4 +582,17 @@ fn serve_as_service(shutdown: tokio::sync::oneshot::Receiver<()>) -> Result<(), 
         },
         &mut notice,
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_service_keeps_its_data_in_programdata_on_the_system_drive() {
+        let path = |drive| windows_default_data(drive).to_string_lossy().into_owned();
+        assert_eq!(path(None), r"C:\ProgramData\Backoffice\backoffice.db");
+        assert_eq!(path(Some("")), r"C:\ProgramData\Backoffice\backoffice.db");
+        assert_eq!(path(Some("D:")), r"D:\ProgramData\Backoffice\backoffice.db");
+    }
 }

@@ -6,7 +6,6 @@
 //! then the server stops gracefully and the service reports Stopped.
 
 use std::ffi::OsString;
-use std::path::PathBuf;
 use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
@@ -41,24 +40,23 @@ static OUTCOME: Mutex<Option<Result<(), String>>> = Mutex::new(None);
 // Generates `ffi_service_main`, the entry point handed to Windows, which calls `service_main`.
 windows_service::define_windows_service!(ffi_service_main, service_main);
 
-/// Where the data file lives by default: `C:\ProgramData\Backoffice\backoffice.db`.
-pub fn default_data_path() -> PathBuf {
-    std::env::var_os("PROGRAMDATA")
-        .filter(|dir| !dir.is_empty())
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(r"C:\ProgramData"))
-        .join("Backoffice")
-        .join("backoffice.db")
-}
-
 /// Registers the service "backoffice": automatic start, running this executable as
 /// `backoffice service run` under the LocalSystem account, restarted if it fails.
-pub fn install() -> Result<(), String> {
+///
+/// Once the service is registered, install has succeeded: the description and the
+/// restart-on-failure actions are a best effort, and what the service manager refused is
+/// answered as warnings (Wine implements neither, and the service runs without them). Only a
+/// service that could not be registered is an error, with what to do about it.
+pub fn install() -> Result<Vec<String>, String> {
     let manager = ServiceManager::local_computer(
         None::<&str>,
         ServiceManagerAccess::CONNECT | ServiceManagerAccess::CREATE_SERVICE,
     )
-    .map_err(|e| explain("cannot open the service manager (run as Administrator)", e))?;
+    .map_err(|e| explain_registration("cannot open the service manager", e))?;
+    // Asked first, as Wine's service manager registers a name twice without a word.
+    if manager.open_service(NAME, ServiceAccess::QUERY_STATUS).is_ok() {
+        return Err(format!("cannot register the service{ALREADY_REGISTERED}"));
+    }
     let exe = std::env::current_exe().map_err(|e| format!("cannot find this program's path: {e}"))?;
     let info = ServiceInfo {
         name: OsString::from(NAME),
@@ -75,11 +73,20 @@ pub fn install() -> Result<(), String> {
     // START access is needed to set a Restart failure action.
     let service = manager
         .create_service(&info, ServiceAccess::CHANGE_CONFIG | ServiceAccess::START)
-        .map_err(|e| explain("cannot register the service", e))?;
-    service
-        .set_description("Back office server: one program, one SQLite data file.")
-        .map_err(|e| explain("cannot set the service description", e))?;
-    // Restart 5 s after a failure, three times a day at most (as Restart=on-failure).
+        .map_err(|e| explain_registration("cannot register the service", e))?;
+    let mut warnings = Vec::new();
+    if let Err(e) = service.set_description("Back office server: one program, one SQLite data file.") {
+        warnings.push(explain("the service has no description", e));
+    }
+    if let Err(e) = set_restart_on_failure(&service) {
+        warnings.push(e);
+    }
+    Ok(warnings)
+}
+
+/// Restart 5 s after a failure, three times a day at most (as Restart=on-failure); a non-zero
+/// exit code counts as a failure too, not only a crash.
+fn set_restart_on_failure(service: &windows_service::service::Service) -> Result<(), String> {
     let restart = || ServiceAction {
         action_type: ServiceActionType::Restart,
         delay: Duration::from_secs(5),
@@ -91,24 +98,38 @@ pub fn install() -> Result<(), String> {
             command: None,
             actions: Some(vec![restart(), restart(), restart()]),
         })
-        .map_err(|e| explain("cannot set the restart-on-failure actions", e))?;
-    // A non-zero exit code counts as a failure too, not only a crash.
-    service
-        .set_failure_actions_on_non_crash_failures(true)
-        .map_err(|e| explain("cannot set the restart-on-failure actions", e))?;
-    Ok(())
+        .and_then(|()| service.set_failure_actions_on_non_crash_failures(true))
+        .map_err(|e| {
+            format!(
+                "{}; the service works, but Windows will not restart it after a failure. To set that by hand: \
+                 sc failure {NAME} reset= 86400 actions= restart/5000/restart/5000/restart/5000",
+                explain("cannot set the restart-on-failure actions", e)
+            )
+        })
+}
+
+/// Called by the running service: the installer (the MSI) registers the service without
+/// restart-on-failure actions, which wixl cannot write, so the service sets them on itself; as
+/// LocalSystem it may. Answers why they could not be set.
+pub fn ensure_restart_on_failure() -> Result<(), String> {
+    let manager = ServiceManager::local_computer(None::<&str>, ServiceManagerAccess::CONNECT)
+        .map_err(|e| explain("cannot open the service manager", e))?;
+    let service = manager
+        .open_service(NAME, ServiceAccess::CHANGE_CONFIG | ServiceAccess::START)
+        .map_err(|e| explain("cannot open the service", e))?;
+    set_restart_on_failure(&service)
 }
 
 /// Stops the service (gracefully) if it runs, then removes its registration. The data stays.
 pub fn uninstall() -> Result<(), String> {
     let manager = ServiceManager::local_computer(None::<&str>, ServiceManagerAccess::CONNECT)
-        .map_err(|e| explain("cannot open the service manager (run as Administrator)", e))?;
+        .map_err(|e| explain_registration("cannot open the service manager", e))?;
     let service = manager
         .open_service(
             NAME,
             ServiceAccess::QUERY_STATUS | ServiceAccess::STOP | ServiceAccess::DELETE,
         )
-        .map_err(|e| explain("cannot open the service", e))?;
+        .map_err(|e| explain_registration("cannot open the service", e))?;
     let state = || service.query_status().map(|s| s.current_state);
     if state().map_err(|e| explain("cannot query the service", e))? == ServiceState::Running {
         service
@@ -207,6 +228,32 @@ fn report(state: ServiceState, exit_code: ServiceExitCode) -> Result<(), String>
             process_id: None,
         })
         .map_err(|e| explain("cannot report the service status", e))
+}
+
+const ALREADY_REGISTERED: &str = " (a service named \"backoffice\" is already registered: run \
+    `backoffice service uninstall` first, then install again; the data stays)";
+
+/// Why the service could not be registered (or opened), and what to do about it.
+fn explain_registration(what: &str, error: windows_service::Error) -> String {
+    let code = match &error {
+        windows_service::Error::Winapi(io) => io.raw_os_error(),
+        _ => None,
+    };
+    let todo = match code {
+        // ERROR_ACCESS_DENIED
+        Some(5) => " (open the Command Prompt with \"Run as administrator\" and run this again)",
+        // ERROR_SERVICE_EXISTS
+        Some(1073) => ALREADY_REGISTERED,
+        // ERROR_SERVICE_MARKED_FOR_DELETE
+        Some(1072) => {
+            " (the previous \"backoffice\" service is still being removed: close the Services console, \
+                        or restart Windows, then install again)"
+        }
+        // ERROR_SERVICE_DOES_NOT_EXIST
+        Some(1060) => " (no service named \"backoffice\" is registered)",
+        _ => "",
+    };
+    format!("{}{todo}", explain(what, error))
 }
 
 /// An operator's sentence; the crate's own text for a Windows error hides the error itself.

@@ -18,3 +18,4 @@ mod faults_crash;
 mod fuzz_api;
 mod replication;
 mod secrets_sweep;
+mod windows;
