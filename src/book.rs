@@ -4,23 +4,16 @@
 //! on those clients (documents, payments, projects, interactions, contacts, the email sent to
 //! them), whoever created it. Owner and manager see every book. Every area scopes its reads
 //! through this module: [`AuthUser::book`] says whose book a request reads, [`client_is_in`]
-//! and [`owner_is`] are the SQL for it ([`narrow`] for a list's filter), and the `visible_*` functions fetch one record or
-//! answer 404 (decisions 3: a record outside the book is not revealed to exist).
+//! and [`owner_is`] are the SQL for it ([`narrow`] for a list's filter). Each area's store has its
+//! `visible_*`, which fetches one record through these or answers 404 (decisions 3: a record
+//! outside the book is not revealed to exist).
 //!
 //! Reminders keep the spec's own rule (their derived owner is their document's `created_by`;
 //! reminders without a document are shared work) in the reminders area.
 
 use crate::auth::Role;
 use crate::auth::session::AuthUser;
-use crate::clients::store::{self as client_store, Client};
-use crate::contracts::store::{self as contract_store, Contract};
 use crate::db::query::Filter;
-use crate::documents::store::{self as document_store, Document};
-use crate::error::AppError;
-use crate::payments::store::{self as payment_store, Payment};
-use crate::projects::store::{self as project_store, ClientModule};
-use crate::tickets::store::{self as ticket_store, Ticket};
-use rusqlite::Connection;
 use rusqlite::types::Value;
 
 impl AuthUser {
@@ -91,39 +84,8 @@ pub fn narrow(filter: &mut Filter, client_id: &str, book: Option<String>) {
     }
 }
 
-/// The client, if it is in the user's book.
-pub fn visible_client(conn: &Connection, user: &AuthUser, id: &str) -> Result<Client, AppError> {
-    client_store::get(conn, id, user.book().as_deref())?.ok_or_else(|| AppError::not_found("client"))
-}
-
-/// The document, if its client is in the user's book.
-pub fn visible_document(conn: &Connection, user: &AuthUser, id: &str) -> Result<Document, AppError> {
-    document_store::get(conn, id, user.book().as_deref())?.ok_or_else(|| AppError::not_found("document"))
-}
-
-/// The payment, if its client is in the user's book.
-pub fn visible_payment(conn: &Connection, user: &AuthUser, id: &str) -> Result<Payment, AppError> {
-    payment_store::get(conn, id, user.book().as_deref())?.ok_or_else(|| AppError::not_found("payment"))
-}
-
-/// The service contract, if its client is in the user's book (the list narrows with [`narrow`]
-/// on `sc.client_id`: a contract hangs on its client like a document does).
-pub fn visible_contract(conn: &Connection, user: &AuthUser, id: &str) -> Result<Contract, AppError> {
-    contract_store::get(conn, id, user.book().as_deref())?
-        .ok_or_else(|| AppError::not_found("service contract"))
-}
-
-/// The ticket, if it is in the user's share ([`ticket_is_in`]).
-pub fn visible_ticket(
-    conn: &Connection,
-    user: &AuthUser,
-    id: &str,
-    clock: ticket_store::Clock,
-) -> Result<Ticket, AppError> {
-    ticket_store::get(conn, id, user.book().as_deref(), clock)?.ok_or_else(|| AppError::not_found("ticket"))
-}
-
-/// The project (client module), if its client is in the user's book.
-pub fn visible_project(conn: &Connection, user: &AuthUser, id: &str) -> Result<ClientModule, AppError> {
-    project_store::get(conn, id, user.book().as_deref())?.ok_or_else(|| AppError::not_found("client module"))
+/// Narrows a list whose query joins the client as `alias` to `book` (None: every book): the
+/// joined client's own owner, where [`narrow`] would look the client up again.
+pub fn narrow_joined(filter: &mut Filter, alias: &str, book: Option<String>) {
+    filter.eq(&format!("{alias}.owner_id"), book);
 }

@@ -46,6 +46,17 @@ pub fn read_smtp_ca(path: &std::path::Path) -> Result<&'static [u8], String> {
     Ok(Box::leak(pem.into_boxed_slice()))
 }
 
+impl Config {
+    /// The rules this server's outbound calls are made under.
+    pub fn guard(&self) -> crate::outbound::Guard {
+        crate::outbound::Guard {
+            allow_private: self.allow_private_targets,
+            timeout: self.outbound_timeout,
+            smtp_ca: self.smtp_ca,
+        }
+    }
+}
+
 impl Default for Config {
     fn default() -> Self {
         Config {
@@ -95,6 +106,13 @@ impl fmt::Debug for Config {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_default_timeout_is_ten_seconds() {
+        let guard = super::Config::default().guard();
+        assert_eq!(guard.timeout, std::time::Duration::from_secs(10));
+        assert!(!guard.allow_private);
+    }
+
     #[test]
     fn debug_redacts_the_owner_password() {
         let config = super::Config {

@@ -13,7 +13,6 @@
 //! ureq is the client because its resolver is pluggable: minreq, the first choice, resolves the
 //! name itself after any check of ours.
 
-use crate::config::Config;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr, ToSocketAddrs};
 use std::time::{Duration, Instant};
 pub use ureq::http::Method;
@@ -30,18 +29,8 @@ pub struct Guard {
     pub allow_private: bool,
     pub timeout: Duration,
     /// A private certificate authority (PEM) that SMTP's TLS trusts beside the public roots
-    /// (`Config::smtp_ca`).
+    /// (`Config::smtp_ca`). A server's guard is `Config::guard`.
     pub smtp_ca: Option<&'static [u8]>,
-}
-
-impl Guard {
-    pub fn new(config: &Config) -> Guard {
-        Guard {
-            allow_private: config.allow_private_targets,
-            timeout: config.outbound_timeout,
-            smtp_ca: config.smtp_ca,
-        }
-    }
 }
 
 /// Why an address was refused before any call.
@@ -578,11 +567,5 @@ mod tests {
             call(LAB, Request::get(&slow, 100)).unwrap_err(),
             CallError::Timeout(LAB.timeout)
         );
-    }
-
-    #[test]
-    fn the_default_timeout_is_ten_seconds() {
-        assert_eq!(Guard::new(&Config::default()).timeout, Duration::from_secs(10));
-        assert!(!Guard::new(&Config::default()).allow_private);
     }
 }

@@ -3,10 +3,11 @@
 use crate::AppState;
 use crate::auth::Role;
 use crate::auth::profile::{self, ProfilePatch};
+use crate::auth::rules::Outcome;
 use crate::auth::rules::{self, Verdict};
 use crate::auth::session::{AuthUser, Owner, SESSION_COOKIE};
 use crate::auth::signin;
-use crate::auth::store::{self, LoginEvent, LoginEventFilter, Outcome};
+use crate::auth::store::{self, LoginEvent, LoginEventFilter};
 use crate::clock;
 use crate::db::page::{Page, Paginated};
 use crate::db::settings;

@@ -5,7 +5,6 @@
 //! Hashing costs tens of milliseconds on purpose; the server runs it on its hashing threads
 //! (`AppState::hashing`).
 
-use crate::auth::store::Outcome;
 use crate::clock;
 use crate::error::AppError;
 use argon2::password_hash::{self, PasswordHash, SaltString};
@@ -269,6 +268,27 @@ impl Verdict {
         };
         err.outcome = Some(self.outcome().as_str());
         err
+    }
+}
+
+/// The outcome of one sign-in attempt.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    Success,
+    Failed,
+    Locked,
+    /// Refused by a rate limiter before any check (decisions 12).
+    Limited,
+}
+
+impl Outcome {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Outcome::Success => "success",
+            Outcome::Failed => "failed",
+            Outcome::Locked => "locked",
+            Outcome::Limited => "limited",
+        }
     }
 }
 

@@ -4,8 +4,9 @@
 //! verdict itself is `rules::Verdict`.
 
 use crate::AppState;
+use crate::auth::rules::Outcome;
 use crate::auth::rules::{self, Verdict};
-use crate::auth::store::{self, Outcome};
+use crate::auth::store;
 use crate::clock;
 use crate::db::savepoint;
 use crate::error::AppError;

@@ -1,6 +1,7 @@
 //! The SQL of signing in: lookups for login, the failure counter and lock, sessions, login events.
 
-use crate::auth::{Role, rules};
+use crate::auth::Role;
+use crate::auth::rules::{self, Outcome};
 use crate::clock;
 use crate::db::ids::new_id;
 use crate::db::query::{Filter, ListQuery, Listing};
@@ -158,27 +159,6 @@ pub fn end_sessions(tx: &Connection, staff_id: &str, keep: Option<&str>) -> Resu
         "DELETE FROM session WHERE staff_id = ?1 AND id IS NOT ?2",
         params![staff_id, keep],
     )?)
-}
-
-/// The outcome of one sign-in attempt.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Outcome {
-    Success,
-    Failed,
-    Locked,
-    /// Refused by a rate limiter before any check (decisions 12).
-    Limited,
-}
-
-impl Outcome {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Outcome::Success => "success",
-            Outcome::Failed => "failed",
-            Outcome::Locked => "locked",
-            Outcome::Limited => "limited",
-        }
-    }
 }
 
 pub fn insert_login_event(

@@ -2,8 +2,8 @@
 //! and the audited writes the handlers call. Staff reach only those of their own clients.
 
 use crate::auth::session::AuthUser;
-use crate::book;
 use crate::clients::contacts_store::{self as store, Branch, Contact};
+use crate::clients::store::visible_client;
 use crate::db::audit::record;
 use crate::db::query::{Changes, text_or_null};
 use crate::error::{AppError, Checks};
@@ -105,7 +105,7 @@ pub fn create_contact_in(
     client_id: &str,
     changes: Changes,
 ) -> Result<Contact, AppError> {
-    book::visible_client(tx, user, client_id)?;
+    visible_client(tx, user, client_id)?;
     let id = store::insert(tx, "contact", client_id, changes)?;
     let contact = store::get_contact(tx, &id, None)?.ok_or_else(|| AppError::internal("contact vanished"))?;
     record(tx, &user.id, "contact", &id, "create", None, Some(&contact))?;
@@ -153,7 +153,7 @@ pub fn create_branch_in(
     client_id: &str,
     changes: Changes,
 ) -> Result<Branch, AppError> {
-    book::visible_client(tx, user, client_id)?;
+    visible_client(tx, user, client_id)?;
     let id = store::insert(tx, "branch", client_id, changes)?;
     let branch = store::get_branch(tx, &id, None)?.ok_or_else(|| AppError::internal("branch vanished"))?;
     record(tx, &user.id, "branch", &id, "create", None, Some(&branch))?;

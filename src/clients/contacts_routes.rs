@@ -3,10 +3,10 @@
 
 use crate::AppState;
 use crate::auth::session::AuthUser;
-use crate::book;
 use crate::clients::contacts::{self, BranchInput, ContactInput};
 use crate::clients::contacts_store::{self as store, Branch, Contact};
 use crate::clients::rules;
+use crate::clients::store::visible_client;
 use crate::error::{AppError, ErrorBody};
 use crate::http::extract::{IdPath, JsonBody};
 use axum::Json;
@@ -42,7 +42,7 @@ async fn list_contacts(
     let rows = state
         .db
         .read(move |c| {
-            book::visible_client(c, &user, &id)?;
+            visible_client(c, &user, &id)?;
             store::contacts_of(c, &id)
         })
         .await?;
@@ -117,7 +117,7 @@ async fn list_branches(
     let rows = state
         .db
         .read(move |c| {
-            book::visible_client(c, &user, &id)?;
+            visible_client(c, &user, &id)?;
             store::branches_of(c, &id)
         })
         .await?;

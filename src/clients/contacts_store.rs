@@ -1,5 +1,6 @@
 //! The SQL of a client's contacts and branches.
 
+use crate::book;
 use crate::db::query::{Changes, insert_row, update_columns};
 use crate::error::AppError;
 use rusqlite::types::Value;
@@ -64,11 +65,10 @@ fn branch(r: &Row<'_>) -> rusqlite::Result<Branch> {
     })
 }
 
-/// Which rows a query may see: `Some(staff id)` limits them to that staff member's clients.
+/// Which rows a query may see: `Some(staff id)` at `?2` limits them to that staff member's
+/// clients.
 fn book_clause(alias: &str) -> String {
-    format!(
-        "(?2 IS NULL OR EXISTS (SELECT 1 FROM client k WHERE k.id = {alias}.client_id AND k.owner_id = ?2))"
-    )
+    book::client_is_in(&format!("{alias}.client_id"), "?2")
 }
 
 pub fn contacts_of(conn: &Connection, client_id: &str) -> Result<Vec<Contact>, AppError> {

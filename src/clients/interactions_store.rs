@@ -1,5 +1,6 @@
 //! The SQL of the interactions log (calls, visits, messages) kept per client.
 
+use crate::book;
 use crate::db::page::{Page, Paginated};
 use crate::db::query::{Filter, ListQuery, fetch_page};
 use crate::error::AppError;
@@ -49,7 +50,8 @@ pub fn list(
     page: &Page,
 ) -> Result<Paginated<Interaction>, AppError> {
     let mut f = Filter::default();
-    f.eq("i.client_id", client_id).eq("k.owner_id", book);
+    f.eq("i.client_id", client_id);
+    book::narrow_joined(&mut f, "k", book);
     let query = ListQuery {
         columns: COLUMNS.into(),
         from: FROM,
@@ -68,7 +70,10 @@ pub fn list(
 pub fn get(conn: &Connection, id: &str, book: Option<&str>) -> Result<Option<Interaction>, AppError> {
     Ok(conn
         .query_row(
-            &format!("SELECT {COLUMNS} FROM {FROM} WHERE i.id = ?1 AND (?2 IS NULL OR k.owner_id = ?2)"),
+            &format!(
+                "SELECT {COLUMNS} FROM {FROM} WHERE i.id = ?1 AND {}",
+                book::owner_is("k", "?2")
+            ),
             params![id, book],
             interaction,
         )

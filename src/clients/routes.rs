@@ -3,7 +3,6 @@
 
 use crate::AppState;
 use crate::auth::session::{AuthUser, Manager, Owner};
-use crate::book;
 use crate::clients::registry::{self, BulkChanges, ClientInput, ClientReply};
 use crate::clients::rules;
 use crate::clients::store::{self, Client, ClientFilter};
@@ -170,7 +169,7 @@ async fn get_client(
     let client = state
         .db
         .read(move |c| {
-            let client = book::visible_client(c, &user, &id)?;
+            let client = store::visible_client(c, &user, &id)?;
             registry::reply(c, &user, client, false)
         })
         .await?;

@@ -1,6 +1,7 @@
 //! The SQL of the client registry. The DB password column is read only by `db_password` and
 //! never selected into a `Client`.
 
+use crate::auth::session::AuthUser;
 use crate::book;
 use crate::db::query::{
     Changes, Filter, ListQuery, Listing, Plan, insert_row, like_contains, update_columns,
@@ -84,7 +85,8 @@ fn client(r: &Row<'_>) -> rusqlite::Result<Client> {
 pub fn get(conn: &Connection, id: &str, owned_by: Option<&str>) -> Result<Option<Client>, AppError> {
     Ok(conn
         .prepare_cached(&format!(
-            "SELECT {COLUMNS} FROM {FROM} WHERE c.id = ?1 AND (?2 IS NULL OR c.owner_id = ?2)"
+            "SELECT {COLUMNS} FROM {FROM} WHERE c.id = ?1 AND {}",
+            book::owner_is("c", "?2")
         ))?
         .query_row(params![id, owned_by], client)
         .optional()?)
@@ -320,4 +322,9 @@ pub fn identities(conn: &Connection) -> Result<Vec<(String, String, Option<Strin
         .prepare_cached("SELECT id, name, gstin FROM client")?
         .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
         .collect::<Result<_, _>>()?)
+}
+
+/// The client, if it is in the user's book.
+pub fn visible_client(conn: &Connection, user: &AuthUser, id: &str) -> Result<Client, AppError> {
+    get(conn, id, user.book().as_deref())?.ok_or_else(|| AppError::not_found("client"))
 }

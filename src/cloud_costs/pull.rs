@@ -138,7 +138,7 @@ pub fn run(state: &AppState, user_id: Option<&str>, month: Option<Month>) -> Res
         };
         Ok((cloud_costs::provider(c)?, month))
     })?;
-    let reported = fetch(Guard::new(&state.config), &provider, month)?;
+    let reported = fetch(state.config.guard(), &provider, month)?;
     state
         .db
         .write_blocking(|tx| record_in(tx, user_id, month, &reported))

@@ -8,9 +8,9 @@ pub mod rules;
 pub mod store;
 
 use crate::auth::session::AuthUser;
-use crate::book::visible_contract;
 use crate::clients::store as client_store;
 use crate::clock;
+use crate::contracts::store::visible_contract;
 use crate::db::audit::record;
 use crate::db::query::Changes;
 use crate::documents::drafts::{self, DocumentInput, DocumentReply, NewDraft};

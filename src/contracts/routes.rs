@@ -4,8 +4,8 @@
 
 use crate::AppState;
 use crate::auth::session::{AuthUser, Manager};
-use crate::book::visible_contract;
 use crate::contracts::rules;
+use crate::contracts::store::visible_contract;
 use crate::contracts::store::{self, Contract, ContractFilter};
 use crate::contracts::{self, ContractInput};
 use crate::db::page::{Page, Paginated};

@@ -2,6 +2,7 @@
 //! writes. A contract row carries what its renewal invoice says (number, status, total, what it
 //! still owes) so that its paid state is read in the same query.
 
+use crate::auth::session::AuthUser;
 use crate::book;
 use crate::contracts::rules;
 use crate::db::query::{Changes, Filter, ListQuery, Listing, insert_row, like_contains, update_columns};
@@ -174,4 +175,10 @@ pub fn insert(tx: &Connection, fields: Changes) -> Result<String, AppError> {
 pub fn update(tx: &Connection, id: &str, changes: Changes) -> Result<(), AppError> {
     update_columns(tx, "service_contract", id, changes)?;
     Ok(())
+}
+
+/// The service contract, if its client is in the user's book (the list narrows with [`narrow`]
+/// on `sc.client_id`: a contract hangs on its client like a document does).
+pub fn visible_contract(conn: &Connection, user: &AuthUser, id: &str) -> Result<Contract, AppError> {
+    get(conn, id, user.book().as_deref())?.ok_or_else(|| AppError::not_found("service contract"))
 }

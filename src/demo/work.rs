@@ -2,13 +2,14 @@
 //! running out around today, a few recurring plans (one parked), interactions with follow-up
 //! dates, and the reminders the daily scan raised over the last weeks, in every state (most sent
 //! or dismissed, some failed with their reason, the newest open). The reminders come from the
-//! scan itself (`reminders::scan::due` and `raise_in`), run for past days, so the demo holds
+//! scan itself (`reminders::scan::due` and `reminders::store::raise_in`), run for past days, so the demo holds
 //! what the real job would have written.
 
 use crate::clock;
 use crate::demo::{Rng, Summary};
 use crate::error::AppError;
 use crate::reminders::scan;
+use crate::reminders::store::raise_in;
 use chrono::{Duration, NaiveDate};
 use rusqlite::{Connection, params};
 
@@ -124,7 +125,7 @@ fn reminders(
 ) -> Result<(), AppError> {
     for back in [21, 14, 7, 3, 1] {
         let day = today - Duration::days(back);
-        scan::raise_in(conn, &scan::due(conn, day)?)?;
+        raise_in(conn, &scan::due(conn, day)?)?;
     }
     let rows: Vec<(String, String, String)> = conn
         .prepare("SELECT id, rule_kind, created_at FROM reminder ORDER BY id")?

@@ -5,17 +5,16 @@
 
 use crate::AppState;
 use crate::auth::session::AuthUser;
-use crate::book::visible_document;
 use crate::clients::store as client_store;
 use crate::config::Config;
 use crate::documents::lifecycle::{convert_in, record_sent};
 use crate::documents::numbering::issue_in;
 use crate::documents::store::Document;
+use crate::documents::store::visible_document;
 use crate::documents::{html, shares, view};
 use crate::email::{self, store::Attempt};
 use crate::error::AppError;
 use crate::mail::{self, Attachment, Email, MailError, Transport};
-use crate::outbound::Guard;
 use rusqlite::Connection;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -248,7 +247,7 @@ async fn send_and_log(
     user: &AuthUser,
     out: Outgoing,
 ) -> Result<(Document, EmailOutcome), AppError> {
-    let guard = Guard::new(&state.config);
+    let guard = state.config.guard();
     let Outgoing {
         config,
         email,

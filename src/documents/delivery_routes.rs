@@ -3,17 +3,16 @@
 
 use crate::AppState;
 use crate::auth::session::AuthUser;
-use crate::book::visible_document;
 use crate::clients::store as client_store;
 use crate::company::letterhead;
 use crate::documents::delivery::{self, EmailOutcome, SendRequest};
 use crate::documents::store::Document;
+use crate::documents::store::visible_document;
 use crate::documents::{html, pdf_response, shares, view};
 use crate::email;
 use crate::error::{AppError, ErrorBody, Warning};
 use crate::http::extract::{ClientInfo, IdPath, JsonBody, QueryParams};
 use crate::mail;
-use crate::outbound::Guard;
 use axum::Json;
 use axum::extract::State;
 use axum::response::Response;
@@ -191,7 +190,7 @@ async fn convert_and_send(
         .db
         .read(move |c| delivery::check_convertible(c, &who, &source, &req))
         .await?;
-    let guard = Guard::new(&state.config);
+    let guard = state.config.guard();
     mail::probe(config, guard)
         .await?
         .map_err(|e| email::dead_provider(&e))?;

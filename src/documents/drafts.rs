@@ -2,7 +2,7 @@
 //! new one. A draft has no number until it is issued (`numbering`).
 
 use crate::auth::session::AuthUser;
-use crate::book::{visible_client, visible_document};
+use crate::clients::store::visible_client;
 use crate::clients::store::{self as client_store, Client};
 use crate::clock;
 use crate::company;
@@ -11,6 +11,7 @@ use crate::db::query::{Changes, text_or_null};
 use crate::db::settings;
 use crate::documents::pricing::{self, LineInput, Mode, Priced, PricedLine};
 use crate::documents::rules;
+use crate::documents::store::visible_document;
 use crate::documents::store::{self, Document};
 use crate::error::{AppError, Warning};
 use chrono::NaiveDate;

@@ -3,7 +3,6 @@
 //! `reminders::stop_followups_in` dismisses them inside these same transactions.
 
 use crate::auth::session::AuthUser;
-use crate::book::visible_document;
 use crate::clients::store as client_store;
 use crate::db::audit::record;
 use crate::db::settings;
@@ -12,6 +11,7 @@ use crate::documents::numbering::issue_in;
 use crate::documents::pricing::{self, LineInput, Mode, Priced, Totals};
 use crate::documents::rules::{self, Credit};
 use crate::documents::shares;
+use crate::documents::store::visible_document;
 use crate::documents::store::{self, Document};
 use crate::error::AppError;
 use crate::reminders;

@@ -3,10 +3,10 @@
 
 use crate::AppState;
 use crate::auth::session::{AuthUser, Manager};
-use crate::book::visible_document;
 use crate::documents::pricing::LineInput;
 use crate::documents::rules::PriceChanged;
 use crate::documents::store::Document;
+use crate::documents::store::visible_document;
 use crate::documents::{lifecycle, rules};
 use crate::error::{AppError, ErrorBody};
 use crate::http::extract::{IdPath, JsonBody};

@@ -3,7 +3,6 @@
 //! issuing transaction so that numbers have no gaps and are never reused.
 
 use crate::auth::session::AuthUser;
-use crate::book::visible_document;
 use crate::clients::store as client_store;
 use crate::clock;
 use crate::company;
@@ -11,6 +10,7 @@ use crate::db::audit::{Audit, audit};
 use crate::documents::drafts::{as_input, compose, pricing_date};
 use crate::documents::pricing::{self, LineInput, Mode};
 use crate::documents::rules;
+use crate::documents::store::visible_document;
 use crate::documents::store::{self, Document};
 use crate::error::AppError;
 use chrono::Duration;

@@ -2,7 +2,7 @@
 //! permissive (warnings instead of refusals), persisting nothing.
 
 use crate::auth::session::AuthUser;
-use crate::book::visible_client;
+use crate::clients::store::visible_client;
 use crate::company::letterhead;
 use crate::db::settings;
 use crate::documents::drafts::{DocumentInput, compose};

@@ -2,12 +2,12 @@
 
 use crate::AppState;
 use crate::auth::session::AuthUser;
-use crate::book::visible_document;
 use crate::db::page::{Page, Paginated};
 use crate::documents::drafts::{self, DocumentInput, DocumentReply, NewDraft, create_in};
 use crate::documents::numbering::issue_in;
 use crate::documents::preview::{self, Preview};
 use crate::documents::rules::PAYMENT_STATES;
+use crate::documents::store::visible_document;
 use crate::documents::store::{self, Document, DocumentFilter, DocumentRow};
 use crate::error::{AppError, ErrorBody};
 use crate::http::csv;

@@ -5,12 +5,12 @@
 //! identical 404 for an unknown, revoked or expired token.
 
 use crate::auth::session::AuthUser;
-use crate::book::visible_document;
 use crate::clock;
 use crate::config::Config;
 use crate::db::audit::{Audit, audit, setting_changed};
 use crate::db::settings;
 use crate::documents::rules;
+use crate::documents::store::visible_document;
 use crate::documents::store::{self, Share};
 use crate::error::{AppError, Warning};
 use chrono::{DateTime, Duration, Utc};

@@ -1,5 +1,6 @@
 //! The SQL of documents: headers, lines, the timeline and the number series.
 
+use crate::auth::session::AuthUser;
 use crate::book;
 use crate::clock;
 use crate::db::query::{
@@ -7,7 +8,7 @@ use crate::db::query::{
 };
 use crate::db::settings;
 use crate::documents::pricing::{Priced, PricedLine, Totals};
-use crate::documents::rules;
+use crate::documents::{rules, upi};
 use crate::error::AppError;
 use rusqlite::types::Value;
 use rusqlite::{Connection, OptionalExtension, Row, params};
@@ -83,7 +84,7 @@ pub struct Document {
     pub credit_notes: Vec<CreditNoteRef>,
     /// An issued invoice or live proforma that is owed, when the company has a UPI ID: the link
     /// that pays it (decisions 12); null otherwise.
-    pub upi: Option<crate::documents::upi::Upi>,
+    pub upi: Option<upi::Upi>,
 }
 
 /// A recorded payment's allocation to an invoice, as the invoice shows it.
@@ -248,7 +249,19 @@ pub fn get(conn: &Connection, id: &str, book: Option<&str>) -> Result<Option<Doc
         doc.payments = settlements_of(conn, id)?;
         doc.credit_notes = credit_notes_of(conn, id)?;
     }
-    doc.upi = crate::documents::upi::of(conn, &doc)?;
+    doc.upi = upi::of(
+        conn,
+        &upi::Bill {
+            doc_type: &doc.doc_type,
+            status: &doc.status,
+            doc_no: doc.doc_no.as_deref(),
+            client_id: &doc.client_id,
+            total: doc.total,
+            subtotal: doc.subtotal,
+            outstanding: doc.outstanding,
+            tds_booked: doc.payments.iter().map(|p| p.tds).sum(),
+        },
+    )?;
     Ok(Some(doc))
 }
 
@@ -726,4 +739,9 @@ pub fn owing_invoices(conn: &Connection, client_id: &str) -> Result<Vec<OwingInv
         })?
         .collect::<Result<Vec<_>, _>>()?;
     Ok(rows)
+}
+
+/// The document, if its client is in the user's book.
+pub fn visible_document(conn: &Connection, user: &AuthUser, id: &str) -> Result<Document, AppError> {
+    get(conn, id, user.book().as_deref())?.ok_or_else(|| AppError::not_found("document"))
 }

@@ -7,7 +7,6 @@
 //! line of the reminder emails.
 
 use crate::company;
-use crate::documents::store::Document;
 use crate::error::AppError;
 use crate::http::url::encode_component as encode;
 use crate::money;
@@ -45,17 +44,31 @@ pub fn amount(owed: i64, taxable: i64, tds_percent: Option<i64>, tds_booked: i64
     (owed - still_to_deduct).max(0)
 }
 
+/// What a bill's UPI link is made from: the document as `store::get` reads it.
+pub struct Bill<'a> {
+    pub doc_type: &'a str,
+    pub status: &'a str,
+    pub doc_no: Option<&'a str>,
+    pub client_id: &'a str,
+    pub total: i64,
+    /// The taxable value.
+    pub subtotal: i64,
+    pub outstanding: Option<i64>,
+    /// The TDS booked on its payments.
+    pub tds_booked: i64,
+}
+
 /// The bill's UPI link: an issued invoice with something outstanding or a live proforma (issued,
 /// sent or accepted), when the company has a UPI ID; None otherwise or when nothing is left to
-/// pay after the TDS. `doc` is as `store::get` reads it (an invoice's payments loaded).
-pub fn of(conn: &Connection, doc: &Document) -> Result<Option<Upi>, AppError> {
-    let owed = match (doc.doc_type.as_str(), doc.status.as_str()) {
+/// pay after the TDS.
+pub fn of(conn: &Connection, doc: &Bill<'_>) -> Result<Option<Upi>, AppError> {
+    let owed = match (doc.doc_type, doc.status) {
         (_, "draft" | "cancelled") => return Ok(None),
         ("INVOICE", _) => doc.outstanding.unwrap_or(0),
         ("PROFORMA", "issued" | "sent" | "accepted") => doc.total,
         _ => return Ok(None),
     };
-    let Some(doc_no) = doc.doc_no.as_deref() else {
+    let Some(doc_no) = doc.doc_no else {
         return Ok(None);
     };
     if owed <= 0 {
@@ -67,15 +80,14 @@ pub fn of(conn: &Connection, doc: &Document) -> Result<Option<Upi>, AppError> {
     };
     let section: Option<String> = conn
         .prepare_cached("SELECT tds_section FROM client WHERE id = ?1")?
-        .query_row([&doc.client_id], |r| r.get(0))
+        .query_row([doc.client_id], |r| r.get(0))
         .optional()?
         .flatten();
-    let booked = doc.payments.iter().map(|p| p.tds).sum();
     let amount = amount(
         owed,
         doc.subtotal,
         section.as_deref().and_then(section_percent),
-        booked,
+        doc.tds_booked,
     );
     Ok((amount > 0).then(|| Upi {
         uri: uri(upi_id, &profile.name, amount, doc_no),

@@ -16,7 +16,6 @@ use crate::db::settings;
 use crate::error::AppError;
 use crate::mail::smtp::{Security, SmtpConfig};
 use crate::mail::{Email, MailConfig, MailError, Transport};
-use crate::outbound::Guard;
 use rusqlite::Connection;
 use rusqlite::types::Value;
 use serde::{Deserialize, Serialize};
@@ -270,7 +269,7 @@ pub async fn send_test(state: &AppState, user: &AuthUser, to: Option<String>) ->
             text: TEST_TEXT.into(),
             attachments: Vec::new(),
         };
-        let (email, result) = crate::mail::send(transport, email, Guard::new(&state.config)).await?;
+        let (email, result) = crate::mail::send(transport, email, state.config.guard()).await?;
         let logged = result.clone();
         let to = email.to.clone();
         state

@@ -5,14 +5,14 @@
 //! an advance can be refunded. All are for owners and managers, and all are audited.
 
 use crate::auth::session::AuthUser;
-use crate::book::visible_payment;
 use crate::clock;
 use crate::db::audit::{Audit, audit};
 use crate::db::settings;
 use crate::documents::rules::check_reason;
 use crate::error::AppError;
-use crate::payments::recording::{audited_change, payment_image};
+use crate::payments::recording::{audited_change, not_cancelled, payment_image};
 use crate::payments::rules;
+use crate::payments::store::visible_payment;
 use crate::payments::store::{self, Payment};
 use chrono::NaiveDate;
 use rusqlite::Connection;
@@ -35,17 +35,6 @@ pub struct RefundInput {
     pub reason: String,
     /// YYYY-MM-DD, from the day the payment was received to today.
     pub refunded_on: NaiveDate,
-}
-
-/// Refuses to change a cancelled payment (a second cancel, an allocation, a refund): 409.
-pub fn not_cancelled(p: &Payment) -> Result<(), AppError> {
-    if p.status == "cancelled" {
-        return Err(AppError::conflict(
-            "payment_cancelled",
-            format!("Receipt {} is cancelled.", p.receipt_no),
-        ));
-    }
-    Ok(())
 }
 
 /// Cancels a payment of the caller's book: its allocations are reversed (each invoice audited

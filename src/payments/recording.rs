@@ -4,11 +4,12 @@
 //! call [`record_in`] and [`allocate_in`].
 
 use crate::auth::session::AuthUser;
-use crate::book::{visible_client, visible_payment};
+use crate::clients::store::visible_client;
 use crate::db::audit::{Audit, audit};
 use crate::documents::{rules as doc_rules, store as doc_store};
 use crate::error::{AppError, Checks};
 use crate::payments::rules::{self, Claim};
+use crate::payments::store::visible_payment;
 use crate::payments::store::{self, Payment};
 use chrono::NaiveDate;
 use rusqlite::Connection;
@@ -108,9 +109,20 @@ pub fn allocate_advance_in(
     claims: Vec<Claim>,
 ) -> Result<Payment, AppError> {
     let before = visible_payment(tx, user, id)?;
-    crate::payments::corrections::not_cancelled(&before)?;
+    not_cancelled(&before)?;
     allocate_in(tx, user, &before, claims)?;
     audited_change(tx, user, &before, "allocated")
+}
+
+/// Refuses to change a cancelled payment (a second cancel, an allocation, a refund): 409.
+pub fn not_cancelled(p: &Payment) -> Result<(), AppError> {
+    if p.status == "cancelled" {
+        return Err(AppError::conflict(
+            "payment_cancelled",
+            format!("Receipt {} is cancelled.", p.receipt_no),
+        ));
+    }
+    Ok(())
 }
 
 /// Reads the payment again after a change of its allocations and audits it as `action` with

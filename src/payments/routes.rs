@@ -3,7 +3,6 @@
 
 use crate::AppState;
 use crate::auth::session::{AuthUser, Manager};
-use crate::book::visible_payment;
 use crate::db::page::{Page, Paginated};
 use crate::error::{AppError, ErrorBody};
 use crate::http::csv;
@@ -15,6 +14,7 @@ use crate::payments::recording::{
     AllocationInput, NewPayment, PaymentInput, allocate_advance_in, claims, record_in,
 };
 use crate::payments::rules;
+use crate::payments::store::visible_payment;
 use crate::payments::store::{self, Payment, PaymentFilter};
 use axum::Json;
 use axum::extract::State;

@@ -1,6 +1,7 @@
 //! The SQL of payments: the payment with its allocations, the list, and what an allocation
 //! may settle.
 
+use crate::auth::session::AuthUser;
 use crate::book;
 use crate::db::query::{Changes, Filter, ListQuery, Listing, insert_row};
 use crate::error::AppError;
@@ -297,4 +298,9 @@ pub fn refund(
             ("created_by", Value::Text(user_id.into())),
         ],
     )?)
+}
+
+/// The payment, if its client is in the user's book.
+pub fn visible_payment(conn: &Connection, user: &AuthUser, id: &str) -> Result<Payment, AppError> {
+    get(conn, id, user.book().as_deref())?.ok_or_else(|| AppError::not_found("payment"))
 }

@@ -5,11 +5,17 @@
 //! signs reordered and placed, chillu letters as typed. Latin is set a glyph per character from
 //! DejaVu's cmap, as every PDF has been, which keeps the measuring that wrapping does cheap.
 
-use super::layout::Face;
 use rustybuzz::{Direction, ShapePlan, UnicodeBuffer, script};
 use std::ops::RangeInclusive;
 use std::sync::LazyLock;
 use unicode_properties::{GeneralCategoryGroup, UnicodeGeneralCategory};
+
+/// The two weights of text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Face {
+    Regular,
+    Bold,
+}
 
 /// One embedded font, parsed once.
 pub(super) struct Font {

@@ -7,9 +7,9 @@
 //! Coordinates are PDF points (1/72 inch) from the top-left corner of an A4 page; `y` of a
 //! text is its baseline, of a rectangle or image its top.
 
-pub use super::write::Image;
-use super::{fonts, write};
-use crate::error::AppError;
+use super::fonts;
+pub use super::fonts::Face;
+pub use super::image::Image;
 
 /// One millimetre in points.
 pub const MM: f32 = 72.0 / 25.4;
@@ -49,13 +49,6 @@ impl Color {
         let mix = |c: u8| (c as f32 + (255.0 - c as f32) * amount).round() as u8;
         Color(mix(self.0), mix(self.1), mix(self.2))
     }
-}
-
-/// The two weights of text.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Face {
-    Regular,
-    Bold,
 }
 
 /// How a piece of text looks.
@@ -305,11 +298,12 @@ impl Page {
     }
 }
 
-/// A PDF being laid out: its pages, then [`Writer::finish`].
+/// A PDF being laid out: its pages, then [`Writer::finish`] (the writer's, which turns them into
+/// the PDF).
 #[derive(Default)]
 pub struct Writer {
-    pages: Vec<Page>,
-    title: Option<String>,
+    pub(super) pages: Vec<Page>,
+    pub(super) title: Option<String>,
 }
 
 impl Writer {
@@ -338,20 +332,6 @@ impl Writer {
 
     pub fn page_count(&self) -> usize {
         self.pages.len()
-    }
-
-    /// Writes the PDF; `decorate(page, n, of)` draws over each page last (footers, marks), when the
-    /// number of pages is known.
-    pub fn finish(mut self, mut decorate: impl FnMut(&mut Page, usize, usize)) -> Result<Vec<u8>, AppError> {
-        if self.pages.is_empty() {
-            self.pages.push(Page::default());
-        }
-        let count = self.pages.len();
-        for (i, page) in self.pages.iter_mut().enumerate() {
-            decorate(page, i + 1, count);
-        }
-        write::pdf(&self.pages, self.title.as_deref())
-            .map_err(|e| AppError::internal(format!("cannot write the PDF: {e}")))
     }
 }
 

@@ -21,10 +21,13 @@
 //! `payments::receipt_pdf` draws one in full.
 
 pub mod fonts;
+mod image;
 pub mod layout;
 mod write;
 
-pub use layout::{Color, Face, Flow, Image, Page, Style, Writer};
+pub use fonts::Face;
+pub use image::Image;
+pub use layout::{Color, Flow, Page, Style, Writer};
 
 #[cfg(test)]
 mod tests {

@@ -3,13 +3,13 @@
 //! the stalled worklist. The handlers are in `milestone_routes`.
 
 use crate::auth::session::AuthUser;
-use crate::book::visible_project;
 use crate::clock;
 use crate::db::audit::{Audit, audit};
 use crate::db::settings;
 use crate::error::AppError;
 use crate::projects::checklist_templates;
 use crate::projects::rules;
+use crate::projects::store::visible_project;
 use crate::projects::store::{self, ClientModule, Milestone, ProjectRow};
 use chrono::NaiveDate;
 use rusqlite::Connection;

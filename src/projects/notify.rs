@@ -14,7 +14,6 @@ use crate::documents::html;
 use crate::email::{self, store::Attempt};
 use crate::error::AppError;
 use crate::mail::{self, Email};
-use crate::outbound::Guard;
 use crate::projects::store;
 use serde::Serialize;
 use utoipa::ToSchema;
@@ -82,7 +81,7 @@ pub async fn notify_all(
             Ok((config, recipients, unreachable, letterhead::letterhead(c, &[])?))
         })
         .await?;
-    let guard = Guard::new(&state.config);
+    let guard = state.config.guard();
     mail::probe(config.clone(), guard)
         .await?
         .map_err(|e| email::dead_provider(&e))?;

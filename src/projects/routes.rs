@@ -3,10 +3,10 @@
 
 use crate::AppState;
 use crate::auth::session::{AuthUser, Manager};
-use crate::book::visible_project;
 use crate::clients::store as client_store;
 use crate::error::{AppError, ErrorBody};
 use crate::http::extract::{IdPath, JsonBody};
+use crate::projects::store::visible_project;
 use crate::projects::store::{self, ClientModule};
 use crate::projects::subscriptions::{self, ClientModuleInput, RevealedSecret};
 use axum::Json;

@@ -1,6 +1,7 @@
 //! The SQL of client modules (projects) and their milestones. The portal password and the
 //! secrets blob are read only by `credentials` and never selected into a `ClientModule`.
 
+use crate::auth::session::AuthUser;
 use crate::db::page::{Page, Paginated};
 use crate::db::query::{
     Changes, Filter, ListQuery, Plan, fetch_page, fetch_page_with, insert_row, update_columns,
@@ -104,8 +105,9 @@ fn client_module(r: &Row<'_>) -> rusqlite::Result<ClientModule> {
 pub fn get(conn: &Connection, id: &str, owned_by: Option<&str>) -> Result<Option<ClientModule>, AppError> {
     Ok(conn
         .prepare_cached(&format!(
-            "SELECT {COLUMNS} FROM {} WHERE cm.id = ?1 AND (?2 IS NULL OR c.owner_id = ?2)",
-            from()
+            "SELECT {COLUMNS} FROM {} WHERE cm.id = ?1 AND {}",
+            from(),
+            crate::book::owner_is("c", "?2")
         ))?
         .query_row(params![id, owned_by], client_module)
         .optional()?)
@@ -373,8 +375,8 @@ pub fn pending(
     f.and(
         "cm.active = 1 AND pm.key = ? AND pm.done_on IS NULL",
         [Value::Text(key.into())],
-    )
-    .eq("c.owner_id", book);
+    );
+    crate::book::narrow_joined(&mut f, "c", book);
     let query = ListQuery {
         columns: "cm.id, cm.client_id, c.name, m.code, m.name, cm.status, cm.created_at".into(),
         from: "project_milestone pm JOIN client_module cm ON cm.id = pm.client_module_id JOIN client c ON c.id = cm.client_id JOIN module m ON m.id = cm.module_id",
@@ -397,14 +399,15 @@ pub fn open_projects_with_activity(
 ) -> Result<Vec<(ProjectRow, Option<String>)>, AppError> {
     // From the open steps (a partial index of what is pending) to their projects, rather than
     // from every project to its steps; the latest tick is the end of the (project, done_on) index.
-    let mut stmt = conn.prepare_cached(
+    let mut stmt = conn.prepare_cached(&format!(
         "SELECT cm.id, cm.client_id, c.name, m.code, m.name, cm.status, cm.created_at,
                 COALESCE((SELECT MAX(done_on) FROM project_milestone d WHERE d.client_module_id = cm.id), substr(cm.created_at, 1, 10))
          FROM (SELECT DISTINCT client_module_id AS id FROM project_milestone INDEXED BY project_milestone_open WHERE done_on IS NULL) AS open
               CROSS JOIN client_module cm ON cm.id = open.id
               JOIN client c INDEXED BY client_id_name ON c.id = cm.client_id JOIN module m ON m.id = cm.module_id
-         WHERE cm.active = 1 AND (?1 IS NULL OR c.owner_id = ?1)",
-    )?;
+         WHERE cm.active = 1 AND {}",
+        crate::book::owner_is("c", "?1")
+    ))?;
     let mut rows = stmt
         .query_map([book], |r| Ok((project_row(r)?, r.get(7)?)))?
         .collect::<Result<Vec<(ProjectRow, Option<String>)>, _>>()?;
@@ -510,4 +513,9 @@ pub fn roster_clients(conn: &Connection, module_id: &str) -> Result<Vec<(String,
         .query_map([module_id], |r| Ok((r.get(0)?, r.get(1)?)))?
         .collect::<Result<Vec<_>, _>>()?;
     Ok(rows)
+}
+
+/// The project (client module), if its client is in the user's book.
+pub fn visible_project(conn: &Connection, user: &AuthUser, id: &str) -> Result<ClientModule, AppError> {
+    get(conn, id, user.book().as_deref())?.ok_or_else(|| AppError::not_found("client module"))
 }

@@ -3,7 +3,6 @@
 //! secrets are managerial, and every reveal is audited (by key, never by value).
 
 use crate::auth::session::AuthUser;
-use crate::book::visible_project;
 use crate::catalog::{rules as catalog_rules, store as catalog_store};
 use crate::clients::{rules as client_rules, store as client_store};
 use crate::clock;
@@ -13,6 +12,7 @@ use crate::db::settings;
 use crate::error::AppError;
 use crate::projects::checklist_templates;
 use crate::projects::rules;
+use crate::projects::store::visible_project;
 use crate::projects::store::{self, ClientModule};
 use axum::http::StatusCode;
 use rusqlite::Connection;

@@ -11,10 +11,9 @@ use crate::db::settings;
 use crate::email;
 use crate::error::AppError;
 use crate::mail::{self, Bounce};
-use crate::outbound::Guard;
 use crate::reminders::rules;
-use crate::reminders::scan::{self, Due};
 use crate::reminders::store;
+use crate::reminders::store::{Due, blank, raise_in};
 use chrono::NaiveDate;
 use rusqlite::Connection;
 
@@ -25,7 +24,7 @@ pub fn poll(state: &AppState, as_of: NaiveDate) -> Result<i64, AppError> {
     let Ok(config) = state.db.read_blocking(email::config) else {
         return Ok(0);
     };
-    let bounces = mail::bounces(&config, Guard::new(&state.config))
+    let bounces = mail::bounces(&config, state.config.guard())
         .map_err(|e| AppError::conflict("bounces_unread", format!("The bounces could not be read: {e}.")))?;
     state.db.write_blocking(|tx| record_in(tx, &bounces, as_of))
 }
@@ -48,9 +47,9 @@ pub fn record_in(tx: &Connection, bounces: &[Bounce], as_of: NaiveDate) -> Resul
                 contact_id: who.contact_id,
                 owner_id: who.owner_id,
                 reason: rules::bounce_reason(&b.email, &b.kind, &b.description),
-                ..scan::blank("email_bounced", who.client_id, on)
+                ..blank("email_bounced", who.client_id, on)
             });
         }
     }
-    Ok(scan::raise_in(tx, &due)?.values().sum())
+    Ok(raise_in(tx, &due)?.values().sum())
 }

@@ -9,29 +9,12 @@ use crate::db::settings;
 use crate::error::{AppError, Warning};
 use crate::reminders::rules::{self, Schedule};
 use crate::reminders::schedule;
+use crate::reminders::store::{Due, blank, raise_in};
 use chrono::{Days, NaiveDate};
 use rusqlite::{Connection, params};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use utoipa::ToSchema;
-
-/// A reminder the scan would raise.
-#[derive(Debug, Clone)]
-pub struct Due {
-    pub kind: &'static str,
-    pub key: String,
-    pub client_id: String,
-    pub doc_id: Option<String>,
-    pub client_module_id: Option<String>,
-    pub contract_id: Option<String>,
-    pub interaction_id: Option<String>,
-    pub contact_id: Option<String>,
-    pub owner_id: Option<String>,
-    pub due_on: NaiveDate,
-    pub offset_days: Option<i64>,
-    pub reason: String,
-    pub policy: &'static str,
-}
 
 /// What a scan raised: the `daily_scan` job's counts. Run now, the drain's `sent` and `failed`
 /// are added to it (`jobs::routes`, decisions 11).
@@ -75,35 +58,20 @@ pub fn due(conn: &Connection, as_of: NaiveDate) -> Result<Vec<Due>, AppError> {
     Ok(out)
 }
 
-pub fn blank(kind: &'static str, client_id: String, due_on: NaiveDate) -> Due {
-    Due {
-        kind,
-        key: String::new(),
-        client_id,
-        doc_id: None,
-        client_module_id: None,
-        contract_id: None,
-        interaction_id: None,
-        contact_id: None,
-        owner_id: None,
-        due_on,
-        offset_days: None,
-        reason: String::new(),
-        policy: "manual",
-    }
-}
-
 fn renewals(conn: &Connection, as_of: NaiveDate, s: &Schedule, out: &mut Vec<Due>) -> Result<(), AppError> {
-    let sql = "SELECT cm.id, cm.client_id, cm.next_renewal, c.owner_id, m.name
+    let sql = format!(
+        "SELECT cm.id, cm.client_id, cm.next_renewal, c.owner_id, m.name
          FROM client_module cm JOIN client c ON c.id = cm.client_id JOIN module m ON m.id = cm.module_id
-         WHERE cm.active = 1 AND cm.next_renewal BETWEEN ?1 AND ?2 AND c.status <> 'lost'";
+         WHERE {}",
+        crate::renewals::store::MODULE_DUE
+    );
     let place = |due: &mut Due, id| due.client_module_id = Some(id);
     ahead(
         conn,
         as_of,
         &s.renewal_due.days_before,
         "renewal_due",
-        sql,
+        &sql,
         place,
         rules::renewal_reason,
         out,
@@ -111,18 +79,21 @@ fn renewals(conn: &Connection, as_of: NaiveDate, s: &Schedule, out: &mut Vec<Due
 }
 
 fn contracts(conn: &Connection, as_of: NaiveDate, s: &Schedule, out: &mut Vec<Due>) -> Result<(), AppError> {
-    let sql = "SELECT sc.id, sc.client_id, sc.period_to, c.owner_id, sc.description
+    let sql = format!(
+        "SELECT sc.id, sc.client_id, sc.period_to, c.owner_id, sc.description
          FROM service_contract sc JOIN client c ON c.id = sc.client_id
-         WHERE sc.period_to BETWEEN ?1 AND ?2 AND c.status <> 'lost'
+         WHERE {}
            AND (sc.renewal_invoice_id IS NULL
-                OR (SELECT status FROM document WHERE id = sc.renewal_invoice_id) = 'cancelled')";
+                OR (SELECT status FROM document WHERE id = sc.renewal_invoice_id) = 'cancelled')",
+        crate::renewals::store::CONTRACT_DUE
+    );
     let place = |due: &mut Due, id| due.contract_id = Some(id);
     ahead(
         conn,
         as_of,
         &s.amc_expiring.days_before,
         "amc_expiring",
-        sql,
+        &sql,
         place,
         rules::contract_reason,
         out,
@@ -269,40 +240,6 @@ fn follow_ups(conn: &Connection, as_of: NaiveDate, out: &mut Vec<Due>) -> Result
         });
     }
     Ok(())
-}
-
-/// Raises each reminder whose key is new; answers how many were raised, by kind.
-pub fn raise_in(tx: &Connection, due: &[Due]) -> Result<BTreeMap<String, i64>, AppError> {
-    let now = clock::now_timestamp();
-    let mut stmt = tx.prepare_cached(
-        "INSERT INTO reminder (id, rule_kind, status, idempotency_key, policy_applied, client_id, doc_id,
-                               client_module_id, contract_id, interaction_id, contact_id, owner_id, due_on,
-                               offset_days, reason, created_at, updated_at)
-         VALUES (?1, ?2, 'open', ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?15)
-         ON CONFLICT (idempotency_key) DO NOTHING",
-    )?;
-    let mut created = BTreeMap::new();
-    for d in due {
-        let n = stmt.execute(params![
-            crate::db::ids::new_id(),
-            d.kind,
-            d.key,
-            d.policy,
-            d.client_id,
-            d.doc_id,
-            d.client_module_id,
-            d.contract_id,
-            d.interaction_id,
-            d.contact_id,
-            d.owner_id,
-            d.due_on.to_string(),
-            d.offset_days,
-            d.reason,
-            now,
-        ])?;
-        *created.entry(d.kind.to_string()).or_insert(0) += n as i64;
-    }
-    Ok(created)
 }
 
 /// The daily scan job (spec 6.3): the bounces read from the mail provider, then the scan for

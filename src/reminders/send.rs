@@ -28,7 +28,6 @@ use crate::documents::{html, shares, store as documents, view};
 use crate::email::{self, store::Attempt};
 use crate::error::{AppError, Warning};
 use crate::mail::{self, Attachment, Email, MailError};
-use crate::outbound::Guard;
 use crate::reminders::rules::{self, About};
 use crate::reminders::store::{self, Reminder};
 use chrono::NaiveDate;
@@ -323,7 +322,7 @@ fn deliver(state: &AppState, claimed: Claimed, by: Option<&str>) -> Result<Email
         text: letter.text,
         attachments: letter.attachments,
     };
-    let result = mail::send_now(&config, &email, Guard::new(&state.config));
+    let result = mail::send_now(&config, &email, state.config.guard());
     if let Err(e) = &result {
         tracing::warn!(reminder = %id, error = %e, "reminder email failed");
     }

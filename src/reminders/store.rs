@@ -10,6 +10,7 @@ use crate::reminders::rules;
 use chrono::{FixedOffset, NaiveDate};
 use rusqlite::{Connection, OptionalExtension, Row, params};
 use serde::Serialize;
+use std::collections::BTreeMap;
 use utoipa::ToSchema;
 
 /// A reminder as the queue shows it (decisions 9, plus the names a person reads).
@@ -290,4 +291,76 @@ pub fn forget_contact(tx: &Connection, contact_id: &str) -> Result<(), AppError>
         [contact_id],
     )?;
     Ok(())
+}
+
+/// A reminder the scan would raise.
+#[derive(Debug, Clone)]
+pub struct Due {
+    pub kind: &'static str,
+    pub key: String,
+    pub client_id: String,
+    pub doc_id: Option<String>,
+    pub client_module_id: Option<String>,
+    pub contract_id: Option<String>,
+    pub interaction_id: Option<String>,
+    pub contact_id: Option<String>,
+    pub owner_id: Option<String>,
+    pub due_on: NaiveDate,
+    pub offset_days: Option<i64>,
+    pub reason: String,
+    pub policy: &'static str,
+}
+
+/// A reminder of `kind` on `client_id` due on `due_on`, every other field empty: the start of
+/// each kind's own.
+pub fn blank(kind: &'static str, client_id: String, due_on: NaiveDate) -> Due {
+    Due {
+        kind,
+        key: String::new(),
+        client_id,
+        doc_id: None,
+        client_module_id: None,
+        contract_id: None,
+        interaction_id: None,
+        contact_id: None,
+        owner_id: None,
+        due_on,
+        offset_days: None,
+        reason: String::new(),
+        policy: "manual",
+    }
+}
+
+/// Raises each reminder whose key is new; answers how many were raised, by kind.
+pub fn raise_in(tx: &Connection, due: &[Due]) -> Result<BTreeMap<String, i64>, AppError> {
+    let now = clock::now_timestamp();
+    let mut stmt = tx.prepare_cached(
+        "INSERT INTO reminder (id, rule_kind, status, idempotency_key, policy_applied, client_id, doc_id,
+                               client_module_id, contract_id, interaction_id, contact_id, owner_id, due_on,
+                               offset_days, reason, created_at, updated_at)
+         VALUES (?1, ?2, 'open', ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?15)
+         ON CONFLICT (idempotency_key) DO NOTHING",
+    )?;
+    let mut created = BTreeMap::new();
+    for d in due {
+        let n = stmt.execute(params![
+            crate::db::ids::new_id(),
+            d.kind,
+            d.key,
+            d.policy,
+            d.client_id,
+            d.doc_id,
+            d.client_module_id,
+            d.contract_id,
+            d.interaction_id,
+            d.contact_id,
+            d.owner_id,
+            d.due_on.to_string(),
+            d.offset_days,
+            d.reason,
+            now,
+        ])?;
+        *created.entry(d.kind.to_string()).or_insert(0) += n as i64;
+    }
+    Ok(created)
 }

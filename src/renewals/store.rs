@@ -68,6 +68,15 @@ impl RenewalFilter {
     }
 }
 
+/// A subscription up for renewal from `?1` to `?2`, over `client_module cm JOIN client c`: active,
+/// its next renewal in the range, its client not lost. The renewals list and the daily scan's
+/// `renewal_due` ladder both read it.
+pub const MODULE_DUE: &str = "cm.active = 1 AND cm.next_renewal BETWEEN ?1 AND ?2 AND c.status <> 'lost'";
+
+/// A service contract up for renewal from `?1` to `?2`, over `service_contract sc JOIN client
+/// c`: its period ends in the range, its client not lost (the list and the `amc_expiring` ladder).
+pub const CONTRACT_DUE: &str = "sc.period_to BETWEEN ?1 AND ?2 AND c.status <> 'lost'";
+
 /// The newest live renewal proforma of the subscription `cm`: a PROFORMA that
 /// `POST /api/client-modules/{id}/renewal-quote` made (source `module_renewal`) for its client
 /// with a line of its module, still a draft or issued (not cancelled, not converted: converting
@@ -87,7 +96,7 @@ pub fn modules(conn: &Connection, filter: &RenewalFilter) -> Result<Vec<ModuleRe
                 d.id, d.doc_no, d.status
          FROM client_module cm JOIN client c ON c.id = cm.client_id JOIN module m ON m.id = cm.module_id
               LEFT JOIN document d ON d.id = ({LIVE_RENEWAL_PROFORMA})
-         WHERE cm.active = 1 AND cm.next_renewal BETWEEN ?1 AND ?2 AND c.status <> 'lost' AND {}
+         WHERE {MODULE_DUE} AND {}
            AND (?4 IS NULL OR c.name LIKE ?4 ESCAPE '\\')",
         book::owner_is("c", "?3")
     ))?;
@@ -123,7 +132,7 @@ pub fn contracts(conn: &Connection, filter: &RenewalFilter) -> Result<Vec<Contra
         "SELECT sc.id, sc.client_id, c.name, sc.description, sc.period_to, sc.amount, d.id, d.doc_no
          FROM service_contract sc JOIN client c ON c.id = sc.client_id
               LEFT JOIN document d ON d.id = sc.renewal_invoice_id AND d.status <> 'cancelled'
-         WHERE sc.period_to BETWEEN ?1 AND ?2 AND c.status <> 'lost' AND {}
+         WHERE {CONTRACT_DUE} AND {}
            AND (?4 IS NULL OR c.name LIKE ?4 ESCAPE '\\')",
         book::owner_is("c", "?3")
     ))?;

@@ -4,7 +4,6 @@
 //! - the GST summary adds issued invoices and subtracts issued credit notes, month by month,
 //!   from their stored paise (never recomputed).
 
-use crate::reports::store::DueInvoice;
 use serde::Serialize;
 use utoipa::ToSchema;
 
@@ -71,6 +70,27 @@ pub struct ClientDues {
     pub client_name: String,
     #[serde(flatten)]
     pub buckets: Buckets,
+}
+
+/// An invoice with something outstanding on the as-of date.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct DueInvoice {
+    pub document_id: String,
+    #[serde(rename = "docNo")]
+    pub doc_no: Option<String>,
+    pub client_id: String,
+    pub client_name: String,
+    pub doc_date: String,
+    pub due_date: Option<String>,
+    pub total: i64,
+    /// The taxable value (TDS is a share of it, never of the GST).
+    pub taxable: i64,
+    /// On the as-of date: payments received and credit notes dated by then count.
+    pub outstanding: i64,
+    /// From the day it falls due (`documents::rules::FALLS_DUE`) to the as-of date.
+    pub days_past_due: i64,
+    /// not_due, days_1_30, days_31_60, days_61_90 or over_90.
+    pub bucket: &'static str,
 }
 
 /// Per-client sums of the due invoices, largest total first (client name breaks ties).

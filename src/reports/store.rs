@@ -2,32 +2,9 @@
 
 use crate::book;
 use crate::error::AppError;
-use crate::reports::rules::GstFigures;
+use crate::reports::rules::{DueInvoice, GstFigures};
 use chrono::NaiveDate;
 use rusqlite::{Connection, params};
-use serde::Serialize;
-use utoipa::ToSchema;
-
-/// An invoice with something outstanding on the as-of date.
-#[derive(Debug, Clone, Serialize, ToSchema)]
-pub struct DueInvoice {
-    pub document_id: String,
-    #[serde(rename = "docNo")]
-    pub doc_no: Option<String>,
-    pub client_id: String,
-    pub client_name: String,
-    pub doc_date: String,
-    pub due_date: Option<String>,
-    pub total: i64,
-    /// The taxable value (TDS is a share of it, never of the GST).
-    pub taxable: i64,
-    /// On the as-of date: payments received and credit notes dated by then count.
-    pub outstanding: i64,
-    /// From the day it falls due (`documents::rules::FALLS_DUE`) to the as-of date.
-    pub days_past_due: i64,
-    /// not_due, days_1_30, days_31_60, days_61_90 or over_90.
-    pub bucket: &'static str,
-}
 
 /// Issued invoices owing something on `as_of` (in `book`, of `client_id` when given), by client
 /// name then date.

@@ -8,7 +8,6 @@ use crate::clock;
 use crate::db::audit::{Audit, audit};
 use crate::db::settings;
 use crate::error::AppError;
-use crate::outbound::Guard;
 use crate::sms::gateway;
 use crate::sms::rules::Outcome;
 use crate::sms::store::{self, Check};
@@ -133,7 +132,7 @@ pub fn run(
             ..Progress::default()
         }
     });
-    let guard = Guard::new(&state.config);
+    let guard = state.config.guard();
     let next = AtomicUsize::new(0);
     let (sent, received) = mpsc::channel::<Check>();
     let recorded = std::thread::scope(|threads| {

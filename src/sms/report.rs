@@ -65,7 +65,7 @@ pub fn logins_exported_in(
 pub fn refresh(state: &AppState, user: &AuthUser, scope: Scope<'_>) -> Result<PullCounts, AppError> {
     if let Scope::Client(id) = scope {
         let found = state.db.read_blocking(|c| {
-            crate::book::visible_client(c, user, id)?;
+            crate::clients::store::visible_client(c, user, id)?;
             Ok(store::to_poll(c, Some(id))?.len())
         })?;
         if found == 0 {

@@ -7,7 +7,7 @@
 
 use crate::AppState;
 use crate::auth::session::AuthUser;
-use crate::book::visible_client;
+use crate::clients::store::visible_client;
 use crate::company::letterhead;
 use crate::db::audit::{Audit, audit};
 use crate::db::settings;
@@ -17,7 +17,6 @@ use crate::email::{self, store::Attempt};
 use crate::error::AppError;
 use crate::mail::{self, Attachment, Email, MailError, Transport};
 use crate::money;
-use crate::outbound::Guard;
 use crate::statements::rules::{self, Period};
 use crate::statements::{Statement, statement, store};
 use serde::Deserialize;
@@ -141,7 +140,7 @@ async fn send_and_log(state: &AppState, user: &AuthUser, out: Outgoing) -> Resul
         email,
         statement: s,
     } = out;
-    let (email, result) = mail::send(config, email, Guard::new(&state.config)).await?;
+    let (email, result) = mail::send(config, email, state.config.guard()).await?;
     if let Err(e) = &result {
         tracing::warn!(client = %s.client_id, error = %e, "statement email failed");
     }

@@ -3,7 +3,7 @@
 
 use crate::AppState;
 use crate::auth::session::{AuthUser, Manager};
-use crate::book::visible_client;
+use crate::clients::store::visible_client;
 use crate::company::letterhead;
 use crate::db::settings;
 use crate::documents::delivery::EmailOutcome;

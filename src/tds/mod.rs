@@ -29,7 +29,7 @@ use crate::db::settings::office_today;
 use crate::error::{AppError, Checks};
 use crate::http::csv;
 use crate::money;
-use crate::reminders::scan::{Due, blank};
+use crate::reminders::store::{Due, blank};
 use chrono::NaiveDate;
 use rusqlite::Connection;
 use serde::{Deserialize, Serialize};

@@ -11,7 +11,6 @@ pub mod rules;
 pub mod store;
 
 use crate::auth::session::AuthUser;
-use crate::book::visible_ticket;
 use crate::clients::store as client_store;
 use crate::clock;
 use crate::db::page::{Page, Paginated};
@@ -21,6 +20,7 @@ use crate::documents::drafts::{self, DocumentInput, DocumentReply, NewDraft};
 use crate::documents::pricing::LineInput;
 use crate::error::{AppError, Checks};
 use crate::staff::store as staff_store;
+use crate::tickets::store::visible_ticket;
 use chrono::NaiveDate;
 use rusqlite::Connection;
 use rusqlite::types::Value;

@@ -2,6 +2,7 @@
 //! and the kinds already used, and the writes. Ages and the SLA flag are read against the
 //! office's today and the `ticket.sla_days` in force, passed in by the caller.
 
+use crate::auth::session::AuthUser;
 use crate::book;
 use crate::clock;
 use crate::db::query::{
@@ -426,4 +427,14 @@ pub fn open_after(conn: &Connection, day: &str) -> Result<Vec<(String, Option<St
         .query_map([day], |r| Ok((r.get(0)?, r.get(1)?)))?
         .collect::<Result<_, _>>()?;
     Ok(spans)
+}
+
+/// The ticket, if it is in the user's share ([`ticket_is_in`]).
+pub fn visible_ticket(
+    conn: &Connection,
+    user: &AuthUser,
+    id: &str,
+    clock: Clock,
+) -> Result<Ticket, AppError> {
+    get(conn, id, user.book().as_deref(), clock)?.ok_or_else(|| AppError::not_found("ticket"))
 }

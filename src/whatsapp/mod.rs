@@ -8,14 +8,15 @@ pub mod routes;
 pub mod rules;
 
 use crate::auth::session::AuthUser;
-use crate::book::{visible_client, visible_document};
 use crate::clients::contacts_store;
 use crate::clients::interactions::{self, InteractionCreate};
 use crate::clients::store as client_store;
+use crate::clients::store::visible_client;
 use crate::company::letterhead;
 use crate::config::Config;
 use crate::db::audit::{Audit, audit};
 use crate::db::settings;
+use crate::documents::store::visible_document;
 use crate::documents::{shares, view};
 use crate::error::AppError;
 use crate::reminders;

@@ -261,23 +261,65 @@ mod page_imports {
     fn the_rule_sees_page_imports() {
         let bad = |file: &str, code: &str| !violations(Path::new(file), code).is_empty();
         // A whole screen imports no page, however it names it.
-        assert!(bad("js/pages/payments.js", r#"import { ClientFilter } from "./documents.js";"#));
-        assert!(bad("js/pages/payments.js", r#"import { X } from "/js/pages/documents.js";"#));
-        assert!(bad("js/pages/payments.js", r#"const m = import("./documents.js");"#));
-        assert!(bad("js/pages/payments.js", "import {\n  A,\n  B,\n} from \"./client/sections.js\";"));
+        assert!(bad(
+            "js/pages/payments.js",
+            r#"import { ClientFilter } from "./documents.js";"#
+        ));
+        assert!(bad(
+            "js/pages/payments.js",
+            r#"import { X } from "/js/pages/documents.js";"#
+        ));
+        assert!(bad(
+            "js/pages/payments.js",
+            r#"const m = import("./documents.js");"#
+        ));
+        assert!(bad(
+            "js/pages/payments.js",
+            "import {\n  A,\n  B,\n} from \"./client/sections.js\";"
+        ));
         // A screen's part imports no other screen's.
-        assert!(bad("js/pages/client/sections.js", r#"import { X } from "../documents.js";"#));
-        assert!(bad("js/pages/client/sections.js", r#"import { X } from "../document/editor.js";"#));
+        assert!(bad(
+            "js/pages/client/sections.js",
+            r#"import { X } from "../documents.js";"#
+        ));
+        assert!(bad(
+            "js/pages/client/sections.js",
+            r#"import { X } from "../document/editor.js";"#
+        ));
         // A shared piece imports no page.
-        assert!(bad("js/ui/clients.js", r#"import { X } from "../pages/documents.js";"#));
+        assert!(bad(
+            "js/ui/clients.js",
+            r#"import { X } from "../pages/documents.js";"#
+        ));
         // Allowed: the shared pieces, the screen's own parts, comments.
-        assert!(!bad("js/pages/payments.js", r#"import { ClientFilter } from "../ui/clients.js";"#));
-        assert!(!bad("js/pages/payments.js", r#"import { get } from "../api.js";"#));
-        assert!(!bad("js/pages/client/client.js", r#"import { X } from "./sections.js";"#));
-        assert!(!bad("js/pages/client/client.js", r#"import { X } from "../../components.js";"#));
-        assert!(!bad("js/pages/payments.js", r#"// once: import { X } from "./documents.js";"#));
-        assert!(!bad("js/pages/payments.js", r#"import { html } from "/vendor/preact-htm.js";"#));
+        assert!(!bad(
+            "js/pages/payments.js",
+            r#"import { ClientFilter } from "../ui/clients.js";"#
+        ));
+        assert!(!bad(
+            "js/pages/payments.js",
+            r#"import { get } from "../api.js";"#
+        ));
+        assert!(!bad(
+            "js/pages/client/client.js",
+            r#"import { X } from "./sections.js";"#
+        ));
+        assert!(!bad(
+            "js/pages/client/client.js",
+            r#"import { X } from "../../components.js";"#
+        ));
+        assert!(!bad(
+            "js/pages/payments.js",
+            r#"// once: import { X } from "./documents.js";"#
+        ));
+        assert!(!bad(
+            "js/pages/payments.js",
+            r#"import { html } from "/vendor/preact-htm.js";"#
+        ));
         // The entry imports every screen.
-        assert!(!bad("app.js", r#"import { PaymentsPage } from "/js/pages/payments.js";"#));
+        assert!(!bad(
+            "app.js",
+            r#"import { PaymentsPage } from "/js/pages/payments.js";"#
+        ));
     }
 }
