@@ -398,4 +398,245 @@ mod layering {
         wrong.dedup();
         assert!(wrong.is_empty(), "layering broken:\n{}", wrong.join("\n"));
     }
+
+    /// The module a file under src/ is: `reports/store.rs` is `reports::store`, `tds/mod.rs` is
+    /// `tds`, `lib.rs` the crate root (empty).
+    fn module_of(relative: &Path) -> Vec<String> {
+        let mut parts: Vec<String> = relative
+            .iter()
+            .map(|p| p.to_string_lossy().trim_end_matches(".rs").to_string())
+            .collect();
+        if matches!(parts.last().map(String::as_str), Some("mod" | "lib")) {
+            parts.pop();
+        }
+        parts
+    }
+
+    /// Every path `text` names from `crate::` or `super::` (the module of the file being `at`),
+    /// braces expanded: `use crate::a::{b, c::{d, e}}` names a::b, a::c::d and a::c::e.
+    fn paths(text: &str, at: &[String]) -> Vec<Vec<String>> {
+        fn ident(text: &str) -> (&str, &str) {
+            let end = text
+                .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .unwrap_or(text.len());
+            text.split_at(end)
+        }
+        /// Reads a path (or a braced group of paths) after `prefix`; answers the rest of the text.
+        fn read<'t>(mut text: &'t str, prefix: Vec<String>, out: &mut Vec<Vec<String>>) -> &'t str {
+            let mut path = prefix;
+            loop {
+                text = text.trim_start();
+                if let Some(rest) = text.strip_prefix('{') {
+                    text = rest;
+                    loop {
+                        text = read(text, path.clone(), out).trim_start();
+                        match text.chars().next() {
+                            Some(',') => text = &text[1..],
+                            Some('}') => return &text[1..],
+                            _ => return text,
+                        }
+                        if text.trim_start().starts_with('}') {
+                            return &text.trim_start()[1..];
+                        }
+                    }
+                }
+                let (name, rest) = ident(text);
+                if name.is_empty() {
+                    out.push(path);
+                    return text;
+                }
+                if name != "self" {
+                    path.push(name.to_string());
+                }
+                text = rest;
+                match text.strip_prefix("::") {
+                    Some(rest) => text = rest,
+                    None => {
+                        out.push(path);
+                        return text;
+                    }
+                }
+            }
+        }
+        let mut out = vec![];
+        // `super` of `a::b` (a file a/b.rs, or a folder's a/b/mod.rs) is `a` either way.
+        let up: Vec<String> = at[..at.len().saturating_sub(1)].to_vec();
+        for (marker, base) in [("crate::", vec![]), ("super::", up)] {
+            for (i, _) in text.match_indices(marker) {
+                if text[..i]
+                    .chars()
+                    .next_back()
+                    .is_some_and(|c| c.is_alphanumeric() || c == '_')
+                {
+                    continue;
+                }
+                read(&text[i + marker.len()..], base.clone(), &mut out);
+            }
+        }
+        out
+    }
+
+    /// The code before a file's test module (`#[cfg(test)] mod …`, last in a file): a test may
+    /// reach anything.
+    fn without_tests(code: &str) -> &str {
+        code.find("#[cfg(test)]\nmod ").map_or(code, |at| &code[..at])
+    }
+
+    /// The circles among the files of src/: each a set of files that import one another in a
+    /// loop (Tarjan's strongly connected components with more than one file). An import of the
+    /// crate root (`crate::AppState`) is not an arrow: the root only merges the routers.
+    fn circles(src: &Path) -> Vec<Vec<String>> {
+        let mut files = vec![];
+        sources(src, &mut files);
+        files.retain(|f| f.file_name().is_some_and(|n| n != "main.rs"));
+        let modules: Vec<Vec<String>> = files
+            .iter()
+            .map(|f| module_of(f.strip_prefix(src).unwrap()))
+            .collect();
+        let index: std::collections::HashMap<&[String], usize> = modules
+            .iter()
+            .enumerate()
+            .map(|(i, m)| (m.as_slice(), i))
+            .collect();
+        let edges: Vec<Vec<usize>> = files
+            .iter()
+            .zip(&modules)
+            .enumerate()
+            .map(|(from, (file, module))| {
+                let mut to: Vec<usize> = paths(&without_tests(&code(file)), module)
+                    .into_iter()
+                    .filter_map(|path| {
+                        (1..=path.len())
+                            .rev()
+                            .find_map(|n| index.get(&path[..n]).copied())
+                    })
+                    .filter(|&to| to != from)
+                    .collect();
+                to.sort_unstable();
+                to.dedup();
+                to
+            })
+            .collect();
+        // Tarjan, iterative enough for a few hundred files.
+        struct State<'a> {
+            edges: &'a [Vec<usize>],
+            index: Vec<Option<usize>>,
+            low: Vec<usize>,
+            on_stack: Vec<bool>,
+            stack: Vec<usize>,
+            next: usize,
+            out: Vec<Vec<usize>>,
+        }
+        fn visit(s: &mut State<'_>, v: usize) {
+            s.index[v] = Some(s.next);
+            s.low[v] = s.next;
+            s.next += 1;
+            s.stack.push(v);
+            s.on_stack[v] = true;
+            for &w in &s.edges[v] {
+                match s.index[w] {
+                    None => {
+                        visit(s, w);
+                        s.low[v] = s.low[v].min(s.low[w]);
+                    }
+                    Some(i) if s.on_stack[w] => s.low[v] = s.low[v].min(i),
+                    Some(_) => {}
+                }
+            }
+            if Some(s.low[v]) == s.index[v] {
+                let mut component = vec![];
+                while let Some(w) = s.stack.pop() {
+                    s.on_stack[w] = false;
+                    component.push(w);
+                    if w == v {
+                        break;
+                    }
+                }
+                if component.len() > 1 {
+                    s.out.push(component);
+                }
+            }
+        }
+        let n = files.len();
+        let mut state = State {
+            edges: &edges,
+            index: vec![None; n],
+            low: vec![0; n],
+            on_stack: vec![false; n],
+            stack: vec![],
+            next: 0,
+            out: vec![],
+        };
+        for v in 0..n {
+            if state.index[v].is_none() {
+                visit(&mut state, v);
+            }
+        }
+        let root = index.get(&[][..]).copied();
+        state
+            .out
+            .into_iter()
+            .map(|c| {
+                let mut names: Vec<String> = c
+                    .into_iter()
+                    .filter(|&f| Some(f) != root)
+                    .map(|f| files[f].strip_prefix(src).unwrap().display().to_string())
+                    .collect();
+                names.sort();
+                names
+            })
+            .filter(|c| c.len() > 1)
+            .collect()
+    }
+
+    #[test]
+    fn the_circle_check_sees_a_circle_and_reads_braces() {
+        let at = vec!["reports".to_string(), "store".to_string()];
+        let mut got = paths(
+            "use crate::reports::{rules::{self, DueInvoice}, store}; use super::rules::X; crate::db::page::Page",
+            &at,
+        );
+        got.sort();
+        let p = |s: &str| s.split("::").map(str::to_string).collect::<Vec<_>>();
+        assert_eq!(
+            got,
+            [
+                p("db::page::Page"),
+                p("reports::rules"),
+                p("reports::rules::DueInvoice"),
+                p("reports::rules::X"),
+                p("reports::store")
+            ]
+        );
+        let dir = tempfile::TempDir::new().unwrap();
+        let src = dir.path();
+        std::fs::create_dir_all(src.join("a")).unwrap();
+        std::fs::write(src.join("lib.rs"), "pub mod a; use crate::a::rules;").unwrap();
+        std::fs::write(src.join("a/mod.rs"), "pub mod rules; pub mod store;").unwrap();
+        std::fs::write(
+            src.join("a/rules.rs"),
+            "use crate::a::store::Row; use crate::AppState;",
+        )
+        .unwrap();
+        std::fs::write(src.join("a/store.rs"), "use super::rules::{self, bucket};").unwrap();
+        assert_eq!(circles(src), [["a/rules.rs", "a/store.rs"]]);
+        std::fs::write(src.join("a/rules.rs"), "pub struct Row; use crate::AppState;").unwrap();
+        assert!(circles(src).is_empty(), "an import of the root is no circle");
+    }
+
+    #[test]
+    fn no_files_import_each_other_in_a_circle() {
+        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let found = circles(&src);
+        assert!(
+            found.is_empty(),
+            "files that import each other in a circle (move what both need to where both can import it \
+             downward):\n{}",
+            found
+                .iter()
+                .map(|c| c.join(" <-> "))
+                .collect::<Vec<_>>()
+                .join("\n")
+        );
+    }
 }
