@@ -1,6 +1,8 @@
 //! The back office: one binary, one SQLite data file, a JSON API under `/api` and the console.
 //!
-//! [`app`] builds the whole router so that `main` serves it and the tests call it in-process.
+//! [`app`] builds the whole router so that `main` serves it and the tests call it in-process: the
+//! roof merges the areas' routers and nothing in the crate imports it. What every handler can
+//! reach is [`state::AppState`]; an office's first start is [`setup::first_start`].
 
 pub mod admin;
 pub mod audit;
@@ -47,65 +49,23 @@ pub mod search;
 pub mod setup;
 pub mod sms;
 pub mod staff;
+pub mod state;
 pub mod statements;
 pub mod tds;
 pub mod tickets;
 pub mod whatsapp;
 pub mod workers;
 
-use auth::limiter::LoginLimits;
-use auth::{Role, rules as auth_rules};
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
 use axum::http::header;
 use axum::middleware::from_fn;
 use axum::routing::{any, get};
-use config::Config;
-use db::Db;
 use http::middleware;
+use state::AppState;
 use std::sync::Arc;
 use utoipa::{Modify, OpenApi};
 use utoipa_axum::{router::OpenApiRouter, routes};
-
-/// What every handler can reach.
-#[derive(Clone)]
-pub struct AppState {
-    pub db: Db,
-    pub config: Arc<Config>,
-    pub login_limits: Arc<LoginLimits>,
-    /// 20 reveals of a stored credential per minute per user, across all reveal routes.
-    pub reveal_limits: Arc<auth::limiter::FixedWindow>,
-    /// Password hashing, one thread per core: more at once only thrashes the caches, and each
-    /// thread keeps argon2's 19 MiB for its next run (`auth::rules`, `workers`).
-    hashers: workers::Workers,
-    /// The SMS balance pull of this process: one at a time, and where it stands.
-    pub sms_pulls: Arc<sms::pull::Pulls>,
-}
-
-impl AppState {
-    pub fn new(db: Db, config: Config) -> Self {
-        let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2);
-        AppState {
-            db,
-            config: Arc::new(config),
-            login_limits: Arc::new(LoginLimits::default()),
-            reveal_limits: Arc::new(auth::limiter::FixedWindow::new(
-                20,
-                std::time::Duration::from_secs(60),
-            )),
-            hashers: workers::Workers::start("hashing", cores).expect("cannot start the hashing threads"),
-            sms_pulls: Arc::default(),
-        }
-    }
-
-    /// Runs password-hashing work on the hashing threads, one job per core at a time.
-    pub async fn hashing<T: Send + 'static>(
-        &self,
-        work: impl FnOnce() -> T + Send + 'static,
-    ) -> Result<T, error::AppError> {
-        self.hashers.run(work).await
-    }
-}
 
 /// The whole HTTP application: the API areas, the OpenAPI document, the public share pages,
 /// the console and the layers every request passes. The one place that knows every area.
@@ -176,59 +136,6 @@ pub fn app(state: AppState) -> Router {
         .layer(from_fn(middleware::request_log))
         .layer(from_fn(middleware::close_unread_bodies))
         .with_state(state)
-}
-
-/// What first start did: the password of the owner it created, when it generated one.
-pub struct Bootstrap {
-    pub db: Db,
-    pub generated_owner_password: Option<String>,
-}
-
-/// Opens the data file, runs migrations, seeds default settings and, on an empty file,
-/// creates the owner (decisions 8). Errors are sentences for the operator.
-pub fn bootstrap(config: &Config) -> Result<Bootstrap, String> {
-    let db = Db::open_with(&config.data, config.checkpoints)?;
-    let owner_email = config.owner_email.trim().to_string();
-    let owner_password = config.owner_password.clone();
-    let generated = owner_password.is_none();
-    let password = owner_password.unwrap_or_else(auth_rules::initial_password);
-    let created = db
-        .write_blocking(|tx| {
-            db::settings::seed_defaults(tx)?;
-            if staff::store::count(tx)? > 0 {
-                return Ok(false);
-            }
-            let owner = staff::store::insert(
-                tx,
-                staff::store::NewEmployee {
-                    username: owner_email.clone(),
-                    email: owner_email.clone(),
-                    name: "Owner".into(),
-                    role: Role::Owner,
-                    phone: None,
-                    title: None,
-                    password_hash: auth_rules::hash_password(&password),
-                    must_change_password: true,
-                },
-            )?;
-            db::audit::audit(
-                tx,
-                db::audit::Audit {
-                    entity: "staff",
-                    entity_id: Some(&owner.id),
-                    action: "create",
-                    user_id: None,
-                    before: None,
-                    after: Some(serde_json::to_value(&owner)?),
-                },
-            )?;
-            Ok(true)
-        })
-        .map_err(|e| format!("cannot prepare the data file: {e}"))?;
-    Ok(Bootstrap {
-        db,
-        generated_owner_password: (created && generated).then_some(password),
-    })
 }
 
 #[cfg(test)]
@@ -483,8 +390,9 @@ mod layering {
     }
 
     /// The circles among the files of src/: each a set of files that import one another in a
-    /// loop (Tarjan's strongly connected components with more than one file). An import of the
-    /// crate root (`crate::AppState`) is not an arrow: the root only merges the routers.
+    /// loop (Tarjan's strongly connected components with more than one file). The crate root
+    /// imports every area's router, so a file that imports the root is in a circle with it: the
+    /// roof is imported by nothing.
     fn circles(src: &Path) -> Vec<Vec<String>> {
         let mut files = vec![];
         sources(src, &mut files);
@@ -506,7 +414,7 @@ mod layering {
                 let mut to: Vec<usize> = paths(&without_tests(&code(file)), module)
                     .into_iter()
                     .filter_map(|path| {
-                        (1..=path.len())
+                        (0..=path.len())
                             .rev()
                             .find_map(|n| index.get(&path[..n]).copied())
                     })
@@ -572,14 +480,12 @@ mod layering {
                 visit(&mut state, v);
             }
         }
-        let root = index.get(&[][..]).copied();
         state
             .out
             .into_iter()
             .map(|c| {
                 let mut names: Vec<String> = c
                     .into_iter()
-                    .filter(|&f| Some(f) != root)
                     .map(|f| files[f].strip_prefix(src).unwrap().display().to_string())
                     .collect();
                 names.sort();
@@ -611,17 +517,16 @@ mod layering {
         let dir = tempfile::TempDir::new().unwrap();
         let src = dir.path();
         std::fs::create_dir_all(src.join("a")).unwrap();
-        std::fs::write(src.join("lib.rs"), "pub mod a; use crate::a::rules;").unwrap();
+        std::fs::write(src.join("lib.rs"), "pub mod a; use crate::a::{rules, store};").unwrap();
         std::fs::write(src.join("a/mod.rs"), "pub mod rules; pub mod store;").unwrap();
-        std::fs::write(
-            src.join("a/rules.rs"),
-            "use crate::a::store::Row; use crate::AppState;",
-        )
-        .unwrap();
+        std::fs::write(src.join("a/rules.rs"), "use crate::a::store::Row;").unwrap();
         std::fs::write(src.join("a/store.rs"), "use super::rules::{self, bucket};").unwrap();
         assert_eq!(circles(src), [["a/rules.rs", "a/store.rs"]]);
-        std::fs::write(src.join("a/rules.rs"), "pub struct Row; use crate::AppState;").unwrap();
-        assert!(circles(src).is_empty(), "an import of the root is no circle");
+        std::fs::write(src.join("a/rules.rs"), "pub struct Row;").unwrap();
+        assert!(circles(src).is_empty());
+        // The roof imports the area; the area may not import the roof.
+        std::fs::write(src.join("a/store.rs"), "use crate::Root;").unwrap();
+        assert_eq!(circles(src), [["a/store.rs", "lib.rs"]]);
     }
 
     #[test]

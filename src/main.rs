@@ -5,7 +5,9 @@ use backoffice::config::Config;
 use backoffice::db::audit::{Audit, audit};
 use backoffice::db::backup;
 use backoffice::demo;
-use backoffice::{AppState, app, bootstrap, db, staff};
+use backoffice::setup::first_start::bootstrap;
+use backoffice::state::AppState;
+use backoffice::{app, db, staff};
 use clap::{Parser, Subcommand};
 use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
@@ -372,7 +374,7 @@ fn demo_data(data: PathBuf, options: demo::Options, owner_password: Option<Strin
         owner_password,
         ..Config::default()
     };
-    let boot = backoffice::bootstrap(&config)?;
+    let boot = backoffice::setup::first_start::bootstrap(&config)?;
     if let Some(password) = &boot.generated_owner_password {
         println!("The owner is owner@localhost with the initial password {password}");
     }

@@ -310,10 +310,12 @@ mod tests {
     //! real router, in-process, by requests that each plumbing rule is about.
 
     use super::{FAILURES_AS_400, default_description};
+    use crate::app;
     use crate::auth::{Role, store as auth_store};
     use crate::config::Config;
+    use crate::setup::first_start::bootstrap;
     use crate::staff::store::{self as staff_store, NewEmployee};
-    use crate::{AppState, app, bootstrap};
+    use crate::state::AppState;
     use axum::body::Body;
     use axum::http::{Request, StatusCode, header};
     use http_body_util::BodyExt;

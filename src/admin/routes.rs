@@ -1,10 +1,10 @@
 //! `GET /api/admin/legacy-credentials` (how many there are) and
 //! `POST /api/admin/clear-legacy-credentials` (owner, audited with the counts).
 
-use crate::AppState;
 use crate::admin::credentials::{self, LegacyCredentials};
 use crate::auth::session::Owner;
 use crate::error::{AppError, ErrorBody};
+use crate::state::AppState;
 use axum::Json;
 use axum::extract::State;
 use utoipa_axum::{router::OpenApiRouter, routes};

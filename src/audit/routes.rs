@@ -1,6 +1,5 @@
 //! `GET /api/audit` and its facets (owner). Reading the trail writes no audit row.
 
-use crate::AppState;
 use crate::audit::store::{self, AuditFilter, AuditRow, Facets};
 use crate::auth::session::Owner;
 use crate::clock;
@@ -9,6 +8,7 @@ use crate::db::settings;
 use crate::error::{AppError, ErrorBody};
 use crate::http::csv;
 use crate::http::extract::QueryParams;
+use crate::state::AppState;
 use axum::Json;
 use axum::extract::State;
 use axum::response::Response;

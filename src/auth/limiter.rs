@@ -2,8 +2,9 @@
 //! 8 per 15 minutes per identifier as typed, lower-cased. Windows live in memory; a restart
 //! clears them (the lockout counter lives in the data file).
 
+use crate::error::AppError;
 use std::collections::HashMap;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// Counts hits per key in fixed windows that start at a key's first hit.
@@ -129,5 +130,25 @@ mod tests {
             limits.hit("10.0.0.99", "anna@example.com", now).is_ok(),
             "the email is another key"
         );
+    }
+}
+
+/// Reveals of a stored credential (a portal or database password, a module secret): 20 a
+/// minute per user across every reveal route. Handlers take it as a sub-state.
+#[derive(Clone)]
+pub struct Reveals(Arc<FixedWindow>);
+
+impl Default for Reveals {
+    fn default() -> Self {
+        Reveals(Arc::new(FixedWindow::new(20, Duration::from_secs(60))))
+    }
+}
+
+impl Reveals {
+    /// Counts one reveal by `user_id`: 429 past the limit.
+    pub fn hit(&self, user_id: &str) -> Result<(), AppError> {
+        self.0
+            .hit(user_id, Instant::now())
+            .map_err(AppError::rate_limited)
     }
 }

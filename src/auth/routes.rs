@@ -1,6 +1,5 @@
 //! Sign-in, sign-out, one's own profile and password, and the owner's login history.
 
-use crate::AppState;
 use crate::auth::Role;
 use crate::auth::profile::{self, ProfilePatch};
 use crate::auth::rules::Outcome;
@@ -15,6 +14,7 @@ use crate::error::{AppError, Checks, ErrorBody};
 use crate::http::csv;
 use crate::http::extract::{ClientInfo, JsonBody, QueryParams};
 use crate::staff::store::{self as staff_store, Employee};
+use crate::state::AppState;
 use axum::Json;
 use axum::extract::State;
 use axum::http::{HeaderValue, StatusCode, header};

@@ -2,10 +2,10 @@
 //! the last-seen time kept, and the role gates `AuthUser`, `Manager`, `Owner`, so that a
 //! handler's signature shows who may call it (decisions 4).
 
-use crate::AppState;
 use crate::auth::{self, Role};
 use crate::clock;
 use crate::error::AppError;
+use crate::state::AppState;
 use axum::extract::FromRequestParts;
 use axum::http::StatusCode;
 use axum::http::request::Parts;

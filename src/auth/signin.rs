@@ -3,7 +3,6 @@
 //! sign-in (decisions 12), so that the current-password field is no side door for guessing. The
 //! verdict itself is `rules::Verdict`.
 
-use crate::AppState;
 use crate::auth::rules::Outcome;
 use crate::auth::rules::{self, Verdict};
 use crate::auth::store;
@@ -12,6 +11,7 @@ use crate::db::savepoint;
 use crate::error::AppError;
 use crate::http::extract::ClientInfo;
 use crate::staff::store::{self as staff_store, Employee};
+use crate::state::AppState;
 use chrono::{DateTime, Utc};
 use rusqlite::Connection;
 use std::time::Instant;

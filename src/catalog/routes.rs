@@ -1,6 +1,5 @@
 //! Modules (read by everyone, written by the owner), their price book and rate cards.
 
-use crate::AppState;
 use crate::auth::session::{AuthUser, Owner};
 use crate::catalog::modules::{self, ModuleInput};
 use crate::catalog::rules::{self, Band, PriceRow};
@@ -12,6 +11,7 @@ use crate::error::{AppError, ErrorBody};
 use crate::http::csv;
 use crate::http::extract::{IdPath, JsonBody, QueryParams};
 use crate::money;
+use crate::state::AppState;
 use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;

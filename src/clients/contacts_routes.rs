@@ -1,7 +1,6 @@
 //! A client's contacts (with role suggestions) and branches. Staff reach only those of their
 //! own clients; everything else is a 404.
 
-use crate::AppState;
 use crate::auth::session::AuthUser;
 use crate::clients::contacts::{self, BranchInput, ContactInput};
 use crate::clients::contacts_store::{self as store, Branch, Contact};
@@ -9,6 +8,7 @@ use crate::clients::rules;
 use crate::clients::store::visible_client;
 use crate::error::{AppError, ErrorBody};
 use crate::http::extract::{IdPath, JsonBody};
+use crate::state::AppState;
 use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;

@@ -1,7 +1,6 @@
 //! The interactions log: typed entries with an optional follow-up date and their author.
 //! Anyone may add one to a client they can see; only its author or a manager may edit it (spec 5.11).
 
-use crate::AppState;
 use crate::auth::session::AuthUser;
 use crate::clients::interactions::{self, InteractionCreate, InteractionPatch};
 use crate::clients::interactions_store::{self as store, Interaction};
@@ -9,6 +8,7 @@ use crate::clients::store as client_store;
 use crate::db::page::{Page, Paginated};
 use crate::error::{AppError, ErrorBody};
 use crate::http::extract::{IdPath, JsonBody, QueryParams};
+use crate::state::AppState;
 use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;

@@ -12,7 +12,7 @@ pub mod routes;
 pub mod rules;
 pub mod store;
 
-use crate::AppState;
+use crate::state::AppState;
 use utoipa_axum::router::OpenApiRouter;
 
 pub fn router() -> OpenApiRouter<AppState> {

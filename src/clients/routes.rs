@@ -1,7 +1,7 @@
 //! Clients: the book, one client, edit (with the write-only DB password), account owner,
 //! DB password reveal, bulk edit, and the pick-lists the console needs.
 
-use crate::AppState;
+use crate::auth::limiter::Reveals;
 use crate::auth::session::{AuthUser, Manager, Owner};
 use crate::clients::registry::{self, BulkChanges, ClientInput, ClientReply};
 use crate::clients::rules;
@@ -10,12 +10,12 @@ use crate::db::page::{Page, Paginated};
 use crate::error::{AppError, ErrorBody};
 use crate::http::csv;
 use crate::http::extract::{IdPath, JsonBody, QueryParams};
+use crate::state::AppState;
 use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::Response;
 use serde::{Deserialize, Serialize};
-use std::time::Instant;
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::{router::OpenApiRouter, routes};
 
@@ -240,13 +240,11 @@ pub struct RevealedPassword {
               (status = 429, body = ErrorBody)))]
 async fn reveal_db_password(
     State(state): State<AppState>,
+    State(reveals): State<Reveals>,
     Manager(user): Manager,
     IdPath(id): IdPath,
 ) -> Result<Json<RevealedPassword>, AppError> {
-    state
-        .reveal_limits
-        .hit(&user.id, Instant::now())
-        .map_err(AppError::rate_limited)?;
+    reveals.hit(&user.id)?;
     let password = state
         .db
         .write(move |tx| registry::reveal_db_password_in(tx, &user, &id))

@@ -2,7 +2,6 @@
 //! within their book), `POST /api/cloud-costs/pull` and `GET, PUT /api/settings/cloud-costs`
 //! (owner; the token is write-only).
 
-use crate::AppState;
 use crate::auth::session::{AuthUser, Owner};
 use crate::clock::Month;
 use crate::cloud_costs::pull::PullOutcome;
@@ -13,6 +12,7 @@ use crate::db::page::{Page, Paginated};
 use crate::error::{AppError, ErrorBody};
 use crate::http::csv;
 use crate::http::extract::{JsonBody, QueryParams, query_choice};
+use crate::state::AppState;
 use crate::{money, outbound};
 use axum::Json;
 use axum::extract::State;

@@ -1,9 +1,9 @@
 //! `GET /api/reports/mis` (spec 4.7): the owner's cockpit.
 
-use crate::AppState;
 use crate::auth::session::Owner;
 use crate::cockpit::{self, Mis};
 use crate::error::{AppError, ErrorBody};
+use crate::state::AppState;
 use axum::Json;
 use axum::extract::State;
 use utoipa_axum::{router::OpenApiRouter, routes};

@@ -1,10 +1,10 @@
 //! `GET/PUT /api/settings/template` and `POST /api/settings/template/logo` (owner, audited).
 
-use crate::AppState;
 use crate::auth::session::Owner;
 use crate::company::letterhead::{self, LOGO_MAX_BYTES, TemplateSettings};
 use crate::error::{AppError, ErrorBody};
 use crate::http::extract::JsonBody;
+use crate::state::AppState;
 use axum::Json;
 use axum::extract::multipart::MultipartRejection;
 use axum::extract::{DefaultBodyLimit, Multipart, State};

@@ -1,11 +1,11 @@
 //! `GET/PUT /api/settings/company` (owner, audited) and `GET/PUT /api/settings/billing` (PUT
 //! owner, audited).
 
-use crate::AppState;
 use crate::auth::session::{AuthUser, Owner};
 use crate::company::{self, Billing, BillingInput, CompanyProfile};
 use crate::error::{AppError, ErrorBody};
 use crate::http::extract::JsonBody;
+use crate::state::AppState;
 use axum::Json;
 use axum::extract::State;
 use utoipa_axum::{router::OpenApiRouter, routes};

@@ -2,7 +2,6 @@
 //! and `POST /api/service-contracts/{id}/renew` (decisions 5, 9): reads for everyone in their
 //! book, writes for owner and manager.
 
-use crate::AppState;
 use crate::auth::session::{AuthUser, Manager};
 use crate::contracts::rules;
 use crate::contracts::store::visible_contract;
@@ -14,6 +13,7 @@ use crate::error::{AppError, ErrorBody};
 use crate::http::csv;
 use crate::http::extract::{IdPath, JsonBody, QueryParams, query_choice};
 use crate::money;
+use crate::state::AppState;
 use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;

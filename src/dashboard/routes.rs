@@ -1,10 +1,10 @@
 //! `GET /api/dashboard` (decisions 5): the signed-in user's home page.
 
-use crate::AppState;
 use crate::auth::session::AuthUser;
 use crate::dashboard::{self, Dashboard};
 use crate::error::{AppError, ErrorBody};
 use crate::http::extract::QueryParams;
+use crate::state::AppState;
 use axum::Json;
 use axum::extract::State;
 use serde::Deserialize;

@@ -195,7 +195,7 @@ pub(crate) fn small_office(
         owner_password: Some("demo-owner-password".into()),
         ..Default::default()
     };
-    let boot = crate::bootstrap(&config).unwrap();
+    let boot = crate::setup::first_start::bootstrap(&config).unwrap();
     let today = boot.db.read_blocking(crate::db::settings::office_today).unwrap();
     let summary = boot
         .db

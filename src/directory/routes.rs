@@ -2,7 +2,6 @@
 //! and its CSV twin (decisions 5): for every signed-in user, staff within their book. No
 //! password or secret in any of them.
 
-use crate::AppState;
 use crate::auth::session::AuthUser;
 use crate::db::page::{Page, Paginated};
 use crate::directory::store::{self, ModuleDataFilter, PortalFilter, PortalLogin};
@@ -10,6 +9,7 @@ use crate::directory::{self, ModuleDataPage, rules};
 use crate::error::{AppError, ErrorBody};
 use crate::http::csv;
 use crate::http::extract::QueryParams;
+use crate::state::AppState;
 use axum::Json;
 use axum::extract::State;
 use axum::response::Response;

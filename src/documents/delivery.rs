@@ -3,7 +3,6 @@
 //! made, then logged: the email_log row is written whatever happens (also when the caller hangs
 //! up), and a failure after a commit never undoes the commit.
 
-use crate::AppState;
 use crate::auth::session::AuthUser;
 use crate::clients::store as client_store;
 use crate::config::Config;
@@ -15,6 +14,7 @@ use crate::documents::{html, shares, view};
 use crate::email::{self, store::Attempt};
 use crate::error::AppError;
 use crate::mail::{self, Attachment, Email, MailError, Transport};
+use crate::state::AppState;
 use rusqlite::Connection;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;

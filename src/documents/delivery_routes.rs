@@ -1,7 +1,6 @@
 //! The handlers of documents going out: the PDF, the letterhead's sample preview, the default
 //! recipient, send and convert-and-send. The sending itself is `delivery`.
 
-use crate::AppState;
 use crate::auth::session::AuthUser;
 use crate::clients::store as client_store;
 use crate::company::letterhead;
@@ -13,6 +12,7 @@ use crate::email;
 use crate::error::{AppError, ErrorBody, Warning};
 use crate::http::extract::{ClientInfo, IdPath, JsonBody, QueryParams};
 use crate::mail;
+use crate::state::AppState;
 use axum::Json;
 use axum::extract::State;
 use axum::response::Response;

@@ -1,7 +1,6 @@
 //! The lifecycle's handlers (spec 3.1): mark-sent, accept, lost, convert, supersede, cancel and
 //! credit note. The transactions are in `lifecycle`.
 
-use crate::AppState;
 use crate::auth::session::{AuthUser, Manager};
 use crate::documents::pricing::LineInput;
 use crate::documents::rules::PriceChanged;
@@ -10,6 +9,7 @@ use crate::documents::store::visible_document;
 use crate::documents::{lifecycle, rules};
 use crate::error::{AppError, ErrorBody};
 use crate::http::extract::{IdPath, JsonBody};
+use crate::state::AppState;
 use axum::Json;
 use axum::extract::State;
 use serde::{Deserialize, Serialize};

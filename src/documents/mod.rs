@@ -20,7 +20,7 @@ pub mod store;
 pub mod upi;
 pub mod view;
 
-use crate::AppState;
+use crate::state::AppState;
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use utoipa_axum::router::OpenApiRouter;

@@ -1,12 +1,12 @@
 //! The handlers of proformas made from a subscription: the renewal quote and the bulk SMS
 //! top-up. The drafts are made by `quotes`.
 
-use crate::AppState;
 use crate::auth::session::AuthUser;
 use crate::documents::drafts::DocumentReply;
 use crate::documents::quotes;
 use crate::error::{AppError, ErrorBody};
 use crate::http::extract::{IdPath, JsonBody};
+use crate::state::AppState;
 use axum::Json;
 use axum::extract::State;
 use serde::Deserialize;

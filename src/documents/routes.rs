@@ -1,6 +1,5 @@
 //! Drafts, the live preview, reading and listing documents, and issuing with a gapless number.
 
-use crate::AppState;
 use crate::auth::session::AuthUser;
 use crate::db::page::{Page, Paginated};
 use crate::documents::drafts::{self, DocumentInput, DocumentReply, NewDraft, create_in};
@@ -13,6 +12,7 @@ use crate::error::{AppError, ErrorBody};
 use crate::http::csv;
 use crate::http::extract::{IdPath, JsonBody, QueryParams};
 use crate::money;
+use crate::state::AppState;
 use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;

@@ -2,13 +2,13 @@
 //! public pages `/share/{token}` and `/share/{token}/pdf`, which answer one identical 404 for an
 //! unknown, revoked or expired token. The operations are in `shares`.
 
-use crate::AppState;
 use crate::auth::session::{AuthUser, Manager, Owner};
 use crate::documents::shares::{MintRequest, Minted};
 use crate::documents::store::{self, Share};
 use crate::documents::{html, shares, view};
 use crate::error::{AppError, Checks, ErrorBody};
 use crate::http::extract::{ClientInfo, IdPath, JsonBody};
+use crate::state::AppState;
 use axum::Json;
 use axum::extract::rejection::PathRejection;
 use axum::extract::{Path, State};

@@ -8,7 +8,6 @@ pub mod routes;
 pub mod rules;
 pub mod store;
 
-use crate::AppState;
 use crate::auth::session::AuthUser;
 use crate::clients::rules::{credential_value, readable_credential};
 use crate::db::audit::record;
@@ -16,6 +15,7 @@ use crate::db::settings;
 use crate::error::AppError;
 use crate::mail::smtp::{Security, SmtpConfig};
 use crate::mail::{Email, MailConfig, MailError, Transport};
+use crate::state::AppState;
 use rusqlite::Connection;
 use rusqlite::types::Value;
 use serde::{Deserialize, Serialize};

@@ -1,7 +1,6 @@
 //! `GET/PUT /api/settings/mail` (owner, audited; the token and the SMTP password are
 //! write-only), the test message, and the email log with its CSV twin.
 
-use crate::AppState;
 use crate::auth::session::{AuthUser, Owner};
 use crate::clock;
 use crate::db::page::{Page, Paginated};
@@ -12,6 +11,7 @@ use crate::error::{AppError, Checks, ErrorBody};
 use crate::http::csv;
 use crate::http::extract::{JsonBody, QueryParams, query_choice};
 use crate::outbound;
+use crate::state::AppState;
 use axum::Json;
 use axum::extract::State;
 use axum::response::Response;

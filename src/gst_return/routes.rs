@@ -1,7 +1,6 @@
 //! `GET /api/reports/gstr1` (owner and manager): the month's GSTR-1 as a summary with its
 //! warnings, or downloaded as the offline tool's CSV sheet of one section or the portal's JSON.
 
-use crate::AppState;
 use crate::auth::session::Manager;
 use crate::clock::Month;
 use crate::db::settings;
@@ -10,6 +9,7 @@ use crate::gst_return::gstr1;
 use crate::gst_return::rules::{self, Gstr1, Sheet};
 use crate::http::csv;
 use crate::http::extract::QueryParams;
+use crate::state::AppState;
 use axum::Json;
 use axum::extract::State;
 use axum::http::header;

@@ -9,8 +9,8 @@ pub mod pagination;
 pub mod url;
 pub mod xlsx;
 
-use crate::AppState;
 use crate::error::AppError;
+use crate::state::AppState;
 use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;

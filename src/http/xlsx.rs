@@ -20,8 +20,8 @@
 //! constant-memory mode (rows go to a temporary file as they arrive) and the workbook's zip is
 //! streamed to the client as it is packed.
 
-use crate::AppState;
 use crate::error::AppError;
+use crate::state::AppState;
 use axum::Router;
 use axum::body::{Body, Bytes};
 use axum::extract::{ConnectInfo, Request};

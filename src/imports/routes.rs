@@ -2,7 +2,6 @@
 //! the status and the staged rows, correct or exclude a row, choose update or skip for the
 //! clients already in the registry, commit, or discard; and a sample file.
 
-use crate::AppState;
 use crate::auth::session::Owner;
 use crate::db::page::{Page, Paginated};
 use crate::error::{AppError, ErrorBody};
@@ -11,6 +10,7 @@ use crate::imports::commit::{self, CommitResult};
 use crate::imports::rules;
 use crate::imports::staging::{self, RowEdit, Status};
 use crate::imports::store::{self, StagedRow};
+use crate::state::AppState;
 use axum::Json;
 use axum::extract::{DefaultBodyLimit, State};
 use axum::response::Response;

@@ -11,10 +11,10 @@
 pub mod routes;
 pub mod store;
 
-use crate::AppState;
 use crate::clock;
 use crate::db::{backup, settings};
 use crate::error::AppError;
+use crate::state::AppState;
 use chrono::{DateTime, Days, NaiveDate, NaiveTime, Utc};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender};
 use std::time::{Duration, SystemTime};

@@ -1,6 +1,5 @@
 //! The jobs page's API (owner): each job's last and next run, and the daily scan run now.
 
-use crate::AppState;
 use crate::auth::session::Owner;
 use crate::clock;
 use crate::db::settings;
@@ -8,6 +7,7 @@ use crate::error::Warning;
 use crate::error::{AppError, ErrorBody};
 use crate::http::extract::{IdPath, JsonBody};
 use crate::jobs::{self, AUTO_SEND_DRAIN, DAILY_SCAN, JOBS, store};
+use crate::state::AppState;
 use axum::Json;
 use axum::extract::State;
 use chrono::{Days, NaiveDate};

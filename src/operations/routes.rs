@@ -1,11 +1,11 @@
 //! `GET/PUT /api/settings/operations` (owner, audited).
 
-use crate::AppState;
 use crate::auth::session::Owner;
 use crate::error::{AppError, ErrorBody};
 use crate::http::extract::JsonBody;
 use crate::operations::rules::{self, OperationsInput};
 use crate::operations::{self, Operations};
+use crate::state::AppState;
 use axum::Json;
 use axum::extract::State;
 use utoipa_axum::{router::OpenApiRouter, routes};

@@ -1,7 +1,6 @@
 //! `POST/GET /api/payments`, `GET /api/payments/{id}`, `POST /api/payments/{id}/allocate` and
 //! the receipt PDF (decisions 5).
 
-use crate::AppState;
 use crate::auth::session::{AuthUser, Manager};
 use crate::db::page::{Page, Paginated};
 use crate::error::{AppError, ErrorBody};
@@ -16,6 +15,7 @@ use crate::payments::recording::{
 use crate::payments::rules;
 use crate::payments::store::visible_payment;
 use crate::payments::store::{self, Payment, PaymentFilter};
+use crate::state::AppState;
 use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;

@@ -1,7 +1,6 @@
 //! `GET /api/pipeline` and its CSV twin (decisions 11): for every signed-in user, staff within
 //! their book.
 
-use crate::AppState;
 use crate::auth::session::AuthUser;
 use crate::db::page::{Page, Paginated};
 use crate::error::{AppError, ErrorBody};
@@ -10,6 +9,7 @@ use crate::http::extract::QueryParams;
 use crate::money;
 use crate::pipeline::rules;
 use crate::pipeline::store::{PipelineFilter, PipelineRow, Show};
+use crate::state::AppState;
 use axum::Json;
 use axum::extract::State;
 use axum::response::Response;

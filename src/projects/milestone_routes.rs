@@ -2,7 +2,6 @@
 //! the pending and stalled worklists, the owner's bulk tick and template editor. The milestone
 //! routes answer every failure with 400 (spec 4.4, 7).
 
-use crate::AppState;
 use crate::auth::session::{AuthUser, Owner};
 use crate::db::page::{Page, Paginated};
 use crate::error::{AppError, ErrorBody};
@@ -11,6 +10,7 @@ use crate::projects::checklist_templates;
 use crate::projects::milestones::{self, ProjectSettings, ProjectSettingsInput, Stalled, Tick};
 use crate::projects::rules::{self, Step};
 use crate::projects::store::{self, BoardRow, Milestone, ProjectRow};
+use crate::state::AppState;
 use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;

@@ -3,7 +3,6 @@
 //! to the email_log with its own audit row as it happens; the answer names every client that
 //! could not be reached (no email anywhere) and every send that failed.
 
-use crate::AppState;
 use crate::auth::session::AuthUser;
 use crate::catalog::store as catalog_store;
 use crate::clients::store as client_store;
@@ -15,6 +14,7 @@ use crate::email::{self, store::Attempt};
 use crate::error::AppError;
 use crate::mail::{self, Email};
 use crate::projects::store;
+use crate::state::AppState;
 use serde::Serialize;
 use utoipa::ToSchema;
 

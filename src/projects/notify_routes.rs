@@ -1,10 +1,10 @@
 //! The notify-all handler (spec 4.3): the notice checked, then `notify::notify_all`.
 
-use crate::AppState;
 use crate::auth::session::Manager;
 use crate::error::{AppError, ErrorBody};
 use crate::http::extract::{IdPath, JsonBody};
 use crate::projects::notify::{self, NotifyReport};
+use crate::state::AppState;
 use axum::Json;
 use axum::extract::State;
 use serde::Deserialize;

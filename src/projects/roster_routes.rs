@@ -2,7 +2,6 @@
 //! today, and a footer revenue total over every active link (not just the page); and the same
 //! roster as CSV, streamed row by row without holding it in memory.
 
-use crate::AppState;
 use crate::auth::session::AuthUser;
 use crate::catalog::store as catalog_store;
 use crate::db::page::{Page, Paginated};
@@ -11,6 +10,7 @@ use crate::error::{AppError, ErrorBody};
 use crate::http::csv;
 use crate::http::extract::IdPath;
 use crate::projects::store::{self, RosterRow};
+use crate::state::AppState;
 use axum::Json;
 use axum::extract::State;
 use axum::response::Response;

@@ -1,7 +1,7 @@
 //! Client modules: link a module to a client, edit the subscription, its custom fields, its
 //! portal login and secrets; reveals are managerial, audited and limited.
 
-use crate::AppState;
+use crate::auth::limiter::Reveals;
 use crate::auth::session::{AuthUser, Manager};
 use crate::clients::store as client_store;
 use crate::error::{AppError, ErrorBody};
@@ -9,12 +9,12 @@ use crate::http::extract::{IdPath, JsonBody};
 use crate::projects::store::visible_project;
 use crate::projects::store::{self, ClientModule};
 use crate::projects::subscriptions::{self, ClientModuleInput, RevealedSecret};
+use crate::state::AppState;
 use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
 use serde_json::Map;
-use std::time::Instant;
 use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
@@ -142,13 +142,11 @@ pub struct RevealedPassword {
     responses((status = 200, body = RevealedPassword), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 429, body = ErrorBody)))]
 async fn reveal_password(
     State(state): State<AppState>,
+    State(reveals): State<Reveals>,
     Manager(user): Manager,
     IdPath(id): IdPath,
 ) -> Result<Json<RevealedPassword>, AppError> {
-    state
-        .reveal_limits
-        .hit(&user.id, Instant::now())
-        .map_err(AppError::rate_limited)?;
+    reveals.hit(&user.id)?;
     let password = state
         .db
         .write(move |tx| subscriptions::reveal_password_in(tx, &user, &id))
@@ -167,14 +165,12 @@ pub struct SecretKey {
     responses((status = 200, body = RevealedSecret), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 429, body = ErrorBody)))]
 async fn reveal_secret(
     State(state): State<AppState>,
+    State(reveals): State<Reveals>,
     Manager(user): Manager,
     IdPath(id): IdPath,
     JsonBody(req): JsonBody<SecretKey>,
 ) -> Result<Json<RevealedSecret>, AppError> {
-    state
-        .reveal_limits
-        .hit(&user.id, Instant::now())
-        .map_err(AppError::rate_limited)?;
+    reveals.hit(&user.id)?;
     let revealed = state
         .db
         .write(move |tx| subscriptions::reveal_secret_in(tx, &user, &id, req.key))

@@ -11,7 +11,6 @@
 //! The invoices are issued in the name of the plan's creator (`created_by`), with an owner's
 //! reach (plans are the owner's), so the document trail names who set the billing up.
 
-use crate::AppState;
 use crate::auth::Role;
 use crate::auth::session::AuthUser;
 use crate::clients::store as client_store;
@@ -25,6 +24,7 @@ use crate::error::AppError;
 use crate::recurring::store::{self, Plan};
 use crate::recurring::{park_in, plan, rules, unpark_in};
 use crate::staff::store as staff_store;
+use crate::state::AppState;
 use axum::http::StatusCode;
 use chrono::NaiveDate;
 use rusqlite::Connection;

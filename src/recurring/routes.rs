@@ -1,7 +1,6 @@
 //! `GET, POST /api/recurring-plans`, `GET, PATCH /api/recurring-plans/{id}`, the CSV twin and
 //! `POST /api/recurring-plans/{id}/retry` (decisions 5; owner only).
 
-use crate::AppState;
 use crate::auth::session::Owner;
 use crate::db::page::{Page, Paginated};
 use crate::error::{AppError, ErrorBody};
@@ -9,6 +8,7 @@ use crate::http::csv;
 use crate::http::extract::{IdPath, JsonBody, QueryParams, query_choice};
 use crate::recurring::store::{self, Plan, PlanFilter};
 use crate::recurring::{self, PlanInput, PlanReply, generate};
+use crate::state::AppState;
 use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;

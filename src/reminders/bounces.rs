@@ -4,7 +4,6 @@
 //! and an `email_bounced` reminder is raised for the account owner of each client behind it.
 //! A soft bounce (a full or busy mailbox) is passed over.
 
-use crate::AppState;
 use crate::clients::store as client_store;
 use crate::clock;
 use crate::db::settings;
@@ -14,6 +13,7 @@ use crate::mail::{self, Bounce};
 use crate::reminders::rules;
 use crate::reminders::store;
 use crate::reminders::store::{Due, blank, raise_in};
+use crate::state::AppState;
 use chrono::NaiveDate;
 use rusqlite::Connection;
 

@@ -1,6 +1,5 @@
 //! The reminder queue (spec 4.6, decisions 5, 9) and the reminder schedule (decisions 11).
 
-use crate::AppState;
 use crate::auth::session::{AuthUser, Owner};
 use crate::db::page::{Page, Paginated};
 use crate::db::settings;
@@ -12,6 +11,7 @@ use crate::reminders::rules::{self, DaysAfter, DaysBefore, QuoteLadder, Schedule
 use crate::reminders::schedule::{self, Dated};
 use crate::reminders::send::{self, Preview};
 use crate::reminders::store::{self, Reminder, ReminderFilter};
+use crate::state::AppState;
 use axum::Json;
 use axum::extract::State;
 use axum::response::Response;

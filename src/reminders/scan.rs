@@ -247,7 +247,7 @@ fn follow_ups(conn: &Connection, as_of: NaiveDate, out: &mut Vec<Due>) -> Result
 /// auto-send drain is a job of its own that runs after the recurring generation
 /// (`crate::jobs::JOBS`, spec 6.3), so it comes after everything the day's scan and
 /// generation wrote.
-pub fn daily(state: &crate::AppState, as_of: NaiveDate) -> Result<Raised, AppError> {
+pub fn daily(state: &crate::state::AppState, as_of: NaiveDate) -> Result<Raised, AppError> {
     let bounced = crate::reminders::bounces::poll(state, as_of);
     let mut outcome = run(&state.db, as_of)?;
     match bounced {

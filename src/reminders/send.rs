@@ -16,7 +16,6 @@
 //! A society's Form 16A past its date (tds_certificate_due) is a letter asking for it, with the
 //! quarter and the amounts booked and certified as they stand when it is composed.
 
-use crate::AppState;
 use crate::auth::session::AuthUser;
 use crate::clients::store as client_store;
 use crate::clock;
@@ -30,6 +29,7 @@ use crate::error::{AppError, Warning};
 use crate::mail::{self, Attachment, Email, MailError};
 use crate::reminders::rules::{self, About};
 use crate::reminders::store::{self, Reminder};
+use crate::state::AppState;
 use chrono::NaiveDate;
 use rusqlite::Connection;
 use serde::Serialize;

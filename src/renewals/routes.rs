@@ -1,7 +1,6 @@
 //! `GET /api/renewals` and its CSV twin (decisions 11): for every signed-in user, staff within
 //! their book.
 
-use crate::AppState;
 use crate::auth::session::AuthUser;
 use crate::db::page::Page;
 use crate::db::settings;
@@ -11,6 +10,7 @@ use crate::http::extract::{QueryParams, query_choice};
 use crate::money;
 use crate::renewals::store::RenewalFilter;
 use crate::renewals::{self, RenewalList, rules};
+use crate::state::AppState;
 use axum::Json;
 use axum::extract::State;
 use axum::response::Response;

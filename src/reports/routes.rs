@@ -1,7 +1,6 @@
 //! `GET /api/reports/dues-aging` (with its drill-down and CSV) and `GET /api/reports/gst-summary`
 //! (with its CSV). Staff see their own book (`crate::book`).
 
-use crate::AppState;
 use crate::auth::session::{AuthUser, Manager};
 use crate::clock::Fy;
 use crate::db::page::{Page, Paginated};
@@ -13,6 +12,7 @@ use crate::reports::continuity::{self, ContinuityReport};
 use crate::reports::rules::DueInvoice;
 use crate::reports::rules::{BUCKETS, Buckets, ClientDues, GstFigures, by_client};
 use crate::reports::store;
+use crate::state::AppState;
 use axum::Json;
 use axum::extract::State;
 use axum::response::Response;

@@ -1,7 +1,6 @@
 //! `GET /api/reports/module-revenue` and `GET /api/reports/client-profitability`, each with its
 //! CSV twin (decisions 5): for every signed-in user, staff within their book.
 
-use crate::AppState;
 use crate::auth::session::AuthUser;
 use crate::db::page::{Page, Paginated};
 use crate::db::settings;
@@ -11,6 +10,7 @@ use crate::http::extract::QueryParams;
 use crate::money;
 use crate::revenue::rules::{Months, Start};
 use crate::revenue::{self, ModuleRevenue, Profitability};
+use crate::state::AppState;
 use axum::Json;
 use axum::extract::State;
 use axum::response::Response;

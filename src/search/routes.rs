@@ -1,11 +1,11 @@
 //! `GET /api/search?q=` (spec 4.7; decisions 11): for every signed-in user, staff within their
 //! book.
 
-use crate::AppState;
 use crate::auth::session::AuthUser;
 use crate::error::{AppError, ErrorBody};
 use crate::http::extract::QueryParams;
 use crate::search::{self, SearchResults, rules};
+use crate::state::AppState;
 use axum::Json;
 use axum::extract::State;
 use serde::Deserialize;

@@ -2,6 +2,7 @@
 //! can go out, and the owner's first-run checklist. One read, `GET /api/setup`, for every
 //! signed-in user; only the owner gets the checklist.
 
+pub mod first_start;
 pub mod routes;
 
 use crate::auth::Role;

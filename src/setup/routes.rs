@@ -1,9 +1,9 @@
 //! `GET /api/setup` (Auth): what is set up in this office.
 
-use crate::AppState;
 use crate::auth::session::AuthUser;
 use crate::error::{AppError, ErrorBody};
 use crate::setup::{self, Setup};
+use crate::state::AppState;
 use axum::Json;
 use axum::extract::State;
 use utoipa_axum::{router::OpenApiRouter, routes};

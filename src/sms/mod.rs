@@ -11,6 +11,7 @@
 
 pub mod gateway;
 pub mod pull;
+pub mod pulls;
 pub mod report;
 pub mod routes;
 pub mod rules;

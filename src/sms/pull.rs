@@ -3,19 +3,18 @@
 //! always, the balance only when one was read, the audit row `sms_balance` only when it changed.
 //! The daily job, the refresh routes and the benchmark all run [`run`].
 
-use crate::AppState;
 use crate::clock;
 use crate::db::audit::{Audit, audit};
 use crate::db::settings;
 use crate::error::AppError;
 use crate::sms::gateway;
+use crate::sms::pulls::{Progress, PullCounts};
 use crate::sms::rules::Outcome;
 use crate::sms::store::{self, Check};
-use serde::Serialize;
+use crate::state::AppState;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Mutex, PoisonError, TryLockError, mpsc};
+use std::sync::{PoisonError, TryLockError, mpsc};
 use std::time::{Duration, Instant};
-use utoipa::ToSchema;
 
 /// Polls in flight at once: 2,000 subscriptions behind a gateway answering in 100 ms take
 /// 2000 × 0.1 / 8 = 25 s, and the gateway sees no more than 8 connections from the office.
@@ -25,54 +24,6 @@ pub const PARALLEL: usize = 8;
 const BATCH: usize = 50;
 /// ... or whatever came in this long, so progress moves behind a slow gateway.
 const BATCH_WAIT: Duration = Duration::from_millis(500);
-
-/// What a pull came to.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, ToSchema)]
-pub struct PullCounts {
-    /// Subscriptions polled.
-    pub total: usize,
-    /// A balance was read and differs from the stored one (or none was stored).
-    pub updated: usize,
-    /// A balance was read and equals the stored one.
-    pub unchanged: usize,
-    /// No balance was read: an ERROR line, a malformed answer, no answer.
-    pub flagged: usize,
-    /// Of the flagged, those the gateway never answered.
-    pub unreachable: usize,
-}
-
-/// Where a pull stands, for the console's progress bar.
-#[derive(Debug, Clone, Default, Serialize, ToSchema)]
-pub struct Progress {
-    pub running: bool,
-    /// Subscriptions recorded so far, of `total`.
-    pub done: usize,
-    pub total: usize,
-    pub started_at: Option<String>,
-    pub finished_at: Option<String>,
-    /// The counts so far (the last pull's when none is running).
-    pub counts: PullCounts,
-}
-
-/// One pull at a time per process: the gate, and where the running one stands.
-#[derive(Default)]
-pub struct Pulls {
-    gate: Mutex<()>,
-    progress: Mutex<Progress>,
-}
-
-impl Pulls {
-    pub fn progress(&self) -> Progress {
-        self.progress
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .clone()
-    }
-
-    fn update(&self, change: impl FnOnce(&mut Progress)) {
-        change(&mut self.progress.lock().unwrap_or_else(PoisonError::into_inner));
-    }
-}
 
 /// Whose balances.
 #[derive(Debug, Clone, Copy)]

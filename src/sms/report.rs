@@ -2,14 +2,15 @@
 //! managerial users only; and the CSV of logins (managerial), whose download is audited since
 //! it holds every password in clear.
 
-use crate::AppState;
 use crate::auth::session::AuthUser;
 use crate::db::audit::{Audit, audit};
 use crate::db::page::{Page, Paginated};
 use crate::db::settings;
 use crate::error::AppError;
-use crate::sms::pull::{self, PullCounts, Scope};
+use crate::sms::pull::{self, Scope};
+use crate::sms::pulls::PullCounts;
 use crate::sms::store::{self, BalanceFilter, BalanceRow, Show};
+use crate::state::AppState;
 use rusqlite::Connection;
 
 /// The threshold in force today.

@@ -1,19 +1,21 @@
 //! `GET /api/reports/sms-balances` (with its CSV of logins), the refreshes (all, one client)
 //! and where a running refresh stands.
 
-use crate::AppState;
 use crate::auth::session::{AuthUser, Manager};
 use crate::db::page::{Page, Paginated};
 use crate::error::{AppError, ErrorBody};
 use crate::http::csv;
 use crate::http::extract::{IdPath, QueryParams};
-use crate::sms::pull::{Progress, PullCounts, Scope};
+use crate::sms::pull::Scope;
+use crate::sms::pulls::{Progress, PullCounts, Pulls};
 use crate::sms::report;
 use crate::sms::store::{self, BalanceFilter, BalanceRow, LoginRow, Show};
+use crate::state::AppState;
 use axum::Json;
 use axum::extract::State;
 use axum::response::Response;
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::{router::OpenApiRouter, routes};
 
@@ -169,8 +171,8 @@ async fn refresh_all(
 /// Where the running (or the last) refresh stands (managerial).
 #[utoipa::path(get, path = "/api/reports/sms-balances/refresh", tag = "reports",
     responses((status = 200, body = Progress), (status = 403, body = ErrorBody)))]
-async fn refresh_progress(State(state): State<AppState>, _manager: Manager) -> Json<Progress> {
-    Json(state.sms_pulls.progress())
+async fn refresh_progress(State(pulls): State<Arc<Pulls>>, _manager: Manager) -> Json<Progress> {
+    Json(pulls.progress())
 }
 
 /// Pull one client's SMS balances now (managerial).

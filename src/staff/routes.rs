@@ -1,7 +1,6 @@
 //! Employees: everyone lists them (for pickers); the owner invites, edits, deactivates,
 //! reactivates and resets passwords. Every change is audited without hashes.
 
-use crate::AppState;
 use crate::auth::session::{AuthUser, Owner};
 use crate::auth::{Role, rules as auth_rules};
 use crate::db::page::{Page, Paginated};
@@ -10,6 +9,7 @@ use crate::http::csv;
 use crate::http::extract::{IdPath, JsonBody, QueryParams};
 use crate::staff::accounts::{self, EmployeeCreate, EmployeePatch};
 use crate::staff::store::{self, Employee, EmployeeCard, EmployeeFilter};
+use crate::state::AppState;
 use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;

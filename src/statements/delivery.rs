@@ -5,7 +5,6 @@
 //! statement (client and period) is sent to one address at most once an office day: a second
 //! send is a 409 `already_sent`, so the year-end run can be run again without sending twice.
 
-use crate::AppState;
 use crate::auth::session::AuthUser;
 use crate::clients::store::visible_client;
 use crate::company::letterhead;
@@ -17,6 +16,7 @@ use crate::email::{self, store::Attempt};
 use crate::error::AppError;
 use crate::mail::{self, Attachment, Email, MailError, Transport};
 use crate::money;
+use crate::state::AppState;
 use crate::statements::rules::{self, Period};
 use crate::statements::{Statement, statement, store};
 use serde::Deserialize;

@@ -1,7 +1,6 @@
 //! `GET /api/clients/{id}/statement` with its `.csv` and `.pdf` twins (decisions 12, "statement
 //! of account"). The staff book applies: a client outside it is a 404.
 
-use crate::AppState;
 use crate::auth::session::{AuthUser, Manager};
 use crate::clients::store::visible_client;
 use crate::company::letterhead;
@@ -10,6 +9,7 @@ use crate::documents::delivery::EmailOutcome;
 use crate::error::{AppError, ErrorBody};
 use crate::http::csv;
 use crate::http::extract::{IdPath, JsonBody, QueryParams};
+use crate::state::AppState;
 use crate::statements::delivery::{self, SendStatement};
 use crate::statements::year_end::{self, YearEnd};
 use crate::statements::{Statement, StatementPeriod, statement};

@@ -1,12 +1,12 @@
 //! `GET /api/reports/tds-receivable` and its CSV twin, `POST /api/tds-certificates` and
 //! `POST /api/tds/26as` (owner and manager), and `GET, PUT /api/settings/tds` (owner, audited).
 
-use crate::AppState;
 use crate::auth::session::{Manager, Owner};
 use crate::db::page::Page;
 use crate::error::{AppError, ErrorBody};
 use crate::http::csv;
 use crate::http::extract::{JsonBody, QueryParams};
+use crate::state::AppState;
 use crate::tds::{
     self, Asked, Form26asImport, Form26asInput, TdsCertificate, TdsCertificateInput, TdsReceivable,
     TdsSettings, TdsSettingsInput, form26as,

@@ -3,13 +3,13 @@
 //! signed-in user, staff within their share (their clients' tickets and those assigned to them);
 //! `GET/PUT /api/settings/tickets` (PUT owner, audited; decisions 12).
 
-use crate::AppState;
 use crate::auth::session::{AuthUser, Owner};
 use crate::db::page::{Page, Paginated};
 use crate::documents::drafts::DocumentReply;
 use crate::error::{AppError, ErrorBody};
 use crate::http::csv;
 use crate::http::extract::{IdPath, JsonBody, QueryParams};
+use crate::state::AppState;
 use crate::tickets::store::{self, Ticket, TicketFilter};
 use crate::tickets::{self, TicketDetail, TicketInput, TicketSettings, TicketSettingsInput, rules};
 use axum::Json;

@@ -1,10 +1,10 @@
 //! WhatsApp click-to-chat for documents and reminders (decisions 12): GET answers the chat,
 //! POST records that it was sent.
 
-use crate::AppState;
 use crate::auth::session::AuthUser;
 use crate::error::{AppError, ErrorBody};
 use crate::http::extract::{IdPath, JsonBody, QueryParams};
+use crate::state::AppState;
 use crate::statements::StatementPeriod;
 use crate::whatsapp::{self, Message, Sent};
 use axum::Json;

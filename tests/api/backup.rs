@@ -16,7 +16,7 @@ fn fresh(dir: &tempfile::TempDir) -> Db {
         owner_password: Some("owner-password".into()),
         ..Config::default()
     };
-    backoffice::bootstrap(&config).unwrap().db
+    backoffice::setup::first_start::bootstrap(&config).unwrap().db
 }
 
 /// Waits `at_least_ms`, then on until `done` (at most a minute): the tests of the crate run on

@@ -80,7 +80,7 @@ pub fn scenarios(f: &Fixture) -> Vec<ReadScenario> {
     .collect()
 }
 
-/// The counts a refresh answers (`sms::pull::PullCounts`).
+/// The counts a refresh answers (`sms::pulls::PullCounts`).
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub struct Counts {
     pub total: i64,

@@ -1,13 +1,13 @@
 //! `GET /api/exports/tally` (owner and manager) and `GET, PUT /api/settings/tally` (owner,
 //! audited): decisions 12, "Tally".
 
-use crate::AppState;
 use crate::auth::session::{Manager, Owner};
 use crate::error::{AppError, ErrorBody};
 use crate::exports::tally::envelope::Report;
 use crate::exports::tally::rules::Ledgers;
 use crate::exports::tally::{self, TallySettingsInput};
 use crate::http::extract::{JsonBody, QueryParams, query_choice};
+use crate::state::AppState;
 use axum::Json;
 use axum::body::Body;
 use axum::extract::State;
