@@ -13,7 +13,7 @@
 
 use crate::auth::Role;
 use crate::auth::session::AuthUser;
-use crate::db::query::Filter;
+use crate::plumbing::db::query::Filter;
 use rusqlite::types::Value;
 
 impl AuthUser {

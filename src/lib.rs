@@ -10,36 +10,25 @@ pub mod auth;
 pub mod book;
 pub mod catalog;
 pub mod clients;
-pub mod clock;
 pub mod cloud_costs;
 pub mod cockpit;
 pub mod company;
-pub mod config;
 pub mod contracts;
 pub mod dashboard;
-pub mod db;
 pub mod demo;
 pub mod directory;
 pub mod documents;
 pub mod email;
-pub mod error;
 pub mod exports;
-pub mod flag;
 pub mod gst_return;
-pub mod gstin;
-pub mod http;
 pub mod imports;
 pub mod jobs;
-pub mod mail;
-pub mod money;
 pub mod openapi;
 pub mod operations;
-pub mod outbound;
 pub mod payments;
-pub mod pdf;
 pub mod pipeline;
+pub mod plumbing;
 pub mod projects;
-pub mod qr;
 pub mod recurring;
 pub mod reminders;
 pub mod renewals;
@@ -54,14 +43,14 @@ pub mod statements;
 pub mod tds;
 pub mod tickets;
 pub mod whatsapp;
-pub mod workers;
 
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
 use axum::http::header;
 use axum::middleware::from_fn;
 use axum::routing::{any, get};
-use http::middleware;
+use plumbing::http;
+use plumbing::http::middleware;
 use state::AppState;
 use std::sync::Arc;
 use utoipa::{Modify, OpenApi};
@@ -146,18 +135,7 @@ mod layering {
     use std::path::{Path, PathBuf};
 
     /// Folders and files below the areas: plumbing that any area may use.
-    const LOWER: &[&str] = &[
-        "db",
-        "http",
-        "pdf",
-        "mail",
-        "outbound.rs",
-        "qr.rs",
-        "clock.rs",
-        "config.rs",
-        "error.rs",
-        "workers.rs",
-    ];
+    const LOWER: &[&str] = &["plumbing"];
 
     fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
         for entry in std::fs::read_dir(dir).unwrap() {
@@ -250,10 +228,15 @@ mod layering {
     #[test]
     fn the_rule_sees_what_it_forbids() {
         let areas = vec!["documents".to_string(), "clients".to_string()];
-        let db = Path::new("db/query.rs");
+        let db = Path::new("plumbing/db/query.rs");
         assert_eq!(violations(db, "use crate::documents::store;", &areas).len(), 1);
         assert_eq!(
-            violations(db, "use crate::error::AppError; use crate::clients_x;", &areas).len(),
+            violations(
+                db,
+                "use crate::plumbing::error::AppError; use crate::clients_x;",
+                &areas
+            )
+            .len(),
             0
         );
         let area = Path::new("payments/recording.rs");
@@ -499,7 +482,7 @@ mod layering {
     fn the_circle_check_sees_a_circle_and_reads_braces() {
         let at = vec!["reports".to_string(), "store".to_string()];
         let mut got = paths(
-            "use crate::reports::{rules::{self, DueInvoice}, store}; use super::rules::X; crate::db::page::Page",
+            "use crate::reports::{rules::{self, DueInvoice}, store}; use super::rules::X; crate::plumbing::db::page::Page",
             &at,
         );
         got.sort();
@@ -507,7 +490,7 @@ mod layering {
         assert_eq!(
             got,
             [
-                p("db::page::Page"),
+                p("plumbing::db::page::Page"),
                 p("reports::rules"),
                 p("reports::rules::DueInvoice"),
                 p("reports::rules::X"),

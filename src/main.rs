@@ -1,19 +1,21 @@
 //! The `backoffice` command: parse the command line, start logging, dispatch.
 
 use backoffice::auth::{rules as auth_rules, store as auth_store};
-use backoffice::config::Config;
-use backoffice::db::audit::{Audit, audit};
-use backoffice::db::backup;
 use backoffice::demo;
+use backoffice::plumbing::config::Config;
+use backoffice::plumbing::db;
+use backoffice::plumbing::db::audit::{Audit, audit};
+use backoffice::plumbing::db::backup;
 use backoffice::setup::first_start::bootstrap;
 use backoffice::state::AppState;
-use backoffice::{app, db, staff};
+use backoffice::{app, staff};
 use clap::{Parser, Subcommand};
 use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[cfg(windows)]
+#[path = "plumbing/winservice.rs"]
 mod winservice;
 
 /// The back office for a software vendor serving co-operative societies.
@@ -236,7 +238,7 @@ fn serve(
         smtp_ca: args
             .smtp_ca_file
             .as_deref()
-            .map(backoffice::config::read_smtp_ca)
+            .map(backoffice::plumbing::config::read_smtp_ca)
             .transpose()?,
         checkpoints: if args.replicated {
             db::Checkpoints::Litestream
@@ -400,7 +402,7 @@ fn fill_demo(db: &db::Db, options: demo::Options) -> Result<demo::Summary, Strin
                 [],
                 |r| r.get(0),
             )?;
-            let today = backoffice::db::settings::office_today(tx)?;
+            let today = backoffice::plumbing::db::settings::office_today(tx)?;
             // The whole fill is one transaction: with the writer's usual cache its pages spill
             // to the WAL again and again before the commit.
             tx.execute_batch(&format!("PRAGMA cache_size = -{DEMO_CACHE_KIB}"))?;
@@ -470,8 +472,9 @@ fn reset_password(data: &std::path::Path, identifier: &str) -> Result<(), String
     let hash = auth_rules::hash_password(&password);
     let identifier = identifier.trim().to_string();
     db.write_blocking(|tx| {
-        let id = staff::store::id_by_identifier(tx, &identifier)?
-            .ok_or_else(|| backoffice::error::AppError::not_found("account with that username or email"))?;
+        let id = staff::store::id_by_identifier(tx, &identifier)?.ok_or_else(|| {
+            backoffice::plumbing::error::AppError::not_found("account with that username or email")
+        })?;
         staff::store::set_password(tx, &id, &hash, true)?;
         auth_store::end_sessions(tx, &id, None)?;
         audit(

@@ -7,7 +7,7 @@
 //! upstream, the role behind a 403 on a read, a 204) are in that route's own `responses(...)`.
 
 use crate::auth::session::SESSION_COOKIE;
-use crate::error::{ErrorBody, ErrorDetail};
+use crate::plumbing::error::{ErrorBody, ErrorDetail};
 use utoipa::openapi::content::Content;
 use utoipa::openapi::header::Header;
 use utoipa::openapi::path::{Operation, ParameterIn};
@@ -312,7 +312,7 @@ mod tests {
     use super::{FAILURES_AS_400, default_description};
     use crate::app;
     use crate::auth::{Role, store as auth_store};
-    use crate::config::Config;
+    use crate::plumbing::config::Config;
     use crate::setup::first_start::bootstrap;
     use crate::staff::store::{self as staff_store, NewEmployee};
     use crate::state::AppState;
@@ -575,7 +575,7 @@ mod tests {
             assert!(twin_op.is_object(), "{csv} has no twin {twin}");
             assert_eq!(twin_op["parameters"], csv_op["parameters"], "{twin}");
             assert!(
-                twin_op["responses"]["200"]["content"][crate::http::xlsx::CONTENT_TYPE].is_object(),
+                twin_op["responses"]["200"]["content"][crate::plumbing::http::xlsx::CONTENT_TYPE].is_object(),
                 "{twin}: {}",
                 twin_op["responses"]["200"]
             );
@@ -767,7 +767,7 @@ mod tests {
         } else if op.name().ends_with("/api/tds/26as") {
             crate::tds::form26as::BODY_LIMIT
         } else {
-            crate::http::BODY_LIMIT
+            crate::plumbing::http::BODY_LIMIT
         };
         let filler = vec![b' '; limit + 1];
         if op.body_types().iter().any(|t| t.starts_with("multipart/")) {

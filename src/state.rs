@@ -4,11 +4,11 @@
 //! balance pull (`sms::pull`).
 
 use crate::auth::limiter::{LoginLimits, Reveals};
-use crate::config::Config;
-use crate::db::Db;
-use crate::error::AppError;
+use crate::plumbing::config::Config;
+use crate::plumbing::db::Db;
+use crate::plumbing::error::AppError;
+use crate::plumbing::workers::Workers;
 use crate::sms::pulls::Pulls;
-use crate::workers::Workers;
 use axum::extract::FromRef;
 use std::sync::Arc;
 

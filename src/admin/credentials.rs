@@ -5,8 +5,8 @@
 use crate::admin::store;
 use crate::auth::session::AuthUser;
 use crate::clients::rules::LEGACY_ENCRYPTED_PREFIX;
-use crate::db::audit::{Audit, audit};
-use crate::error::AppError;
+use crate::plumbing::db::audit::{Audit, audit};
+use crate::plumbing::error::AppError;
 use crate::projects::rules::{decode_secrets, encode_secrets};
 use rusqlite::Connection;
 use serde::Serialize;

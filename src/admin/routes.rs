@@ -3,7 +3,7 @@
 
 use crate::admin::credentials::{self, LegacyCredentials};
 use crate::auth::session::Owner;
-use crate::error::{AppError, ErrorBody};
+use crate::plumbing::error::{AppError, ErrorBody};
 use crate::state::AppState;
 use axum::Json;
 use axum::extract::State;

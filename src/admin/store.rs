@@ -2,7 +2,7 @@
 //! project's portal password and secrets, the mail-provider token) and which of them are still
 //! in the old system's encrypted form (`enc:`, `clients::rules::LEGACY_ENCRYPTED_PREFIX`).
 
-use crate::error::AppError;
+use crate::plumbing::error::AppError;
 use rusqlite::{Connection, params};
 
 /// A project's secrets blob whose JSON part (after the key line) holds an `enc:` value, or that
@@ -52,7 +52,7 @@ pub fn secrets_with_legacy(conn: &Connection) -> Result<Vec<(String, String)>, A
 /// Empties the legacy-encrypted DB and portal passwords and mail-token settings (the token
 /// rows of every date: no ciphertext is kept in the history either).
 pub fn clear_legacy(tx: &Connection) -> Result<(), AppError> {
-    let now = crate::clock::now_timestamp();
+    let now = crate::plumbing::clock::now_timestamp();
     tx.execute(
         "UPDATE client SET db_password = NULL, updated_at = ?1 WHERE substr(db_password, 1, 4) = 'enc:'",
         [&now],
@@ -72,7 +72,7 @@ pub fn clear_legacy(tx: &Connection) -> Result<(), AppError> {
 pub fn set_secrets(tx: &Connection, id: &str, blob: Option<&str>) -> Result<(), AppError> {
     tx.execute(
         "UPDATE client_module SET secrets = ?2, updated_at = ?3 WHERE id = ?1",
-        params![id, blob, crate::clock::now_timestamp()],
+        params![id, blob, crate::plumbing::clock::now_timestamp()],
     )?;
     Ok(())
 }

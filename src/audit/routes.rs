@@ -2,12 +2,12 @@
 
 use crate::audit::store::{self, AuditFilter, AuditRow, Facets};
 use crate::auth::session::Owner;
-use crate::clock;
-use crate::db::page::{Page, Paginated};
-use crate::db::settings;
-use crate::error::{AppError, ErrorBody};
-use crate::http::csv;
-use crate::http::extract::QueryParams;
+use crate::plumbing::clock;
+use crate::plumbing::db::page::{Page, Paginated};
+use crate::plumbing::db::settings;
+use crate::plumbing::error::{AppError, ErrorBody};
+use crate::plumbing::http::csv;
+use crate::plumbing::http::extract::QueryParams;
 use crate::state::AppState;
 use axum::Json;
 use axum::extract::State;

@@ -1,8 +1,8 @@
 //! The SQL of the audit viewer: filtered, newest first, with an honest total. Reading writes nothing.
 
-use crate::db::page::{Page, Paginated};
-use crate::db::query::{Filter, ListQuery, Listing, Plan, Tally};
-use crate::error::AppError;
+use crate::plumbing::db::page::{Page, Paginated};
+use crate::plumbing::db::query::{Filter, ListQuery, Listing, Plan, Tally};
+use crate::plumbing::error::AppError;
 use rusqlite::{Connection, Row};
 use serde::Serialize;
 use serde_json::Value;

@@ -2,7 +2,7 @@
 //! 8 per 15 minutes per identifier as typed, lower-cased. Windows live in memory; a restart
 //! clears them (the lockout counter lives in the data file).
 
-use crate::error::AppError;
+use crate::plumbing::error::AppError;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};

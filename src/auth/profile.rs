@@ -3,8 +3,8 @@
 
 use crate::auth::session::AuthUser;
 use crate::auth::store;
-use crate::db::audit::{Audit, audit, record};
-use crate::error::AppError;
+use crate::plumbing::db::audit::{Audit, audit, record};
+use crate::plumbing::error::AppError;
 use crate::staff::accounts;
 use crate::staff::store::{self as staff_store, Employee, EmployeeChanges};
 use rusqlite::Connection;

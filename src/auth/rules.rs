@@ -5,8 +5,8 @@
 //! Hashing costs tens of milliseconds on purpose; the server runs it on its hashing threads
 //! (`AppState::hashing`).
 
-use crate::clock;
-use crate::error::AppError;
+use crate::plumbing::clock;
+use crate::plumbing::error::AppError;
 use argon2::password_hash::{self, PasswordHash, SaltString};
 use argon2::{Algorithm, Argon2, Block, Params, Version};
 use axum::http::StatusCode;

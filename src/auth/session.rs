@@ -3,8 +3,8 @@
 //! handler's signature shows who may call it (decisions 4).
 
 use crate::auth::{self, Role};
-use crate::clock;
-use crate::error::AppError;
+use crate::plumbing::clock;
+use crate::plumbing::error::AppError;
 use crate::state::AppState;
 use axum::extract::FromRequestParts;
 use axum::http::StatusCode;

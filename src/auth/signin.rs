@@ -6,10 +6,10 @@
 use crate::auth::rules::Outcome;
 use crate::auth::rules::{self, Verdict};
 use crate::auth::store;
-use crate::clock;
-use crate::db::savepoint;
-use crate::error::AppError;
-use crate::http::extract::ClientInfo;
+use crate::plumbing::clock;
+use crate::plumbing::db::savepoint;
+use crate::plumbing::error::AppError;
+use crate::plumbing::http::extract::ClientInfo;
 use crate::staff::store::{self as staff_store, Employee};
 use crate::state::AppState;
 use chrono::{DateTime, Utc};

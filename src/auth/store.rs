@@ -2,10 +2,10 @@
 
 use crate::auth::Role;
 use crate::auth::rules::{self, Outcome};
-use crate::clock;
-use crate::db::ids::new_id;
-use crate::db::query::{Filter, ListQuery, Listing};
-use crate::error::AppError;
+use crate::plumbing::clock;
+use crate::plumbing::db::ids::new_id;
+use crate::plumbing::db::query::{Filter, ListQuery, Listing};
+use crate::plumbing::error::AppError;
 use chrono::{DateTime, Duration, Utc};
 use rusqlite::{Connection, OptionalExtension, params};
 use serde::Serialize;

@@ -4,10 +4,10 @@
 use crate::auth::session::AuthUser;
 use crate::catalog::rules::{self, Band, FieldDef, PriceRow};
 use crate::catalog::store::{self, Module};
-use crate::db::audit::record;
-use crate::db::query::{Changes, text_or_null};
-use crate::db::settings;
-use crate::error::{AppError, Checks};
+use crate::plumbing::db::audit::record;
+use crate::plumbing::db::query::{Changes, text_or_null};
+use crate::plumbing::db::settings;
+use crate::plumbing::error::{AppError, Checks};
 use chrono::NaiveDate;
 use rusqlite::Connection;
 use rusqlite::types::Value;

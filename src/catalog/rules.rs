@@ -7,8 +7,8 @@
 //! - the rate for a count is the highest band with `min_qty <= count`; below the lowest band is
 //!   under the minimum order.
 
-use crate::clock;
-use crate::error::AppError;
+use crate::plumbing::clock;
+use crate::plumbing::error::AppError;
 use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};

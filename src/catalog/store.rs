@@ -1,8 +1,10 @@
 //! The SQL of the catalog.
 
 use crate::catalog::rules::{Band, FieldDef, PriceRow};
-use crate::db::query::{Changes, Filter, ListQuery, Listing, insert_row, like_contains, update_columns};
-use crate::error::{AppError, OnConstraint};
+use crate::plumbing::db::query::{
+    Changes, Filter, ListQuery, Listing, insert_row, like_contains, update_columns,
+};
+use crate::plumbing::error::{AppError, OnConstraint};
 use chrono::NaiveDate;
 use rusqlite::types::Value;
 use rusqlite::{Connection, OptionalExtension, Row, params};

@@ -4,9 +4,9 @@
 use crate::auth::session::AuthUser;
 use crate::clients::contacts_store::{self as store, Branch, Contact};
 use crate::clients::store::visible_client;
-use crate::db::audit::record;
-use crate::db::query::{Changes, text_or_null};
-use crate::error::{AppError, Checks};
+use crate::plumbing::db::audit::record;
+use crate::plumbing::db::query::{Changes, text_or_null};
+use crate::plumbing::error::{AppError, Checks};
 use crate::staff::rules as staff_rules;
 use rusqlite::Connection;
 use rusqlite::types::Value;

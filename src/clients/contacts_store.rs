@@ -1,8 +1,8 @@
 //! The SQL of a client's contacts and branches.
 
 use crate::book;
-use crate::db::query::{Changes, insert_row, update_columns};
-use crate::error::AppError;
+use crate::plumbing::db::query::{Changes, insert_row, update_columns};
+use crate::plumbing::error::AppError;
 use rusqlite::types::Value;
 use rusqlite::{Connection, OptionalExtension, Row, params};
 use serde::Serialize;

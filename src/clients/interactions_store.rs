@@ -1,9 +1,9 @@
 //! The SQL of the interactions log (calls, visits, messages) kept per client.
 
 use crate::book;
-use crate::db::page::{Page, Paginated};
-use crate::db::query::{Filter, ListQuery, fetch_page};
-use crate::error::AppError;
+use crate::plumbing::db::page::{Page, Paginated};
+use crate::plumbing::db::query::{Filter, ListQuery, fetch_page};
+use crate::plumbing::error::AppError;
 use rusqlite::{Connection, OptionalExtension, Row, params};
 use serde::Serialize;
 use utoipa::ToSchema;

@@ -4,8 +4,8 @@
 //! rule the invoice list filters on and the dues aging buckets by, so the three agree.
 
 use crate::documents::{rules as document_rules, store as document_store};
-use crate::error::AppError;
 use crate::payments::store as payment_store;
+use crate::plumbing::error::AppError;
 use chrono::NaiveDate;
 use rusqlite::Connection;
 use serde::Serialize;

@@ -1,5 +1,5 @@
 //! The rules of the client registry, as plain functions (spec 2.3):
-//! - GSTIN: optional, checked as `crate::gstin` says; one may be shared by two clients of
+//! - GSTIN: optional, checked as `crate::plumbing::gstin` says; one may be shared by two clients of
 //!   different names (a society and the store it runs), with a warning.
 //! - client_type: 'Store' when the name ends in STORE or STORES (after any trailing "LTD" or
 //!   "NO 123"), else 'PACS'; set at create, editable after.
@@ -7,7 +7,7 @@
 //!   at create and whenever the name changes.
 
 use crate::clients::store::SameGstin;
-use crate::error::{AppError, Warning};
+use crate::plumbing::error::{AppError, Warning};
 
 /// The name's words, upper-cased, without trailing "LTD", "LIMITED" or "NO 123".
 fn name_words(name: &str) -> Vec<String> {

@@ -3,11 +3,11 @@
 
 use crate::auth::session::AuthUser;
 use crate::book;
-use crate::db::query::{
+use crate::plumbing::db::query::{
     Changes, Filter, ListQuery, Listing, Plan, insert_row, like_contains, update_columns,
 };
-use crate::error::{AppError, OnConstraint};
-use crate::gstin::Gstin;
+use crate::plumbing::error::{AppError, OnConstraint};
+use crate::plumbing::gstin::Gstin;
 use rusqlite::types::Value;
 use rusqlite::{Connection, OptionalExtension, Row, params};
 use serde::Serialize;

@@ -7,12 +7,12 @@
 //! and nothing is written. The route (`POST /api/cloud-costs/pull`) and the monthly job both
 //! run [`run`].
 
-use crate::clock::Month;
 use crate::cloud_costs::rules::{self, Reported};
 use crate::cloud_costs::{self, store};
-use crate::db::audit::{Audit, audit};
-use crate::error::AppError;
-use crate::outbound::{self, CallError, Guard, Request};
+use crate::plumbing::clock::Month;
+use crate::plumbing::db::audit::{Audit, audit};
+use crate::plumbing::error::AppError;
+use crate::plumbing::outbound::{self, CallError, Guard, Request};
 use crate::state::AppState;
 use chrono::NaiveDate;
 use rusqlite::Connection;

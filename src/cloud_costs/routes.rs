@@ -3,17 +3,17 @@
 //! (owner; the token is write-only).
 
 use crate::auth::session::{AuthUser, Owner};
-use crate::clock::Month;
 use crate::cloud_costs::pull::PullOutcome;
 use crate::cloud_costs::rules;
 use crate::cloud_costs::store::{self, CloudCostRow, CostFilter};
 use crate::cloud_costs::{self, CostsInput, CostsWritten, ProviderSettings, Ranking};
-use crate::db::page::{Page, Paginated};
-use crate::error::{AppError, ErrorBody};
-use crate::http::csv;
-use crate::http::extract::{JsonBody, QueryParams, query_choice};
+use crate::plumbing::clock::Month;
+use crate::plumbing::db::page::{Page, Paginated};
+use crate::plumbing::error::{AppError, ErrorBody};
+use crate::plumbing::http::csv;
+use crate::plumbing::http::extract::{JsonBody, QueryParams, query_choice};
+use crate::plumbing::{money, outbound};
 use crate::state::AppState;
-use crate::{money, outbound};
 use axum::Json;
 use axum::extract::State;
 use axum::response::Response;

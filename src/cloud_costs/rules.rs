@@ -12,9 +12,9 @@
 //! - The ranking reads a range of months (`revenue::rules::Months`: the last 12 up to the
 //!   current one by default, at most 120), costliest first.
 
-use crate::clock::{FIRST_YEAR, Month};
-use crate::error::AppError;
-use crate::money;
+use crate::plumbing::clock::{FIRST_YEAR, Month};
+use crate::plumbing::error::AppError;
+use crate::plumbing::money;
 use serde::Deserialize;
 use serde_json::Value;
 use std::cmp::Ordering;
@@ -213,7 +213,7 @@ pub fn sort_ranking(rows: &mut [Ranked], sort: Option<&str>) -> Result<(), AppEr
         "total" => |a, b| a.total.cmp(&b.total),
         "average" => |a, b| a.average.cmp(&b.average),
         "months" => |a, b| a.months.cmp(&b.months),
-        "client_name" => |a, b| crate::db::query::nocase_cmp(&a.client_name, &b.client_name),
+        "client_name" => |a, b| crate::plumbing::db::query::nocase_cmp(&a.client_name, &b.client_name),
         _ => {
             return Err(AppError::bad_request(
                 "invalid_sort",

@@ -3,10 +3,10 @@
 //! pulled (the pull's own audit row).
 
 use crate::book;
-use crate::clock::Month;
 use crate::cloud_costs::rules::Ranked;
-use crate::db::query::{Filter, ListQuery, Listing, Plan, starts_with};
-use crate::error::AppError;
+use crate::plumbing::clock::Month;
+use crate::plumbing::db::query::{Filter, ListQuery, Listing, Plan, starts_with};
+use crate::plumbing::error::AppError;
 use rusqlite::types::Value;
 use rusqlite::{Connection, OptionalExtension, Row, params};
 use serde::Serialize;
@@ -148,7 +148,7 @@ pub fn upsert(
         amount,
         source,
         user_id,
-        crate::clock::now_timestamp()
+        crate::plumbing::clock::now_timestamp()
     ])?;
     Ok(())
 }

@@ -12,9 +12,9 @@ pub mod routes;
 pub mod store;
 
 use crate::dashboard::RenewalsTile;
-use crate::db::settings;
-use crate::error::AppError;
 use crate::pipeline::{self, Bands};
+use crate::plumbing::db::settings;
+use crate::plumbing::error::AppError;
 use crate::renewals;
 use crate::revenue::rules::Months;
 use crate::revenue::store as revenue_store;

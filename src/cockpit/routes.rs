@@ -2,7 +2,7 @@
 
 use crate::auth::session::Owner;
 use crate::cockpit::{self, Mis};
-use crate::error::{AppError, ErrorBody};
+use crate::plumbing::error::{AppError, ErrorBody};
 use crate::state::AppState;
 use axum::Json;
 use axum::extract::State;

@@ -1,6 +1,6 @@
 //! The SQL of the cockpit's own figures; the rest it reads through the areas behind its tiles.
 
-use crate::error::AppError;
+use crate::plumbing::error::AppError;
 use rusqlite::Connection;
 
 /// The reminder queue: reminders still open, and those whose send failed.

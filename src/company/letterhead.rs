@@ -4,13 +4,13 @@
 //! row of `template_logo`, a PNG or JPEG recognised by its content.
 
 use crate::auth::session::AuthUser;
-use crate::clock;
 use crate::company;
-use crate::db::audit::{Audit, audit, setting_changed};
-use crate::db::ids::new_id;
-use crate::db::settings;
-use crate::error::AppError;
-use crate::gstin::{self, Gstin};
+use crate::plumbing::clock;
+use crate::plumbing::db::audit::{Audit, audit, setting_changed};
+use crate::plumbing::db::ids::new_id;
+use crate::plumbing::db::settings;
+use crate::plumbing::error::AppError;
+use crate::plumbing::gstin::{self, Gstin};
 use rusqlite::{Connection, OptionalExtension};
 use serde::Serialize;
 use serde_json::{Map, Value, json};

@@ -3,8 +3,8 @@
 //! start their first page with it.
 
 use crate::company::letterhead::Letterhead;
-use crate::pdf::layout::{CONTENT_W, MARGIN, MM};
-use crate::pdf::{Color, Image, Page, Style};
+use crate::plumbing::pdf::layout::{CONTENT_W, MARGIN, MM};
+use crate::plumbing::pdf::{Color, Image, Page, Style};
 
 /// The logo of a letterhead as a PDF image; None (and a warning) when it cannot be read.
 pub fn logo_image(letterhead: &Letterhead) -> Option<Image> {

@@ -2,8 +2,8 @@
 
 use crate::auth::session::Owner;
 use crate::company::letterhead::{self, LOGO_MAX_BYTES, TemplateSettings};
-use crate::error::{AppError, ErrorBody};
-use crate::http::extract::JsonBody;
+use crate::plumbing::error::{AppError, ErrorBody};
+use crate::plumbing::http::extract::JsonBody;
 use crate::state::AppState;
 use axum::Json;
 use axum::extract::multipart::MultipartRejection;

@@ -7,11 +7,11 @@ pub mod letterhead_routes;
 pub mod routes;
 
 use crate::auth::session::AuthUser;
-use crate::clock;
-use crate::db::audit::record;
-use crate::db::settings;
-use crate::error::{AppError, Checks};
-use crate::gstin::{self, Gstin};
+use crate::plumbing::clock;
+use crate::plumbing::db::audit::record;
+use crate::plumbing::db::settings;
+use crate::plumbing::error::{AppError, Checks};
+use crate::plumbing::gstin::{self, Gstin};
 use crate::staff::rules as staff_rules;
 use rusqlite::Connection;
 use serde::{Deserialize, Serialize};

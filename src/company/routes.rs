@@ -3,8 +3,8 @@
 
 use crate::auth::session::{AuthUser, Owner};
 use crate::company::{self, Billing, BillingInput, CompanyProfile};
-use crate::error::{AppError, ErrorBody};
-use crate::http::extract::JsonBody;
+use crate::plumbing::error::{AppError, ErrorBody};
+use crate::plumbing::http::extract::JsonBody;
 use crate::state::AppState;
 use axum::Json;
 use axum::extract::State;

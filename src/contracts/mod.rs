@@ -9,13 +9,13 @@ pub mod store;
 
 use crate::auth::session::AuthUser;
 use crate::clients::store as client_store;
-use crate::clock;
 use crate::contracts::store::visible_contract;
-use crate::db::audit::record;
-use crate::db::query::Changes;
 use crate::documents::drafts::{self, DocumentInput, DocumentReply, NewDraft};
 use crate::documents::pricing::LineInput;
-use crate::error::{AppError, Checks};
+use crate::plumbing::clock;
+use crate::plumbing::db::audit::record;
+use crate::plumbing::db::query::Changes;
+use crate::plumbing::error::{AppError, Checks};
 use chrono::NaiveDate;
 use rusqlite::Connection;
 use rusqlite::types::Value;

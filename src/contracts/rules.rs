@@ -12,9 +12,9 @@
 //!   payment state (`documents::rules::payment_state`) without the overdue rung: `none` (no
 //!   invoice, or a cancelled one), `draft`, `unpaid`, `part_paid` or `paid`.
 
-use crate::clock;
 use crate::documents::rules as document_rules;
-use crate::error::AppError;
+use crate::plumbing::clock;
+use crate::plumbing::error::AppError;
 use chrono::{Days, Months, NaiveDate};
 
 /// The `state` filter's values.

@@ -5,9 +5,11 @@
 use crate::auth::session::AuthUser;
 use crate::book;
 use crate::contracts::rules;
-use crate::db::query::{Changes, Filter, ListQuery, Listing, insert_row, like_contains, update_columns};
-use crate::db::settings;
-use crate::error::AppError;
+use crate::plumbing::db::query::{
+    Changes, Filter, ListQuery, Listing, insert_row, like_contains, update_columns,
+};
+use crate::plumbing::db::settings;
+use crate::plumbing::error::AppError;
 use chrono::NaiveDate;
 use rusqlite::types::Value;
 use rusqlite::{Connection, OptionalExtension, Row, params};

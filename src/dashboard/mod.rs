@@ -8,9 +8,9 @@
 pub mod routes;
 pub mod store;
 
-use crate::db::settings;
-use crate::error::AppError;
 use crate::pipeline::{self, OpenQuotes};
+use crate::plumbing::db::settings;
+use crate::plumbing::error::AppError;
 use crate::projects::milestones;
 use crate::renewals;
 use crate::sms::report as sms_report;

@@ -2,8 +2,8 @@
 
 use crate::auth::session::AuthUser;
 use crate::dashboard::{self, Dashboard};
-use crate::error::{AppError, ErrorBody};
-use crate::http::extract::QueryParams;
+use crate::plumbing::error::{AppError, ErrorBody};
+use crate::plumbing::http::extract::QueryParams;
 use crate::state::AppState;
 use axum::Json;
 use axum::extract::State;

@@ -1,7 +1,7 @@
 //! The SQL of the dashboard's own figures; the rest it reads through the areas behind its tiles.
 
 use crate::book;
-use crate::error::AppError;
+use crate::plumbing::error::AppError;
 use chrono::NaiveDate;
 use rusqlite::{Connection, params};
 

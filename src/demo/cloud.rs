@@ -5,11 +5,11 @@
 //! records them (a row's audit as nobody, and the pull's own row per month, which the job
 //! reads); one in ten was typed in by the account owner in the first week instead.
 
-use crate::clock;
-use crate::clock::Month;
 use crate::cloud_costs::store::{MANUAL, PULL, PULL_ENTITY};
 use crate::demo::{Rng, Summary};
-use crate::error::AppError;
+use crate::plumbing::clock;
+use crate::plumbing::clock::Month;
+use crate::plumbing::error::AppError;
 use chrono::{DateTime, Duration, Utc};
 use rusqlite::{Connection, params};
 use serde_json::json;

@@ -7,12 +7,12 @@
 //! that are no client of the office (a bank's TDS on interest). A generator of its own, so that
 //! the rest of the office does not move.
 
-use crate::clock;
-use crate::clock::{Fy, quarter_of};
 use crate::company;
 use crate::demo::{Rng, Summary};
-use crate::error::AppError;
-use crate::money;
+use crate::plumbing::clock;
+use crate::plumbing::clock::{Fy, quarter_of};
+use crate::plumbing::error::AppError;
+use crate::plumbing::money;
 use crate::tds::rules::return_due;
 use crate::tds::{self, form26as};
 use chrono::NaiveDate;
@@ -207,8 +207,8 @@ pub fn write(
 
 #[cfg(test)]
 mod tests {
-    use crate::clock::Fy;
     use crate::demo::{Options, small_office};
+    use crate::plumbing::clock::Fy;
 
     #[test]
     fn the_demo_uploads_a_form_26as_consistent_with_its_receipts_but_for_a_few() {

@@ -6,11 +6,11 @@
 //! today, after every other document, they keep numbers in date order and the month's series
 //! unbroken (Table 13). Nothing is written when the office has no such society.
 
-use crate::clock;
 use crate::demo::names::{self, OTHER_SAC};
 use crate::demo::{Rng, Summary};
 use crate::documents::rules;
-use crate::error::AppError;
+use crate::plumbing::clock;
+use crate::plumbing::error::AppError;
 use chrono::{Duration, NaiveDate};
 use rusqlite::{Connection, OptionalExtension, params};
 use serde_json::json;
@@ -39,7 +39,7 @@ impl Writer<'_> {
     /// The next number of `doc_type`'s series for `day`, the series moved on.
     fn number(&self, doc_type: &str, day: NaiveDate) -> Result<String, AppError> {
         let prefix = rules::prefix(doc_type).expect("a known type");
-        let fy = crate::clock::Fy::of(day).short();
+        let fy = crate::plumbing::clock::Fy::of(day).short();
         let last: Option<i64> = self
             .conn
             .query_row(

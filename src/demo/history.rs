@@ -163,7 +163,7 @@ fn gstin(rng: &mut Rng, state: &str) -> String {
     first14.push(letter(rng));
     first14.push('1');
     first14.push('Z');
-    let check = crate::gstin::check_char(&first14).expect("a well-formed GSTIN body");
+    let check = crate::plumbing::gstin::check_char(&first14).expect("a well-formed GSTIN body");
     format!("{first14}{check}")
 }
 

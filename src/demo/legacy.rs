@@ -4,7 +4,7 @@
 
 use crate::clients::rules::LEGACY_ENCRYPTED_PREFIX;
 use crate::demo::{Rng, Summary};
-use crate::error::AppError;
+use crate::plumbing::error::AppError;
 use rusqlite::{Connection, params};
 
 /// Ciphertext-looking text (base64 letters), as the old system wrote it.

@@ -29,7 +29,7 @@ mod work;
 mod write;
 
 use crate::auth::rules as auth_rules;
-use crate::error::AppError;
+use crate::plumbing::error::AppError;
 use chrono::{DateTime, Duration, NaiveDate, TimeZone, Utc};
 
 /// What to generate.
@@ -190,13 +190,16 @@ pub(crate) fn small_office(
     options: Options,
 ) -> (tempfile::TempDir, rusqlite::Connection, Summary, NaiveDate) {
     let dir = tempfile::TempDir::new().unwrap();
-    let config = crate::config::Config {
+    let config = crate::plumbing::config::Config {
         data: dir.path().join("demo.db"),
         owner_password: Some("demo-owner-password".into()),
         ..Default::default()
     };
     let boot = crate::setup::first_start::bootstrap(&config).unwrap();
-    let today = boot.db.read_blocking(crate::db::settings::office_today).unwrap();
+    let today = boot
+        .db
+        .read_blocking(crate::plumbing::db::settings::office_today)
+        .unwrap();
     let summary = boot
         .db
         .write_blocking(|tx| {

@@ -12,11 +12,11 @@
 //! from the server's own code (`sms::rules::read_reply`, `outbound::CallError`), so they read
 //! as a real pass writes them.
 
-use crate::clock;
 use crate::demo::history::{checklist, project_status};
 use crate::demo::{Rng, Summary, legacy};
-use crate::error::AppError;
-use crate::outbound::CallError;
+use crate::plumbing::clock;
+use crate::plumbing::error::AppError;
+use crate::plumbing::outbound::CallError;
 use crate::sms::pull::PARALLEL;
 use crate::sms::rules::{self, Outcome, Reading};
 use crate::sms::store::SMS_CODE;
@@ -695,7 +695,7 @@ mod tests {
             0
         );
         // The report reads them: the low ones first, lowest first.
-        let page = crate::db::page::Page {
+        let page = crate::plumbing::db::page::Page {
             page: 1,
             per_page: 50,
             after: None,

@@ -8,10 +8,10 @@
 //! was entered by the account owner a few days after it came, with its audit row, as
 //! `tds::record_certificate` records it.
 
-use crate::clock;
-use crate::clock::{Fy, Quarter};
 use crate::demo::{Rng, Summary};
-use crate::error::AppError;
+use crate::plumbing::clock;
+use crate::plumbing::clock::{Fy, Quarter};
+use crate::plumbing::error::AppError;
 use crate::tds::rules::certificate_due;
 use crate::tds::store;
 use chrono::{Duration, NaiveDate};

@@ -12,10 +12,10 @@
 //! Timelines are capped at the real clock, not at the end of `today`: a run in the morning has
 //! none of today's afternoon, so only today's rows depend on the hour it runs.
 
-use crate::clock;
 use crate::demo::calls::{BRANCHES, CALLS, LEAD_CALLS, NOTES};
 use crate::demo::{Rng, Summary};
-use crate::error::AppError;
+use crate::plumbing::clock;
+use crate::plumbing::error::AppError;
 use crate::tickets::rules::STILL_OPEN;
 use chrono::{DateTime, Datelike, Duration, NaiveDate, Utc, Weekday};
 use rusqlite::{Connection, params};

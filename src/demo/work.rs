@@ -5,9 +5,9 @@
 //! scan itself (`reminders::scan::due` and `reminders::store::raise_in`), run for past days, so the demo holds
 //! what the real job would have written.
 
-use crate::clock;
 use crate::demo::{Rng, Summary};
-use crate::error::AppError;
+use crate::plumbing::clock;
+use crate::plumbing::error::AppError;
 use crate::reminders::scan;
 use crate::reminders::store::raise_in;
 use chrono::{Duration, NaiveDate};

@@ -1,15 +1,15 @@
 //! Writes a planned history: numbers given in date order per series and financial year, ids that
 //! sort in time order, and the audit rows the API would have written.
 
-use crate::clock;
 use crate::company::PROFILE_KEY;
-use crate::db::audit::Audit;
-use crate::db::settings;
 use crate::demo::history::{Plan, checklist, project_status};
 use crate::demo::names::{self, MODULES};
 use crate::demo::{Rng, Summary};
 use crate::documents::rules;
-use crate::error::AppError;
+use crate::plumbing::clock;
+use crate::plumbing::db::audit::Audit;
+use crate::plumbing::db::settings;
+use crate::plumbing::error::AppError;
 use chrono::{DateTime, Datelike, Duration, NaiveDate, Utc};
 use rusqlite::{Connection, params};
 use serde_json::json;
@@ -67,7 +67,10 @@ pub fn write(
     // The company, its staff and its catalog.
     let company_gstin = {
         let body = "32AAHCM4521K1Z";
-        format!("{body}{}", crate::gstin::check_char(body).expect("valid body"))
+        format!(
+            "{body}{}",
+            crate::plumbing::gstin::check_char(body).expect("valid body")
+        )
     };
     let profile = json!({
         "name": "Malabar Cooperative Software Pvt Ltd", "address": "2nd Floor, Civil Station Road\nKozhikode, Kerala 673020",
@@ -229,7 +232,7 @@ pub fn write(
     for i in order {
         let d = &plan.docs[i];
         let prefix = rules::prefix(d.doc_type).expect("a known type");
-        let fy = crate::clock::Fy::of(d.doc_date.expect("issued")).short();
+        let fy = crate::plumbing::clock::Fy::of(d.doc_date.expect("issued")).short();
         let seq = series.entry((prefix, fy.clone())).or_insert(0);
         *seq += 1;
         numbers[i] = Some(rules::number(prefix, &fy, *seq));
@@ -329,7 +332,7 @@ pub fn write(
         let p = &plan.payments[i];
         let (at, id) = (pay_times[i], &pay_ids[i]);
         let user = &staff_ids[plan.clients[p.client].owner];
-        let fy = crate::clock::Fy::of(p.received_on).short();
+        let fy = crate::plumbing::clock::Fy::of(p.received_on).short();
         let seq = series.entry(("RCT", fy.clone())).or_insert(0);
         *seq += 1;
         let receipt_no = rules::number("RCT", &fy, *seq);

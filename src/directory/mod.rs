@@ -11,9 +11,9 @@ pub mod store;
 
 use crate::catalog::modules;
 use crate::catalog::rules::FieldDef;
-use crate::db::page::{Page, Paginated};
-use crate::error::AppError;
-use crate::http::csv;
+use crate::plumbing::db::page::{Page, Paginated};
+use crate::plumbing::error::AppError;
+use crate::plumbing::http::csv;
 use rusqlite::Connection;
 use serde::Serialize;
 use store::{ModuleDataFilter, ModuleDataRow, PortalFilter, PortalLogin};

@@ -3,12 +3,12 @@
 //! password or secret in any of them.
 
 use crate::auth::session::AuthUser;
-use crate::db::page::{Page, Paginated};
 use crate::directory::store::{self, ModuleDataFilter, PortalFilter, PortalLogin};
 use crate::directory::{self, ModuleDataPage, rules};
-use crate::error::{AppError, ErrorBody};
-use crate::http::csv;
-use crate::http::extract::QueryParams;
+use crate::plumbing::db::page::{Page, Paginated};
+use crate::plumbing::error::{AppError, ErrorBody};
+use crate::plumbing::http::csv;
+use crate::plumbing::http::extract::QueryParams;
 use crate::state::AppState;
 use axum::Json;
 use axum::extract::State;

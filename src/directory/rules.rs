@@ -11,7 +11,7 @@
 //! - `active` filters on the subscription's flag: 1 or true, 0 or false, blank for both.
 
 use crate::catalog::rules::FieldDef;
-use crate::error::AppError;
+use crate::plumbing::error::AppError;
 use serde_json::{Map, Value};
 
 /// The `active` filter: Some(1) or Some(0), None for both; a 400 naming `active` otherwise.

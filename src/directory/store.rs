@@ -3,9 +3,9 @@
 
 use crate::book;
 use crate::catalog::rules::FieldDef;
-use crate::db::query::{Filter, ListQuery, Listing, Plan, like_contains, starts_with};
 use crate::directory::rules;
-use crate::error::AppError;
+use crate::plumbing::db::query::{Filter, ListQuery, Listing, Plan, like_contains, starts_with};
+use crate::plumbing::error::AppError;
 use rusqlite::types::Value;
 use rusqlite::{Connection, params};
 use serde::Serialize;

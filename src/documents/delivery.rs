@@ -5,15 +5,15 @@
 
 use crate::auth::session::AuthUser;
 use crate::clients::store as client_store;
-use crate::config::Config;
 use crate::documents::lifecycle::{convert_in, record_sent};
 use crate::documents::numbering::issue_in;
 use crate::documents::store::Document;
 use crate::documents::store::visible_document;
 use crate::documents::{html, shares, view};
 use crate::email::{self, store::Attempt};
-use crate::error::AppError;
-use crate::mail::{self, Attachment, Email, MailError, Transport};
+use crate::plumbing::config::Config;
+use crate::plumbing::error::AppError;
+use crate::plumbing::mail::{self, Attachment, Email, MailError, Transport};
 use crate::state::AppState;
 use rusqlite::Connection;
 use serde::{Deserialize, Serialize};

@@ -4,16 +4,16 @@
 use crate::auth::session::AuthUser;
 use crate::clients::store::visible_client;
 use crate::clients::store::{self as client_store, Client};
-use crate::clock;
 use crate::company;
-use crate::db::audit::{Audit, audit};
-use crate::db::query::{Changes, text_or_null};
-use crate::db::settings;
 use crate::documents::pricing::{self, LineInput, Mode, Priced, PricedLine};
 use crate::documents::rules;
 use crate::documents::store::visible_document;
 use crate::documents::store::{self, Document};
-use crate::error::{AppError, Warning};
+use crate::plumbing::clock;
+use crate::plumbing::db::audit::{Audit, audit};
+use crate::plumbing::db::query::{Changes, text_or_null};
+use crate::plumbing::db::settings;
+use crate::plumbing::error::{AppError, Warning};
 use chrono::NaiveDate;
 use rusqlite::Connection;
 use rusqlite::types::Value;
@@ -54,7 +54,7 @@ pub struct DocumentInput {
     pub notes: Option<String>,
     pub terms: Option<String>,
     /// Bring the total to the nearest rupee (shown as round_off).
-    #[serde(with = "crate::flag::option", default)]
+    #[serde(with = "crate::plumbing::flag::option", default)]
     #[schema(value_type = Option<u8>)]
     pub round_to_rupee: Option<bool>,
     pub lines: Option<Vec<LineInput>>,

@@ -6,8 +6,8 @@ use crate::company::letterhead::Letterhead;
 use crate::documents::pricing::PricedLine;
 use crate::documents::store::{Document, Line};
 use crate::documents::view::{self, DocumentView, Party};
-use crate::error::AppError;
-use crate::qr::{self, Qr};
+use crate::plumbing::error::AppError;
+use crate::plumbing::qr::{self, Qr};
 use askama::Template;
 use base64::Engine;
 

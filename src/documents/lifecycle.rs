@@ -4,8 +4,6 @@
 
 use crate::auth::session::AuthUser;
 use crate::clients::store as client_store;
-use crate::db::audit::record;
-use crate::db::settings;
 use crate::documents::drafts::{as_input, compose};
 use crate::documents::numbering::issue_in;
 use crate::documents::pricing::{self, LineInput, Mode, Priced, Totals};
@@ -13,7 +11,9 @@ use crate::documents::rules::{self, Credit};
 use crate::documents::shares;
 use crate::documents::store::visible_document;
 use crate::documents::store::{self, Document};
-use crate::error::AppError;
+use crate::plumbing::db::audit::record;
+use crate::plumbing::db::settings;
+use crate::plumbing::error::AppError;
 use crate::reminders;
 use rusqlite::types::Value;
 use rusqlite::{Connection, params};

@@ -4,15 +4,15 @@
 
 use crate::auth::session::AuthUser;
 use crate::clients::store as client_store;
-use crate::clock;
 use crate::company;
-use crate::db::audit::{Audit, audit};
 use crate::documents::drafts::{as_input, compose, pricing_date};
 use crate::documents::pricing::{self, LineInput, Mode};
 use crate::documents::rules;
 use crate::documents::store::visible_document;
 use crate::documents::store::{self, Document};
-use crate::error::AppError;
+use crate::plumbing::clock;
+use crate::plumbing::db::audit::{Audit, audit};
+use crate::plumbing::error::AppError;
 use chrono::Duration;
 use rusqlite::Connection;
 use rusqlite::types::Value;
@@ -60,7 +60,7 @@ pub fn issue_in(tx: &Connection, user: &AuthUser, id: &str) -> Result<Document, 
     store::set_lines(tx, id, &priced)?;
     let prefix =
         rules::prefix(&doc.doc_type).ok_or_else(|| AppError::internal("document type without a prefix"))?;
-    let fy = crate::clock::Fy::of(doc_date).short();
+    let fy = crate::plumbing::clock::Fy::of(doc_date).short();
     let doc_no = rules::number(prefix, &fy, store::next_seq(tx, prefix, &fy)?);
     let mut fields = vec![
         ("status", Value::Text("issued".into())),

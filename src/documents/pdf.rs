@@ -2,11 +2,11 @@
 
 use crate::company::letterhead_pdf;
 use crate::documents::view::{DocumentView, UpiView};
-use crate::error::AppError;
-use crate::pdf::layout::{
+use crate::plumbing::error::AppError;
+use crate::plumbing::pdf::layout::{
     self, Align, CONTENT_W, Color, Column, Flow, MARGIN, MM, PAGE_W, Page, Style, TOP, Writer,
 };
-use crate::qr::Qr;
+use crate::plumbing::qr::Qr;
 
 /// The columns of the lines table: CGST and SGST within a state, IGST across states; the
 /// description takes what the others leave.
@@ -397,7 +397,7 @@ pub(crate) mod tests {
                 terms: Some("Payment by NEFT, RTGS, UPI or cheque in favour of the account above. Please quote the document number with the payment.".into()),
                 footer: Some("This is a computer-generated document.".into()),
                 accent_color: "#1f4e79".into(),
-                logo: Some(Logo { mime: "image/png", bytes: include_bytes!("../pdf/test_logo.png").to_vec() }),
+                logo: Some(Logo { mime: "image/png", bytes: include_bytes!("../plumbing/pdf/test_logo.png").to_vec() }),
             },
             recipient: Party {
                 name: "Vadakara Service Co-operative Bank Ltd No. 1234".into(),
@@ -503,7 +503,7 @@ pub(crate) mod tests {
     fn a_logo_that_does_not_decode_is_left_out() {
         let mut view = sample(3);
         // The header of the logo reads, its image data does not.
-        let mut png = include_bytes!("../pdf/test_logo.png").to_vec();
+        let mut png = include_bytes!("../plumbing/pdf/test_logo.png").to_vec();
         png[45..80].fill(0xAB);
         view.letterhead.logo = Some(Logo {
             mime: "image/png",

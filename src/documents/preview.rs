@@ -4,12 +4,12 @@
 use crate::auth::session::AuthUser;
 use crate::clients::store::visible_client;
 use crate::company::letterhead;
-use crate::db::settings;
 use crate::documents::drafts::{DocumentInput, compose};
 use crate::documents::pricing::{Mode, PricedLine, Totals};
 use crate::documents::store::{self, Document};
 use crate::documents::{html, view};
-use crate::error::{AppError, Warning};
+use crate::plumbing::db::settings;
+use crate::plumbing::error::{AppError, Warning};
 use rusqlite::Connection;
 use serde::Serialize;
 use utoipa::ToSchema;
@@ -18,7 +18,7 @@ use utoipa::ToSchema;
 pub struct Preview {
     pub lines: Vec<PricedLine>,
     pub totals: Totals,
-    #[serde(with = "crate::flag")]
+    #[serde(with = "crate::plumbing::flag")]
     #[schema(value_type = u8)]
     pub intra_state: bool,
     pub warnings: Vec<Warning>,

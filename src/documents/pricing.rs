@@ -5,10 +5,10 @@
 
 use crate::catalog::rules::{self as catalog_rules, UnderMinimum};
 use crate::catalog::store as catalog_store;
-use crate::db::settings;
 use crate::documents::rules;
-use crate::error::{AppError, Warning};
-use crate::money;
+use crate::plumbing::db::settings;
+use crate::plumbing::error::{AppError, Warning};
+use crate::plumbing::money;
 use chrono::NaiveDate;
 use rusqlite::Connection;
 use serde::{Deserialize, Serialize};

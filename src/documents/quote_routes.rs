@@ -4,8 +4,8 @@
 use crate::auth::session::AuthUser;
 use crate::documents::drafts::DocumentReply;
 use crate::documents::quotes;
-use crate::error::{AppError, ErrorBody};
-use crate::http::extract::{IdPath, JsonBody};
+use crate::plumbing::error::{AppError, ErrorBody};
+use crate::plumbing::http::extract::{IdPath, JsonBody};
 use crate::state::AppState;
 use axum::Json;
 use axum::extract::State;

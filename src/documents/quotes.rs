@@ -4,10 +4,10 @@
 use crate::auth::session::AuthUser;
 use crate::catalog::{rules as catalog_rules, store as catalog_store};
 use crate::clients::store as client_store;
-use crate::db::settings;
 use crate::documents::drafts::{DocumentReply, compose, write_draft};
 use crate::documents::pricing::{LineInput, Mode};
-use crate::error::AppError;
+use crate::plumbing::db::settings;
+use crate::plumbing::error::AppError;
 use crate::projects::store::visible_project;
 use rusqlite::Connection;
 use rusqlite::types::Value;

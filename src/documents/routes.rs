@@ -1,17 +1,17 @@
 //! Drafts, the live preview, reading and listing documents, and issuing with a gapless number.
 
 use crate::auth::session::AuthUser;
-use crate::db::page::{Page, Paginated};
 use crate::documents::drafts::{self, DocumentInput, DocumentReply, NewDraft, create_in};
 use crate::documents::numbering::issue_in;
 use crate::documents::preview::{self, Preview};
 use crate::documents::rules::PAYMENT_STATES;
 use crate::documents::store::visible_document;
 use crate::documents::store::{self, Document, DocumentFilter, DocumentRow};
-use crate::error::{AppError, ErrorBody};
-use crate::http::csv;
-use crate::http::extract::{IdPath, JsonBody, QueryParams};
-use crate::money;
+use crate::plumbing::db::page::{Page, Paginated};
+use crate::plumbing::error::{AppError, ErrorBody};
+use crate::plumbing::http::csv;
+use crate::plumbing::http::extract::{IdPath, JsonBody, QueryParams};
+use crate::plumbing::money;
 use crate::state::AppState;
 use axum::Json;
 use axum::extract::State;

@@ -3,13 +3,13 @@
 //!   (1 April to 31 March) of the document date, the sequence zero-padded to 4 digits;
 //! - each line's tax is computed on its own taxable value: intra-state gives CGST and SGST at
 //!   half the rate each, inter-state IGST, each rounded half-up to the paisa; totals are sums;
-//! - the optional round-off brings the total to the nearest rupee (`crate::money::round_off`);
+//! - the optional round-off brings the total to the nearest rupee (`crate::plumbing::money::round_off`);
 //! - a conversion to an invoice re-prices on the new draft's date, but never silently: each line
 //!   whose unit price moved from its source's is named (decisions 12, "conversion warnings").
 
-use crate::clock;
-use crate::error::{AppError, Warning};
-use crate::money::div_round_half_up;
+use crate::plumbing::clock;
+use crate::plumbing::error::{AppError, Warning};
+use crate::plumbing::money::div_round_half_up;
 use chrono::{DateTime, NaiveDate, Utc};
 
 /// The document types and their number prefixes (receipts use RCT, in the payments area).
@@ -276,7 +276,7 @@ pub fn check_credited(credited: i64, creditable: i64) -> Result<(), AppError> {
             "exceeds_creditable",
             format!(
                 "At most {} can still be credited on this invoice.",
-                crate::money::rupees(creditable)
+                crate::plumbing::money::rupees(creditable)
             ),
         ));
     }
@@ -318,8 +318,8 @@ pub fn price_changes(quoted: &[(String, i64)], now: &[i64]) -> Vec<PriceChanged>
             message: format!(
                 "Line {}, {description}: quoted at {}, now {} from the price in force today.",
                 line + 1,
-                crate::money::rupees(*was),
-                crate::money::rupees(*is)
+                crate::plumbing::money::rupees(*was),
+                crate::plumbing::money::rupees(*is)
             ),
             line,
             quoted: *was,

@@ -6,8 +6,8 @@ use crate::auth::session::{AuthUser, Manager, Owner};
 use crate::documents::shares::{MintRequest, Minted};
 use crate::documents::store::{self, Share};
 use crate::documents::{html, shares, view};
-use crate::error::{AppError, Checks, ErrorBody};
-use crate::http::extract::{ClientInfo, IdPath, JsonBody};
+use crate::plumbing::error::{AppError, Checks, ErrorBody};
+use crate::plumbing::http::extract::{ClientInfo, IdPath, JsonBody};
 use crate::state::AppState;
 use axum::Json;
 use axum::extract::rejection::PathRejection;
@@ -92,7 +92,7 @@ pub struct ShareSettingsInput {
 
 fn share_settings(
     c: &rusqlite::Connection,
-    config: &crate::config::Config,
+    config: &crate::plumbing::config::Config,
 ) -> Result<ShareSettings, AppError> {
     let base_url = shares::stored_base_url(c)?;
     Ok(ShareSettings {

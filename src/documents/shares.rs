@@ -5,14 +5,14 @@
 //! identical 404 for an unknown, revoked or expired token.
 
 use crate::auth::session::AuthUser;
-use crate::clock;
-use crate::config::Config;
-use crate::db::audit::{Audit, audit, setting_changed};
-use crate::db::settings;
 use crate::documents::rules;
 use crate::documents::store::visible_document;
 use crate::documents::store::{self, Share};
-use crate::error::{AppError, Warning};
+use crate::plumbing::clock;
+use crate::plumbing::config::Config;
+use crate::plumbing::db::audit::{Audit, audit, setting_changed};
+use crate::plumbing::db::settings;
+use crate::plumbing::error::{AppError, Warning};
 use chrono::{DateTime, Duration, Utc};
 use rusqlite::Connection;
 use serde::{Deserialize, Serialize};

@@ -2,14 +2,14 @@
 
 use crate::auth::session::AuthUser;
 use crate::book;
-use crate::clock;
-use crate::db::query::{
-    Changes, Filter, ListQuery, Listing, Plan, Tally, insert_row, starts_with, update_columns,
-};
-use crate::db::settings;
 use crate::documents::pricing::{Priced, PricedLine, Totals};
 use crate::documents::{rules, upi};
-use crate::error::AppError;
+use crate::plumbing::clock;
+use crate::plumbing::db::query::{
+    Changes, Filter, ListQuery, Listing, Plan, Tally, insert_row, starts_with, update_columns,
+};
+use crate::plumbing::db::settings;
+use crate::plumbing::error::AppError;
 use rusqlite::types::Value;
 use rusqlite::{Connection, OptionalExtension, Row, params};
 use serde::Serialize;
@@ -51,11 +51,11 @@ pub struct Document {
     pub created_by: Option<String>,
     pub notes: Option<String>,
     pub terms: Option<String>,
-    #[serde(with = "crate::flag")]
+    #[serde(with = "crate::plumbing::flag")]
     #[schema(value_type = u8)]
     pub round_to_rupee: bool,
     /// true: CGST + SGST; false: IGST.
-    #[serde(with = "crate::flag")]
+    #[serde(with = "crate::plumbing::flag")]
     #[schema(value_type = u8)]
     pub intra_state: bool,
     pub subtotal: i64,
@@ -67,7 +67,7 @@ pub struct Document {
     /// INVOICE only: total less allocated money and TDS and issued credit notes.
     pub outstanding: Option<i64>,
     /// INVOICE only: issued and nothing outstanding.
-    #[serde(with = "crate::flag::option")]
+    #[serde(with = "crate::plumbing::flag::option")]
     #[schema(value_type = Option<u8>)]
     pub paid: Option<bool>,
     /// An issued invoice's unpaid, part_paid, paid or overdue (decisions 10); null otherwise.
@@ -323,7 +323,7 @@ pub struct Share {
     pub id: String,
     pub token: String,
     pub expires_at: String,
-    #[serde(with = "crate::flag")]
+    #[serde(with = "crate::plumbing::flag")]
     #[schema(value_type = u8)]
     pub revoked: bool,
     pub created_at: String,
@@ -641,7 +641,7 @@ pub struct LegacyInvoice<'a> {
 /// figures are written with it, as V13's formula gives them (what was paid before the move
 /// settles on its date), so the insert trigger leaves the row alone.
 pub fn insert_legacy(tx: &Connection, inv: &LegacyInvoice<'_>) -> Result<String, AppError> {
-    let id = crate::db::ids::new_id();
+    let id = crate::plumbing::db::ids::new_id();
     let now = clock::now_timestamp();
     let owed = inv.total - inv.paid;
     let settled_from = if inv.paid > 0 { inv.doc_date } else { "0000-00-00" };
@@ -670,7 +670,7 @@ pub fn insert_legacy(tx: &Connection, inv: &LegacyInvoice<'_>) -> Result<String,
          VALUES (?1, ?2, 0, ?3, 1, ?4, 0, 'legacy', ?4, 0, 0, 0, ?4, ?5, ?5)",
     )?
     .execute(params![
-        crate::db::ids::new_id(),
+        crate::plumbing::db::ids::new_id(),
         id,
         format!("Invoice {} of the old system (imported; amounts as it stood there)", inv.doc_no),
         inv.total,

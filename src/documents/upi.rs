@@ -7,10 +7,10 @@
 //! line of the reminder emails.
 
 use crate::company;
-use crate::error::AppError;
-use crate::http::url::encode_component as encode;
-use crate::money;
 use crate::payments::rules::tds_at;
+use crate::plumbing::error::AppError;
+use crate::plumbing::http::url::encode_component as encode;
+use crate::plumbing::money;
 use crate::tds::rules::section_percent;
 use rusqlite::{Connection, OptionalExtension};
 use serde::Serialize;

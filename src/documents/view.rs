@@ -3,11 +3,11 @@
 //! body, and the PDF). Amounts come from stored paise, formatted here and nowhere else.
 
 use crate::clients::store::{self as client_store, Client};
-use crate::clock;
 use crate::company::letterhead::{self, Letterhead};
 use crate::documents::store::Document;
-use crate::error::AppError;
-use crate::money;
+use crate::plumbing::clock;
+use crate::plumbing::error::AppError;
+use crate::plumbing::money;
 use rusqlite::Connection;
 
 /// The recipient block.

@@ -2,7 +2,7 @@
 //! (`mail.transport` chooses the mail API, `mail.api_url` and the token, or the office's own
 //! mailbox over SMTP, `mail.smtp_*` and its password; `mail.from` is shared; the token and the
 //! password are stored as write-only credentials) and the `email_log` with one row per attempted
-//! send, whatever came of it ([`store`]). The transport is `crate::mail`.
+//! send, whatever came of it ([`store`]). The transport is `crate::plumbing::mail`.
 
 pub mod routes;
 pub mod rules;
@@ -10,11 +10,11 @@ pub mod store;
 
 use crate::auth::session::AuthUser;
 use crate::clients::rules::{credential_value, readable_credential};
-use crate::db::audit::record;
-use crate::db::settings;
-use crate::error::AppError;
-use crate::mail::smtp::{Security, SmtpConfig};
-use crate::mail::{Email, MailConfig, MailError, Transport};
+use crate::plumbing::db::audit::record;
+use crate::plumbing::db::settings;
+use crate::plumbing::error::AppError;
+use crate::plumbing::mail::smtp::{Security, SmtpConfig};
+use crate::plumbing::mail::{Email, MailConfig, MailError, Transport};
 use crate::state::AppState;
 use rusqlite::Connection;
 use rusqlite::types::Value;
@@ -269,7 +269,7 @@ pub async fn send_test(state: &AppState, user: &AuthUser, to: Option<String>) ->
             text: TEST_TEXT.into(),
             attachments: Vec::new(),
         };
-        let (email, result) = crate::mail::send(transport, email, state.config.guard()).await?;
+        let (email, result) = crate::plumbing::mail::send(transport, email, state.config.guard()).await?;
         let logged = result.clone();
         let to = email.to.clone();
         state

@@ -2,15 +2,15 @@
 //! write-only), the test message, and the email log with its CSV twin.
 
 use crate::auth::session::{AuthUser, Owner};
-use crate::clock;
-use crate::db::page::{Page, Paginated};
-use crate::db::settings;
 use crate::email::store::{self, EmailLogFilter, EmailLogRow};
 use crate::email::{self, MailInput, MailSettings, TransportChoice};
-use crate::error::{AppError, Checks, ErrorBody};
-use crate::http::csv;
-use crate::http::extract::{JsonBody, QueryParams, query_choice};
-use crate::outbound;
+use crate::plumbing::clock;
+use crate::plumbing::db::page::{Page, Paginated};
+use crate::plumbing::db::settings;
+use crate::plumbing::error::{AppError, Checks, ErrorBody};
+use crate::plumbing::http::csv;
+use crate::plumbing::http::extract::{JsonBody, QueryParams, query_choice};
+use crate::plumbing::outbound;
 use crate::state::AppState;
 use axum::Json;
 use axum::extract::State;

@@ -6,7 +6,7 @@
 
 use crate::clients::rules::credential_value;
 use crate::email::MailInput;
-use crate::error::{AppError, Checks};
+use crate::plumbing::error::{AppError, Checks};
 use std::net::IpAddr;
 
 /// Trims the texts of `input` and collects what is wrong with each field into `checks`.

@@ -1,9 +1,9 @@
 //! The email log: one row per attempted send, whatever came of it.
 
 use crate::book;
-use crate::db::query::{Filter, ListQuery, Listing, insert_row, like_contains};
-use crate::error::AppError;
-use crate::mail::MailError;
+use crate::plumbing::db::query::{Filter, ListQuery, Listing, insert_row, like_contains};
+use crate::plumbing::error::AppError;
+use crate::plumbing::mail::MailError;
 use rusqlite::Connection;
 use rusqlite::types::Value;
 use serde::Serialize;
@@ -46,7 +46,7 @@ pub fn log(tx: &Connection, a: Attempt<'_>) -> Result<String, AppError> {
             ("provider_message_id", text(message_id)),
             ("error", text(error.as_deref())),
             ("sent_by", text(a.sent_by)),
-            ("at", Value::Text(crate::clock::now_timestamp())),
+            ("at", Value::Text(crate::plumbing::clock::now_timestamp())),
         ],
     )?)
 }

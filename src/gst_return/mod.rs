@@ -6,10 +6,10 @@ pub mod routes;
 pub mod rules;
 pub mod store;
 
-use crate::clock::Month;
 use crate::company;
-use crate::error::AppError;
 use crate::gst_return::rules::Gstr1;
+use crate::plumbing::clock::Month;
+use crate::plumbing::error::AppError;
 use rusqlite::Connection;
 
 /// The return of `period`, and the company's GSTIN the portal's file is filed under.

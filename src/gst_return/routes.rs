@@ -2,13 +2,13 @@
 //! warnings, or downloaded as the offline tool's CSV sheet of one section or the portal's JSON.
 
 use crate::auth::session::Manager;
-use crate::clock::Month;
-use crate::db::settings;
-use crate::error::{AppError, ErrorBody};
 use crate::gst_return::gstr1;
 use crate::gst_return::rules::{self, Gstr1, Sheet};
-use crate::http::csv;
-use crate::http::extract::QueryParams;
+use crate::plumbing::clock::Month;
+use crate::plumbing::db::settings;
+use crate::plumbing::error::{AppError, ErrorBody};
+use crate::plumbing::http::csv;
+use crate::plumbing::http::extract::QueryParams;
 use crate::state::AppState;
 use axum::Json;
 use axum::extract::State;

@@ -5,11 +5,11 @@
 //! JSON). Plain rules over plain rows; the sources of every header and key are in
 //! docs/api/gst_return.md ("GSTR-1 export").
 
-use crate::clock;
-use crate::clock::Month;
-use crate::gstin::{self, Gstin};
-use crate::http::csv;
-use crate::money;
+use crate::plumbing::clock;
+use crate::plumbing::clock::Month;
+use crate::plumbing::gstin::{self, Gstin};
+use crate::plumbing::http::csv;
+use crate::plumbing::money;
 use crate::reports::continuity;
 use chrono::NaiveDate;
 use serde::Serialize;

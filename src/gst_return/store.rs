@@ -1,7 +1,7 @@
 //! The SQL of the GSTR-1 export: the lines of a month's issued invoices and credit notes.
 
-use crate::error::AppError;
 use crate::gst_return::rules::{IssuedNumber, ReturnLine};
+use crate::plumbing::error::AppError;
 use chrono::NaiveDate;
 use rusqlite::{Connection, params};
 

@@ -14,14 +14,14 @@ use crate::clients::contacts::{ContactInput, contact_changes};
 use crate::clients::contacts_store;
 use crate::clients::registry::{ClientInput, client_changes};
 use crate::clients::store as client_store;
-use crate::db::audit::{Audit, audit, record};
-use crate::db::query::{defer_search, resume_search};
 use crate::documents::drafts::place_of_supply;
 use crate::documents::store::{self as document_store, LegacyInvoice};
-use crate::error::AppError;
 use crate::imports::rules;
 use crate::imports::staging::{recheck_in, staged_batch};
 use crate::imports::store::{self, Stored};
+use crate::plumbing::db::audit::{Audit, audit, record};
+use crate::plumbing::db::query::{defer_search, resume_search};
+use crate::plumbing::error::AppError;
 use rusqlite::Connection;
 use rusqlite::types::Value;
 use serde::Serialize;
@@ -198,7 +198,10 @@ pub fn commit_in(tx: &Connection, user: &AuthUser) -> Result<CommitResult, AppEr
             }
             None => {
                 let mut fields = client_changes(&client_input(group, true), None)?;
-                fields.push(("imported_at", Value::Text(crate::clock::now_timestamp())));
+                fields.push((
+                    "imported_at",
+                    Value::Text(crate::plumbing::clock::now_timestamp()),
+                ));
                 result.clients_created += 1;
                 let client = client_store::insert(tx, fields, &user.id)?;
                 result.contacts_created += add_contacts(tx, &client.id, group)?;

@@ -3,13 +3,13 @@
 //! clients already in the registry, commit, or discard; and a sample file.
 
 use crate::auth::session::Owner;
-use crate::db::page::{Page, Paginated};
-use crate::error::{AppError, ErrorBody};
-use crate::http::extract::{IdPath, JsonBody, QueryParams, query_choice};
 use crate::imports::commit::{self, CommitResult};
 use crate::imports::rules;
 use crate::imports::staging::{self, RowEdit, Status};
 use crate::imports::store::{self, StagedRow};
+use crate::plumbing::db::page::{Page, Paginated};
+use crate::plumbing::error::{AppError, ErrorBody};
+use crate::plumbing::http::extract::{IdPath, JsonBody, QueryParams, query_choice};
 use crate::state::AppState;
 use axum::Json;
 use axum::extract::{DefaultBodyLimit, State};
@@ -179,7 +179,7 @@ async fn rows_csv(
     QueryParams(q): QueryParams<RowQuery>,
 ) -> Result<Response, AppError> {
     let filter = q.filter()?;
-    crate::http::csv::stream(
+    crate::plumbing::http::csv::stream(
         &state.db,
         "import-rows.csv".into(),
         ROW_CSV,
@@ -274,5 +274,5 @@ async fn discard(State(state): State<AppState>, Owner(user): Owner) -> Result<Js
 #[utoipa::path(get, path = "/api/import/sample.csv", tag = "import",
     responses((status = 200, content_type = "text/csv", body = String), (status = 403, body = ErrorBody)))]
 async fn sample(_owner: Owner) -> Response {
-    crate::http::csv::attachment("import-sample.csv", rules::SAMPLE.to_string())
+    crate::plumbing::http::csv::attachment("import-sample.csv", rules::SAMPLE.to_string())
 }

@@ -19,9 +19,9 @@
 //! - numbers far past a series' own open a gap the owner is warned of before the commit
 //!   ([`continuity_gaps`]).
 
-use crate::clock::Fy;
-use crate::error::AppError;
-use crate::gstin::Gstin;
+use crate::plumbing::clock::Fy;
+use crate::plumbing::error::AppError;
+use crate::plumbing::gstin::Gstin;
 use crate::staff::rules::{check_email, check_phone};
 use chrono::{Datelike, NaiveDate};
 use serde::Serialize;
@@ -1174,7 +1174,7 @@ mod tests {
     #[test]
     fn each_problem_kind_is_marked() {
         let today = NaiveDate::from_ymd_opt(2026, 11, 24).unwrap();
-        let right = crate::gstin::check_char("32AAAAA0000A1Z").unwrap();
+        let right = crate::plumbing::gstin::check_char("32AAAAA0000A1Z").unwrap();
         let wrong_check = format!("32AAAAA0000A1Z{}", if right == 'X' { 'Y' } else { 'X' });
         let mut rows = vec![
             staged("", "", ("", "", "")),
@@ -1280,7 +1280,7 @@ mod tests {
         let today = NaiveDate::from_ymd_opt(2026, 11, 24).unwrap();
         let gstin = &format!(
             "32AAACK1234A1Z{}",
-            crate::gstin::check_char("32AAACK1234A1Z").unwrap()
+            crate::plumbing::gstin::check_char("32AAACK1234A1Z").unwrap()
         );
         let registry = Registry {
             clients: vec![

@@ -5,12 +5,12 @@
 
 use crate::auth::session::AuthUser;
 use crate::clients::store as client_store;
-use crate::db::audit::{Audit, audit};
-use crate::db::settings;
 use crate::documents::store as document_store;
-use crate::error::AppError;
 use crate::imports::rules::{self, Column, ContinuityGap, KnownClient, KnownNumber, Registry, Staged};
 use crate::imports::store::{self, Counts, StagedRow, Verification};
+use crate::plumbing::db::audit::{Audit, audit};
+use crate::plumbing::db::settings;
+use crate::plumbing::error::AppError;
 use crate::projects::rules::Step;
 use rusqlite::Connection;
 use serde::{Deserialize, Serialize};
@@ -135,7 +135,7 @@ pub struct RowEdit {
     pub invoice_total: Option<String>,
     pub invoice_balance: Option<String>,
     /// 1 leaves the row out of the commit; 0 brings it back.
-    #[serde(with = "crate::flag::option", default)]
+    #[serde(with = "crate::plumbing::flag::option", default)]
     #[schema(value_type = Option<u8>)]
     pub excluded: Option<bool>,
     /// update or skip.

@@ -1,11 +1,11 @@
 //! The SQL of the staged import: the batch, its rows with what the checks made of them, the
 //! rows list, and the aggregates of the status.
 
-use crate::clock;
-use crate::clock::Fy;
-use crate::db::query::{Filter, ListQuery, Listing, like_contains};
-use crate::error::AppError;
 use crate::imports::rules::{Column, Problem, RawRow, Verdict};
+use crate::plumbing::clock;
+use crate::plumbing::clock::Fy;
+use crate::plumbing::db::query::{Filter, ListQuery, Listing, like_contains};
+use crate::plumbing::error::AppError;
 use crate::projects::rules::Step;
 use rusqlite::types::Value;
 use rusqlite::{Connection, OptionalExtension, Row, params};
@@ -75,7 +75,7 @@ pub fn insert_batch(
     checklist: Option<&[Step]>,
     user_id: &str,
 ) -> Result<String, AppError> {
-    Ok(crate::db::query::insert_row(
+    Ok(crate::plumbing::db::query::insert_row(
         tx,
         "import_batch",
         vec![
@@ -92,7 +92,7 @@ pub fn insert_batch(
                 },
             ),
             ("staged_by", Value::Text(user_id.into())),
-            ("staged_at", Value::Text(crate::clock::now_timestamp())),
+            ("staged_at", Value::Text(crate::plumbing::clock::now_timestamp())),
         ],
     )?)
 }
@@ -523,7 +523,7 @@ pub fn set_committed(
     )?
     .execute(params![
         id,
-        crate::clock::now_timestamp(),
+        crate::plumbing::clock::now_timestamp(),
         user_id,
         result.to_string()
     ])?;

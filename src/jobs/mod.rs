@@ -11,9 +11,9 @@
 pub mod routes;
 pub mod store;
 
-use crate::clock;
-use crate::db::{backup, settings};
-use crate::error::AppError;
+use crate::plumbing::clock;
+use crate::plumbing::db::{backup, settings};
+use crate::plumbing::error::AppError;
 use crate::state::AppState;
 use chrono::{DateTime, Days, NaiveDate, NaiveTime, Utc};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender};

@@ -1,12 +1,12 @@
 //! The jobs page's API (owner): each job's last and next run, and the daily scan run now.
 
 use crate::auth::session::Owner;
-use crate::clock;
-use crate::db::settings;
-use crate::error::Warning;
-use crate::error::{AppError, ErrorBody};
-use crate::http::extract::{IdPath, JsonBody};
 use crate::jobs::{self, AUTO_SEND_DRAIN, DAILY_SCAN, JOBS, store};
+use crate::plumbing::clock;
+use crate::plumbing::db::settings;
+use crate::plumbing::error::Warning;
+use crate::plumbing::error::{AppError, ErrorBody};
+use crate::plumbing::http::extract::{IdPath, JsonBody};
 use crate::state::AppState;
 use axum::Json;
 use axum::extract::State;

@@ -1,9 +1,9 @@
 //! The record of background runs (`job_run`): one row per run, written when it starts and
 //! completed when it ends.
 
-use crate::clock;
-use crate::db::ids::new_id;
-use crate::error::AppError;
+use crate::plumbing::clock;
+use crate::plumbing::db::ids::new_id;
+use crate::plumbing::error::AppError;
 use chrono::NaiveDate;
 use rusqlite::{Connection, OptionalExtension, params};
 

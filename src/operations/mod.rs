@@ -6,9 +6,9 @@ pub mod routes;
 pub mod rules;
 
 use crate::auth::session::AuthUser;
-use crate::db::audit::setting_changed;
-use crate::db::settings::{self, SMS_BALANCE_API_URL, SMS_LOW_BALANCE_THRESHOLD, TICKET_SLA_DAYS};
-use crate::error::AppError;
+use crate::plumbing::db::audit::setting_changed;
+use crate::plumbing::db::settings::{self, SMS_BALANCE_API_URL, SMS_LOW_BALANCE_THRESHOLD, TICKET_SLA_DAYS};
+use crate::plumbing::error::AppError;
 use rules::Change;
 use rusqlite::Connection;
 use serde::Serialize;

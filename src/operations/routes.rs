@@ -1,10 +1,10 @@
 //! `GET/PUT /api/settings/operations` (owner, audited).
 
 use crate::auth::session::Owner;
-use crate::error::{AppError, ErrorBody};
-use crate::http::extract::JsonBody;
 use crate::operations::rules::{self, OperationsInput};
 use crate::operations::{self, Operations};
+use crate::plumbing::error::{AppError, ErrorBody};
+use crate::plumbing::http::extract::JsonBody;
 use crate::state::AppState;
 use axum::Json;
 use axum::extract::State;

@@ -1,8 +1,8 @@
 //! Checking the operations settings: every value is checked before anything is written, and
 //! each fault names its key.
 
-use crate::error::{AppError, Checks};
-use crate::outbound;
+use crate::plumbing::error::{AppError, Checks};
+use crate::plumbing::outbound;
 use serde::Deserialize;
 use utoipa::ToSchema;
 

@@ -5,15 +5,15 @@
 //! an advance can be refunded. All are for owners and managers, and all are audited.
 
 use crate::auth::session::AuthUser;
-use crate::clock;
-use crate::db::audit::{Audit, audit};
-use crate::db::settings;
 use crate::documents::rules::check_reason;
-use crate::error::AppError;
 use crate::payments::recording::{audited_change, not_cancelled, payment_image};
 use crate::payments::rules;
 use crate::payments::store::visible_payment;
 use crate::payments::store::{self, Payment};
+use crate::plumbing::clock;
+use crate::plumbing::db::audit::{Audit, audit};
+use crate::plumbing::db::settings;
+use crate::plumbing::error::AppError;
 use chrono::NaiveDate;
 use rusqlite::Connection;
 use serde::Deserialize;

@@ -5,9 +5,9 @@
 use crate::clients::store as client_store;
 use crate::company::letterhead::{self, Letterhead};
 use crate::documents::view::{self, Party};
-use crate::error::AppError;
-use crate::money;
 use crate::payments::store::Payment;
+use crate::plumbing::error::AppError;
+use crate::plumbing::money;
 use rusqlite::Connection;
 
 /// One invoice the payment settled, every cell ready to print.

@@ -3,10 +3,10 @@
 //! the signature.
 
 use crate::company::letterhead_pdf;
-use crate::error::AppError;
 use crate::payments::receipt::ReceiptView;
-use crate::pdf::layout::{self, Align, CONTENT_W, Column, MARGIN, MM, PAGE_W, TOP};
-use crate::pdf::{Flow, Style, Writer};
+use crate::plumbing::error::AppError;
+use crate::plumbing::pdf::layout::{self, Align, CONTENT_W, Column, MARGIN, MM, PAGE_W, TOP};
+use crate::plumbing::pdf::{Flow, Style, Writer};
 
 pub fn receipt_pdf(v: &ReceiptView) -> Result<Vec<u8>, AppError> {
     let lh = &v.letterhead;

@@ -5,12 +5,12 @@
 
 use crate::auth::session::AuthUser;
 use crate::clients::store::visible_client;
-use crate::db::audit::{Audit, audit};
 use crate::documents::{rules as doc_rules, store as doc_store};
-use crate::error::{AppError, Checks};
 use crate::payments::rules::{self, Claim};
 use crate::payments::store::visible_payment;
 use crate::payments::store::{self, Payment};
+use crate::plumbing::db::audit::{Audit, audit};
+use crate::plumbing::error::{AppError, Checks};
 use chrono::NaiveDate;
 use rusqlite::Connection;
 use rusqlite::types::Value;
@@ -211,8 +211,11 @@ pub fn record_in(tx: &Connection, user: &AuthUser, payment: NewPayment) -> Resul
         claims,
     } = payment;
     visible_client(tx, user, &input.client_id)?;
-    rules::check_received_on(input.received_on, crate::db::settings::office_today(tx)?)?;
-    let fy = crate::clock::Fy::of(input.received_on).short();
+    rules::check_received_on(
+        input.received_on,
+        crate::plumbing::db::settings::office_today(tx)?,
+    )?;
+    let fy = crate::plumbing::clock::Fy::of(input.received_on).short();
     let receipt_no = doc_rules::number("RCT", &fy, doc_store::next_seq(tx, "RCT", &fy)?);
     let id = store::insert(
         tx,

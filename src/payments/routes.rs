@@ -2,11 +2,6 @@
 //! the receipt PDF (decisions 5).
 
 use crate::auth::session::{AuthUser, Manager};
-use crate::db::page::{Page, Paginated};
-use crate::error::{AppError, ErrorBody};
-use crate::http::csv;
-use crate::http::extract::{IdPath, JsonBody, QueryParams, query_choice};
-use crate::money;
 use crate::payments::corrections::{self, CancelPayment, RefundInput, UnallocateInput};
 use crate::payments::receipt;
 use crate::payments::recording::{
@@ -15,6 +10,11 @@ use crate::payments::recording::{
 use crate::payments::rules;
 use crate::payments::store::visible_payment;
 use crate::payments::store::{self, Payment, PaymentFilter};
+use crate::plumbing::db::page::{Page, Paginated};
+use crate::plumbing::error::{AppError, ErrorBody};
+use crate::plumbing::http::csv;
+use crate::plumbing::http::extract::{IdPath, JsonBody, QueryParams, query_choice};
+use crate::plumbing::money;
 use crate::state::AppState;
 use axum::Json;
 use axum::extract::State;

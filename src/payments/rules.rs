@@ -7,7 +7,7 @@
 //!   still holds; what is not allocated is an advance held for the client;
 //! - every payment has a receipt number `RCT/<yy>-<yy>-<seq>` by the financial year of received_on.
 
-use crate::error::AppError;
+use crate::plumbing::error::AppError;
 use chrono::NaiveDate;
 
 pub const MODES: &[&str] = &["cash", "cheque", "neft_rtgs", "upi", "other"];
@@ -91,7 +91,7 @@ pub fn check_claims(
                 format!(
                     "{} has {} outstanding: money and TDS together may not pass it.",
                     target.doc_no.as_deref().unwrap_or("This invoice"),
-                    crate::money::rupees(target.outstanding.max(0))
+                    crate::plumbing::money::rupees(target.outstanding.max(0))
                 ),
             ));
         }
@@ -103,8 +103,8 @@ pub fn check_claims(
             "exceeds_unallocated",
             format!(
                 "The allocations take {} of money, but the payment holds only {}.",
-                crate::money::rupees(money),
-                crate::money::rupees(unallocated)
+                crate::plumbing::money::rupees(money),
+                crate::plumbing::money::rupees(unallocated)
             ),
         ));
     }
@@ -114,7 +114,7 @@ pub fn check_claims(
 /// TDS at `percent` of a taxable value (never of the GST), rounded half-up to the rupee (the
 /// console's `tdsAt` works it out the same way).
 pub fn tds_at(taxable: i64, percent: i64) -> i64 {
-    crate::money::div_round_half_up(taxable.max(0) * percent, 100 * 100) * 100
+    crate::plumbing::money::div_round_half_up(taxable.max(0) * percent, 100 * 100) * 100
 }
 
 /// A payment is received today or before (the office's today): never in the future.
@@ -150,7 +150,7 @@ pub fn check_refund(
             "exceeds_unallocated",
             format!(
                 "The payment holds {} as an advance; no more can be refunded.",
-                crate::money::rupees(unallocated)
+                crate::plumbing::money::rupees(unallocated)
             ),
         ));
     }
@@ -170,7 +170,7 @@ mod tests {
 
     #[test]
     fn a_refund_gives_back_at_most_the_advance_between_receipt_and_today() {
-        let d = |s: &str| crate::clock::date(s).unwrap();
+        let d = |s: &str| crate::plumbing::clock::date(s).unwrap();
         let (received, today) = (d("2026-11-01"), d("2026-11-24"));
         assert!(check_refund(5_000, d("2026-11-01"), received, 5_000, today).is_ok());
         assert!(check_refund(1, today, received, 5_000, today).is_ok());

@@ -3,9 +3,9 @@
 
 use crate::auth::session::AuthUser;
 use crate::book;
-use crate::db::query::{Changes, Filter, ListQuery, Listing, insert_row};
-use crate::error::AppError;
 use crate::payments::rules::{Claim, Target};
+use crate::plumbing::db::query::{Changes, Filter, ListQuery, Listing, insert_row};
+use crate::plumbing::error::AppError;
 use rusqlite::types::Value;
 use rusqlite::{Connection, OptionalExtension, Row, params};
 use serde::Serialize;
@@ -204,7 +204,7 @@ pub fn list(filter: PaymentFilter) -> Listing<Payment> {
         f.and("p.received_on <= ?", [Value::Text(to)]);
     }
     if let Some(q) = filter.q.as_deref().map(str::trim).filter(|q| !q.is_empty()) {
-        let p = crate::db::query::like_contains(q);
+        let p = crate::plumbing::db::query::like_contains(q);
         f.and(
             "p.receipt_no LIKE ? ESCAPE '\\' OR p.reference LIKE ? ESCAPE '\\' OR c.name LIKE ? ESCAPE '\\'",
             [p.clone(), p.clone(), p],
@@ -265,7 +265,13 @@ pub fn cancel(tx: &Connection, id: &str, reason: &str, on: &str, user_id: &str) 
         "UPDATE payment SET status = 'cancelled', cancel_reason = ?2, cancelled_on = ?3, cancelled_by = ?4,
                 updated_at = ?5 WHERE id = ?1",
     )?
-    .execute(params![id, reason, on, user_id, crate::clock::now_timestamp()])?;
+    .execute(params![
+        id,
+        reason,
+        on,
+        user_id,
+        crate::plumbing::clock::now_timestamp()
+    ])?;
     tx.prepare_cached("DELETE FROM payment_allocation WHERE payment_id = ?1")?
         .execute([id])?;
     Ok(())

@@ -6,9 +6,9 @@ pub mod routes;
 pub mod rules;
 pub mod store;
 
-use crate::db::query::Listing;
-use crate::db::settings;
-use crate::error::AppError;
+use crate::plumbing::db::query::Listing;
+use crate::plumbing::db::settings;
+use crate::plumbing::error::AppError;
 use crate::reminders::schedule;
 use rusqlite::Connection;
 use serde::Serialize;

@@ -2,13 +2,13 @@
 //! their book.
 
 use crate::auth::session::AuthUser;
-use crate::db::page::{Page, Paginated};
-use crate::error::{AppError, ErrorBody};
-use crate::http::csv;
-use crate::http::extract::QueryParams;
-use crate::money;
 use crate::pipeline::rules;
 use crate::pipeline::store::{PipelineFilter, PipelineRow, Show};
+use crate::plumbing::db::page::{Page, Paginated};
+use crate::plumbing::error::{AppError, ErrorBody};
+use crate::plumbing::http::csv;
+use crate::plumbing::http::extract::QueryParams;
+use crate::plumbing::money;
 use crate::state::AppState;
 use axum::Json;
 use axum::extract::State;

@@ -68,7 +68,7 @@ mod tests {
     use super::*;
 
     fn day(text: &str) -> NaiveDate {
-        crate::clock::date(text).unwrap()
+        crate::plumbing::clock::date(text).unwrap()
     }
 
     /// The band at each offset of the default ladder (3, 7, 14 days), for a sent quotation.

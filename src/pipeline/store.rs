@@ -5,9 +5,9 @@
 //! client the legacy import brought (`imported_at`) is a customer moving in, not an enquiry.
 
 use crate::book;
-use crate::clock;
-use crate::db::query::{Filter, ListQuery, Listing, like_contains};
 use crate::pipeline::rules::{self, Chase};
+use crate::plumbing::clock;
+use crate::plumbing::db::query::{Filter, ListQuery, Listing, like_contains};
 use chrono::{FixedOffset, NaiveDate};
 use rusqlite::Row;
 use serde::Serialize;

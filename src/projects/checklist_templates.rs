@@ -5,9 +5,9 @@
 //! front nor tail steps, in place of the default tail.
 
 use crate::auth::session::AuthUser;
-use crate::db::audit::setting_changed;
-use crate::db::settings;
-use crate::error::AppError;
+use crate::plumbing::db::audit::setting_changed;
+use crate::plumbing::db::settings;
+use crate::plumbing::error::AppError;
 use crate::projects::rules::{self, Step, default_tail};
 use rusqlite::Connection;
 

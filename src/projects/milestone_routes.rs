@@ -3,9 +3,9 @@
 //! routes answer every failure with 400 (spec 4.4, 7).
 
 use crate::auth::session::{AuthUser, Owner};
-use crate::db::page::{Page, Paginated};
-use crate::error::{AppError, ErrorBody};
-use crate::http::extract::{IdPath, JsonBody, QueryParams};
+use crate::plumbing::db::page::{Page, Paginated};
+use crate::plumbing::error::{AppError, ErrorBody};
+use crate::plumbing::http::extract::{IdPath, JsonBody, QueryParams};
 use crate::projects::checklist_templates;
 use crate::projects::milestones::{self, ProjectSettings, ProjectSettingsInput, Stalled, Tick};
 use crate::projects::rules::{self, Step};
@@ -142,7 +142,7 @@ async fn stalled(
 pub struct BulkMilestone {
     pub projects: Vec<String>,
     pub key: String,
-    #[serde(with = "crate::flag")]
+    #[serde(with = "crate::plumbing::flag")]
     #[schema(value_type = u8)]
     pub done: bool,
     #[serde(rename = "doneOn", alias = "done_on")]

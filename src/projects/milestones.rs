@@ -3,10 +3,10 @@
 //! the stalled worklist. The handlers are in `milestone_routes`.
 
 use crate::auth::session::AuthUser;
-use crate::clock;
-use crate::db::audit::{Audit, audit};
-use crate::db::settings;
-use crate::error::AppError;
+use crate::plumbing::clock;
+use crate::plumbing::db::audit::{Audit, audit};
+use crate::plumbing::db::settings;
+use crate::plumbing::error::AppError;
 use crate::projects::checklist_templates;
 use crate::projects::rules;
 use crate::projects::store::visible_project;
@@ -36,7 +36,7 @@ pub fn checklist_in(tx: &Connection, user: &AuthUser, id: &str) -> Result<Vec<Mi
 #[serde(deny_unknown_fields)]
 pub struct Tick {
     pub key: String,
-    #[serde(with = "crate::flag")]
+    #[serde(with = "crate::plumbing::flag")]
     #[schema(value_type = u8)]
     pub done: bool,
     /// YYYY-MM-DD, default today; a step ticked with a payment is done on its received_on.

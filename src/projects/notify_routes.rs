@@ -1,8 +1,8 @@
 //! The notify-all handler (spec 4.3): the notice checked, then `notify::notify_all`.
 
 use crate::auth::session::Manager;
-use crate::error::{AppError, ErrorBody};
-use crate::http::extract::{IdPath, JsonBody};
+use crate::plumbing::error::{AppError, ErrorBody};
+use crate::plumbing::http::extract::{IdPath, JsonBody};
 use crate::projects::notify::{self, NotifyReport};
 use crate::state::AppState;
 use axum::Json;

@@ -4,11 +4,11 @@
 
 use crate::auth::session::AuthUser;
 use crate::catalog::store as catalog_store;
-use crate::db::page::{Page, Paginated};
-use crate::db::settings;
-use crate::error::{AppError, ErrorBody};
-use crate::http::csv;
-use crate::http::extract::IdPath;
+use crate::plumbing::db::page::{Page, Paginated};
+use crate::plumbing::db::settings;
+use crate::plumbing::error::{AppError, ErrorBody};
+use crate::plumbing::http::csv;
+use crate::plumbing::http::extract::IdPath;
 use crate::projects::store::{self, RosterRow};
 use crate::state::AppState;
 use axum::Json;

@@ -4,8 +4,8 @@
 use crate::auth::limiter::Reveals;
 use crate::auth::session::{AuthUser, Manager};
 use crate::clients::store as client_store;
-use crate::error::{AppError, ErrorBody};
-use crate::http::extract::{IdPath, JsonBody};
+use crate::plumbing::error::{AppError, ErrorBody};
+use crate::plumbing::http::extract::{IdPath, JsonBody};
 use crate::projects::store::visible_project;
 use crate::projects::store::{self, ClientModule};
 use crate::projects::subscriptions::{self, ClientModuleInput, RevealedSecret};

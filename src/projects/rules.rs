@@ -8,7 +8,7 @@
 //! - a project's age is the time since its latest ticked step, else since its creation;
 //! - module secrets are one blob: a first line listing the keys, then the JSON map.
 
-use crate::error::AppError;
+use crate::plumbing::error::AppError;
 use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -290,7 +290,7 @@ mod tests {
     }
 
     fn d(s: &str) -> NaiveDate {
-        crate::clock::date(s).unwrap()
+        crate::plumbing::clock::date(s).unwrap()
     }
 
     #[test]

@@ -2,11 +2,11 @@
 //! secrets blob are read only by `credentials` and never selected into a `ClientModule`.
 
 use crate::auth::session::AuthUser;
-use crate::db::page::{Page, Paginated};
-use crate::db::query::{
+use crate::plumbing::db::page::{Page, Paginated};
+use crate::plumbing::db::query::{
     Changes, Filter, ListQuery, Plan, fetch_page, fetch_page_with, insert_row, update_columns,
 };
-use crate::error::AppError;
+use crate::plumbing::error::AppError;
 use crate::projects::rules::{self, Step};
 use crate::renewals::rules::RenewalDocument;
 use crate::renewals::store::LIVE_RENEWAL_PROFORMA;
@@ -166,7 +166,7 @@ pub struct Milestone {
 /// at its place in the checklist and gives it the template's label. Steps no longer in the
 /// template keep their ticks and follow, in their old order.
 pub fn seed_milestones(tx: &Connection, client_module_id: &str, checklist: &[Step]) -> Result<(), AppError> {
-    let now = crate::clock::now_timestamp();
+    let now = crate::plumbing::clock::now_timestamp();
     // Steps that left the template move behind the checklist, keeping their order.
     tx.execute(
         "UPDATE project_milestone SET position = position + ?2 + 1000 WHERE client_module_id = ?1",
@@ -177,7 +177,7 @@ pub fn seed_milestones(tx: &Connection, client_module_id: &str, checklist: &[Ste
             "INSERT INTO project_milestone (id, client_module_id, key, label, position, created_at, updated_at)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6)
              ON CONFLICT (client_module_id, key) DO UPDATE SET position = excluded.position, label = excluded.label",
-            params![crate::db::ids::new_id(), client_module_id, step.key, step.label, position as i64, now],
+            params![crate::plumbing::db::ids::new_id(), client_module_id, step.key, step.label, position as i64, now],
         )?;
     }
     Ok(())
@@ -219,7 +219,7 @@ pub fn set_milestone(
             done_on,
             payment_id,
             document_id,
-            crate::clock::now_timestamp()
+            crate::plumbing::clock::now_timestamp()
         ],
     )?;
     Ok(changed > 0)
@@ -414,7 +414,7 @@ pub fn open_projects_with_activity(
     // By client name as COLLATE NOCASE orders it (ASCII letters folded), then project; sorted
     // here rather than by SQLite's sorter, a third of the query's time.
     rows.sort_by(|(a, _), (b, _)| {
-        crate::db::query::nocase_cmp(&a.client_name, &b.client_name)
+        crate::plumbing::db::query::nocase_cmp(&a.client_name, &b.client_name)
             .then_with(|| a.client_module_id.cmp(&b.client_module_id))
     });
     Ok(rows)

@@ -5,11 +5,11 @@
 use crate::auth::session::AuthUser;
 use crate::catalog::{rules as catalog_rules, store as catalog_store};
 use crate::clients::{rules as client_rules, store as client_store};
-use crate::clock;
-use crate::db::audit::record;
-use crate::db::query::{Changes, text_or_null};
-use crate::db::settings;
-use crate::error::AppError;
+use crate::plumbing::clock;
+use crate::plumbing::db::audit::record;
+use crate::plumbing::db::query::{Changes, text_or_null};
+use crate::plumbing::db::settings;
+use crate::plumbing::error::AppError;
 use crate::projects::checklist_templates;
 use crate::projects::rules;
 use crate::projects::store::visible_project;

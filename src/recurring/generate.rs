@@ -14,13 +14,13 @@
 use crate::auth::Role;
 use crate::auth::session::AuthUser;
 use crate::clients::store as client_store;
-use crate::clock;
-use crate::db::audit::{Audit, audit};
-use crate::db::{Db, settings};
 use crate::documents::drafts::{self, DocumentInput, NewDraft};
 use crate::documents::numbering;
 use crate::documents::store::Document;
-use crate::error::AppError;
+use crate::plumbing::clock;
+use crate::plumbing::db::audit::{Audit, audit};
+use crate::plumbing::db::{Db, settings};
+use crate::plumbing::error::AppError;
 use crate::recurring::store::{self, Plan};
 use crate::recurring::{park_in, plan, rules, unpark_in};
 use crate::staff::store as staff_store;

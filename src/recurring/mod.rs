@@ -10,12 +10,12 @@ pub mod store;
 
 use crate::auth::session::AuthUser;
 use crate::clients::store as client_store;
-use crate::clock;
-use crate::db::audit::{Audit, audit, record};
-use crate::db::query::Changes;
-use crate::db::settings;
 use crate::documents::pricing::{self, LineInput, Mode};
-use crate::error::{AppError, Checks, Warning};
+use crate::plumbing::clock;
+use crate::plumbing::db::audit::{Audit, audit, record};
+use crate::plumbing::db::query::Changes;
+use crate::plumbing::db::settings;
+use crate::plumbing::error::{AppError, Checks, Warning};
 use chrono::Datelike;
 use rusqlite::Connection;
 use rusqlite::types::Value;
@@ -36,7 +36,7 @@ pub struct PlanInput {
     /// YYYY-MM-DD: the first (next) invoice's day; its day of the month is the plan's.
     #[schema(format = Date)]
     pub next_run: Option<String>,
-    #[serde(with = "crate::flag::option", default)]
+    #[serde(with = "crate::plumbing::flag::option", default)]
     #[schema(value_type = Option<u8>)]
     pub active: Option<bool>,
 }

@@ -2,10 +2,10 @@
 //! `POST /api/recurring-plans/{id}/retry` (decisions 5; owner only).
 
 use crate::auth::session::Owner;
-use crate::db::page::{Page, Paginated};
-use crate::error::{AppError, ErrorBody};
-use crate::http::csv;
-use crate::http::extract::{IdPath, JsonBody, QueryParams, query_choice};
+use crate::plumbing::db::page::{Page, Paginated};
+use crate::plumbing::error::{AppError, ErrorBody};
+use crate::plumbing::http::csv;
+use crate::plumbing::http::extract::{IdPath, JsonBody, QueryParams, query_choice};
 use crate::recurring::store::{self, Plan, PlanFilter};
 use crate::recurring::{self, PlanInput, PlanReply, generate};
 use crate::state::AppState;

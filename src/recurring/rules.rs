@@ -11,7 +11,7 @@
 //! - a lost or inactive client is not billed: the plan is parked with the reason;
 //! - a failed run parks the plan with the error's sentence, line errors naming their line.
 
-use crate::error::AppError;
+use crate::plumbing::error::AppError;
 use chrono::{Datelike, Months, NaiveDate};
 
 /// The intervals and their length in months.
@@ -110,7 +110,7 @@ mod tests {
     use super::*;
 
     fn d(s: &str) -> NaiveDate {
-        crate::clock::date(s).unwrap()
+        crate::plumbing::clock::date(s).unwrap()
     }
 
     #[test]

@@ -1,10 +1,12 @@
 //! The SQL of recurring plans: the list, one plan, the writes, and what the generation reads
 //! (the plans due on a day).
 
-use crate::clock;
-use crate::db::query::{Changes, Filter, ListQuery, Listing, insert_row, like_contains, update_columns};
 use crate::documents::pricing::LineInput;
-use crate::error::AppError;
+use crate::plumbing::clock;
+use crate::plumbing::db::query::{
+    Changes, Filter, ListQuery, Listing, insert_row, like_contains, update_columns,
+};
+use crate::plumbing::error::AppError;
 use chrono::NaiveDate;
 use rusqlite::types::{Type, Value};
 use rusqlite::{Connection, OptionalExtension, Row, params};
@@ -23,7 +25,7 @@ pub struct Plan {
     pub interval: String,
     /// The next day an invoice is due (YYYY-MM-DD).
     pub next_run: String,
-    #[serde(with = "crate::flag")]
+    #[serde(with = "crate::plumbing::flag")]
     #[schema(value_type = u8)]
     pub active: bool,
     /// Why the last generation failed; set while the plan is parked (it waits for a retry).

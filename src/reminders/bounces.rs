@@ -5,11 +5,11 @@
 //! A soft bounce (a full or busy mailbox) is passed over.
 
 use crate::clients::store as client_store;
-use crate::clock;
-use crate::db::settings;
 use crate::email;
-use crate::error::AppError;
-use crate::mail::{self, Bounce};
+use crate::plumbing::clock;
+use crate::plumbing::db::settings;
+use crate::plumbing::error::AppError;
+use crate::plumbing::mail::{self, Bounce};
 use crate::reminders::rules;
 use crate::reminders::store;
 use crate::reminders::store::{Due, blank, raise_in};

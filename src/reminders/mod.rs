@@ -10,8 +10,8 @@ pub mod send;
 pub mod store;
 
 use crate::auth::session::AuthUser;
-use crate::db::audit::{Audit, audit};
-use crate::error::AppError;
+use crate::plumbing::db::audit::{Audit, audit};
+use crate::plumbing::error::AppError;
 use rusqlite::Connection;
 use store::Reminder;
 

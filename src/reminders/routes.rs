@@ -1,12 +1,12 @@
 //! The reminder queue (spec 4.6, decisions 5, 9) and the reminder schedule (decisions 11).
 
 use crate::auth::session::{AuthUser, Owner};
-use crate::db::page::{Page, Paginated};
-use crate::db::settings;
 use crate::documents::delivery::EmailOutcome;
-use crate::error::{AppError, ErrorBody};
-use crate::http::csv;
-use crate::http::extract::{IdPath, JsonBody, QueryParams, query_choice};
+use crate::plumbing::db::page::{Page, Paginated};
+use crate::plumbing::db::settings;
+use crate::plumbing::error::{AppError, ErrorBody};
+use crate::plumbing::http::csv;
+use crate::plumbing::http::extract::{IdPath, JsonBody, QueryParams, query_choice};
 use crate::reminders::rules::{self, DaysAfter, DaysBefore, QuoteLadder, Schedule};
 use crate::reminders::schedule::{self, Dated};
 use crate::reminders::send::{self, Preview};

@@ -2,7 +2,7 @@
 //! its checks, which rung of a ladder a day has reached, the idempotency key and the sentence
 //! each reminder carries.
 
-use crate::error::{AppError, Checks};
+use crate::plumbing::error::{AppError, Checks};
 use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -196,7 +196,7 @@ pub fn overdue_reason(doc_no: &str, due: NaiveDate, as_of: NaiveDate, outstandin
         "{doc_no} is {} (due {}); {} outstanding.",
         overdue_by(due, as_of),
         day(due),
-        crate::money::rupees(outstanding)
+        crate::plumbing::money::rupees(outstanding)
     )
 }
 
@@ -365,7 +365,7 @@ pub fn letter(about: &About<'_>, today: NaiveDate) -> (String, String) {
                      If you have already paid, please ignore this reminder and send us the payment \
                      details so that we can match them.",
                     day(doc_date),
-                    crate::money::rupees(outstanding)
+                    crate::plumbing::money::rupees(outstanding)
                 ),
             )
         }
@@ -375,7 +375,10 @@ pub fn letter(about: &About<'_>, today: NaiveDate) -> (String, String) {
                 "{DEAR}\n\nYour subscription to {module} is due for renewal on {}{}. We will send the \
                  renewal invoice; please tell us if anything has changed.",
                 day(on),
-                price.map_or(String::new(), |p| format!(", at {}", crate::money::rupees(p)))
+                price.map_or(String::new(), |p| format!(
+                    ", at {}",
+                    crate::plumbing::money::rupees(p)
+                ))
             ),
         ),
         About::Contract {
@@ -388,7 +391,7 @@ pub fn letter(about: &About<'_>, today: NaiveDate) -> (String, String) {
                 "{DEAR}\n\nYour maintenance contract ({description}) runs until {}. To keep the support \
                  going without a break, please confirm its renewal for {}.",
                 day(ends),
-                crate::money::rupees(amount)
+                crate::plumbing::money::rupees(amount)
             ),
         ),
     }
@@ -399,7 +402,7 @@ mod tests {
     use super::*;
 
     fn d(s: &str) -> NaiveDate {
-        crate::clock::date(s).unwrap()
+        crate::plumbing::clock::date(s).unwrap()
     }
 
     #[test]
@@ -437,7 +440,7 @@ mod tests {
 
     fn default_schedule() -> Schedule {
         crate::reminders::schedule::with_policy(
-            crate::db::settings::REMINDER_SCHEDULE.default_value(),
+            crate::plumbing::db::settings::REMINDER_SCHEDULE.default_value(),
             "manual",
         )
         .unwrap()

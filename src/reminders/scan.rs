@@ -3,10 +3,10 @@
 //! reading is one pass on a read connection; the writes go through the one write path in
 //! batches, so requests interleave with a long scan.
 
-use crate::clock;
-use crate::db::Db;
-use crate::db::settings;
-use crate::error::{AppError, Warning};
+use crate::plumbing::clock;
+use crate::plumbing::db::Db;
+use crate::plumbing::db::settings;
+use crate::plumbing::error::{AppError, Warning};
 use crate::reminders::rules::{self, Schedule};
 use crate::reminders::schedule;
 use crate::reminders::store::{Due, blank, raise_in};

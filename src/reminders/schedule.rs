@@ -3,9 +3,9 @@
 //! spec's own key `quote.followup.policy`; a save writes both from the same date.
 
 use crate::auth::session::AuthUser;
-use crate::db::audit::setting_changed;
-use crate::db::settings::{self, QUOTE_FOLLOWUP_POLICY, REMINDER_SCHEDULE};
-use crate::error::AppError;
+use crate::plumbing::db::audit::setting_changed;
+use crate::plumbing::db::settings::{self, QUOTE_FOLLOWUP_POLICY, REMINDER_SCHEDULE};
+use crate::plumbing::error::AppError;
 use crate::reminders::rules::Schedule;
 use chrono::NaiveDate;
 use rusqlite::Connection;

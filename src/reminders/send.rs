@@ -18,15 +18,15 @@
 
 use crate::auth::session::AuthUser;
 use crate::clients::store as client_store;
-use crate::clock;
 use crate::company::letterhead;
-use crate::config::Config;
-use crate::db::settings;
 use crate::documents::delivery::EmailOutcome;
 use crate::documents::{html, shares, store as documents, view};
 use crate::email::{self, store::Attempt};
-use crate::error::{AppError, Warning};
-use crate::mail::{self, Attachment, Email, MailError};
+use crate::plumbing::clock;
+use crate::plumbing::config::Config;
+use crate::plumbing::db::settings;
+use crate::plumbing::error::{AppError, Warning};
+use crate::plumbing::mail::{self, Attachment, Email, MailError};
 use crate::reminders::rules::{self, About};
 use crate::reminders::store::{self, Reminder};
 use crate::state::AppState;

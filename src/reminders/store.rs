@@ -2,10 +2,10 @@
 //! status moves.
 
 use crate::book;
-use crate::clock;
-use crate::db::query::{Filter, ListQuery, Listing, Plan};
-use crate::db::settings;
-use crate::error::AppError;
+use crate::plumbing::clock;
+use crate::plumbing::db::query::{Filter, ListQuery, Listing, Plan};
+use crate::plumbing::db::settings;
+use crate::plumbing::error::AppError;
 use crate::reminders::rules;
 use chrono::{FixedOffset, NaiveDate};
 use rusqlite::{Connection, OptionalExtension, Row, params};
@@ -344,7 +344,7 @@ pub fn raise_in(tx: &Connection, due: &[Due]) -> Result<BTreeMap<String, i64>, A
     let mut created = BTreeMap::new();
     for d in due {
         let n = stmt.execute(params![
-            crate::db::ids::new_id(),
+            crate::plumbing::db::ids::new_id(),
             d.kind,
             d.key,
             d.policy,

@@ -10,10 +10,10 @@ pub mod rules;
 pub mod store;
 
 use crate::catalog::{rules as catalog_rules, store as catalog_store};
-use crate::clock;
-use crate::db::page::{Page, Paginated};
-use crate::db::settings;
-use crate::error::AppError;
+use crate::plumbing::clock;
+use crate::plumbing::db::page::{Page, Paginated};
+use crate::plumbing::db::settings;
+use crate::plumbing::error::AppError;
 use chrono::NaiveDate;
 use rules::Renewal;
 use rusqlite::Connection;

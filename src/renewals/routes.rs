@@ -2,12 +2,12 @@
 //! their book.
 
 use crate::auth::session::AuthUser;
-use crate::db::page::Page;
-use crate::db::settings;
-use crate::error::{AppError, ErrorBody};
-use crate::http::csv;
-use crate::http::extract::{QueryParams, query_choice};
-use crate::money;
+use crate::plumbing::db::page::Page;
+use crate::plumbing::db::settings;
+use crate::plumbing::error::{AppError, ErrorBody};
+use crate::plumbing::http::csv;
+use crate::plumbing::http::extract::{QueryParams, query_choice};
+use crate::plumbing::money;
 use crate::renewals::store::RenewalFilter;
 use crate::renewals::{self, RenewalList, rules};
 use crate::state::AppState;

@@ -7,8 +7,8 @@
 //! and paged here: one pass over the rows, where paging it in SQL walked them three times (the
 //! count, the page and the total, 14 ms against 4).
 
-use crate::db::query::nocase_cmp;
-use crate::error::AppError;
+use crate::plumbing::db::query::nocase_cmp;
+use crate::plumbing::error::AppError;
 use chrono::{Duration, NaiveDate};
 use serde::Serialize;
 use std::cmp::Ordering;
@@ -115,7 +115,7 @@ mod tests {
     use super::*;
 
     fn day(text: &str) -> NaiveDate {
-        crate::clock::date(text).unwrap()
+        crate::plumbing::clock::date(text).unwrap()
     }
 
     #[test]

@@ -3,8 +3,8 @@
 
 use super::rules::RenewalDocument;
 use crate::book;
-use crate::db::query::like_contains;
-use crate::error::AppError;
+use crate::plumbing::db::query::like_contains;
+use crate::plumbing::error::AppError;
 use chrono::NaiveDate;
 use rusqlite::Connection;
 use rusqlite::types::Value;

@@ -11,8 +11,8 @@
 //! (`number_series.last_seq`); a series that starts past 1 (seeded past the old system's numbers
 //! by the import) shows it in `first`.
 
-use crate::clock::Fy;
-use crate::error::AppError;
+use crate::plumbing::clock::Fy;
+use crate::plumbing::error::AppError;
 use crate::reports::store;
 use rusqlite::Connection;
 use serde::Serialize;

@@ -2,12 +2,12 @@
 //! (with its CSV). Staff see their own book (`crate::book`).
 
 use crate::auth::session::{AuthUser, Manager};
-use crate::clock::Fy;
-use crate::db::page::{Page, Paginated};
-use crate::db::settings;
-use crate::error::{AppError, ErrorBody};
-use crate::http::csv;
-use crate::http::extract::QueryParams;
+use crate::plumbing::clock::Fy;
+use crate::plumbing::db::page::{Page, Paginated};
+use crate::plumbing::db::settings;
+use crate::plumbing::error::{AppError, ErrorBody};
+use crate::plumbing::http::csv;
+use crate::plumbing::http::extract::QueryParams;
 use crate::reports::continuity::{self, ContinuityReport};
 use crate::reports::rules::DueInvoice;
 use crate::reports::rules::{BUCKETS, Buckets, ClientDues, GstFigures, by_client};

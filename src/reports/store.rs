@@ -1,7 +1,7 @@
 //! The SQL of the reports: invoices with what they still owed on a date, and GST by month.
 
 use crate::book;
-use crate::error::AppError;
+use crate::plumbing::error::AppError;
 use crate::reports::rules::{DueInvoice, GstFigures};
 use chrono::NaiveDate;
 use rusqlite::{Connection, params};
@@ -76,7 +76,7 @@ pub fn due_invoices(
     // By client name (as COLLATE NOCASE: ASCII letters folded), client, date and id. Sorted
     // here: SQLite's sorter took 8 of the 13 ms on the large office's 9,500 rows.
     rows.sort_by(|a, b| {
-        crate::db::query::nocase_cmp(&a.client_name, &b.client_name)
+        crate::plumbing::db::query::nocase_cmp(&a.client_name, &b.client_name)
             .then_with(|| a.client_id.cmp(&b.client_id))
             .then_with(|| a.doc_date.cmp(&b.doc_date))
             .then_with(|| a.document_id.cmp(&b.document_id))

@@ -6,7 +6,7 @@ pub mod routes;
 pub mod rules;
 pub mod store;
 
-use crate::error::AppError;
+use crate::plumbing::error::AppError;
 use rules::{Months, margin_pct};
 use rusqlite::Connection;
 use serde::Serialize;
@@ -167,7 +167,7 @@ fn profit_order(sort: Option<&str>) -> Result<Order, AppError> {
         None => (sort, false),
     };
     let by: fn(&Profitability, &Profitability) -> Ordering = match name {
-        "client_name" => |a, b| crate::db::query::nocase_cmp(&a.client_name, &b.client_name),
+        "client_name" => |a, b| crate::plumbing::db::query::nocase_cmp(&a.client_name, &b.client_name),
         "billed" => |a, b| a.billed.cmp(&b.billed),
         "collected" => |a, b| a.collected.cmp(&b.collected),
         "cost" => |a, b| a.cost.cmp(&b.cost),

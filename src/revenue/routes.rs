@@ -2,12 +2,12 @@
 //! CSV twin (decisions 5): for every signed-in user, staff within their book.
 
 use crate::auth::session::AuthUser;
-use crate::db::page::{Page, Paginated};
-use crate::db::settings;
-use crate::error::{AppError, ErrorBody};
-use crate::http::csv;
-use crate::http::extract::QueryParams;
-use crate::money;
+use crate::plumbing::db::page::{Page, Paginated};
+use crate::plumbing::db::settings;
+use crate::plumbing::error::{AppError, ErrorBody};
+use crate::plumbing::http::csv;
+use crate::plumbing::http::extract::QueryParams;
+use crate::plumbing::money;
 use crate::revenue::rules::{Months, Start};
 use crate::revenue::{self, ModuleRevenue, Profitability};
 use crate::state::AppState;

@@ -7,9 +7,9 @@
 //! society's cloud server cost; its percentage is of what was billed, and there is none when
 //! nothing was billed.
 
-use crate::clock::Fy;
-use crate::clock::Month;
-use crate::error::AppError;
+use crate::plumbing::clock::Fy;
+use crate::plumbing::clock::Month;
+use crate::plumbing::error::AppError;
 use chrono::{Datelike, NaiveDate};
 
 /// The longest range a report reads.

@@ -3,7 +3,7 @@
 //! themselves.
 
 use crate::book;
-use crate::error::AppError;
+use crate::plumbing::error::AppError;
 use crate::revenue::rules::Months;
 use rusqlite::{Connection, params};
 

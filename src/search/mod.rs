@@ -20,8 +20,8 @@ pub mod routes;
 pub mod rules;
 pub mod store;
 
-use crate::db::settings;
-use crate::error::AppError;
+use crate::plumbing::db::settings;
+use crate::plumbing::error::AppError;
 use rules::Groups;
 use rusqlite::Connection;
 use serde::Serialize;

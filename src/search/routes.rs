@@ -2,8 +2,8 @@
 //! book.
 
 use crate::auth::session::AuthUser;
-use crate::error::{AppError, ErrorBody};
-use crate::http::extract::QueryParams;
+use crate::plumbing::error::{AppError, ErrorBody};
+use crate::plumbing::http::extract::QueryParams;
 use crate::search::{self, SearchResults, rules};
 use crate::state::AppState;
 use axum::Json;

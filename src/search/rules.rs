@@ -18,7 +18,7 @@
 //! - Every hit has a `label` (what it is called) and a `detail` line (what tells two hits of
 //!   one label apart), beside the fields the console links and badges with.
 
-use crate::error::AppError;
+use crate::plumbing::error::AppError;
 
 /// Shorter text is not searched.
 pub const MIN_CHARS: usize = 2;

@@ -4,9 +4,9 @@
 //! other client fields and ticket subjects by a plain `LIKE`. docs/api/search.md has the measurements.
 
 use crate::book;
-use crate::db::query::{like_contains, starts_with};
 use crate::documents::rules as document_rules;
-use crate::error::AppError;
+use crate::plumbing::db::query::{like_contains, starts_with};
+use crate::plumbing::error::AppError;
 use crate::search::rules::{self, LOOKED_FOR, ReceiptSearch};
 use crate::tickets::rules::STILL_OPEN_SQL;
 use chrono::NaiveDate;

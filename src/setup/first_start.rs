@@ -3,8 +3,8 @@
 //! make their offices with it.
 
 use crate::auth::{Role, rules as auth_rules};
-use crate::config::Config;
-use crate::db::{self, Db};
+use crate::plumbing::config::Config;
+use crate::plumbing::db::{self, Db};
 use crate::staff;
 
 /// What first start did: the password of the owner it created, when it generated one.

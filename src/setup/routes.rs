@@ -1,7 +1,7 @@
 //! `GET /api/setup` (Auth): what is set up in this office.
 
 use crate::auth::session::AuthUser;
-use crate::error::{AppError, ErrorBody};
+use crate::plumbing::error::{AppError, ErrorBody};
 use crate::setup::{self, Setup};
 use crate::state::AppState;
 use axum::Json;

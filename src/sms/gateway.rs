@@ -1,8 +1,8 @@
 //! One poll of the SMS gateway (decisions 7): `GET {sms.balance_api_url}?username=..&password=..`
 //! through `outbound` (the checked address, no redirect, the timeout, a size cap).
 
-use crate::clock;
-use crate::outbound::{self, CallError, Guard};
+use crate::plumbing::clock;
+use crate::plumbing::outbound::{self, CallError, Guard};
 use crate::sms::rules::{self, Outcome, Reading};
 use crate::sms::store::{Check, Subscription};
 

@@ -3,10 +3,10 @@
 //! always, the balance only when one was read, the audit row `sms_balance` only when it changed.
 //! The daily job, the refresh routes and the benchmark all run [`run`].
 
-use crate::clock;
-use crate::db::audit::{Audit, audit};
-use crate::db::settings;
-use crate::error::AppError;
+use crate::plumbing::clock;
+use crate::plumbing::db::audit::{Audit, audit};
+use crate::plumbing::db::settings;
+use crate::plumbing::error::AppError;
 use crate::sms::gateway;
 use crate::sms::pulls::{Progress, PullCounts};
 use crate::sms::rules::Outcome;

@@ -3,10 +3,10 @@
 //! it holds every password in clear.
 
 use crate::auth::session::AuthUser;
-use crate::db::audit::{Audit, audit};
-use crate::db::page::{Page, Paginated};
-use crate::db::settings;
-use crate::error::AppError;
+use crate::plumbing::db::audit::{Audit, audit};
+use crate::plumbing::db::page::{Page, Paginated};
+use crate::plumbing::db::settings;
+use crate::plumbing::error::AppError;
 use crate::sms::pull::{self, Scope};
 use crate::sms::pulls::PullCounts;
 use crate::sms::store::{self, BalanceFilter, BalanceRow, Show};

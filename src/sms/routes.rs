@@ -2,10 +2,10 @@
 //! and where a running refresh stands.
 
 use crate::auth::session::{AuthUser, Manager};
-use crate::db::page::{Page, Paginated};
-use crate::error::{AppError, ErrorBody};
-use crate::http::csv;
-use crate::http::extract::{IdPath, QueryParams};
+use crate::plumbing::db::page::{Page, Paginated};
+use crate::plumbing::error::{AppError, ErrorBody};
+use crate::plumbing::http::csv;
+use crate::plumbing::http::extract::{IdPath, QueryParams};
 use crate::sms::pull::Scope;
 use crate::sms::pulls::{Progress, PullCounts, Pulls};
 use crate::sms::report;

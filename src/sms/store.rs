@@ -2,9 +2,9 @@
 //! 5.12), the record of each poll, and the balances report and its CSV of logins.
 
 use crate::book;
-use crate::db::ids::new_id;
-use crate::db::query::{Filter, ListQuery, Listing, like_contains};
-use crate::error::AppError;
+use crate::plumbing::db::ids::new_id;
+use crate::plumbing::db::query::{Filter, ListQuery, Listing, like_contains};
+use crate::plumbing::error::AppError;
 use crate::sms::rules::Outcome;
 use rusqlite::types::Value;
 use rusqlite::{Connection, OptionalExtension, params};

@@ -4,8 +4,8 @@
 
 use crate::auth::session::AuthUser;
 use crate::auth::{Role, rules as auth_rules, store as auth_store};
-use crate::db::audit::record;
-use crate::error::{AppError, Checks};
+use crate::plumbing::db::audit::record;
+use crate::plumbing::error::{AppError, Checks};
 use crate::staff::rules::{self, blank_to_none};
 use crate::staff::store::{self, Employee, EmployeeChanges, NewEmployee};
 use rusqlite::Connection;

@@ -3,10 +3,10 @@
 
 use crate::auth::session::{AuthUser, Owner};
 use crate::auth::{Role, rules as auth_rules};
-use crate::db::page::{Page, Paginated};
-use crate::error::{AppError, ErrorBody};
-use crate::http::csv;
-use crate::http::extract::{IdPath, JsonBody, QueryParams};
+use crate::plumbing::db::page::{Page, Paginated};
+use crate::plumbing::error::{AppError, ErrorBody};
+use crate::plumbing::http::csv;
+use crate::plumbing::http::extract::{IdPath, JsonBody, QueryParams};
 use crate::staff::accounts::{self, EmployeeCreate, EmployeePatch};
 use crate::staff::store::{self, Employee, EmployeeCard, EmployeeFilter};
 use crate::state::AppState;

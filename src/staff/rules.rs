@@ -1,6 +1,6 @@
 //! Validation of staff fields, as plain functions.
 
-use crate::error::AppError;
+use crate::plumbing::error::AppError;
 
 /// A plausible email address: one `@`, text on both sides, a dot in the domain, no spaces.
 pub fn check_email(email: &str) -> Result<(), AppError> {

@@ -1,10 +1,10 @@
 //! The SQL of staff accounts. The password hash is read and written here and never leaves.
 
 use crate::auth::Role;
-use crate::clock;
-use crate::db::ids::new_id;
-use crate::db::query::{Filter, ListQuery, Listing, like_contains};
-use crate::error::{AppError, OnConstraint};
+use crate::plumbing::clock;
+use crate::plumbing::db::ids::new_id;
+use crate::plumbing::db::query::{Filter, ListQuery, Listing, like_contains};
+use crate::plumbing::error::{AppError, OnConstraint};
 use rusqlite::{Connection, OptionalExtension, Row, params};
 use serde::Serialize;
 use utoipa::ToSchema;

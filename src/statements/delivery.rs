@@ -8,14 +8,14 @@
 use crate::auth::session::AuthUser;
 use crate::clients::store::visible_client;
 use crate::company::letterhead;
-use crate::db::audit::{Audit, audit};
-use crate::db::settings;
 use crate::documents::delivery::{EmailOutcome, SendRequest, recipient};
 use crate::documents::view::long_date;
 use crate::email::{self, store::Attempt};
-use crate::error::AppError;
-use crate::mail::{self, Attachment, Email, MailError, Transport};
-use crate::money;
+use crate::plumbing::db::audit::{Audit, audit};
+use crate::plumbing::db::settings;
+use crate::plumbing::error::AppError;
+use crate::plumbing::mail::{self, Attachment, Email, MailError, Transport};
+use crate::plumbing::money;
 use crate::state::AppState;
 use crate::statements::rules::{self, Period};
 use crate::statements::{Statement, statement, store};
@@ -41,7 +41,10 @@ pub fn sent_today(
     period: Period,
     email: &str,
 ) -> Result<bool, AppError> {
-    let since = crate::clock::office_day_start(settings::office_today(conn)?, settings::office_offset(conn)?);
+    let since = crate::plumbing::clock::office_day_start(
+        settings::office_today(conn)?,
+        settings::office_offset(conn)?,
+    );
     let (from, to) = (period.from.to_string(), period.to.to_string());
     store::sent_since(conn, client_id, (&from, &to), email, &since)
 }

@@ -18,7 +18,7 @@ pub mod year_end;
 use crate::clients::store::Client;
 use crate::company;
 use crate::documents::upi::{self, Upi};
-use crate::error::AppError;
+use crate::plumbing::error::AppError;
 use crate::statements::rules::{Aging, Period, Row, Totals};
 use crate::statements::store::OpenInvoice;
 use chrono::NaiveDate;

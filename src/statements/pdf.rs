@@ -5,11 +5,11 @@
 use crate::company::letterhead::Letterhead;
 use crate::company::letterhead_pdf;
 use crate::documents::view::long_date;
-use crate::error::AppError;
-use crate::money;
-use crate::pdf::layout::{self, Align, CONTENT_W, Column, MARGIN, MM, PAGE_W, TOP};
-use crate::pdf::{Color, Flow, Style, Writer};
-use crate::qr::Qr;
+use crate::plumbing::error::AppError;
+use crate::plumbing::money;
+use crate::plumbing::pdf::layout::{self, Align, CONTENT_W, Column, MARGIN, MM, PAGE_W, TOP};
+use crate::plumbing::pdf::{Color, Flow, Style, Writer};
+use crate::plumbing::qr::Qr;
 use crate::statements::Statement;
 
 /// "₹1,000.00", or "₹1,000.00 in advance" for what the client has paid ahead.

@@ -4,11 +4,11 @@
 use crate::auth::session::{AuthUser, Manager};
 use crate::clients::store::visible_client;
 use crate::company::letterhead;
-use crate::db::settings;
 use crate::documents::delivery::EmailOutcome;
-use crate::error::{AppError, ErrorBody};
-use crate::http::csv;
-use crate::http::extract::{IdPath, JsonBody, QueryParams};
+use crate::plumbing::db::settings;
+use crate::plumbing::error::{AppError, ErrorBody};
+use crate::plumbing::http::csv;
+use crate::plumbing::http::extract::{IdPath, JsonBody, QueryParams};
 use crate::state::AppState;
 use crate::statements::delivery::{self, SendStatement};
 use crate::statements::year_end::{self, YearEnd};

@@ -12,9 +12,9 @@
 //! - The aging: the invoices still open on `to`, by days past when each fell due (its due date,
 //!   else its date): 0-30 (not yet due included), 31-60, 61-90, over 90.
 
-use crate::clock;
-use crate::clock::Fy;
-use crate::error::AppError;
+use crate::plumbing::clock;
+use crate::plumbing::clock::Fy;
+use crate::plumbing::error::AppError;
 use chrono::{Datelike, NaiveDate};
 use serde::Serialize;
 use utoipa::ToSchema;

@@ -12,7 +12,7 @@
 //! pick and walk every invoice of the office up to the date (690 ms against 0.4 ms for the
 //! society with the most invoices of the large office; docs/benchmark.md).
 
-use crate::error::AppError;
+use crate::plumbing::error::AppError;
 use crate::statements::rules::{Entry, Kind};
 use chrono::NaiveDate;
 use rusqlite::{Connection, params};

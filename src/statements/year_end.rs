@@ -4,9 +4,9 @@
 //! (showing its progress and, at the end, who could not be reached); the send's once-a-day rule
 //! (`delivery`) makes a second run the same day send nothing twice.
 
-use crate::db::settings;
 use crate::documents::delivery::{SendRequest, recipient};
-use crate::error::AppError;
+use crate::plumbing::db::settings;
+use crate::plumbing::error::AppError;
 use crate::statements::{delivery, rules, store};
 use rusqlite::Connection;
 use serde::Serialize;

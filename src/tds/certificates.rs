@@ -2,10 +2,10 @@
 //! (audited; a refused request writes nothing), and the letter asking a society for it.
 
 use crate::auth::session::AuthUser;
-use crate::clock::{Fy, Quarter};
-use crate::db::audit::record;
-use crate::db::settings::office_today;
-use crate::error::{AppError, Checks};
+use crate::plumbing::clock::{Fy, Quarter};
+use crate::plumbing::db::audit::record;
+use crate::plumbing::db::settings::office_today;
+use crate::plumbing::error::{AppError, Checks};
 use crate::tds::rules;
 use crate::tds::settings::default_section;
 use crate::tds::store::{self, StoredTdsCertificate};

@@ -3,9 +3,9 @@
 //! against the TDS booked (audited with the counts only).
 
 use crate::auth::session::AuthUser;
-use crate::db::audit::record;
-use crate::db::settings::office_today;
-use crate::error::{AppError, Checks};
+use crate::plumbing::db::audit::record;
+use crate::plumbing::db::settings::office_today;
+use crate::plumbing::error::{AppError, Checks};
 use crate::tds::certificates::{Given, given, given_fy, required};
 use crate::tds::receivable::quarter_rows;
 use crate::tds::store;

@@ -38,8 +38,8 @@
 //! A file that is not this layout, cut short or edited (a deductor's totals that are not the
 //! sum of its entries) is refused whole, naming the line.
 
-use crate::clock::{Fy, Quarter, quarter_of};
-use crate::money;
+use crate::plumbing::clock::{Fy, Quarter, quarter_of};
+use crate::plumbing::money;
 use crate::tds::rules::is_tan;
 use chrono::NaiveDate;
 use std::collections::BTreeMap;

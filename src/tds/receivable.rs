@@ -3,13 +3,13 @@
 //! 26AS, what the society deposited, with the state of each, filtered, sorted and paged, and its
 //! CSV.
 
-use crate::clock::{Fy, Quarter};
-use crate::db::page::{Page, Paginated};
-use crate::db::query::nocase_cmp;
-use crate::db::settings::office_today;
-use crate::error::AppError;
-use crate::http::csv;
-use crate::money;
+use crate::plumbing::clock::{Fy, Quarter};
+use crate::plumbing::db::page::{Page, Paginated};
+use crate::plumbing::db::query::nocase_cmp;
+use crate::plumbing::db::settings::office_today;
+use crate::plumbing::error::AppError;
+use crate::plumbing::http::csv;
+use crate::plumbing::money;
 use crate::tds::rules;
 use crate::tds::settings::default_section;
 use crate::tds::store::{self, Deductor};

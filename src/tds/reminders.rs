@@ -1,7 +1,7 @@
 //! The daily scan's TDS reminders: `tds_certificate_due` (a Form 16A past its statutory day)
 //! and `tds_not_filed` (TDS booked but not deposited, once the quarter's return was due).
 
-use crate::error::AppError;
+use crate::plumbing::error::AppError;
 use crate::reminders::store::{Due, blank};
 use crate::tds::receivable::quarter_rows;
 use crate::tds::rules;

@@ -2,10 +2,10 @@
 //! `POST /api/tds/26as` (owner and manager), and `GET, PUT /api/settings/tds` (owner, audited).
 
 use crate::auth::session::{Manager, Owner};
-use crate::db::page::Page;
-use crate::error::{AppError, ErrorBody};
-use crate::http::csv;
-use crate::http::extract::{JsonBody, QueryParams};
+use crate::plumbing::db::page::Page;
+use crate::plumbing::error::{AppError, ErrorBody};
+use crate::plumbing::http::csv;
+use crate::plumbing::http::extract::{JsonBody, QueryParams};
 use crate::state::AppState;
 use crate::tds::{
     self, Asked, Form26asImport, Form26asInput, TdsCertificate, TdsCertificateInput, TdsReceivable,

@@ -14,10 +14,10 @@
 //! - A certificate's number is 1 to 20 characters; it is issued on a day from the quarter's last
 //!   day to the office's today; it certifies a positive whole number of paise.
 
-use crate::clock;
-use crate::clock::{Fy, Quarter};
-use crate::error::AppError;
-use crate::money;
+use crate::plumbing::clock;
+use crate::plumbing::clock::{Fy, Quarter};
+use crate::plumbing::error::AppError;
+use crate::plumbing::money;
 use chrono::{Datelike, Days, NaiveDate};
 use serde_json::Value;
 
@@ -372,7 +372,7 @@ mod tests {
             ("2099-02-14", "2098-99", Quarter::Q4),
         ];
         for (day, fy, q) in cases {
-            let (f, got) = crate::clock::quarter_of(d(day));
+            let (f, got) = crate::plumbing::clock::quarter_of(d(day));
             assert_eq!((f.to_string().as_str(), got), (fy, q), "{day}");
             assert!(f.quarter_first(got) <= d(day) && d(day) <= f.quarter_last(got));
         }

@@ -2,9 +2,9 @@
 //! none deducts under (194J unless the owner sets 194C), dated like every setting and audited.
 
 use crate::auth::session::AuthUser;
-use crate::db::audit::setting_changed;
-use crate::db::settings::{self, TDS_DEFAULT_SECTION};
-use crate::error::AppError;
+use crate::plumbing::db::audit::setting_changed;
+use crate::plumbing::db::settings::{self, TDS_DEFAULT_SECTION};
+use crate::plumbing::error::AppError;
 use crate::tds::rules;
 use rusqlite::Connection;
 use serde::{Deserialize, Serialize};

@@ -1,10 +1,10 @@
 //! The SQL of TDS certificates: the TDS booked per client and quarter (summed from the
 //! allocations of recorded payments, never kept twice), the certificates, and their writes.
 
-use crate::clock;
-use crate::clock::{Fy, Quarter};
-use crate::db::ids::new_id;
-use crate::error::AppError;
+use crate::plumbing::clock;
+use crate::plumbing::clock::{Fy, Quarter};
+use crate::plumbing::db::ids::new_id;
+use crate::plumbing::error::AppError;
 use crate::tds::form26as::Statement;
 use chrono::NaiveDate;
 use rusqlite::{Connection, OptionalExtension, Row, params};

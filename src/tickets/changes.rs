@@ -4,12 +4,12 @@
 
 use crate::auth::session::AuthUser;
 use crate::clients::store as client_store;
-use crate::clock;
-use crate::db::query::Changes;
-use crate::db::settings::{self};
 use crate::documents::drafts::{self, DocumentInput, DocumentReply, NewDraft};
 use crate::documents::pricing::LineInput;
-use crate::error::{AppError, Checks};
+use crate::plumbing::clock;
+use crate::plumbing::db::query::Changes;
+use crate::plumbing::db::settings::{self};
+use crate::plumbing::error::{AppError, Checks};
 use crate::staff::store as staff_store;
 use crate::tickets::reads::{TicketDetail, detail};
 use crate::tickets::rules;

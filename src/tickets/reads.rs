@@ -2,8 +2,8 @@
 //! and the still-open counts of the dashboard and the cockpit.
 
 use crate::auth::session::AuthUser;
-use crate::db::page::{Page, Paginated};
-use crate::error::AppError;
+use crate::plumbing::db::page::{Page, Paginated};
+use crate::plumbing::error::AppError;
 use crate::tickets::settings::clock;
 use crate::tickets::store::visible_ticket;
 use crate::tickets::store::{self, Ticket, TicketBill, TicketEvent, TicketFilter};

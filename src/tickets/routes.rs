@@ -4,11 +4,11 @@
 //! `GET/PUT /api/settings/tickets` (PUT owner, audited; decisions 12).
 
 use crate::auth::session::{AuthUser, Owner};
-use crate::db::page::{Page, Paginated};
 use crate::documents::drafts::DocumentReply;
-use crate::error::{AppError, ErrorBody};
-use crate::http::csv;
-use crate::http::extract::{IdPath, JsonBody, QueryParams};
+use crate::plumbing::db::page::{Page, Paginated};
+use crate::plumbing::error::{AppError, ErrorBody};
+use crate::plumbing::http::csv;
+use crate::plumbing::http::extract::{IdPath, JsonBody, QueryParams};
 use crate::state::AppState;
 use crate::tickets::store::{self, Ticket, TicketFilter};
 use crate::tickets::{self, TicketDetail, TicketInput, TicketSettings, TicketSettingsInput, rules};

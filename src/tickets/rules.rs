@@ -15,8 +15,8 @@
 //!   list when the stored one cannot be read), `service` by default. `kind` is free text.
 //! - The list's chips are status groups: `still_open` (the default), each status, and `all`.
 
-use crate::clock;
-use crate::error::AppError;
+use crate::plumbing::clock;
+use crate::plumbing::error::AppError;
 use chrono::NaiveDate;
 use serde_json::Value;
 

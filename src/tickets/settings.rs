@@ -2,8 +2,8 @@
 //! SLA in force) and the ticket types (owner, audited, dated).
 
 use crate::auth::session::AuthUser;
-use crate::db::settings::{self, TICKET_SLA_DAYS, TICKET_TYPES};
-use crate::error::AppError;
+use crate::plumbing::db::settings::{self, TICKET_SLA_DAYS, TICKET_TYPES};
+use crate::plumbing::error::AppError;
 use crate::tickets::rules;
 use crate::tickets::store::Clock;
 use rusqlite::Connection;

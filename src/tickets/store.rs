@@ -4,11 +4,11 @@
 
 use crate::auth::session::AuthUser;
 use crate::book;
-use crate::clock;
-use crate::db::query::{
+use crate::plumbing::clock;
+use crate::plumbing::db::query::{
     Changes, Filter, ListQuery, Listing, Plan, Tally, insert_row, like_contains, update_columns,
 };
-use crate::error::AppError;
+use crate::plumbing::error::AppError;
 use crate::tickets::rules;
 use chrono::NaiveDate;
 use rusqlite::types::Value;
@@ -370,7 +370,7 @@ pub fn update(tx: &Connection, id: &str, changes: Changes) -> Result<(), AppErro
 
 pub fn touch(tx: &Connection, id: &str) -> Result<(), AppError> {
     tx.prepare_cached("UPDATE ticket SET updated_at = ?2 WHERE id = ?1")?
-        .execute(params![id, crate::clock::now_timestamp()])?;
+        .execute(params![id, crate::plumbing::clock::now_timestamp()])?;
     Ok(())
 }
 
@@ -403,10 +403,10 @@ pub fn add_event(tx: &Connection, ticket_id: &str, user_id: &str, e: NewEvent<'_
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
     )?
     .execute(params![
-        crate::db::ids::new_id(),
+        crate::plumbing::db::ids::new_id(),
         ticket_id,
         e.kind,
-        crate::clock::now_timestamp(),
+        crate::plumbing::clock::now_timestamp(),
         user_id,
         e.from_status,
         e.to_status,

@@ -2,8 +2,8 @@
 //! POST records that it was sent.
 
 use crate::auth::session::AuthUser;
-use crate::error::{AppError, ErrorBody};
-use crate::http::extract::{IdPath, JsonBody, QueryParams};
+use crate::plumbing::error::{AppError, ErrorBody};
+use crate::plumbing::http::extract::{IdPath, JsonBody, QueryParams};
 use crate::state::AppState;
 use crate::statements::StatementPeriod;
 use crate::whatsapp::{self, Message, Sent};

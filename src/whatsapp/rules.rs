@@ -5,8 +5,8 @@
 
 use crate::documents::store::Document;
 use crate::documents::view::{DocumentView, long_date};
-use crate::http::url::encode_component;
-use crate::money;
+use crate::plumbing::http::url::encode_component;
+use crate::plumbing::money;
 use crate::statements::Statement;
 
 /// An Indian mobile as WhatsApp wants it, `91` and ten digits whose first is 6 to 9, from a

@@ -2,8 +2,8 @@
 //! write acknowledged before it started; snapshots rotate; a migration is preceded by a copy;
 //! restore refuses a file a server holds and keeps what it replaces.
 
-use backoffice::config::Config;
-use backoffice::db::{Db, backup, settings};
+use backoffice::plumbing::config::Config;
+use backoffice::plumbing::db::{Db, backup, settings};
 use chrono::NaiveDate;
 use serde_json::json;
 use std::collections::HashSet;
@@ -79,7 +79,7 @@ async fn a_backup_mid_stream_holds_every_write_acknowledged_before_it_started() 
     let report = backup::check(&restored).unwrap();
     assert_eq!(
         (report.integrity.as_str(), report.schema_version),
-        ("ok", Some(backoffice::db::latest_schema_version()))
+        ("ok", Some(backoffice::plumbing::db::latest_schema_version()))
     );
     let conn = rusqlite::Connection::open(&restored).unwrap();
     let mut stmt = conn
@@ -122,7 +122,7 @@ fn a_file_is_copied_before_it_is_migrated_and_a_newer_file_is_refused() {
     let data = db.path().to_path_buf();
     drop(db);
     // This binary's migrations plus one more, as the next release would bring.
-    let latest = backoffice::db::latest_schema_version();
+    let latest = backoffice::plumbing::db::latest_schema_version();
     let next = || {
         refinery::Migration::unapplied(
             &format!("V{}__later", latest + 1),
@@ -131,12 +131,12 @@ fn a_file_is_copied_before_it_is_migrated_and_a_newer_file_is_refused() {
         .unwrap()
     };
     let with_next = || {
-        let mut all = backoffice::db::embedded_migrations();
+        let mut all = backoffice::plumbing::db::embedded_migrations();
         all.push(next());
         all
     };
     let mut conn = rusqlite::Connection::open(&data).unwrap();
-    backoffice::db::migrate(&mut conn, &data, refinery::Runner::new(&with_next())).unwrap();
+    backoffice::plumbing::db::migrate(&mut conn, &data, refinery::Runner::new(&with_next())).unwrap();
     let copies: Vec<_> = std::fs::read_dir(backup::backups_dir(&data))
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -153,7 +153,7 @@ fn a_file_is_copied_before_it_is_migrated_and_a_newer_file_is_refused() {
     assert_eq!(backup::check(&data).unwrap().schema_version, Some(latest + 1));
 
     // Nothing pending: no further copy. This binary, which lacks the new migration, refuses the file.
-    backoffice::db::migrate(&mut conn, &data, refinery::Runner::new(&with_next())).unwrap();
+    backoffice::plumbing::db::migrate(&mut conn, &data, refinery::Runner::new(&with_next())).unwrap();
     assert_eq!(std::fs::read_dir(backup::backups_dir(&data)).unwrap().count(), 1);
     drop(conn);
     let refused = Db::open(&data)
@@ -212,14 +212,14 @@ fn the_client_rebuild_keeps_every_client_and_what_hangs_on_them() {
     let dir = tempfile::TempDir::new().unwrap();
     let data = dir.path().join("v7.db");
     let until = |version: i64| -> Vec<refinery::Migration> {
-        backoffice::db::embedded_migrations()
+        backoffice::plumbing::db::embedded_migrations()
             .into_iter()
             .filter(|m| i64::from(m.version()) <= version)
             .collect()
     };
     let mut conn = rusqlite::Connection::open(&data).unwrap();
     conn.execute_batch("PRAGMA foreign_keys = ON").unwrap();
-    backoffice::db::migrate(&mut conn, &data, refinery::Runner::new(&until(7))).unwrap();
+    backoffice::plumbing::db::migrate(&mut conn, &data, refinery::Runner::new(&until(7))).unwrap();
     conn.execute_batch(
         "INSERT INTO client (id, name, gstin, client_type, category, created_at, updated_at) VALUES
             ('C1', 'Kadakkal SCB', '32AABCK1234L1ZV', 'PACS', 'SCB', 't', 't'),
@@ -232,7 +232,7 @@ fn the_client_rebuild_keeps_every_client_and_what_hangs_on_them() {
         |conn: &rusqlite::Connection, sql: &str| -> i64 { conn.query_row(sql, [], |r| r.get(0)).unwrap() };
     let search_rows = count(&conn, "SELECT COUNT(*) FROM client_name_search");
     assert!(search_rows > 0);
-    backoffice::db::migrate(&mut conn, &data, refinery::Runner::new(&until(8))).unwrap();
+    backoffice::plumbing::db::migrate(&mut conn, &data, refinery::Runner::new(&until(8))).unwrap();
     assert_eq!(count(&conn, "SELECT COUNT(*) FROM client"), 2);
     assert_eq!(count(&conn, "SELECT COUNT(*) FROM contact"), 2);
     assert_eq!(

@@ -7,7 +7,7 @@
 use crate::common::cloud::FakeCloud;
 use crate::common::{Call, Reply, TestApp};
 use axum::http::{Method, StatusCode};
-use backoffice::clock::Month;
+use backoffice::plumbing::clock::Month;
 use serde_json::{Value, json};
 use std::time::Duration;
 

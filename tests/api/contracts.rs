@@ -6,7 +6,7 @@
 
 use crate::common::{Call, TestApp};
 use axum::http::{Method, StatusCode, header};
-use backoffice::clock::Fy;
+use backoffice::plumbing::clock::Fy;
 use chrono::NaiveDate;
 use serde_json::{Value, json};
 
@@ -58,7 +58,7 @@ fn day(text: &str) -> NaiveDate {
 fn today(app: &TestApp) -> NaiveDate {
     app.state
         .db
-        .read_blocking(backoffice::db::settings::office_today)
+        .read_blocking(backoffice::plumbing::db::settings::office_today)
         .unwrap()
 }
 

@@ -15,7 +15,7 @@ fn today() -> chrono::NaiveDate {
 }
 
 fn fy(date: chrono::NaiveDate) -> String {
-    backoffice::clock::Fy::of(date).short()
+    backoffice::plumbing::clock::Fy::of(date).short()
 }
 
 struct Books {

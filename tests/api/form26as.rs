@@ -9,7 +9,7 @@
 
 use crate::common::TestApp;
 use axum::http::StatusCode;
-use backoffice::db::settings::office_today;
+use backoffice::plumbing::db::settings::office_today;
 use chrono::{Datelike, NaiveDate};
 use serde_json::{Value, json};
 

@@ -5,7 +5,7 @@
 
 use crate::common::TestApp;
 use axum::http::StatusCode;
-use backoffice::db::settings::office_today;
+use backoffice::plumbing::db::settings::office_today;
 use chrono::{Datelike, Duration, Months, NaiveDate};
 use serde_json::{Value, json};
 

@@ -7,8 +7,8 @@
 
 use crate::common::TestApp;
 use axum::http::StatusCode;
-use backoffice::db::settings::office_today;
-use backoffice::gstin::check_char;
+use backoffice::plumbing::db::settings::office_today;
+use backoffice::plumbing::gstin::check_char;
 use chrono::{Datelike, NaiveDate};
 use serde_json::{Value, json};
 

@@ -5,21 +5,24 @@
 
 use crate::common::{Call, Reply, TestApp};
 use axum::http::{Method, StatusCode};
-use backoffice::clock::Fy;
+use backoffice::plumbing::clock::Fy;
 use chrono::NaiveDate;
 use serde_json::{Value, json};
 
 fn today(app: &TestApp) -> NaiveDate {
     app.state
         .db
-        .read_blocking(backoffice::db::settings::office_today)
+        .read_blocking(backoffice::plumbing::db::settings::office_today)
         .unwrap()
 }
 
 /// A valid GSTIN of Kerala for the PAN-like `body` (10 characters).
 fn gstin(body: &str) -> String {
     let first14 = format!("32{body}1Z");
-    format!("{first14}{}", backoffice::gstin::check_char(&first14).unwrap())
+    format!(
+        "{first14}{}",
+        backoffice::plumbing::gstin::check_char(&first14).unwrap()
+    )
 }
 
 async fn stage(app: &TestApp, cookie: &str, csv: &str) -> Reply {

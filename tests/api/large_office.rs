@@ -5,8 +5,8 @@
 //! tables do (the queries the stores ran before V7, kept here as the reference).
 
 use crate::common::TestApp;
-use backoffice::db::page::Page;
 use backoffice::documents::store::DocumentFilter;
+use backoffice::plumbing::db::page::Page;
 use rusqlite::Connection;
 use serde_json::json;
 use std::collections::BTreeMap;
@@ -35,7 +35,7 @@ fn fill_demo(app: &TestApp) {
         .write_blocking(|tx| {
             let owner: String =
                 tx.query_row("SELECT id FROM staff WHERE role = 'owner'", [], |r| r.get(0))?;
-            let today = backoffice::db::settings::office_today(tx)?;
+            let today = backoffice::plumbing::db::settings::office_today(tx)?;
             let options = backoffice::demo::Options {
                 clients: 40,
                 years: 3,
@@ -213,7 +213,7 @@ fn check_reads(conn: &Connection) {
         conn,
         "SELECT DISTINCT doc_date FROM document WHERE type = 'INVOICE' AND doc_date IS NOT NULL ORDER BY 1",
     );
-    let today = backoffice::db::settings::office_today(conn).unwrap();
+    let today = backoffice::plumbing::db::settings::office_today(conn).unwrap();
     let mut as_ofs: Vec<String> = (0..6).map(|i| dates[i * (dates.len() - 1) / 5].clone()).collect();
     as_ofs.push(today.to_string());
     for as_of in &as_ofs {
@@ -292,7 +292,7 @@ fn check_reads(conn: &Connection) {
             .unwrap()
             .page(conn, &page(n))
             .unwrap();
-            let pattern = backoffice::db::query::like_contains(q);
+            let pattern = backoffice::plumbing::db::query::like_contains(q);
             let mut stmt = conn
                 .prepare(
                     "SELECT d.id FROM document d JOIN client c ON c.id = d.client_id
@@ -451,7 +451,9 @@ async fn what_v7_keeps_matches_the_tables_before_and_after_writes() {
 
     let owner = app.owner().await;
     let conn = app.sql();
-    let today = backoffice::db::settings::office_today(&conn).unwrap().to_string();
+    let today = backoffice::plumbing::db::settings::office_today(&conn)
+        .unwrap()
+        .to_string();
     let module = strings(
         &conn,
         "SELECT module_id FROM module_price GROUP BY module_id HAVING MIN(price) > 0 ORDER BY module_id LIMIT 1",
@@ -600,7 +602,7 @@ async fn every_clients_statement_closes_at_what_it_owes_less_its_advances() {
         )
         .unwrap();
     }
-    let today = backoffice::db::settings::office_today(&conn).unwrap();
+    let today = backoffice::plumbing::db::settings::office_today(&conn).unwrap();
     let period = backoffice::statements::rules::period(None, None, today).unwrap();
     let mut owing = vec![];
     for id in &clients {

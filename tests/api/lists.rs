@@ -312,7 +312,7 @@ async fn every_csv_writes_amounts_in_rupees_with_two_decimals_and_a_plain_minus(
         .write_blocking(|tx| {
             let owner: String =
                 tx.query_row("SELECT id FROM staff WHERE role = 'owner'", [], |r| r.get(0))?;
-            let today = backoffice::db::settings::office_today(tx)?;
+            let today = backoffice::plumbing::db::settings::office_today(tx)?;
             let options = backoffice::demo::Options {
                 clients: 20,
                 years: 2,
@@ -528,7 +528,7 @@ fn twin_path_matches(documented: &str, twin: &str) -> bool {
 /// in rupees shown `#,##,##0.00`, dates are dates). Answers the amount cells read and whether
 /// the CSV was a 200.
 pub async fn xlsx_twin_matches_csv(app: &TestApp, csv_url: &str, cookie: &str) -> (usize, bool) {
-    use backoffice::http::xlsx::{Cell, typed};
+    use backoffice::plumbing::http::xlsx::{Cell, typed};
     use calamine::{Data, Reader};
     let (path, query) = csv_url.split_once('?').unwrap_or((csv_url, ""));
     let xlsx_url = format!(
@@ -644,7 +644,7 @@ async fn the_excel_twin_of_the_largest_list_costs_a_second_pass() {
         .write_blocking(|tx| {
             let owner: String =
                 tx.query_row("SELECT id FROM staff WHERE role = 'owner'", [], |r| r.get(0))?;
-            let today = backoffice::db::settings::office_today(tx)?;
+            let today = backoffice::plumbing::db::settings::office_today(tx)?;
             let options = backoffice::demo::Options {
                 clients: 1000,
                 years: 2,

@@ -1019,7 +1019,11 @@ async fn the_letterhead_falls_back_to_the_company_profile_and_takes_a_checked_lo
         StatusCode::PAYLOAD_TOO_LARGE
     );
     assert_eq!(o.app.count("SELECT COUNT(*) FROM template_logo"), 0);
-    let png = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/pdf/test_logo.png")).to_vec();
+    let png = include_bytes!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/src/plumbing/pdf/test_logo.png"
+    ))
+    .to_vec();
     let stored = upload(png, "logo.jpg").await;
     assert_eq!(
         (stored.status, stored.body["has_logo"].as_bool()),

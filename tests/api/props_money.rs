@@ -10,7 +10,7 @@ use crate::common::{Call, TestApp};
 use axum::http::{Method, StatusCode};
 use backoffice::documents::pricing::{self, LineInput, Mode};
 use backoffice::documents::rules::{self, line_tax};
-use backoffice::money::{self, amount_in_words, div_round_half_up, round_off, rupees};
+use backoffice::plumbing::money::{self, amount_in_words, div_round_half_up, round_off, rupees};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestRng, TestRunner};
 use serde_json::{Value, json};

@@ -318,7 +318,7 @@ fn days_ago(o: &Office, n: i64) -> String {
         .app
         .state
         .db
-        .read_blocking(backoffice::db::settings::office_today)
+        .read_blocking(backoffice::plumbing::db::settings::office_today)
         .unwrap();
     (today - chrono::Duration::days(n)).to_string()
 }

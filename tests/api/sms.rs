@@ -758,7 +758,7 @@ async fn operations_settings_are_checked_whole_audited_and_dated() {
             Some(5)
         )
     );
-    let today = backoffice::db::settings::office_today(&app.sql())
+    let today = backoffice::plumbing::db::settings::office_today(&app.sql())
         .unwrap()
         .to_string();
     assert_eq!(saved.body["effective_from"]["sms.balance_api_url"], today);

@@ -254,8 +254,8 @@ async fn the_closing_at_today_is_what_the_client_owes_less_its_advances() {
         (owes["outstanding"].as_i64(), owes["unallocated"].as_i64()),
         (Some(16_420_000), Some(2_000_000))
     );
-    let today = backoffice::db::settings::office_today(&h.app.sql()).unwrap();
-    let fy_start = backoffice::clock::Fy::of(today).first_day();
+    let today = backoffice::plumbing::db::settings::office_today(&h.app.sql()).unwrap();
+    let fy_start = backoffice::plumbing::clock::Fy::of(today).first_day();
     assert_eq!(
         (
             &statement.body["closing"],

@@ -685,7 +685,7 @@ async fn every_voucher_of_a_demo_office_balances_and_matches_the_books() {
         .write_blocking(|tx| {
             let owner: String =
                 tx.query_row("SELECT id FROM staff WHERE role = 'owner'", [], |r| r.get(0))?;
-            let today = backoffice::db::settings::office_today(tx)?;
+            let today = backoffice::plumbing::db::settings::office_today(tx)?;
             let options = backoffice::demo::Options {
                 clients: 40,
                 years: 3,

@@ -9,7 +9,7 @@
 
 use crate::common::{Call, Reply, TestApp};
 use axum::http::{Method, StatusCode};
-use backoffice::db::settings::office_today;
+use backoffice::plumbing::db::settings::office_today;
 use chrono::{Datelike, Duration, NaiveDate};
 use serde_json::{Value, json};
 

@@ -5,7 +5,7 @@
 
 use crate::common::{Call, TestApp};
 use axum::http::{Method, StatusCode};
-use backoffice::db::settings::office_today;
+use backoffice::plumbing::db::settings::office_today;
 use chrono::{Duration, NaiveDate};
 use serde_json::{Value, json};
 

@@ -10,7 +10,7 @@ use crate::common::browser::{
 use crate::common::cloud::FakeCloud;
 use crate::common::server::Server;
 use crate::common::webdriver::{Driver, Session};
-use backoffice::clock::Month;
+use backoffice::plumbing::clock::Month;
 use chrono::Duration;
 use serde_json::{Value, json};
 

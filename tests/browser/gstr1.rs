@@ -14,7 +14,7 @@ fn the_month_is_read_warned_and_downloaded() {
     let today = (chrono::Utc::now() + Duration::minutes(330)).date_naive();
     let period = today.format("%Y-%m").to_string();
     let body = "32AAACC1234A1Z";
-    let gstin = format!("{body}{}", backoffice::gstin::check_char(body).unwrap());
+    let gstin = format!("{body}{}", backoffice::plumbing::gstin::check_char(body).unwrap());
     let (status, _, chavara) = server.call(
         "POST",
         "/api/clients",

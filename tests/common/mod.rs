@@ -79,7 +79,7 @@ use axum::body::Body;
 use axum::extract::connect_info::MockConnectInfo;
 use axum::http::{HeaderMap, Method, Request, StatusCode, header};
 use backoffice::app;
-use backoffice::config::Config;
+use backoffice::plumbing::config::Config;
 use backoffice::setup::first_start::bootstrap;
 use backoffice::state::AppState;
 use http_body_util::BodyExt;

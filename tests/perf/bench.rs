@@ -197,7 +197,7 @@ fn main() {
     }
 
     // Writes: each request its own transaction; the floor runs the same transactions directly.
-    let db = backoffice::db::Db::open(&data).unwrap();
+    let db = backoffice::plumbing::db::Db::open(&data).unwrap();
     let next = Arc::new(AtomicUsize::new(0));
     let form26as = {
         let (fy, body) = tds::form26as_body(&db, &fixture);
@@ -655,7 +655,7 @@ fn shown(row: Row, server: &Server) -> Row {
 }
 
 /// Commits per second of a one-row transaction on the server's write path settings.
-fn commit_floor(db: &backoffice::db::Db, budget: Duration) -> f64 {
+fn commit_floor(db: &backoffice::plumbing::db::Db, budget: Duration) -> f64 {
     db.write_blocking(|tx| {
         tx.execute_batch("CREATE TABLE IF NOT EXISTS bench_commit (n INTEGER)")?;
         Ok(())

@@ -3,8 +3,8 @@
 //! connection, after the same session lookup).
 
 use crate::reads::{Fixture, Kind, ReadScenario, Reader, read_as};
-use backoffice::clock::Month;
 use backoffice::gst_return::rules;
+use backoffice::plumbing::clock::Month;
 
 pub fn scenarios(f: &Fixture) -> Vec<ReadScenario> {
     let month = Month::of(f.today).previous();

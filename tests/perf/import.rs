@@ -8,8 +8,8 @@
 use crate::http::{Client, Measured, summarize};
 use crate::office::{self, Server};
 use crate::reads::PathOf;
-use backoffice::clock::Fy;
 use backoffice::demo::Rng;
+use backoffice::plumbing::clock::Fy;
 use chrono::{Datelike, Days, NaiveDate};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -155,7 +155,7 @@ fn gstin(rng: &mut Rng, n: usize) -> String {
         n % 10_000,
         letter(rng)
     );
-    let check = backoffice::gstin::check_char(&first14).expect("base-36 characters");
+    let check = backoffice::plumbing::gstin::check_char(&first14).expect("base-36 characters");
     format!("{first14}{check}")
 }
 
@@ -287,9 +287,9 @@ pub fn legacy_file(today: NaiveDate) -> LegacyFile {
             inv.date.format("%d-%m-%Y").to_string()
         };
         let amount = |rng: &mut Rng, paise: i64| match rng.below(10) {
-            0 => backoffice::money::rupees(paise),
-            1 => backoffice::money::decimal(paise),
-            _ => backoffice::money::amount(paise),
+            0 => backoffice::plumbing::money::rupees(paise),
+            1 => backoffice::plumbing::money::decimal(paise),
+            _ => backoffice::plumbing::money::amount(paise),
         };
         let total = amount(&mut rng, inv.total);
         let balance = match inv.balance {
@@ -393,7 +393,7 @@ fn age_session(data: &Path, cookie: &str) {
     let conn = rusqlite::Connection::open(data).unwrap();
     conn.busy_timeout(Duration::from_secs(5)).unwrap();
     let hash = backoffice::auth::rules::hash_token(cookie.trim_start_matches("bo_session="));
-    let earlier = backoffice::clock::timestamp(chrono::Utc::now() - chrono::Duration::minutes(5));
+    let earlier = backoffice::plumbing::clock::timestamp(chrono::Utc::now() - chrono::Duration::minutes(5));
     let aged = conn
         .execute(
             "UPDATE session SET last_seen_at = ?2 WHERE token_hash = ?1",
@@ -415,7 +415,7 @@ pub fn run(cached: &Path, data: &Path, paths: &[PathOf], before: Duration) -> Im
     let manager = office::sign_in(&addr, "manager@demo.office", backoffice::demo::STAFF_PASSWORD);
     let today = {
         let conn = crate::reads::reader(data);
-        backoffice::db::settings::office_today(&conn).unwrap()
+        backoffice::plumbing::db::settings::office_today(&conn).unwrap()
     };
     let made = Instant::now();
     let file = legacy_file(today);
@@ -497,7 +497,7 @@ pub fn run(cached: &Path, data: &Path, paths: &[PathOf], before: Duration) -> Im
     let series = committed["series"].as_array().map_or(0, Vec::len);
     let read_back = after["committed"]["verification"] == staged["verification"];
     let s = |d: Duration| d.as_secs_f64();
-    let rupees = backoffice::money::rupees(file.invoice_total);
+    let rupees = backoffice::plumbing::money::rupees(file.invoice_total);
     let facts = vec![
         (
             format!(

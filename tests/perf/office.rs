@@ -33,13 +33,13 @@ fn target_dir() -> PathBuf {
 /// checksums are in it: a migration not yet shipped may still change under the same version,
 /// and the server refuses a file whose applied migration differs from its own.
 fn cache_key() -> String {
-    let migrations = backoffice::db::embedded_migrations()
+    let migrations = backoffice::plumbing::db::embedded_migrations()
         .iter()
         .fold(0u64, |sum, m| sum.rotate_left(7) ^ m.checksum());
     format!(
         "backoffice {} schema V{} (migrations {migrations:016x}) demo-data --clients {CLIENTS} --years {YEARS} --seed 1",
         env!("CARGO_PKG_VERSION"),
-        backoffice::db::latest_schema_version()
+        backoffice::plumbing::db::latest_schema_version()
     )
 }
 

@@ -41,7 +41,7 @@ fn pdf_view(lines: usize) -> backoffice::documents::view::DocumentView {
             accent_color: "#1f4e79".into(),
             logo: Some(Logo {
                 mime: "image/png",
-                bytes: include_bytes!("../../src/pdf/test_logo.png").to_vec(),
+                bytes: include_bytes!("../../src/plumbing/pdf/test_logo.png").to_vec(),
             }),
         },
         recipient: Party {

@@ -3,8 +3,8 @@
 //! to the same file, after the same session lookup the server does for every request.
 
 use crate::http::Client;
-use backoffice::db::page::Page;
 use backoffice::documents::store::DocumentFilter;
+use backoffice::plumbing::db::page::Page;
 use chrono::{Datelike, NaiveDate};
 use rusqlite::{Connection, OpenFlags};
 use std::path::Path;
@@ -82,7 +82,7 @@ pub fn reader(data: &Path) -> Connection {
         OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX | OpenFlags::SQLITE_OPEN_URI,
     )
     .unwrap();
-    backoffice::db::configure_reader(&conn).unwrap();
+    backoffice::plumbing::db::configure_reader(&conn).unwrap();
     conn
 }
 
@@ -108,7 +108,7 @@ fn one(conn: &Connection, sql: &str) -> String {
 impl Fixture {
     pub fn discover(data: &Path, addr: &str, owner: String, manager: String) -> Fixture {
         let conn = reader(data);
-        let today = backoffice::db::settings::office_today(&conn).unwrap();
+        let today = backoffice::plumbing::db::settings::office_today(&conn).unwrap();
         let fy_start = NaiveDate::from_ymd_opt(
             if today.month() >= 4 {
                 today.year() - 1
@@ -379,7 +379,7 @@ pub fn scenarios(f: &Fixture) -> Vec<ReadScenario> {
             Arc::new(move |c, _| {
                 session(c, &mh);
                 let filter = invoices_between(from, to);
-                let line = backoffice::http::csv::line;
+                let line = backoffice::plumbing::http::csv::line;
                 let mut csv = line(&[
                     "Number",
                     "Type",
@@ -395,8 +395,11 @@ pub fn scenarios(f: &Fixture) -> Vec<ReadScenario> {
                     .unwrap()
                     .each(c, None, |r| {
                         let text = |v: &Option<String>| v.clone().unwrap_or_default();
-                        let total = backoffice::money::decimal(r.total);
-                        let outstanding = r.outstanding.map(backoffice::money::decimal).unwrap_or_default();
+                        let total = backoffice::plumbing::money::decimal(r.total);
+                        let outstanding = r
+                            .outstanding
+                            .map(backoffice::plumbing::money::decimal)
+                            .unwrap_or_default();
                         csv.push_str(&line(&[
                             &text(&r.doc_no),
                             &r.doc_type,
@@ -411,7 +414,12 @@ pub fn scenarios(f: &Fixture) -> Vec<ReadScenario> {
                         Ok(())
                     })
                     .unwrap();
-                backoffice::http::xlsx::write_workbook(csv.as_bytes(), std::io::sink(), "documents").unwrap();
+                backoffice::plumbing::http::xlsx::write_workbook(
+                    csv.as_bytes(),
+                    std::io::sink(),
+                    "documents",
+                )
+                .unwrap();
             }),
         );
     }
@@ -470,7 +478,7 @@ pub fn scenarios(f: &Fixture) -> Vec<ReadScenario> {
             let mh = mh.clone();
             move |c, _| {
                 session(c, &mh);
-                let today = backoffice::db::settings::office_today(c).unwrap();
+                let today = backoffice::plumbing::db::settings::office_today(c).unwrap();
                 let m = backoffice::catalog::store::get(c, &module, today)
                     .unwrap()
                     .unwrap();
@@ -501,9 +509,13 @@ pub fn scenarios(f: &Fixture) -> Vec<ReadScenario> {
             let mh = mh.clone();
             move |c, _| {
                 session(c, &mh);
-                let today = backoffice::db::settings::office_today(c).unwrap();
-                backoffice::db::settings::int(c, &backoffice::db::settings::PROJECT_STALL_DAYS, today)
-                    .unwrap();
+                let today = backoffice::plumbing::db::settings::office_today(c).unwrap();
+                backoffice::plumbing::db::settings::int(
+                    c,
+                    &backoffice::plumbing::db::settings::PROJECT_STALL_DAYS,
+                    today,
+                )
+                .unwrap();
                 projects::store::open_projects_with_activity(c, None).unwrap();
             }
         }),
@@ -517,7 +529,7 @@ pub fn scenarios(f: &Fixture) -> Vec<ReadScenario> {
         Arc::new(|_| "/api/audit?entity=document&action=issued".into()),
         Arc::new(move |c, _| {
             session(c, &oh);
-            backoffice::db::settings::office_offset(c).unwrap();
+            backoffice::plumbing::db::settings::office_offset(c).unwrap();
             let filter = audit::store::AuditFilter {
                 entity: Some("document".into()),
                 action: Some("issued".into()),
@@ -557,7 +569,7 @@ pub fn scenarios(f: &Fixture) -> Vec<ReadScenario> {
             let mh = mh.clone();
             move |c, _| {
                 session(c, &mh);
-                let today = backoffice::db::settings::office_today(c).unwrap();
+                let today = backoffice::plumbing::db::settings::office_today(c).unwrap();
                 reports::store::due_invoices(c, today, None, None).unwrap();
             }
         }),
@@ -572,7 +584,7 @@ pub fn scenarios(f: &Fixture) -> Vec<ReadScenario> {
             let mh = mh.clone();
             move |c, _| {
                 session(c, &mh);
-                backoffice::db::settings::office_today(c).unwrap();
+                backoffice::plumbing::db::settings::office_today(c).unwrap();
                 reports::store::gst_by_month(c, from, to, None).unwrap();
             }
         }),

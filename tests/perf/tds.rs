@@ -3,7 +3,7 @@
 //! operation the handler calls, on a read-only connection, after the same session lookup).
 
 use crate::reads::{Fixture, Kind, ReadScenario, Reader, first_page, read_as};
-use backoffice::clock::quarter_of;
+use backoffice::plumbing::clock::quarter_of;
 use backoffice::tds::Asked;
 
 pub fn scenarios(f: &Fixture) -> Vec<ReadScenario> {
@@ -36,8 +36,8 @@ pub fn scenarios(f: &Fixture) -> Vec<ReadScenario> {
 
 /// The body of a Form 26AS upload of last financial year on the large office: the demo's
 /// statement made from its receipts (tens of thousands of entries).
-pub fn form26as_body(db: &backoffice::db::Db, f: &Fixture) -> (String, String) {
-    let fy = backoffice::clock::Fy::of(f.today).previous();
+pub fn form26as_body(db: &backoffice::plumbing::db::Db, f: &Fixture) -> (String, String) {
+    let fy = backoffice::plumbing::clock::Fy::of(f.today).previous();
     let text = db
         .read_blocking(move |c| backoffice::demo::form26as::text(c, fy, f.today, 26))
         .unwrap();
@@ -58,7 +58,7 @@ pub fn upload_26as(f: &Fixture, body: String) -> crate::http::Work {
 }
 
 /// The floor of [`upload_26as`]: the handler's transaction on the same statement.
-pub fn upload_26as_directly(db: &backoffice::db::Db, f: &Fixture, fy: &str, text: &str) {
+pub fn upload_26as_directly(db: &backoffice::plumbing::db::Db, f: &Fixture, fy: &str, text: &str) {
     let user = crate::writes::manager(f);
     let input = backoffice::tds::Form26asInput {
         fy: Some(serde_json::json!(fy)),

@@ -55,7 +55,7 @@ pub fn scenarios(f: &Fixture) -> Vec<ReadScenario> {
             Kind::Report,
             "/api/renewals",
             |c: &Connection| {
-                let today = backoffice::db::settings::office_today(c).unwrap();
+                let today = backoffice::plumbing::db::settings::office_today(c).unwrap();
                 let (from, to) = backoffice::renewals::rules::range(None, None, today).unwrap();
                 let filter = RenewalFilter {
                     from,

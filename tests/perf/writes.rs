@@ -7,10 +7,10 @@ use crate::http::{Client, Work};
 use crate::reads::Fixture;
 use backoffice::auth::Role;
 use backoffice::auth::session::AuthUser;
-use backoffice::db::Db;
 use backoffice::documents::{drafts, numbering};
-use backoffice::error::AppError;
 use backoffice::payments::{corrections, recording};
+use backoffice::plumbing::db::Db;
+use backoffice::plumbing::error::AppError;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 

@@ -125,7 +125,7 @@ fn the_real_binary_serves_signs_in_backs_up_and_stops_cleanly() {
             && report.contains("integrity: ok")
             && report.contains(&format!(
                 "schema version: {}",
-                backoffice::db::latest_schema_version()
+                backoffice::plumbing::db::latest_schema_version()
             )),
         "{report}"
     );

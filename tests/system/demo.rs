@@ -105,7 +105,7 @@ fn the_same_seed_gives_the_same_office_and_it_keeps_the_rules() {
         .collect();
     assert!(!gstins.is_empty());
     for g in gstins {
-        backoffice::gstin::Gstin::parse(&g).unwrap_or_else(|e| panic!("{g}: {}", e.message));
+        backoffice::plumbing::gstin::Gstin::parse(&g).unwrap_or_else(|e| panic!("{g}: {}", e.message));
     }
     // Numbers are gapless per series and financial year, receipts included.
     let gaps = one("SELECT COUNT(*) FROM number_series s WHERE s.last_seq <>

@@ -91,7 +91,7 @@ impl Drop for Replicating {
 
 /// Waits until Litestream has found the data file `data` and keeps its state beside it.
 fn watched(data: &Path) {
-    let state = backoffice::db::backup::litestream_state(data);
+    let state = backoffice::plumbing::db::backup::litestream_state(data);
     let waiting = Instant::now();
     while !state.exists() {
         assert!(
@@ -204,7 +204,7 @@ fn lose_disk(data: &Path) {
     for suffix in ["", "-wal", "-shm"] {
         let _ = std::fs::remove_file(format!("{}{suffix}", data.display()));
     }
-    let state = backoffice::db::backup::litestream_state(data);
+    let state = backoffice::plumbing::db::backup::litestream_state(data);
     std::fs::remove_dir_all(&state).unwrap();
     assert!(!data.exists());
 }

@@ -478,7 +478,7 @@ fn the_windows_exe_serves_a_c_drive_path_backs_up_restores_and_stops_on_ctrl_c()
     assert!(
         report.contains(&format!(
             "schema version: {}",
-            backoffice::db::latest_schema_version()
+            backoffice::plumbing::db::latest_schema_version()
         )),
         "{report}"
     );

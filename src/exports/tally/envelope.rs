@@ -129,14 +129,14 @@ impl<W: Write> Envelope<W> {
             self.text("LEDGERNAME", &entry.ledger)?;
             self.text("ISDEEMEDPOSITIVE", yes(entry.amount < 0))?;
             self.text("ISPARTYLEDGER", yes(entry.party))?;
-            self.text("AMOUNT", &crate::money::decimal(entry.amount))?;
+            self.text("AMOUNT", &crate::plumbing::money::decimal(entry.amount))?;
             for bill in &entry.bills {
                 self.open("BILLALLOCATIONS.LIST")?;
                 if let Some(name) = &bill.name {
                     self.text("NAME", name)?;
                 }
                 self.text("BILLTYPE", bill.kind)?;
-                self.text("AMOUNT", &crate::money::decimal(bill.amount))?;
+                self.text("AMOUNT", &crate::plumbing::money::decimal(bill.amount))?;
                 self.close("BILLALLOCATIONS.LIST")?;
             }
             self.close("ALLLEDGERENTRIES.LIST")?;

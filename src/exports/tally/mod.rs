@@ -17,8 +17,8 @@ pub mod rules;
 pub mod store;
 
 use crate::auth::session::AuthUser;
-use crate::db::settings::{self, office_today};
-use crate::error::{AppError, Checks};
+use crate::plumbing::db::settings::{self, office_today};
+use crate::plumbing::error::{AppError, Checks};
 use chrono::{Datelike, NaiveDate};
 use envelope::{Envelope, Report};
 use rules::{FIELDS, Ledgers};

@@ -2,11 +2,11 @@
 //! audited): decisions 12, "Tally".
 
 use crate::auth::session::{Manager, Owner};
-use crate::error::{AppError, ErrorBody};
 use crate::exports::tally::envelope::Report;
 use crate::exports::tally::rules::Ledgers;
 use crate::exports::tally::{self, TallySettingsInput};
-use crate::http::extract::{JsonBody, QueryParams, query_choice};
+use crate::plumbing::error::{AppError, ErrorBody};
+use crate::plumbing::http::extract::{JsonBody, QueryParams, query_choice};
 use crate::state::AppState;
 use axum::Json;
 use axum::body::Body;

@@ -68,8 +68,8 @@ pub const FIELDS: [(&str, &str); 9] = [
 pub const MAX_NAME: usize = 100;
 
 /// A ledger or company name as typed, trimmed; empty is refused but for the company name.
-pub fn check_name(field: &str, label: &str, raw: &str) -> Result<String, crate::error::AppError> {
-    use crate::error::AppError;
+pub fn check_name(field: &str, label: &str, raw: &str) -> Result<String, crate::plumbing::error::AppError> {
+    use crate::plumbing::error::AppError;
     let name = raw.trim();
     if name.is_empty() && field != "company_name" {
         return Err(AppError::invalid(
@@ -221,7 +221,8 @@ pub struct Party {
 }
 
 pub(crate) fn state_of(code: Option<&str>) -> Option<String> {
-    code.and_then(crate::gstin::state_name).map(str::to_string)
+    code.and_then(crate::plumbing::gstin::state_name)
+        .map(str::to_string)
 }
 
 /// The voucher of an invoice (Sales: the party debited with the total, a new bill in the

@@ -6,8 +6,8 @@
 //! draft nor cancelled; their credit notes neither draft nor cancelled; payments recorded (a
 //! cancelled payment's allocations were removed when it was cancelled).
 
-use crate::error::AppError;
 use crate::exports::tally::rules::{Party, Payment, SaleDoc};
+use crate::plumbing::error::AppError;
 use chrono::NaiveDate;
 use rusqlite::{Connection, params};
 

@@ -213,7 +213,7 @@ pub async fn check_stored(
     url: String,
     allow_private: bool,
     field: &'static str,
-) -> Result<(), crate::error::AppError> {
+) -> Result<(), crate::plumbing::error::AppError> {
     refused_on(field, move || check_target(&url, allow_private)).await
 }
 
@@ -222,15 +222,15 @@ pub async fn check_stored_host(
     host: String,
     allow_private: bool,
     field: &'static str,
-) -> Result<(), crate::error::AppError> {
+) -> Result<(), crate::plumbing::error::AppError> {
     refused_on(field, move || resolve_host(&host, 0, allow_private).map(|_| ())).await
 }
 
 async fn refused_on(
     field: &'static str,
     check: impl FnOnce() -> Result<(), TargetError> + Send + 'static,
-) -> Result<(), crate::error::AppError> {
-    use crate::error::AppError;
+) -> Result<(), crate::plumbing::error::AppError> {
+    use crate::plumbing::error::AppError;
     tokio::task::spawn_blocking(check)
         .await
         .map_err(AppError::internal)?

@@ -81,7 +81,10 @@ struct Indic {
 
 macro_rules! noto {
     ($file:literal) => {
-        (include_bytes!(concat!("../../fonts/noto/", $file, ".ttf")), $file)
+        (
+            include_bytes!(concat!("../../../fonts/noto/", $file, ".ttf")),
+            $file,
+        )
     };
 }
 

@@ -11,7 +11,7 @@
 //! lone write commits at once and a burst is carried by few commits.
 
 use super::Savepoint;
-use crate::error::AppError;
+use crate::plumbing::error::AppError;
 use rusqlite::Connection;
 use std::any::Any;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -189,8 +189,8 @@ fn commit_group(conn: &Connection, group: Vec<WriteJob>) {
 
 #[cfg(test)]
 mod tests {
-    use crate::db::Db;
-    use crate::error::AppError;
+    use crate::plumbing::db::Db;
+    use crate::plumbing::error::AppError;
 
     /// A write that holds the writer for a while (an import's commit) is work to the health
     /// check; one that has held it past the longest a write may take is a hang.
@@ -351,7 +351,7 @@ mod tests {
             tokio::spawn(async move {
                 db.write(|c| {
                     c.execute("INSERT INTO t VALUES (2)", [])?;
-                    crate::db::savepoint(c, |c| -> Result<(), AppError> {
+                    crate::plumbing::db::savepoint(c, |c| -> Result<(), AppError> {
                         c.execute("INSERT INTO t VALUES (3)", [])?;
                         panic!("a nested write panics")
                     })

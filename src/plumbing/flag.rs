@@ -1,6 +1,6 @@
 //! Flags in JSON are integers 0/1 (spec 2 conventions, decisions 10): a record's yes/no column
 //! is answered as 0 or 1, and a request may give 0, 1, `true` or `false`. Use it on a field as
-//! `#[serde(with = "crate::flag")]` (`crate::flag::option` for an `Option<bool>`), with
+//! `#[serde(with = "crate::plumbing::flag")]` (`crate::plumbing::flag::option` for an `Option<bool>`), with
 //! `#[schema(value_type = u8)]` so the OpenAPI says what goes over the wire.
 
 use serde::Serializer;

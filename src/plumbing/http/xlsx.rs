@@ -7,7 +7,7 @@
 //! rows stream in: a bold, frozen header row, then each cell typed from its value as the CSV
 //! writers made it ([`typed`]):
 //!
-//! - an amount (`-52.30`, what [`crate::http::csv::amount`] writes and nothing else does) is a
+//! - an amount (`-52.30`, what [`crate::plumbing::http::csv::amount`] writes and nothing else does) is a
 //!   number in rupees shown with the Indian grouping `#,##,##0.00`;
 //! - a date `YYYY-MM-DD` is a date shown `dd-mm-yyyy`;
 //! - a whole number of at most nine digits without a leading zero (a count, a row number) is a
@@ -20,7 +20,7 @@
 //! constant-memory mode (rows go to a temporary file as they arrive) and the workbook's zip is
 //! streamed to the client as it is packed.
 
-use crate::error::AppError;
+use crate::plumbing::error::AppError;
 use crate::state::AppState;
 use axum::Router;
 use axum::body::{Body, Bytes};

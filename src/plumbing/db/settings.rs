@@ -1,8 +1,8 @@
 //! The dated settings store: appending a value makes it the one in force from its date on.
 
-use crate::clock;
-use crate::db::ids::new_id;
-use crate::error::AppError;
+use crate::plumbing::clock;
+use crate::plumbing::db::ids::new_id;
+use crate::plumbing::error::AppError;
 use chrono::NaiveDate;
 use rusqlite::{Connection, OptionalExtension, params};
 use serde_json::Value;
@@ -153,7 +153,7 @@ pub fn change_in(
         return Ok(());
     }
     set(tx, key, &after, office_today(tx)?, Some(user_id))?;
-    crate::db::audit::setting_changed(tx, user_id, key, before, after)
+    crate::plumbing::db::audit::setting_changed(tx, user_id, key, before, after)
 }
 
 /// The day the value of `key` in force today took effect; None when it was never set.

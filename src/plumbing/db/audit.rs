@@ -2,9 +2,9 @@
 //!
 //! Images pass through [`scrub`] first, so a secret handed in by mistake never lands in a row.
 
-use crate::clock;
-use crate::db::ids::new_id;
-use crate::error::AppError;
+use crate::plumbing::clock;
+use crate::plumbing::db::ids::new_id;
+use crate::plumbing::error::AppError;
 use rusqlite::{Connection, params};
 use serde_json::Value;
 

@@ -10,7 +10,7 @@
 //! - The password never enters an error text nor a `{:?}`.
 
 use super::{Email, MailError};
-use crate::outbound::{self, Guard};
+use crate::plumbing::outbound::{self, Guard};
 use lettre::message::header::ContentType;
 use lettre::message::{Mailbox, Mailboxes, MultiPart};
 use lettre::transport::smtp::authentication::Credentials;

@@ -9,7 +9,7 @@ pub mod pagination;
 pub mod url;
 pub mod xlsx;
 
-use crate::error::AppError;
+use crate::plumbing::error::AppError;
 use crate::state::AppState;
 use axum::Json;
 use axum::extract::State;

@@ -2,7 +2,7 @@
 //! 1 letter), an entity number (1-9 or A-Z), 'Z', and a check character (Luhn mod 36 over the
 //! first 14). Its first two digits are the state, which decides the place of supply.
 
-use crate::error::AppError;
+use crate::plumbing::error::AppError;
 use rusqlite::types::{FromSql, FromSqlResult, ToSql, ToSqlOutput, ValueRef};
 use serde::{Deserialize, Serialize};
 

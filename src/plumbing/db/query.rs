@@ -1,7 +1,7 @@
 //! A small builder for the filtered, paged list queries every area runs.
 
-use crate::db::page::{Page, Paginated};
-use crate::error::AppError;
+use crate::plumbing::db::page::{Page, Paginated};
+use crate::plumbing::error::AppError;
 use rusqlite::types::Value;
 use rusqlite::{Connection, Row, params_from_iter};
 
@@ -350,7 +350,7 @@ pub fn update_columns(conn: &Connection, table: &str, id: &str, changes: Changes
         .map(|(column, _)| format!("{column} = ?"))
         .collect();
     let mut values: Vec<Value> = changes.into_iter().map(|(_, v)| v).collect();
-    values.push(Value::Text(crate::clock::now_timestamp()));
+    values.push(Value::Text(crate::plumbing::clock::now_timestamp()));
     values.push(Value::Text(id.to_string()));
     let sql = format!(
         "UPDATE {table} SET {}, updated_at = ? WHERE id = ?",
@@ -373,8 +373,8 @@ pub fn text_or_null(value: &str) -> Value {
 /// `INSERT INTO table` with a new id, `created_at` and `updated_at` plus the given validated
 /// fields; answers the new id. Column names come from code, never from input.
 pub fn insert_row(conn: &Connection, table: &str, fields: Changes) -> rusqlite::Result<String> {
-    let id = crate::db::ids::new_id();
-    let now = crate::clock::now_timestamp();
+    let id = crate::plumbing::db::ids::new_id();
+    let now = crate::plumbing::clock::now_timestamp();
     let mut columns = vec!["id", "created_at", "updated_at"];
     let mut values = vec![
         Value::Text(id.clone()),

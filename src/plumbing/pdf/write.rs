@@ -6,7 +6,7 @@
 use super::fonts::{self, Font, Run};
 use super::image::{Image, ImageData, deflate};
 use super::layout::{Color, Op, PAGE_H, PAGE_W, Page, Style, Writer};
-use crate::error::AppError;
+use crate::plumbing::error::AppError;
 use pdf_writer::types::{CidFontType, FontFlags, SystemInfo, UnicodeCmap};
 use pdf_writer::{Content, Filter, Finish, Name, Pdf, Rect, Ref, Str, TextStr};
 use std::sync::Arc;

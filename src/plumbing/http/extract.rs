@@ -2,8 +2,8 @@
 //! client's address behind the one trusted proxy hop, and record ids from the path. The session
 //! and role extractors live with sign-in (`auth::session`).
 
-use crate::clock;
-use crate::error::AppError;
+use crate::plumbing::clock;
+use crate::plumbing::error::AppError;
 use crate::state::AppState;
 use axum::body::Bytes;
 use axum::extract::{ConnectInfo, FromRequest, FromRequestParts, Request};

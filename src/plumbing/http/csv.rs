@@ -7,9 +7,9 @@
 //! with [`amount`] (rupees, two decimals, a plain minus) and any cell that is wholly a number
 //! passes unguarded.
 
-use crate::db::Db;
-use crate::db::query::Listing;
-use crate::error::AppError;
+use crate::plumbing::db::Db;
+use crate::plumbing::db::query::Listing;
+use crate::plumbing::error::AppError;
 use axum::body::Body;
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
@@ -18,7 +18,7 @@ use rusqlite::Connection;
 /// An amount cell: rupees with two decimals and a plain `-` for a negative (`-52.30`), which
 /// [`cell`] never guards because it is a number.
 pub fn amount(paise: i64) -> String {
-    crate::money::decimal(paise)
+    crate::plumbing::money::decimal(paise)
 }
 
 /// Whether a cell is wholly a number (`-52.30`, `7`, `-0.5`): a spreadsheet reads it as a value,

@@ -31,7 +31,7 @@ pub struct Config {
     pub outbound_timeout: std::time::Duration,
     /// Who checkpoints the WAL: the server, or Litestream when it replicates the data file
     /// (`--replicated`).
-    pub checkpoints: crate::db::Checkpoints,
+    pub checkpoints: crate::plumbing::db::Checkpoints,
     /// The certificate authority (PEM) of an office's own mail server, trusted by SMTP's TLS
     /// beside the public roots (`--smtp-ca-file`); read once at start and kept for the life
     /// of the process ([`read_smtp_ca`]).
@@ -42,14 +42,14 @@ pub struct Config {
 /// stops the start, rather than every send failing later.
 pub fn read_smtp_ca(path: &std::path::Path) -> Result<&'static [u8], String> {
     let pem = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    crate::mail::smtp::check_ca(&pem).map_err(|e| format!("{}: {e}", path.display()))?;
+    crate::plumbing::mail::smtp::check_ca(&pem).map_err(|e| format!("{}: {e}", path.display()))?;
     Ok(Box::leak(pem.into_boxed_slice()))
 }
 
 impl Config {
     /// The rules this server's outbound calls are made under.
-    pub fn guard(&self) -> crate::outbound::Guard {
-        crate::outbound::Guard {
+    pub fn guard(&self) -> crate::plumbing::outbound::Guard {
+        crate::plumbing::outbound::Guard {
             allow_private: self.allow_private_targets,
             timeout: self.outbound_timeout,
             smtp_ca: self.smtp_ca,
@@ -70,8 +70,8 @@ impl Default for Config {
             backup_every_hours: 24,
             backup_keep: 7,
             longest_write: std::time::Duration::from_secs(120),
-            outbound_timeout: crate::outbound::TIMEOUT,
-            checkpoints: crate::db::Checkpoints::Server,
+            outbound_timeout: crate::plumbing::outbound::TIMEOUT,
+            checkpoints: crate::plumbing::db::Checkpoints::Server,
             smtp_ca: None,
         }
     }

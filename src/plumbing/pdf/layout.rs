@@ -274,9 +274,9 @@ impl Page {
 
     /// A QR code `size` points square, its top-left corner at (`x`, `y`), the quiet zone
     /// included: the dark runs filled as one path on white.
-    pub fn qr(&mut self, qr: &crate::qr::Qr, x: f32, y: f32, size: f32) {
+    pub fn qr(&mut self, qr: &crate::plumbing::qr::Qr, x: f32, y: f32, size: f32) {
         let module = size / qr.size_with_quiet_zone() as f32;
-        let at = |m: usize| (m + crate::qr::QUIET_ZONE) as f32 * module;
+        let at = |m: usize| (m + crate::plumbing::qr::QUIET_ZONE) as f32 * module;
         self.rect(x, y, size, size, Some(Color::WHITE), None);
         let rects = qr
             .runs

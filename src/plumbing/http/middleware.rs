@@ -1,7 +1,7 @@
 //! Layers every request passes: the request log, security headers, the CSRF rule, and closing
 //! a connection whose request body was left unread.
 
-use crate::error::AppError;
+use crate::plumbing::error::AppError;
 use axum::body::{Body, BodyDataStream, Bytes};
 use axum::extract::Request;
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};

@@ -10,8 +10,8 @@
 
 pub mod smtp;
 
-use crate::error::AppError;
-use crate::outbound::{self, CallError, Guard, TargetError};
+use crate::plumbing::error::AppError;
+use crate::plumbing::outbound::{self, CallError, Guard, TargetError};
 use base64::Engine;
 use serde::{Deserialize, Serialize};
 

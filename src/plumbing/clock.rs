@@ -2,7 +2,7 @@
 //! office days; calendar months (`YYYY-MM`), which the monthly figures and reports count in; and
 //! the one reading of a date a request body writes `YYYY-MM-DD` ([`check_date`]).
 
-use crate::error::AppError;
+use crate::plumbing::error::AppError;
 use chrono::{DateTime, Datelike, FixedOffset, NaiveDate, SecondsFormat, Utc};
 
 pub fn now() -> DateTime<Utc> {

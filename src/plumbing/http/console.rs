@@ -66,7 +66,7 @@ pub async fn serve(method: Method, uri: Uri, headers: HeaderMap) -> Response {
 
 /// A web font of the scripts of India (`assets/fonts.css`), from the bytes the PDFs embed.
 fn serve_font(name: &str, method: &Method, headers: &HeaderMap) -> Option<Response> {
-    let data = crate::pdf::fonts::file(name)?;
+    let data = crate::plumbing::pdf::fonts::file(name)?;
     // The binary's version and the file's name and length: the font changes only with a binary.
     let etag = format!("\"{}-{name}-{}\"", env!("CARGO_PKG_VERSION"), data.len());
     let mut response = if headers

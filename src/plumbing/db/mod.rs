@@ -25,8 +25,8 @@ pub mod query;
 pub mod settings;
 mod writer;
 
-use crate::error::AppError;
-use crate::workers::Workers;
+use crate::plumbing::error::AppError;
+use crate::plumbing::workers::Workers;
 use r2d2_sqlite::SqliteConnectionManager;
 use rusqlite::{Connection, OpenFlags, TransactionBehavior};
 use std::path::{Path, PathBuf};

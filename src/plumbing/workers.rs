@@ -6,7 +6,7 @@
 //! there took the server to 1.7 GB through the benchmark's sign-ins; the same few threads keep
 //! memory to a few arenas' worth, and a queued job costs no thread hand-off (docs/benchmark.md).
 
-use crate::error::AppError;
+use crate::plumbing::error::AppError;
 use std::sync::mpsc::Sender;
 use std::sync::{Arc, Mutex};
 
