@@ -11,7 +11,6 @@ pub mod book;
 pub mod catalog;
 pub mod clients;
 pub mod cloud_costs;
-pub mod cockpit;
 pub mod company;
 pub mod contracts;
 pub mod dashboard;
@@ -87,8 +86,7 @@ pub fn app(state: AppState) -> Router {
         .merge(crate::renewals::routes::router())
         .merge(crate::revenue::routes::router())
         .merge(crate::gst_return::routes::router())
-        .merge(crate::dashboard::routes::router())
-        .merge(crate::cockpit::routes::router())
+        .merge(crate::dashboard::router())
         .merge(crate::cloud_costs::routes::router())
         .merge(crate::search::routes::router())
         .merge(crate::whatsapp::routes::router())

@@ -1,7 +1,7 @@
 //! `GET /api/dashboard` (decisions 5): the signed-in user's home page.
 
+use super::home::{self as dashboard, Dashboard};
 use crate::auth::session::AuthUser;
-use crate::dashboard::{self, Dashboard};
 use crate::plumbing::error::{AppError, ErrorBody};
 use crate::plumbing::http::extract::QueryParams;
 use crate::state::AppState;

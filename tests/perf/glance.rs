@@ -39,7 +39,7 @@ pub fn scenarios(f: &Fixture) -> Vec<ReadScenario> {
             Kind::Report,
             "/api/reports/mis",
             |c| {
-                let mis = backoffice::cockpit::mis(c).unwrap();
+                let mis = backoffice::dashboard::mis(c).unwrap();
                 assert!(
                     mis.billed.series.iter().any(|v| *v > 0),
                     "nothing billed in a year"

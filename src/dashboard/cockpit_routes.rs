@@ -1,7 +1,7 @@
 //! `GET /api/reports/mis` (spec 4.7): the owner's cockpit.
 
+use super::cockpit::{self, Mis};
 use crate::auth::session::Owner;
-use crate::cockpit::{self, Mis};
 use crate::plumbing::error::{AppError, ErrorBody};
 use crate::state::AppState;
 use axum::Json;

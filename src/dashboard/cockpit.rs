@@ -8,10 +8,8 @@
 //! opened and resolved days. The renewals, the reminder queue and the SMS balances keep no past,
 //! so those tiles have today's figure only.
 
-pub mod routes;
-pub mod store;
-
-use crate::dashboard::RenewalsTile;
+use super::cockpit_store as store;
+use super::home::{RENEWAL_DAYS, RenewalsTile};
 use crate::pipeline::{self, Bands};
 use crate::plumbing::db::settings;
 use crate::plumbing::error::AppError;
@@ -121,7 +119,7 @@ pub fn mis(conn: &Connection) -> Result<Mis, AppError> {
     }
     let month_ends: Vec<NaiveDate> = range.each().map(|m| m.last_day().min(today)).collect();
     let quotes = pipeline::open_quotes(conn, None)?;
-    let (renewals, renewal_amount) = renewals::due_within(conn, crate::dashboard::RENEWAL_DAYS, None)?;
+    let (renewals, renewal_amount) = renewals::due_within(conn, RENEWAL_DAYS, None)?;
     let (open, past_sla) = tickets::still_open(conn, None)?;
     let (queued, failed) = store::reminder_queue(conn)?;
     let (low, threshold) = sms_report::low_count(conn, None)?;
@@ -141,7 +139,7 @@ pub fn mis(conn: &Connection) -> Result<Mis, AppError> {
         renewals: RenewalsTile {
             count: renewals,
             amount: renewal_amount,
-            days: crate::dashboard::RENEWAL_DAYS,
+            days: RENEWAL_DAYS,
         },
         tickets: TicketTile {
             open,
