@@ -59,7 +59,7 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 /// the console and the layers every request passes. The one place that knows every area.
 pub fn app(state: AppState) -> Router {
     let (api, mut openapi) = OpenApiRouter::with_openapi(openapi::ApiDoc::openapi())
-        .routes(routes!(http::health))
+        .routes(routes!(http::answers::health))
         .merge(crate::auth::routes::router())
         .merge(crate::staff::routes::router())
         .merge(crate::clients::router())

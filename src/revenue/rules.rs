@@ -10,7 +10,7 @@
 use crate::plumbing::clock::Fy;
 use crate::plumbing::clock::Month;
 use crate::plumbing::error::AppError;
-use chrono::{Datelike, NaiveDate};
+use chrono::NaiveDate;
 
 /// The longest range a report reads.
 pub const MAX_MONTHS: i64 = 120;
@@ -76,15 +76,7 @@ impl Months {
                 let from = match (from, start) {
                     (Some(f), _) => month_param(f, "from")?,
                     (None, Start::Trailing(n)) => to.plus(1 - n),
-                    (None, Start::FinancialYear) => {
-                        let day = to.first_day();
-                        let year = if day.month() >= 4 {
-                            day.year()
-                        } else {
-                            day.year() - 1
-                        };
-                        Month::of(NaiveDate::from_ymd_opt(year, 4, 1).expect("the first of April"))
-                    }
+                    (None, Start::FinancialYear) => Month::of(Fy::of(to.first_day()).first_day()),
                 };
                 Months { from, to }
             }

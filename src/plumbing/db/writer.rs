@@ -10,7 +10,7 @@
 //! A group is what has queued up while the previous one ran, at most [`GROUP`] writes, so a
 //! lone write commits at once and a burst is carried by few commits.
 
-use super::Savepoint;
+use super::savepoint::Savepoint;
 use crate::plumbing::error::AppError;
 use rusqlite::Connection;
 use std::any::Any;

@@ -9,7 +9,7 @@
 //! - The same timeout as other outbound calls, on the connection and each exchange.
 //! - The password never enters an error text nor a `{:?}`.
 
-use super::{Email, MailError};
+use super::message::{Email, MailError};
 use crate::plumbing::outbound::{self, Guard};
 use lettre::message::header::ContentType;
 use lettre::message::{Mailbox, Mailboxes, MultiPart};
