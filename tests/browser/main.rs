@@ -33,3 +33,53 @@ mod sms;
 mod tally;
 mod tds;
 mod worklists;
+
+/// Where each area's screens are tested here: `grep '"tickets"' tests/browser/main.rs` finds the
+/// modules that drive the tickets' pages. Areas without a screen of their own (plumbing, demo,
+/// jobs' triggers) are tested in tests/api (its `AREAS`).
+pub const AREAS: &[(&str, &[&str])] = &[
+    ("audit", &["audit", "layout"]),
+    ("auth", &["auth", "forms"]),
+    ("catalog", &["projects"]),
+    ("clients", &["clients", "forms"]),
+    ("cloud_costs", &["cloud_costs"]),
+    ("company", &["settings", "forms"]),
+    ("contracts", &["contracts"]),
+    ("dashboard", &["glance"]),
+    ("directory", &["search"]),
+    ("documents", &["documents", "forms"]),
+    ("email", &["outbound", "settings"]),
+    ("exports", &["tally"]),
+    ("gst_return", &["gstr1"]),
+    ("imports", &["imports"]),
+    ("jobs", &["reminders"]),
+    ("operations", &["settings", "sms"]),
+    ("payments", &["payments", "forms"]),
+    ("pipeline", &["worklists"]),
+    ("projects", &["projects", "worklists"]),
+    ("recurring", &["contracts"]),
+    ("reminders", &["reminders"]),
+    ("renewals", &["worklists"]),
+    ("reports", &["payments", "glance"]),
+    ("revenue", &["glance"]),
+    ("search", &["search"]),
+    ("sms", &["sms"]),
+    ("staff", &["auth", "forms"]),
+    ("statements", &["clients"]),
+    ("tds", &["tds"]),
+    ("tickets", &["worklists", "glance"]),
+];
+
+/// The map above names areas of src/ and modules of this crate only (no browser needed).
+#[test]
+fn the_map_names_areas_and_modules_that_exist() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    for (area, modules) in AREAS {
+        assert!(root.join("src").join(area).is_dir(), "no area {area}");
+        for module in *modules {
+            let file = root.join("tests/browser").join(format!("{module}.rs"));
+            assert!(file.exists(), "{area}: no module {module}");
+        }
+    }
+}
+
