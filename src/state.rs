@@ -1,7 +1,9 @@
 //! What every handler can reach: the plumbing (the data file, the configuration, the hashing
 //! threads) and the areas' own state, each a type of its area that handlers take as a sub-state
 //! (axum's `FromRef`): the sign-in limiters and the reveal limit (`auth::limiter`), the SMS
-//! balance pull (`sms::pull`).
+//! balance pull (`sms::pull`). The plumbing's own handlers and extractors (the health check, the
+//! client's address) take the data file and the configuration as sub-states the same way, so the
+//! plumbing never names the application.
 
 use crate::auth::limiter::{LoginLimits, Reveals};
 use crate::plumbing::config::Config;
@@ -44,6 +46,18 @@ impl AppState {
         work: impl FnOnce() -> T + Send + 'static,
     ) -> Result<T, AppError> {
         self.hashers.run(work).await
+    }
+}
+
+impl FromRef<AppState> for Db {
+    fn from_ref(state: &AppState) -> Self {
+        state.db.clone()
+    }
+}
+
+impl FromRef<AppState> for Arc<Config> {
+    fn from_ref(state: &AppState) -> Self {
+        state.config.clone()
     }
 }
 

@@ -57,7 +57,10 @@ pub const AREAS: &[(&str, &[&str])] = &[
     ("dashboard", &["glance"]),
     ("demo", &["large_office"]),
     ("directory", &["directory"]),
-    ("documents", &["documents", "lists", "props_money", "malayalam", "upi", "staff"]),
+    (
+        "documents",
+        &["documents", "lists", "props_money", "malayalam", "upi", "staff"],
+    ),
     ("email", &["outbound", "email_log", "smtp"]),
     ("exports", &["tally"]),
     ("gst_return", &["gstr1"]),
@@ -66,7 +69,10 @@ pub const AREAS: &[(&str, &[&str])] = &[
     ("operations", &["sms", "settings"]),
     ("payments", &["payments", "lists", "tds"]),
     ("pipeline", &["worklists"]),
-    ("plumbing", &["console", "backup", "outbound", "props_money", "lists"]),
+    (
+        "plumbing",
+        &["console", "backup", "outbound", "props_money", "lists"],
+    ),
     ("projects", &["projects"]),
     ("recurring", &["contracts"]),
     ("reminders", &["reminders", "whatsapp"]),

@@ -82,4 +82,3 @@ fn the_map_names_areas_and_modules_that_exist() {
         }
     }
 }
-

@@ -1,13 +1,15 @@
 //! The service's own answers: the health check, unknown addresses and methods, and the body
 //! limit every request has.
 
+use crate::plumbing::config::Config;
+use crate::plumbing::db::Db;
 use crate::plumbing::error::AppError;
-use crate::state::AppState;
 use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::IntoResponse;
 use serde::Serialize;
+use std::sync::Arc;
 use utoipa::ToSchema;
 
 /// The largest request body accepted anywhere (uploads set their own, smaller, limits).
@@ -45,15 +47,11 @@ const WRITER_PATIENCE: std::time::Duration = std::time::Duration::from_secs(2);
 /// a write, so a service manager restarts a server whose writer died.
 #[utoipa::path(get, path = "/api/health", tag = "health", security(()),
     responses((status = 200, body = Health), (status = 503, description = "The database or its writer does not answer", body = Health)))]
-pub async fn health(State(state): State<AppState>) -> impl IntoResponse {
-    let reads = state
-        .db
+pub async fn health(State(db): State<Db>, State(config): State<Arc<Config>>) -> impl IntoResponse {
+    let reads = db
         .read(|c| Ok(c.query_row("SELECT 1", [], |r| r.get::<_, i64>(0))?))
         .await;
-    let writes = state
-        .db
-        .writer_answers(WRITER_PATIENCE, state.config.longest_write)
-        .await;
+    let writes = db.writer_answers(WRITER_PATIENCE, config.longest_write).await;
     let version = env!("CARGO_PKG_VERSION");
     if let (Ok(_), true) = (&reads, writes) {
         return (

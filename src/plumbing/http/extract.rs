@@ -3,15 +3,16 @@
 //! and role extractors live with sign-in (`auth::session`).
 
 use crate::plumbing::clock;
+use crate::plumbing::config::Config;
 use crate::plumbing::error::AppError;
-use crate::state::AppState;
 use axum::body::Bytes;
-use axum::extract::{ConnectInfo, FromRequest, FromRequestParts, Request};
+use axum::extract::{ConnectInfo, FromRef, FromRequest, FromRequestParts, Request};
 use axum::http::StatusCode;
 use axum::http::request::Parts;
 use serde::de::DeserializeOwned;
 use serde_path_to_error::Segment;
 use std::net::{IpAddr, SocketAddr};
+use std::sync::Arc;
 
 /// A JSON request body. Malformed JSON is a 400; a well-formed body holding a wrong value is a
 /// 422 naming the field; an oversized body is a 413.
@@ -158,10 +159,14 @@ pub struct ClientInfo {
     pub origin: Option<String>,
 }
 
-impl FromRequestParts<AppState> for ClientInfo {
+impl<S> FromRequestParts<S> for ClientInfo
+where
+    S: Send + Sync,
+    Arc<Config>: FromRef<S>,
+{
     type Rejection = AppError;
 
-    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
         let peer: Option<IpAddr> = ConnectInfo::<SocketAddr>::from_request_parts(parts, state)
             .await
             .ok()
@@ -173,7 +178,7 @@ impl FromRequestParts<AppState> for ClientInfo {
                 .and_then(|v| v.to_str().ok())
                 .map(str::trim)
         };
-        let via_trusted_proxy = peer.is_some() && peer == state.config.trusted_proxy;
+        let via_trusted_proxy = peer.is_some() && peer == Arc::<Config>::from_ref(state).trusted_proxy;
         let forwarded = via_trusted_proxy
             .then(|| {
                 header("x-forwarded-for")

@@ -21,7 +21,6 @@
 //! streamed to the client as it is packed.
 
 use crate::plumbing::error::AppError;
-use crate::state::AppState;
 use axum::Router;
 use axum::body::{Body, Bytes};
 use axum::extract::{ConnectInfo, Request};
@@ -60,7 +59,7 @@ const CHUNK: usize = 64 * 1024;
 /// Adds to `api` an `.xlsx` twin of every `GET` route of `doc` whose path ends in `.csv`, and the
 /// twin's operation to `doc` (the CSV's parameters and statuses, a workbook for its 200, and a
 /// 422 `too_many_rows` past Excel's row limit). `state` lets the twins call the CSV routes.
-pub fn twins(api: Router<AppState>, doc: &mut Document, state: &AppState) -> Router<AppState> {
+pub fn twins<S: Clone + Send + Sync + 'static>(api: Router<S>, doc: &mut Document, state: &S) -> Router<S> {
     let csv_routes: Router = api.clone().with_state(state.clone());
     let csv_paths: Vec<String> = doc
         .paths
