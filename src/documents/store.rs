@@ -470,7 +470,8 @@ pub fn visible_document(conn: &Connection, user: &AuthUser, id: &str) -> Result<
     get(conn, id, user.book().as_deref())?.ok_or_else(|| AppError::not_found("document"))
 }
 
-/// The number of the document `id` (None while it has none).
+/// The number of the document `id` (None while it has none); an error when there is no such
+/// document.
 pub fn doc_no_of(conn: &Connection, id: &str) -> Result<Option<String>, AppError> {
     Ok(
         conn.query_row("SELECT doc_no FROM document WHERE id = ?1", [id], |r| {

@@ -2,7 +2,8 @@
 //! invoices is staged (`staging`), its problems corrected or excluded row by row, and committed
 //! in one transaction (`commit`) that seeds the number series past the legacy numbers.
 //!
-//! - `staging`: a file staged, a row corrected, excluded or matched; the status.
+//! - `staging`: a file staged, re-checked or discarded; a row corrected or its action set; the
+//!   status.
 //! - `commit`: the staged rows committed as clients, contacts and legacy invoices.
 //! - `reading`: the file's headers and CSV rows read; the sample file.
 //! - `checks`: the checks a row passes or fails on its own.
