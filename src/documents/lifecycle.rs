@@ -15,8 +15,8 @@ use crate::plumbing::db::audit::record;
 use crate::plumbing::db::settings;
 use crate::plumbing::error::AppError;
 use crate::reminders;
+use rusqlite::Connection;
 use rusqlite::types::Value;
-use rusqlite::{Connection, params};
 
 fn is_live(doc: &Document) -> bool {
     !matches!(doc.status.as_str(), "draft" | "cancelled")
@@ -311,10 +311,7 @@ pub fn credit_note_in(
         line.explicit_price = Some(line.unit_price);
     }
     let note = linked_draft(tx, user, &invoice, "CREDIT_NOTE", &priced, invoice.intra_state)?;
-    tx.execute(
-        "UPDATE document SET notes = ?2 WHERE id = ?1",
-        params![note, reason],
-    )?;
+    store::set_notes(tx, &note, reason)?;
     let issued = issue_in(tx, user, &note)?;
     store::add_event(tx, id, "credited", Some(&user.id), Some(reason))?;
     audit_doc(

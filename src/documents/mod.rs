@@ -1,4 +1,19 @@
-//! Quotations, proforma invoices, GST invoices and credit notes.
+//! Quotations, proforma invoices, GST invoices and credit notes. The operations, each in a file
+//! named for it:
+//!
+//! - `drafts`: a new draft, its place of supply and prices; `preview`: an unsaved draft drawn.
+//! - `numbering`: issuing, with the next number of the series.
+//! - `lifecycle`: sent, accepted, lost, convert, supersede, cancel, credit note.
+//! - `quotes`: proformas made from a subscription (renewal, SMS top-up).
+//! - `shares`: public share links; `delivery`: documents sent by email.
+//! - `pricing`: a document's lines priced; `upi`: the UPI link of a bill that is owed.
+//! - `view`: what a rendered document shows; `html` and `pdf` draw it (`pdf_samples`: the
+//!   PDF tests' sample invoice).
+//!
+//! `rules`: numbers, states, checks. `store`: a document's SQL (`lists_store` the list,
+//! `shares_store` the share links, `numbers_store` the number series, `upi_store` the UPI
+//! link's client read). `routes`, `lifecycle_routes`, `quote_routes`, `share_routes`,
+//! `delivery_routes`: handlers.
 
 pub mod delivery;
 pub mod delivery_routes;
@@ -6,8 +21,12 @@ pub mod drafts;
 pub mod html;
 pub mod lifecycle;
 pub mod lifecycle_routes;
+pub mod lists_store;
 pub mod numbering;
+pub mod numbers_store;
 pub mod pdf;
+#[cfg(test)]
+pub mod pdf_samples;
 pub mod preview;
 pub mod pricing;
 pub mod quote_routes;
@@ -16,13 +35,15 @@ pub mod routes;
 pub mod rules;
 pub mod share_routes;
 pub mod shares;
+pub mod shares_store;
 pub mod store;
 pub mod upi;
+pub mod upi_store;
 pub mod view;
 
+pub use pdf::pdf_response;
+
 use crate::state::AppState;
-use axum::http::header;
-use axum::response::{IntoResponse, Response};
 use utoipa_axum::router::OpenApiRouter;
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -31,22 +52,4 @@ pub fn router() -> OpenApiRouter<AppState> {
         .merge(quote_routes::router())
         .merge(share_routes::router())
         .merge(delivery_routes::router())
-}
-
-/// A document's PDF: inline, or as an attachment named from its number (decisions 5).
-pub fn pdf_response(bytes: Vec<u8>, doc_no: Option<&str>, download: bool) -> Response {
-    let name = view::pdf_file_name(doc_no);
-    let disposition = format!(
-        "{}; filename=\"{name}\"",
-        if download { "attachment" } else { "inline" }
-    );
-    (
-        [
-            (header::CONTENT_TYPE, "application/pdf".to_string()),
-            (header::CONTENT_DISPOSITION, disposition),
-            (header::CACHE_CONTROL, "private, no-store".to_string()),
-        ],
-        bytes,
-    )
-        .into_response()
 }

@@ -1,19 +1,25 @@
-//! The SQL of documents: headers, lines, the timeline and the number series.
+//! The SQL of documents: a document's row with its lines and timeline, the payments and credit
+//! notes an invoice shows, legacy invoices, and what a client's invoices still owe. The shares
+//! are in `shares_store`, the list in `lists_store`, the number series in `numbers_store`;
+//! their functions are named here too, so callers keep their paths.
 
 use crate::auth::session::AuthUser;
 use crate::book;
+use crate::documents::lists_store::FROM;
 use crate::documents::pricing::{Priced, PricedLine, Totals};
 use crate::documents::{rules, upi};
 use crate::plumbing::clock;
-use crate::plumbing::db::query::{
-    Changes, Filter, ListQuery, Listing, Plan, Tally, insert_row, starts_with, update_columns,
-};
+use crate::plumbing::db::query::{Changes, insert_row, update_columns};
 use crate::plumbing::db::settings;
 use crate::plumbing::error::AppError;
 use rusqlite::types::Value;
 use rusqlite::{Connection, OptionalExtension, Row, params};
 use serde::Serialize;
 use utoipa::ToSchema;
+
+pub use crate::documents::lists_store::{DocumentFilter, DocumentRow, list};
+pub use crate::documents::numbers_store::{index_numbers, next_seq, numbers_held, seed_series};
+pub use crate::documents::shares_store::{Share, document_of_token, insert_share, revoke_share, shares_of};
 
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct Line {
@@ -110,36 +116,11 @@ pub struct CreditNoteRef {
     pub total: i64,
 }
 
-/// A row of the document list (no lines or events).
-#[derive(Debug, Clone, Serialize, ToSchema)]
-pub struct DocumentRow {
-    pub id: String,
-    #[serde(rename = "type")]
-    pub doc_type: String,
-    pub status: String,
-    #[serde(rename = "docNo")]
-    pub doc_no: Option<String>,
-    pub doc_date: Option<String>,
-    pub due_date: Option<String>,
-    pub client_id: String,
-    pub client_name: String,
-    pub total: i64,
-    /// INVOICE only.
-    pub outstanding: Option<i64>,
-    /// An issued invoice's unpaid, part_paid, paid or overdue; null otherwise.
-    pub payment_state: Option<String>,
-    pub created_at: String,
-}
-
 /// A document's own columns; what it owes is the kept `outstanding` (migrations/V7).
 const HEAD: &str = "d.id, d.type, d.status, d.doc_no, d.doc_date, d.due_date, d.client_id, c.name, d.parent_id, \
          (SELECT k.id FROM document k WHERE k.parent_id = d.id AND k.status <> 'cancelled' AND k.type <> 'CREDIT_NOTE' ORDER BY k.id DESC LIMIT 1), \
          d.source, d.created_by, d.notes, d.terms, d.round_to_rupee, d.intra_state, d.subtotal, d.cgst, d.sgst, d.igst, d.round_off, d.total, \
          d.outstanding, d.created_at, d.updated_at";
-const FROM: &str = "document d JOIN client c ON c.id = d.client_id";
-
-const LIST_COLUMNS: &str = "d.id, d.type, d.status, d.doc_no, d.doc_date, d.due_date, d.client_id, c.name, d.total, d.created_at, \
-         CASE WHEN d.status NOT IN ('draft', 'cancelled') THEN d.outstanding END";
 
 fn head(r: &Row<'_>) -> rusqlite::Result<Document> {
     let mut doc = Document {
@@ -317,210 +298,6 @@ pub fn status_of(conn: &Connection, id: &str) -> Result<Option<String>, AppError
         .optional()?)
 }
 
-/// A share as the document shows it.
-#[derive(Debug, Clone, Serialize, ToSchema)]
-pub struct Share {
-    pub id: String,
-    pub token: String,
-    pub expires_at: String,
-    #[serde(with = "crate::plumbing::flag")]
-    #[schema(value_type = u8)]
-    pub revoked: bool,
-    pub created_at: String,
-    /// live, expired or revoked.
-    pub state: &'static str,
-}
-
-/// The shares of a document, newest first, each with its state now.
-pub fn shares_of(conn: &Connection, document_id: &str) -> Result<Vec<Share>, AppError> {
-    let now = clock::now();
-    let mut stmt = conn.prepare_cached(
-        "SELECT id, token, expires_at, revoked, created_at FROM document_share WHERE document_id = ?1 ORDER BY id DESC",
-    )?;
-    let rows = stmt
-        .query_map([document_id], |r| {
-            let revoked: bool = r.get(3)?;
-            let expires_at: String = r.get(2)?;
-            Ok(Share {
-                id: r.get(0)?,
-                token: r.get(1)?,
-                state: rules::share_state(revoked, &expires_at, now),
-                expires_at,
-                revoked,
-                created_at: r.get(4)?,
-            })
-        })?
-        .collect::<Result<Vec<_>, _>>()?;
-    Ok(rows)
-}
-
-/// Writes a share of `document_id`; answers its id.
-pub fn insert_share(
-    tx: &Connection,
-    document_id: &str,
-    token: &str,
-    expires_at: &str,
-    user_id: Option<&str>,
-) -> Result<String, AppError> {
-    Ok(insert_row(
-        tx,
-        "document_share",
-        vec![
-            ("document_id", Value::Text(document_id.into())),
-            ("token", Value::Text(token.into())),
-            ("expires_at", Value::Text(expires_at.into())),
-            (
-                "created_by",
-                user_id.map_or(Value::Null, |u| Value::Text(u.into())),
-            ),
-        ],
-    )?)
-}
-
-/// Marks a share revoked from now.
-pub fn revoke_share(tx: &Connection, share_id: &str) -> Result<(), AppError> {
-    tx.execute(
-        "UPDATE document_share SET revoked = 1, revoked_at = ?2, updated_at = ?2 WHERE id = ?1",
-        params![share_id, clock::now_timestamp()],
-    )?;
-    Ok(())
-}
-
-/// The document a token opens while its share is live and the document is neither a draft nor
-/// cancelled (links of documents cancelled before their links were revoked with them stay shut).
-pub fn document_of_token(conn: &Connection, token: &str) -> Result<Option<String>, AppError> {
-    Ok(conn
-        .query_row(
-            "SELECT s.document_id FROM document_share s JOIN document d ON d.id = s.document_id
-             WHERE s.token = ?1 AND s.revoked = 0 AND s.expires_at > ?2 AND d.status NOT IN ('draft', 'cancelled')",
-            params![token, clock::now_timestamp()],
-            |r| r.get(0),
-        )
-        .optional()?)
-}
-
-/// Filters of the document list.
-#[derive(Default)]
-pub struct DocumentFilter {
-    /// Part of the number or the client's name.
-    pub q: Option<String>,
-    pub doc_type: Option<String>,
-    pub status: Option<String>,
-    pub client_id: Option<String>,
-    /// A staff user's book (`crate::book`); None: every book.
-    pub book: Option<String>,
-    /// doc_date bounds, inclusive (YYYY-MM-DD).
-    pub from: Option<String>,
-    pub to: Option<String>,
-    /// An issued invoice's payment state (`rules::PAYMENT_STATES`), checked by the caller.
-    pub payment_state: Option<String>,
-}
-
-/// The document tally's columns (migrations/V7), by the names the list filters use.
-static TALLY: Tally = Tally {
-    table: "document_tally",
-    columns: &[
-        ("d.type", "type"),
-        ("d.status", "status"),
-        ("d.created_by", "created_by"),
-    ],
-};
-
-/// What the document list may be sorted by (decisions 10).
-const SORTS: &[(&str, &str)] = &[
-    ("docNo", "d.doc_no"),
-    ("type", "d.type"),
-    (
-        "client_name",
-        "(SELECT name FROM client WHERE id = d.client_id) COLLATE NOCASE",
-    ),
-    ("doc_date", "d.doc_date"),
-    ("due_date", "d.due_date"),
-    ("status", "d.status"),
-    ("total", "d.total"),
-    ("outstanding", "d.outstanding"),
-    ("created_at", "d.created_at"),
-];
-
-/// The document list: a page of it, or every row for the CSV twin.
-pub fn list(conn: &Connection, filter: DocumentFilter) -> Result<Listing<DocumentRow>, AppError> {
-    let mut f = Filter::default();
-    let q = filter.q.as_deref().map(str::trim).filter(|q| !q.is_empty());
-    if let Some(q) = q {
-        // The number or the client's name contains q: two ranges of the suffix tables.
-        let (range, values) = starts_with("suffix", q);
-        f.and(
-            &format!(
-                "d.id IN (SELECT document_id FROM document_no_search WHERE {range}) \
-                 OR d.client_id IN (SELECT client_id FROM client_name_search WHERE {range})"
-            ),
-            values.iter().chain(&values).cloned(),
-        );
-    }
-    // With q the matches are found from the suffix tables; `+` keeps SQLite from walking the
-    // type or author index instead and testing every row against them.
-    let column = |c: &'static str| if q.is_some() { c } else { &c[1..] };
-    f.eq(column("+d.type"), filter.doc_type)
-        .eq(column("+d.status"), filter.status)
-        .eq("d.client_id", filter.client_id);
-    book::narrow(&mut f, "d.client_id", filter.book);
-    if let Some(from) = filter.from {
-        f.and("d.doc_date >= ?", [Value::Text(from)]);
-    }
-    if let Some(to) = filter.to {
-        f.and("d.doc_date <= ?", [Value::Text(to)]);
-    }
-    let today = settings::office_today(conn)?;
-    if let Some((clause, dated)) = filter.payment_state.as_deref().and_then(rules::payment_state_sql) {
-        f.and(
-            &format!("d.type = 'INVOICE' AND d.status NOT IN ('draft', 'cancelled') AND {clause}"),
-            dated.then(|| Value::Text(today.to_string())),
-        );
-    }
-    let query = ListQuery {
-        columns: LIST_COLUMNS.into(),
-        from: FROM,
-        order_by: "d.id DESC",
-        id_column: "d.id",
-        sorts: SORTS,
-    };
-    let plan = Plan {
-        find_in: Some("document d"),
-        tally: Some(&TALLY),
-        count_in: None,
-    };
-    let row = move |r: &Row<'_>| {
-        Ok(DocumentRow {
-            id: r.get(0)?,
-            doc_type: r.get(1)?,
-            status: r.get(2)?,
-            doc_no: r.get(3)?,
-            doc_date: r.get(4)?,
-            due_date: r.get(5)?,
-            client_id: r.get(6)?,
-            client_name: r.get(7)?,
-            total: r.get(8)?,
-            created_at: r.get(9)?,
-            outstanding: r.get(10)?,
-            payment_state: None,
-        })
-        .map(|mut row: DocumentRow| {
-            let falls_due = row.due_date.as_deref().or(row.doc_date.as_deref());
-            row.payment_state = rules::payment_state(
-                &row.doc_type,
-                &row.status,
-                row.total,
-                row.outstanding,
-                falls_due,
-                today,
-            )
-            .map(str::to_string);
-            row
-        })
-    };
-    Ok(Listing::new(query, f, row).with_plan(plan))
-}
-
 /// Inserts a document header; answers its id.
 pub fn insert(tx: &Connection, fields: Changes) -> Result<String, AppError> {
     Ok(insert_row(tx, "document", fields)?)
@@ -596,34 +373,6 @@ pub fn add_event(
     Ok(())
 }
 
-/// The next number of a series, taken inside the issuing transaction: no gaps, never reused.
-pub fn next_seq(tx: &Connection, prefix: &str, fy: &str) -> Result<i64, AppError> {
-    Ok(tx
-        .prepare_cached(
-            "INSERT INTO number_series (prefix, fy, last_seq) VALUES (?1, ?2, 1)
-             ON CONFLICT (prefix, fy) DO UPDATE SET last_seq = last_seq + 1 RETURNING last_seq",
-        )?
-        .query_row(params![prefix, fy], |r| r.get(0))?)
-}
-
-/// The documents holding any of `numbers`: number → (client, source).
-pub fn numbers_held(
-    conn: &Connection,
-    numbers: &[&str],
-) -> Result<std::collections::HashMap<String, (String, String)>, AppError> {
-    let mut statement = conn.prepare_cached("SELECT client_id, source FROM document WHERE doc_no = ?1")?;
-    let mut held = std::collections::HashMap::new();
-    for n in numbers {
-        if let Some(found) = statement
-            .query_row([n], |r| Ok((r.get(0)?, r.get(1)?)))
-            .optional()?
-        {
-            held.insert(n.to_string(), found);
-        }
-    }
-    Ok(held)
-}
-
 /// An invoice of the old system, recorded as it was issued there (V13).
 pub struct LegacyInvoice<'a> {
     pub client_id: &'a str,
@@ -680,31 +429,6 @@ pub fn insert_legacy(tx: &Connection, inv: &LegacyInvoice<'_>) -> Result<String,
     Ok(id)
 }
 
-/// Indexes the numbers of the documents `ids` for substring search in one insert, in key order:
-/// what the `document_no_search_insert` trigger does row by row (while search is deferred).
-pub fn index_numbers(tx: &Connection, ids: &[String]) -> Result<(), AppError> {
-    tx.prepare_cached(
-        "INSERT INTO document_no_search (suffix, document_id)
-           SELECT lower(substr(d.doc_no, p.n)), d.id FROM json_each(?1) j JOIN document d ON d.id = j.value
-             CROSS JOIN search_position p
-            WHERE d.doc_no IS NOT NULL AND p.n <= length(d.doc_no) ORDER BY 1, 2",
-    )?
-    .execute([serde_json::to_string(ids)?])?;
-    Ok(())
-}
-
-/// Moves a number series to `seq` (never back): the next number issued follows it. Answers the
-/// series' last number now.
-pub fn seed_series(tx: &Connection, prefix: &str, fy: &str, seq: i64) -> Result<i64, AppError> {
-    Ok(tx
-        .prepare_cached(
-            "INSERT INTO number_series (prefix, fy, last_seq) VALUES (?1, ?2, ?3)
-             ON CONFLICT (prefix, fy) DO UPDATE SET last_seq = MAX(last_seq, excluded.last_seq)
-             RETURNING last_seq",
-        )?
-        .query_row(params![prefix, fy, seq], |r| r.get(0))?)
-}
-
 /// An issued, not cancelled invoice that still owes something.
 #[derive(Debug, Clone)]
 pub struct OwingInvoice {
@@ -744,4 +468,20 @@ pub fn owing_invoices(conn: &Connection, client_id: &str) -> Result<Vec<OwingInv
 /// The document, if its client is in the user's book.
 pub fn visible_document(conn: &Connection, user: &AuthUser, id: &str) -> Result<Document, AppError> {
     get(conn, id, user.book().as_deref())?.ok_or_else(|| AppError::not_found("document"))
+}
+
+/// The number of the document `id` (None while it has none); an error when there is no such
+/// document.
+pub fn doc_no_of(conn: &Connection, id: &str) -> Result<Option<String>, AppError> {
+    Ok(
+        conn.query_row("SELECT doc_no FROM document WHERE id = ?1", [id], |r| {
+            r.get::<_, Option<String>>(0)
+        })?,
+    )
+}
+
+/// Writes the notes of the document `id`.
+pub fn set_notes(tx: &Connection, id: &str, notes: &str) -> Result<(), AppError> {
+    tx.execute("UPDATE document SET notes = ?2 WHERE id = ?1", params![id, notes])?;
+    Ok(())
 }

@@ -7,12 +7,13 @@
 //! line of the reminder emails.
 
 use crate::company;
+use crate::documents::upi_store;
 use crate::payments::rules::tds_at;
 use crate::plumbing::error::AppError;
 use crate::plumbing::http::url::encode_component as encode;
 use crate::plumbing::money;
 use crate::tds::rules::section_percent;
-use rusqlite::{Connection, OptionalExtension};
+use rusqlite::Connection;
 use serde::Serialize;
 use utoipa::ToSchema;
 
@@ -78,11 +79,7 @@ pub fn of(conn: &Connection, doc: &Bill<'_>) -> Result<Option<Upi>, AppError> {
     let Some(upi_id) = profile.upi_id.as_deref().map(str::trim).filter(|u| !u.is_empty()) else {
         return Ok(None);
     };
-    let section: Option<String> = conn
-        .prepare_cached("SELECT tds_section FROM client WHERE id = ?1")?
-        .query_row([doc.client_id], |r| r.get(0))
-        .optional()?
-        .flatten();
+    let section = upi_store::client_tds_section(conn, doc.client_id)?;
     let amount = amount(
         owed,
         doc.subtotal,

@@ -4,7 +4,7 @@
 
 use crate::clients::store::{self as client_store, Client};
 use crate::company::letterhead::{self, Letterhead};
-use crate::documents::store::Document;
+use crate::documents::store::{self, Document};
 use crate::plumbing::clock;
 use crate::plumbing::error::AppError;
 use crate::plumbing::money;
@@ -131,10 +131,7 @@ pub fn build(conn: &Connection, doc: &Document) -> Result<DocumentView, AppError
         client_store::get(conn, &doc.client_id, None)?.ok_or_else(|| AppError::not_found("client"))?;
     let recipient = party(&client);
     let reference = match &doc.parent_id {
-        Some(parent) => conn
-            .query_row("SELECT doc_no FROM document WHERE id = ?1", [parent], |r| {
-                r.get::<_, Option<String>>(0)
-            })
+        Some(parent) => store::doc_no_of(conn, parent)
             .ok()
             .flatten()
             .map(|no| format!("Against {no}")),

@@ -1,28 +1,24 @@
 //! The GSTR-1 export (issue 21): a month's return built from the issued invoices and credit
 //! notes, read as a summary with its warnings, or downloaded as the GST offline tool's CSV
 //! sheets or the portal's JSON.
+//!
+//! - `reads`: the return of a month, with the company's GSTIN.
+//! - `tables`: the return's tables built from the month's lines (B2B, B2C, credit notes, nil, HSN).
+//! - `documents_issued`: Table 13, a row per number series.
+//! - `warnings`: what would make the tool refuse the file, each once.
+//! - `sheets`: the offline tool's CSV sheets.
+//! - `portal`: the portal's JSON.
+//!
+//! `rules`: the lines, the return's types, places and dates. `store`: the SQL. `routes`: handlers.
 
+pub mod documents_issued;
+pub mod portal;
+pub mod reads;
 pub mod routes;
 pub mod rules;
+pub mod sheets;
 pub mod store;
+pub mod tables;
+pub mod warnings;
 
-use crate::company;
-use crate::gst_return::rules::Gstr1;
-use crate::plumbing::clock::Month;
-use crate::plumbing::error::AppError;
-use rusqlite::Connection;
-
-/// The return of `period`, and the company's GSTIN the portal's file is filed under.
-pub fn gstr1(conn: &Connection, period: Month) -> Result<(Gstr1, Option<String>), AppError> {
-    let lines = store::lines(conn, period.first_day(), period.last_day())?;
-    let numbers = store::numbers(conn, period.first_day(), period.last_day())?;
-    let profile = company::profile(conn)?;
-    let gstin = profile.gstin.filter(|g| !g.trim().is_empty());
-    let state = profile
-        .state_code
-        .or_else(|| gstin.as_ref().map(|g| g.chars().take(2).collect()));
-    Ok((
-        rules::build(period, &lines, &numbers, gstin.as_deref(), state.as_deref()),
-        gstin,
-    ))
-}
+pub use reads::gstr1;

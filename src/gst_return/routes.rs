@@ -3,7 +3,9 @@
 
 use crate::auth::session::Manager;
 use crate::gst_return::gstr1;
-use crate::gst_return::rules::{self, Gstr1, Sheet};
+use crate::gst_return::portal::{portal, portal_text};
+use crate::gst_return::rules::Gstr1;
+use crate::gst_return::sheets::{self, Sheet};
 use crate::plumbing::clock::Month;
 use crate::plumbing::db::settings;
 use crate::plumbing::error::{AppError, ErrorBody};
@@ -98,7 +100,7 @@ async fn gstr1_report(
         Asked::Summary => Json(g).into_response(),
         Asked::Sheet(sheet) => csv::attachment(
             &format!("gstr1-{period}-{}.csv", sheet.name()),
-            rules::sheet(&g, sheet),
+            sheets::sheet(&g, sheet),
         ),
         Asked::Portal => {
             let gstin = gstin.unwrap_or_default();
@@ -111,7 +113,7 @@ async fn gstr1_report(
                         format!("attachment; filename=\"GSTR1_{gstin}_{fp}.json\""),
                     ),
                 ],
-                rules::portal_text(&rules::portal(&g, &gstin, period)),
+                portal_text(&portal(&g, &gstin, period)),
             )
                 .into_response()
         }

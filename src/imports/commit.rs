@@ -16,6 +16,7 @@ use crate::clients::registry::{ClientInput, client_changes};
 use crate::clients::store as client_store;
 use crate::documents::drafts::place_of_supply;
 use crate::documents::store::{self as document_store, LegacyInvoice};
+use crate::imports::reading;
 use crate::imports::rules;
 use crate::imports::staging::{recheck_in, staged_batch};
 use crate::imports::store::{self, Stored};
@@ -64,7 +65,7 @@ fn opt(text: &str) -> Option<String> {
 /// The client the rows of one key describe: the first row's cells, the first GSTIN any gives.
 fn client_input(rows: &[&Stored], with_name: bool) -> ClientInput {
     let first = &rows[0].raw;
-    let pick = |cell: fn(&rules::RawRow) -> &String| {
+    let pick = |cell: fn(&reading::RawRow) -> &String| {
         rows.iter()
             .map(|s| cell(&s.raw))
             .find(|c| !c.is_empty())

@@ -4,6 +4,7 @@
 
 use crate::auth::session::Owner;
 use crate::imports::commit::{self, CommitResult};
+use crate::imports::reading;
 use crate::imports::rules;
 use crate::imports::staging::{self, RowEdit, Status};
 use crate::imports::store::{self, StagedRow};
@@ -274,5 +275,5 @@ async fn discard(State(state): State<AppState>, Owner(user): Owner) -> Result<Js
 #[utoipa::path(get, path = "/api/import/sample.csv", tag = "import",
     responses((status = 200, content_type = "text/csv", body = String), (status = 403, body = ErrorBody)))]
 async fn sample(_owner: Owner) -> Response {
-    crate::plumbing::http::csv::attachment("import-sample.csv", rules::SAMPLE.to_string())
+    crate::plumbing::http::csv::attachment("import-sample.csv", reading::SAMPLE.to_string())
 }

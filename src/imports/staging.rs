@@ -6,7 +6,9 @@
 use crate::auth::session::AuthUser;
 use crate::clients::store as client_store;
 use crate::documents::store as document_store;
-use crate::imports::rules::{self, Column, ContinuityGap, KnownClient, KnownNumber, Registry, Staged};
+use crate::imports::matching::{self, KnownClient, KnownNumber, Registry, Staged};
+use crate::imports::reading::{self, Column};
+use crate::imports::rules::{self, ContinuityGap};
 use crate::imports::store::{self, Counts, StagedRow, Verification};
 use crate::plumbing::db::audit::{Audit, audit};
 use crate::plumbing::db::settings;
@@ -57,13 +59,13 @@ pub fn stage_in(
         .filter(|labels| !labels.is_empty())
         .map(|labels| crate::projects::rules::steps_from_labels("checklist", labels))
         .transpose()?;
-    let (columns, raws) = rules::read_file(csv)?;
+    let (columns, raws) = reading::read_file(csv)?;
     let staged: Vec<Staged> = raws
         .into_iter()
         .map(|raw| Staged { raw, excluded: false })
         .collect();
     let today = settings::office_today(tx)?;
-    let verdicts = rules::check(&staged, &registry(tx, &staged)?, today);
+    let verdicts = matching::check(&staged, &registry(tx, &staged)?, today);
     store::clear(tx)?;
     let file_name = file_name.map(str::trim).filter(|f| !f.is_empty());
     store::insert_batch(tx, file_name, &columns, checklist.as_deref(), &user.id)?;
@@ -103,7 +105,7 @@ pub fn recheck_in(tx: &Connection) -> Result<(), AppError> {
         })
         .collect();
     let today = settings::office_today(tx)?;
-    let verdicts = rules::check(&staged, &registry(tx, &staged)?, today);
+    let verdicts = matching::check(&staged, &registry(tx, &staged)?, today);
     for (s, v) in stored.iter().zip(&verdicts) {
         if &s.verdict != v {
             store::set_verdict(tx, s.raw.row, v)?;

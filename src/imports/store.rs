@@ -1,7 +1,9 @@
 //! The SQL of the staged import: the batch, its rows with what the checks made of them, the
 //! rows list, and the aggregates of the status.
 
-use crate::imports::rules::{Column, Problem, RawRow, Verdict};
+use crate::imports::checks::Verdict;
+use crate::imports::reading::{Column, RawRow};
+use crate::imports::rules::Problem;
 use crate::plumbing::clock;
 use crate::plumbing::clock::Fy;
 use crate::plumbing::db::query::{Filter, ListQuery, Listing, like_contains};

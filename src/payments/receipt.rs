@@ -5,7 +5,7 @@
 use crate::clients::store as client_store;
 use crate::company::letterhead::{self, Letterhead};
 use crate::documents::view::{self, Party};
-use crate::payments::store::Payment;
+use crate::payments::store::{self, Payment};
 use crate::plumbing::error::AppError;
 use crate::plumbing::money;
 use rusqlite::Connection;
@@ -56,11 +56,7 @@ pub fn build(conn: &Connection, p: &Payment) -> Result<ReceiptView, AppError> {
     let client = client_store::get(conn, &p.client_id, None)?.ok_or_else(|| AppError::not_found("client"))?;
     let mut settled = vec![];
     for a in &p.allocations {
-        let doc_date: Option<String> = conn.query_row(
-            "SELECT doc_date FROM document WHERE id = ?1",
-            [&a.document_id],
-            |r| r.get(0),
-        )?;
+        let doc_date = store::doc_date_of(conn, &a.document_id)?;
         settled.push(SettledRow {
             doc_no: a.doc_no.clone().unwrap_or_default(),
             doc_date: doc_date.as_deref().map(view::long_date).unwrap_or_default(),

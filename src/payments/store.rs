@@ -310,3 +310,12 @@ pub fn refund(
 pub fn visible_payment(conn: &Connection, user: &AuthUser, id: &str) -> Result<Payment, AppError> {
     get(conn, id, user.book().as_deref())?.ok_or_else(|| AppError::not_found("payment"))
 }
+
+/// The date of the document `document_id` a payment settled (None while it has none).
+pub fn doc_date_of(conn: &Connection, document_id: &str) -> Result<Option<String>, AppError> {
+    Ok(conn.query_row(
+        "SELECT doc_date FROM document WHERE id = ?1",
+        [document_id],
+        |r| r.get(0),
+    )?)
+}

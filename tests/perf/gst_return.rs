@@ -3,7 +3,7 @@
 //! connection, after the same session lookup).
 
 use crate::reads::{Fixture, Kind, ReadScenario, Reader, read_as};
-use backoffice::gst_return::rules;
+use backoffice::gst_return::portal;
 use backoffice::plumbing::clock::Month;
 
 pub fn scenarios(f: &Fixture) -> Vec<ReadScenario> {
@@ -31,7 +31,7 @@ pub fn scenarios(f: &Fixture) -> Vec<ReadScenario> {
             format!("/api/reports/gstr1?period={month}&format=portal"),
             move |c| {
                 let (g, gstin) = backoffice::gst_return::gstr1(c, month).unwrap();
-                let json = rules::portal(&g, gstin.as_deref().unwrap_or_default(), month).to_string();
+                let json = portal::portal(&g, gstin.as_deref().unwrap_or_default(), month).to_string();
                 assert!(json.len() > 10_000, "a thin file");
             },
         ),
