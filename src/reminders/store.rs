@@ -1,5 +1,5 @@
 //! The SQL of the reminder queue: the list (owner-scoped, honest total), one reminder, and the
-//! status moves.
+//! status moves; the reminders raised, and what the daily scan reads to raise them.
 
 use crate::book;
 use crate::plumbing::clock;
