@@ -23,7 +23,6 @@ pub mod gst_return;
 pub mod imports;
 pub mod jobs;
 pub mod openapi;
-pub mod operations;
 pub mod payments;
 pub mod pipeline;
 pub mod plumbing;
@@ -67,8 +66,7 @@ pub fn app(state: AppState) -> Router {
         .merge(crate::audit::routes::router())
         .merge(crate::catalog::routes::router())
         .merge(crate::projects::router())
-        .merge(crate::company::routes::router())
-        .merge(crate::company::letterhead_routes::router())
+        .merge(crate::company::router())
         .merge(crate::documents::router())
         .merge(crate::email::routes::router())
         .merge(crate::payments::routes::router())
@@ -79,7 +77,6 @@ pub fn app(state: AppState) -> Router {
         .merge(crate::recurring::routes::router())
         .merge(crate::imports::routes::router())
         .merge(crate::admin::routes::router())
-        .merge(crate::operations::routes::router())
         .merge(crate::sms::routes::router())
         .merge(crate::tickets::routes::router())
         .merge(crate::pipeline::routes::router())

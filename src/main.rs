@@ -280,9 +280,7 @@ fn serve(
     if demo {
         let empty = boot
             .db
-            .read_blocking(|c| {
-                Ok(c.query_row("SELECT COUNT(*) = 0 FROM client", [], |r| r.get::<_, bool>(0))?)
-            })
+            .read_blocking(backoffice::clients::store::no_clients)
             .map_err(|e| e.to_string())?;
         if empty {
             let summary = fill_demo(
@@ -397,11 +395,7 @@ const DEMO_CACHE_KIB: i64 = 1 << 20;
 fn fill_demo(db: &db::Db, options: demo::Options) -> Result<demo::Summary, String> {
     let summary = db
         .write_blocking(|tx| {
-            let owner: String = tx.query_row(
-                "SELECT id FROM staff WHERE role = 'owner' ORDER BY id LIMIT 1",
-                [],
-                |r| r.get(0),
-            )?;
+            let owner = staff::store::first_owner(tx)?;
             let today = backoffice::plumbing::db::settings::office_today(tx)?;
             // The whole fill is one transaction: with the writer's usual cache its pages spill
             // to the WAL again and again before the commit.

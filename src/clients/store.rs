@@ -328,3 +328,8 @@ pub fn identities(conn: &Connection) -> Result<Vec<(String, String, Option<Strin
 pub fn visible_client(conn: &Connection, user: &AuthUser, id: &str) -> Result<Client, AppError> {
     get(conn, id, user.book().as_deref())?.ok_or_else(|| AppError::not_found("client"))
 }
+
+/// Whether the office has no client yet (the `--demo` start fills only an empty office).
+pub fn no_clients(conn: &Connection) -> Result<bool, AppError> {
+    Ok(conn.query_row("SELECT COUNT(*) = 0 FROM client", [], |r| r.get::<_, bool>(0))?)
+}

@@ -4,14 +4,12 @@
 //! row of `template_logo`, a PNG or JPEG recognised by its content.
 
 use crate::auth::session::AuthUser;
-use crate::company;
-use crate::plumbing::clock;
+use crate::company::{self, letterhead_store};
 use crate::plumbing::db::audit::{Audit, audit, setting_changed};
-use crate::plumbing::db::ids::new_id;
 use crate::plumbing::db::settings;
 use crate::plumbing::error::AppError;
 use crate::plumbing::gstin::{self, Gstin};
-use rusqlite::{Connection, OptionalExtension};
+use rusqlite::Connection;
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 use sha2::{Digest, Sha256};
@@ -162,18 +160,11 @@ pub fn logo_mime(bytes: &[u8]) -> Option<&'static str> {
 
 /// The logo in force, if one was uploaded.
 pub fn logo(conn: &Connection) -> Result<Option<Logo>, AppError> {
-    Ok(conn
-        .query_row(
-            "SELECT mime, bytes FROM template_logo ORDER BY id DESC LIMIT 1",
-            [],
-            |r| Ok((r.get::<_, String>(0)?, r.get::<_, Vec<u8>>(1)?)),
-        )
-        .optional()?
-        .and_then(|(mime, bytes)| {
-            logo_mime(&bytes)
-                .filter(|m| *m == mime)
-                .map(|mime| Logo { mime, bytes })
-        }))
+    Ok(letterhead_store::newest_logo(conn)?.and_then(|(mime, bytes)| {
+        logo_mime(&bytes)
+            .filter(|m| *m == mime)
+            .map(|mime| Logo { mime, bytes })
+    }))
 }
 
 /// The letterhead fields as stored (null = the default shows), the defaults, and the logo's presence.
@@ -239,10 +230,7 @@ pub fn save_logo_in(
     bytes: &[u8],
 ) -> Result<TemplateSettings, AppError> {
     let sha = hex::encode(Sha256::digest(bytes));
-    tx.execute(
-        "INSERT INTO template_logo (id, mime, bytes, sha256, uploaded_by, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-        rusqlite::params![new_id(), mime, bytes, sha, user.id, clock::now_timestamp()],
-    )?;
+    letterhead_store::insert_logo(tx, mime, bytes, &sha, &user.id)?;
     audit(
         tx,
         Audit {

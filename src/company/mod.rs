@@ -1,241 +1,36 @@
 //! The vendor's own profile (letterhead, GSTIN and state for the place of supply, bank details)
-//! and the billing defaults; kept as dated settings.
+//! and the billing defaults; kept as dated settings. The operations settings (the SMS gateway's
+//! balance address, the low-balance threshold, the ticket SLA) are settings of the office too.
+//!
+//! - `profile`: the company profile, read, checked and saved.
+//! - `billing`: the payment terms in force, read and changed.
+//! - `letterhead`: the letterhead's fields, defaults and logo; `letterhead_pdf` draws it;
+//!   `letterhead_store`: its SQL.
+//! - `operations`: the operations settings read and saved; `operations_rules`: their checks.
+//! - `routes`, `letterhead_routes`, `operations_routes`: handlers, merged by [`router`].
 
+pub mod billing;
 pub mod letterhead;
 pub mod letterhead_pdf;
 pub mod letterhead_routes;
+pub mod letterhead_store;
+pub mod operations;
+pub mod operations_routes;
+pub mod operations_rules;
+pub mod profile;
 pub mod routes;
 
-use crate::auth::session::AuthUser;
-use crate::plumbing::clock;
-use crate::plumbing::db::audit::record;
-use crate::plumbing::db::settings;
-use crate::plumbing::error::{AppError, Checks};
-use crate::plumbing::gstin::{self, Gstin};
-use crate::staff::rules as staff_rules;
-use rusqlite::Connection;
-use serde::{Deserialize, Serialize};
-use utoipa::ToSchema;
+pub use billing::{
+    Billing, BillingInput, billing, payment_terms_days, payment_terms_days_today, save_billing_in,
+};
+pub use operations::Operations;
+pub use profile::{CompanyProfile, PROFILE_KEY, check_profile, profile, save_profile_in};
 
-pub const PROFILE_KEY: &str = "company.profile";
+use crate::state::AppState;
+use utoipa_axum::router::OpenApiRouter;
 
-/// The company profile. `state_code` comes from the GSTIN when there is one.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct CompanyProfile {
-    #[serde(default)]
-    pub name: String,
-    #[serde(default)]
-    pub address: String,
-    pub gstin: Option<String>,
-    pub state_code: Option<String>,
-    pub phone: Option<String>,
-    pub email: Option<String>,
-    pub bank_name: Option<String>,
-    pub bank_account: Option<String>,
-    pub bank_ifsc: Option<String>,
-    pub upi_id: Option<String>,
-    /// The office's offset from UTC, e.g. +05:30 ("today" for business rules).
-    pub utc_offset: Option<String>,
-}
-
-pub fn profile(conn: &Connection) -> Result<CompanyProfile, AppError> {
-    let today = settings::office_today(conn)?;
-    let mut profile: CompanyProfile = settings::get(conn, PROFILE_KEY, today)?
-        .and_then(|v| serde_json::from_value(v).ok())
-        .unwrap_or_default();
-    profile.utc_offset =
-        settings::get(conn, settings::UTC_OFFSET.name, today)?.and_then(|v| v.as_str().map(str::to_string));
-    Ok(profile)
-}
-
-/// Checks a profile before it is saved: the GSTIN (which sets the state code), or else a state
-/// code, the email and the UTC offset, every invalid field named at once. Answers the offset,
-/// which is kept as a setting of its own.
-pub fn check_profile(profile: &mut CompanyProfile) -> Result<Option<String>, AppError> {
-    let mut checks = Checks::default();
-    if profile.name.trim().is_empty() {
-        checks.fail(AppError::invalid(
-            "name",
-            "required",
-            "Enter the company's legal name.",
-        ));
-    }
-    let gstin = profile.gstin.take().filter(|g| !g.trim().is_empty());
-    let parsed = gstin.as_deref().map(Gstin::parse);
-    match parsed {
-        Some(Ok(g)) => {
-            profile.state_code = Some(g.state_code().to_string());
-            profile.gstin = Some(String::from(g));
-        }
-        Some(Err(e)) => {
-            profile.gstin = gstin;
-            checks.fail(e);
-        }
-        None => {
-            profile.state_code = profile.state_code.take().filter(|s| !s.trim().is_empty());
-            if let Some(code) = &profile.state_code
-                && gstin::state_name(code).is_none()
-            {
-                checks.fail(AppError::invalid(
-                    "state_code",
-                    "invalid_state_code",
-                    "Enter a two-digit GST state code.",
-                ));
-            }
-        }
-    }
-    if let Some(email) = profile.email.as_deref().filter(|e| !e.is_empty()) {
-        checks.check(staff_rules::check_email(email));
-    }
-    profile.upi_id = profile
-        .upi_id
-        .take()
-        .map(|u| u.trim().to_string())
-        .filter(|u| !u.is_empty());
-    if let Some(upi) = &profile.upi_id
-        && !is_upi_id(upi)
-    {
-        checks.fail(AppError::invalid(
-            "upi_id",
-            "invalid_upi_id",
-            "A UPI ID is a name, @ and the bank's handle, e.g. softland@okaxis.",
-        ));
-    }
-    let offset = profile.utc_offset.take().filter(|o| !o.trim().is_empty());
-    if let Some(o) = &offset
-        && clock::parse_offset(o).is_none()
-    {
-        checks.fail(AppError::invalid(
-            "utc_offset",
-            "invalid_offset",
-            "Give the offset as +05:30.",
-        ));
-    }
-    checks.done()?;
-    Ok(offset)
-}
-
-/// A UPI ID (virtual payment address) as NPCI shapes it: a name of letters, digits, `.`, `-`
-/// or `_`, then `@` and the payment provider's handle of letters and digits.
-fn is_upi_id(text: &str) -> bool {
-    let Some((name, handle)) = text.split_once('@') else {
-        return false;
-    };
-    (2..=256).contains(&name.len())
-        && name
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'_'))
-        && (2..=64).contains(&handle.len())
-        && handle.bytes().all(|b| b.is_ascii_alphanumeric())
-}
-
-/// Saves the company profile and the office's UTC offset, audited.
-pub fn save_profile_in(
-    tx: &Connection,
-    user: &AuthUser,
-    profile: &CompanyProfile,
-    offset: Option<String>,
-) -> Result<CompanyProfile, AppError> {
-    let before = self::profile(tx)?;
-    let today = settings::office_today(tx)?;
-    settings::set(
-        tx,
-        PROFILE_KEY,
-        &serde_json::to_value(profile)?,
-        today,
-        Some(&user.id),
-    )?;
-    if let Some(o) = offset {
-        settings::set(
-            tx,
-            settings::UTC_OFFSET.name,
-            &serde_json::json!(o),
-            today,
-            Some(&user.id),
-        )?;
-    }
-    let after = self::profile(tx)?;
-    record(
-        tx,
-        &user.id,
-        "setting",
-        PROFILE_KEY,
-        "update",
-        Some(&before),
-        Some(&after),
-    )?;
-    Ok(after)
-}
-
-/// billing.payment_terms_days in force today.
-pub fn payment_terms_days_today(conn: &rusqlite::Connection) -> Result<i64, AppError> {
-    let today = settings::office_today(conn)?;
-    payment_terms_days(conn, today)
-}
-
-/// The billing defaults in force today.
-#[derive(Serialize, ToSchema)]
-pub struct Billing {
-    /// Days from an invoice's date to its due date when the invoice names none.
-    pub payment_terms_days: i64,
-    /// The day the value took effect (2000-01-01: the default first boot writes).
-    pub effective_from: Option<String>,
-}
-
-#[derive(Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct BillingInput {
-    /// 0 to 365.
-    pub payment_terms_days: i64,
-}
-
-pub fn billing(conn: &Connection) -> Result<Billing, AppError> {
-    Ok(Billing {
-        payment_terms_days: payment_terms_days_today(conn)?,
-        effective_from: settings::since(conn, settings::PAYMENT_TERMS_DAYS.name)?,
-    })
-}
-
-/// Sets the payment terms in force from today (owner), audited; invoices already issued keep
-/// their due dates.
-pub fn save_billing_in(tx: &Connection, user: &AuthUser, input: BillingInput) -> Result<Billing, AppError> {
-    let days = settings::check_days("payment_terms_days", input.payment_terms_days, 365)?;
-    let before = payment_terms_days_today(tx)?;
-    settings::change_in(
-        tx,
-        &user.id,
-        settings::PAYMENT_TERMS_DAYS.name,
-        before.into(),
-        days.into(),
-    )?;
-    billing(tx)
-}
-
-/// billing.payment_terms_days in force on `on`.
-pub fn payment_terms_days(conn: &rusqlite::Connection, on: chrono::NaiveDate) -> Result<i64, AppError> {
-    settings::int(conn, &settings::PAYMENT_TERMS_DAYS, on)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn upi_ids_are_a_name_at_a_handle() {
-        for good in ["softland@okaxis", "malabar.soft-1@sbi", "9876543210@ybl"] {
-            assert!(is_upi_id(good), "{good}");
-        }
-        for bad in [
-            "softland",
-            "@okaxis",
-            "softland@",
-            "a b@sbi",
-            "soft@ok@axis",
-            "soft@ok.axis",
-            "s@sbi",
-        ] {
-            assert!(!is_upi_id(bad), "{bad}");
-        }
-    }
+pub fn router() -> OpenApiRouter<AppState> {
+    routes::router()
+        .merge(letterhead_routes::router())
+        .merge(operations_routes::router())
 }

@@ -9,6 +9,7 @@ use crate::plumbing::db::audit::setting_changed;
 use crate::plumbing::db::settings;
 use crate::plumbing::error::AppError;
 use crate::projects::rules::{self, Step, default_tail};
+use crate::projects::store;
 use rusqlite::Connection;
 
 pub const FRONT_KEY: &str = "project.milestone_template.front";
@@ -31,14 +32,8 @@ pub fn tail(conn: &Connection, code: &str) -> Result<Option<Vec<Step>>, AppError
 
 /// Every module code that has its own tail, with the tail.
 pub fn tails(conn: &Connection) -> Result<Vec<(String, Vec<Step>)>, AppError> {
-    let mut stmt = conn.prepare(
-        "SELECT DISTINCT key FROM setting WHERE key LIKE 'project.milestone_template:%' ORDER BY key",
-    )?;
-    let keys = stmt
-        .query_map([], |r| r.get::<_, String>(0))?
-        .collect::<Result<Vec<_>, _>>()?;
     let mut out = vec![];
-    for key in keys {
+    for key in store::tail_keys(conn)? {
         let code = key.trim_start_matches(TAIL_PREFIX).to_string();
         if let Some(steps) = tail(conn, &code)? {
             out.push((code, steps));

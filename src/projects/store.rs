@@ -519,3 +519,15 @@ pub fn roster_clients(conn: &Connection, module_id: &str) -> Result<Vec<(String,
 pub fn visible_project(conn: &Connection, user: &AuthUser, id: &str) -> Result<ClientModule, AppError> {
     get(conn, id, user.book().as_deref())?.ok_or_else(|| AppError::not_found("client module"))
 }
+
+/// The setting keys of the modules' own milestone tails (`project.milestone_template:<CODE>`,
+/// `checklist_templates`), by key.
+pub fn tail_keys(conn: &Connection) -> Result<Vec<String>, AppError> {
+    let mut stmt = conn.prepare(
+        "SELECT DISTINCT key FROM setting WHERE key LIKE 'project.milestone_template:%' ORDER BY key",
+    )?;
+    let keys = stmt
+        .query_map([], |r| r.get::<_, String>(0))?
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(keys)
+}

@@ -10,9 +10,9 @@ use crate::plumbing::clock;
 use crate::plumbing::db::settings;
 use crate::plumbing::error::AppError;
 use crate::plumbing::mail::{self, Bounce};
-use crate::reminders::rules;
 use crate::reminders::store;
 use crate::reminders::store::{Due, blank, raise_in};
+use crate::reminders::{rules, sentences};
 use crate::state::AppState;
 use chrono::NaiveDate;
 use rusqlite::Connection;
@@ -46,7 +46,7 @@ pub fn record_in(tx: &Connection, bounces: &[Bounce], as_of: NaiveDate) -> Resul
                 key: format!("{prefix}{}:{contact}", who.client_id),
                 contact_id: who.contact_id,
                 owner_id: who.owner_id,
-                reason: rules::bounce_reason(&b.email, &b.kind, &b.description),
+                reason: sentences::bounce_reason(&b.email, &b.kind, &b.description),
                 ..blank("email_bounced", who.client_id, on)
             });
         }

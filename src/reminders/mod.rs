@@ -1,82 +1,22 @@
 //! Reminders (spec 2.9, 3.2, 4.6, 6.3): the daily scan raises them, the queue is worked from
-//! them. Operations here; the scan in `scan`, the schedule in `schedule`, the rules in `rules`.
+//! them.
+//!
+//! - `queue`: a reminder of the user's share; dismissing one, many, a quotation's follow-ups.
+//! - `scan`: the daily scan, what is due and raised.
+//! - `send`: a reminder's email, previewed and sent; the auto-send drain.
+//! - `bounces`: the mail provider's bounces read, contacts flagged.
+//! - `schedule`: the dated schedule of day offsets in force.
+//! - `rules`: kinds, the schedule's checks, ladders, keys. `sentences`: reasons, summaries, letters.
+//! - `store`: the SQL. `routes`: handlers.
 
 pub mod bounces;
+pub mod queue;
 pub mod routes;
 pub mod rules;
 pub mod scan;
 pub mod schedule;
 pub mod send;
+pub mod sentences;
 pub mod store;
 
-use crate::auth::session::AuthUser;
-use crate::plumbing::db::audit::{Audit, audit};
-use crate::plumbing::error::AppError;
-use rusqlite::Connection;
-use store::Reminder;
-
-/// The reminder, if it is in the user's share of the queue (404 otherwise, decisions 3).
-pub fn visible(conn: &Connection, user: &AuthUser, id: &str) -> Result<Reminder, AppError> {
-    store::get(conn, id, user.book().as_deref())?.ok_or_else(|| AppError::not_found("reminder"))
-}
-
-fn audit_close(
-    tx: &Connection,
-    user: &AuthUser,
-    id: &str,
-    from: &str,
-    why: Option<&str>,
-) -> Result<(), AppError> {
-    audit(
-        tx,
-        Audit {
-            entity: "reminder",
-            entity_id: Some(id),
-            action: "dismissed",
-            user_id: Some(&user.id),
-            before: Some(serde_json::json!({ "status": from })),
-            after: Some(serde_json::json!({ "status": "dismissed", "reason": why })),
-        },
-    )
-}
-
-/// Dismisses an open or failed reminder of the user's share, audited; a closed one is 409.
-pub fn dismiss_in(tx: &Connection, user: &AuthUser, id: &str) -> Result<Reminder, AppError> {
-    let before = visible(tx, user, id)?;
-    if !store::close(tx, id, "dismissed", Some(&user.id))? {
-        return Err(AppError::conflict(
-            "reminder_closed",
-            format!("This reminder is already {}.", before.status),
-        ));
-    }
-    audit_close(tx, user, id, &before.status, None)?;
-    visible(tx, user, id)
-}
-
-/// Dismisses each open or failed reminder of `ids` in the user's share; answers how many. An id
-/// outside the share or already closed is passed over.
-pub fn dismiss_many_in(tx: &Connection, user: &AuthUser, ids: &[String]) -> Result<usize, AppError> {
-    let mut n = 0;
-    for id in ids {
-        let Some(before) = store::get(tx, id, user.book().as_deref())? else {
-            continue;
-        };
-        if store::close(tx, id, "dismissed", Some(&user.id))? {
-            audit_close(tx, user, id, &before.status, None)?;
-            n += 1;
-        }
-    }
-    Ok(n)
-}
-
-/// The stop conditions of a quotation's follow-ups (spec 3.1, 3.2): accepting, losing,
-/// converting or cancelling it dismisses its open follow-ups in the same transaction, each
-/// audited with `why`.
-pub fn stop_followups_in(tx: &Connection, user: &AuthUser, doc_id: &str, why: &str) -> Result<(), AppError> {
-    for (id, status) in store::open_followups(tx, doc_id)? {
-        if store::close(tx, &id, "dismissed", Some(&user.id))? {
-            audit_close(tx, user, &id, &status, Some(why))?;
-        }
-    }
-    Ok(())
-}
+pub use queue::{dismiss_in, dismiss_many_in, stop_followups_in, visible};

@@ -9,9 +9,10 @@ use crate::plumbing::db::settings;
 use crate::plumbing::error::{AppError, Warning};
 use crate::reminders::rules::{self, Schedule};
 use crate::reminders::schedule;
-use crate::reminders::store::{Due, blank, raise_in};
+use crate::reminders::sentences;
+use crate::reminders::store::{self, Due, blank, raise_in};
 use chrono::{Days, NaiveDate};
-use rusqlite::{Connection, params};
+use rusqlite::Connection;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use utoipa::ToSchema;
@@ -59,113 +60,90 @@ pub fn due(conn: &Connection, as_of: NaiveDate) -> Result<Vec<Due>, AppError> {
 }
 
 fn renewals(conn: &Connection, as_of: NaiveDate, s: &Schedule, out: &mut Vec<Due>) -> Result<(), AppError> {
-    let sql = format!(
-        "SELECT cm.id, cm.client_id, cm.next_renewal, c.owner_id, m.name
-         FROM client_module cm JOIN client c ON c.id = cm.client_id JOIN module m ON m.id = cm.module_id
-         WHERE {}",
-        crate::renewals::store::MODULE_DUE
-    );
+    let ladder = &s.renewal_due.days_before;
+    let rows = store::renewals_ahead(conn, as_of, ladder_end(as_of, ladder))?;
     let place = |due: &mut Due, id| due.client_module_id = Some(id);
     ahead(
-        conn,
         as_of,
-        &s.renewal_due.days_before,
+        ladder,
         "renewal_due",
-        &sql,
+        rows,
         place,
-        rules::renewal_reason,
+        sentences::renewal_reason,
         out,
-    )
+    );
+    Ok(())
 }
 
 fn contracts(conn: &Connection, as_of: NaiveDate, s: &Schedule, out: &mut Vec<Due>) -> Result<(), AppError> {
-    let sql = format!(
-        "SELECT sc.id, sc.client_id, sc.period_to, c.owner_id, sc.description
-         FROM service_contract sc JOIN client c ON c.id = sc.client_id
-         WHERE {}
-           AND (sc.renewal_invoice_id IS NULL
-                OR (SELECT status FROM document WHERE id = sc.renewal_invoice_id) = 'cancelled')",
-        crate::renewals::store::CONTRACT_DUE
-    );
+    let ladder = &s.amc_expiring.days_before;
+    let rows = store::contracts_ahead(conn, as_of, ladder_end(as_of, ladder))?;
     let place = |due: &mut Due, id| due.contract_id = Some(id);
     ahead(
-        conn,
         as_of,
-        &s.amc_expiring.days_before,
+        ladder,
         "amc_expiring",
-        &sql,
+        rows,
         place,
-        rules::contract_reason,
+        sentences::contract_reason,
         out,
-    )
+    );
+    Ok(())
 }
 
-/// A days-before ladder over the rows `(id, client_id, date, owner_id, name)` of `sql`, whose
-/// dates lie from ?1 (`as_of`) to ?2 (the ladder's far end); `place` puts the id on the reminder.
-#[allow(clippy::too_many_arguments)]
+/// The far end of a days-before ladder read on `as_of`.
+fn ladder_end(as_of: NaiveDate, ladder: &[i64]) -> NaiveDate {
+    shifted(as_of, *ladder.iter().max().unwrap_or(&0))
+}
+
+/// A days-before ladder over `rows`, whose dates lie from `as_of` to the ladder's far end
+/// ([`ladder_end`]); `place` puts the id on the reminder.
 fn ahead(
-    conn: &Connection,
     as_of: NaiveDate,
     ladder: &[i64],
     kind: &'static str,
-    sql: &str,
+    rows: Vec<store::Ahead>,
     place: impl Fn(&mut Due, String),
     reason: fn(&str, NaiveDate, NaiveDate) -> String,
     out: &mut Vec<Due>,
-) -> Result<(), AppError> {
-    let last = shifted(as_of, *ladder.iter().max().unwrap_or(&0));
-    let mut stmt = conn.prepare(sql)?;
-    let mut rows = stmt.query(params![as_of.to_string(), last.to_string()])?;
-    while let Some(r) = rows.next()? {
-        let Some(due_on) = date(&r.get::<_, String>(2)?) else {
+) {
+    for r in rows {
+        let Some(due_on) = date(&r.due_on) else {
             continue;
         };
         let Some(rung) = rules::before_rung(due_on, ladder, as_of) else {
             continue;
         };
-        let id: String = r.get(0)?;
-        let name: String = r.get(4)?;
         let mut due = Due {
-            key: rules::key(kind, &id, due_on, Some(rung)),
-            owner_id: r.get(3)?,
+            key: rules::key(kind, &r.id, due_on, Some(rung)),
+            owner_id: r.owner_id,
             offset_days: Some(rung),
-            reason: reason(&name, due_on, as_of),
-            ..blank(kind, r.get(1)?, due_on)
+            reason: reason(&r.name, due_on, as_of),
+            ..blank(kind, r.client_id, due_on)
         };
-        place(&mut due, id);
+        place(&mut due, r.id);
         out.push(due);
     }
-    Ok(())
 }
 
 fn overdue(conn: &Connection, as_of: NaiveDate, s: &Schedule, out: &mut Vec<Due>) -> Result<(), AppError> {
     let ladder = &s.invoice_overdue.days_after;
     let latest_due = shifted(as_of, -*ladder.iter().min().unwrap_or(&0));
-    // The receivable index: invoices not yet settled (migrations/V7).
-    let due = crate::documents::rules::FALLS_DUE;
-    let mut stmt = conn.prepare(&format!(
-        "SELECT d.id, d.client_id, {due}, d.created_by, d.doc_no, d.outstanding
-         FROM document d
-         WHERE d.settled_on IS NULL AND d.type = 'INVOICE' AND d.status IN ('issued', 'sent')
-           AND d.outstanding > 0 AND {due} <= ?1"
-    ))?;
-    let mut rows = stmt.query(params![latest_due.to_string()])?;
-    while let Some(r) = rows.next()? {
-        let Some(due_on) = r.get::<_, Option<String>>(2)?.as_deref().and_then(date) else {
+    for r in store::unsettled_invoices(conn, latest_due)? {
+        let Some(due_on) = r.due_on.as_deref().and_then(date) else {
             continue;
         };
         let Some(rung) = rules::rung_reached(due_on, ladder.iter().copied(), as_of) else {
             continue;
         };
-        let id: String = r.get(0)?;
-        let doc_no: String = r.get::<_, Option<String>>(4)?.unwrap_or_default();
+        let doc_no: String = r.doc_no.unwrap_or_default();
         out.push(Due {
-            key: rules::key("invoice_overdue", &id, due_on, Some(rung)),
-            doc_id: Some(id),
-            owner_id: r.get(3)?,
+            key: rules::key("invoice_overdue", &r.id, due_on, Some(rung)),
+            doc_id: Some(r.id),
+            owner_id: r.created_by,
             offset_days: Some(rung),
-            reason: rules::overdue_reason(&doc_no, due_on, as_of, r.get(5)?),
-            ..blank("invoice_overdue", r.get(1)?, due_on)
+            reason: sentences::overdue_reason(&doc_no, due_on, as_of, r.outstanding),
+            ..blank("invoice_overdue", r.client_id, due_on)
         });
     }
     Ok(())
@@ -179,40 +157,22 @@ fn quotes(conn: &Connection, as_of: NaiveDate, s: &Schedule, out: &mut Vec<Due>)
         "manual"
     };
     let offset = settings::office_offset(conn)?;
-    // Sent quotations without a live forward child, of clients not lost, with their first 'sent'.
-    // Converting moves a quotation to 'invoiced' and cancelling its child re-opens it (spec
-    // 3.1) without moving it back, so an 'invoiced' quotation whose children are all cancelled
-    // is followed up again (spec 6.3 leaves out only a *live* child), unless it was accepted
-    // before it was converted: acceptance is a stop condition of its own.
-    let mut stmt = conn.prepare(
-        "SELECT d.id, d.client_id, d.created_by, d.doc_no,
-                (SELECT MIN(e.at) FROM document_event e WHERE e.document_id = d.id AND e.kind = 'sent')
-         FROM document d JOIN client c ON c.id = d.client_id
-         WHERE d.type = 'QUOTATION' AND d.status IN ('sent', 'invoiced') AND c.status <> 'lost'
-           AND NOT EXISTS (SELECT 1 FROM document k WHERE k.parent_id = d.id AND k.status <> 'cancelled')
-           AND NOT EXISTS (SELECT 1 FROM document_event e WHERE e.document_id = d.id AND e.kind = 'accepted')",
-    )?;
-    let mut rows = stmt.query([])?;
-    while let Some(r) = rows.next()? {
-        let Some(sent_on) = r
-            .get::<_, Option<String>>(4)?
-            .and_then(|at| clock::office_date(&at, offset))
-        else {
+    for r in store::quotes_to_follow(conn)? {
+        let Some(sent_on) = r.first_sent_at.and_then(|at| clock::office_date(&at, offset)) else {
             continue;
         };
         let Some(rung) = rules::rung_reached(sent_on, ladder.iter().copied(), as_of) else {
             continue;
         };
-        let id: String = r.get(0)?;
-        let doc_no: String = r.get::<_, Option<String>>(3)?.unwrap_or_default();
+        let doc_no: String = r.doc_no.unwrap_or_default();
         out.push(Due {
-            key: rules::key("quote_followup", &id, sent_on, Some(rung)),
-            doc_id: Some(id),
-            owner_id: r.get(2)?,
+            key: rules::key("quote_followup", &r.id, sent_on, Some(rung)),
+            doc_id: Some(r.id),
+            owner_id: r.created_by,
             offset_days: Some(rung),
-            reason: rules::quote_reason(&doc_no, sent_on, as_of),
+            reason: sentences::quote_reason(&doc_no, sent_on, as_of),
             policy,
-            ..blank("quote_followup", r.get(1)?, sent_on)
+            ..blank("quote_followup", r.client_id, sent_on)
         });
     }
     Ok(())
@@ -220,23 +180,16 @@ fn quotes(conn: &Connection, as_of: NaiveDate, s: &Schedule, out: &mut Vec<Due>)
 
 fn follow_ups(conn: &Connection, as_of: NaiveDate, out: &mut Vec<Due>) -> Result<(), AppError> {
     let first = shifted(as_of, -rules::FOLLOW_UP_LOOKBACK_DAYS);
-    let mut stmt = conn.prepare(
-        "SELECT i.id, i.client_id, i.follow_up_on, i.author_id, i.notes
-         FROM interaction i WHERE i.follow_up_on BETWEEN ?1 AND ?2",
-    )?;
-    let mut rows = stmt.query(params![first.to_string(), as_of.to_string()])?;
-    while let Some(r) = rows.next()? {
-        let Some(due_on) = date(&r.get::<_, String>(2)?) else {
+    for r in store::follow_ups_between(conn, first, as_of)? {
+        let Some(due_on) = date(&r.follow_up_on) else {
             continue;
         };
-        let id: String = r.get(0)?;
-        let notes: String = r.get(4)?;
         out.push(Due {
-            key: rules::key("follow_up", &id, due_on, None),
-            interaction_id: Some(id),
-            owner_id: r.get(3)?,
-            reason: rules::follow_up_reason(&notes, due_on),
-            ..blank("follow_up", r.get(1)?, due_on)
+            key: rules::key("follow_up", &r.id, due_on, None),
+            interaction_id: Some(r.id),
+            owner_id: r.author_id,
+            reason: sentences::follow_up_reason(&r.notes, due_on),
+            ..blank("follow_up", r.client_id, due_on)
         });
     }
     Ok(())

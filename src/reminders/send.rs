@@ -27,7 +27,8 @@ use crate::plumbing::config::Config;
 use crate::plumbing::db::settings;
 use crate::plumbing::error::{AppError, Warning};
 use crate::plumbing::mail::{self, Attachment, Email, MailError};
-use crate::reminders::rules::{self, About};
+use crate::reminders::rules;
+use crate::reminders::sentences::{self, About};
 use crate::reminders::store::{self, Reminder};
 use crate::state::AppState;
 use chrono::NaiveDate;
@@ -157,7 +158,7 @@ fn compose(conn: &Connection, r: &Reminder, link: Option<&str>, attach: bool) ->
         }
         _ => return Err(AppError::internal(format!("reminder {} lost its document", r.id))),
     };
-    let (subject, message) = rules::letter(&about, today);
+    let (subject, message) = sentences::letter(&about, today);
     let (html, text) = html::email(&message, view.as_ref(), link, &letterhead)?;
     let attachments = match (&view, &doc) {
         (Some(v), Some(d)) if attach => vec![Attachment {

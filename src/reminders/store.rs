@@ -1,12 +1,12 @@
 //! The SQL of the reminder queue: the list (owner-scoped, honest total), one reminder, and the
-//! status moves.
+//! status moves; the reminders raised, and what the daily scan reads to raise them.
 
 use crate::book;
 use crate::plumbing::clock;
 use crate::plumbing::db::query::{Filter, ListQuery, Listing, Plan};
 use crate::plumbing::db::settings;
 use crate::plumbing::error::AppError;
-use crate::reminders::rules;
+use crate::reminders::sentences;
 use chrono::{FixedOffset, NaiveDate};
 use rusqlite::{Connection, OptionalExtension, Row, params};
 use serde::Serialize;
@@ -85,7 +85,7 @@ fn reminder(r: &Row<'_>, at: Reading) -> rusqlite::Result<Reminder> {
     let due_on: String = r.get(14)?;
     let reason: String = r.get(16)?;
     let created_at: String = r.get(18)?;
-    let standing = rules::Standing {
+    let standing = sentences::Standing {
         doc_no: r.get(7)?,
         doc_date: date(r.get(21)?),
         due_date: date(r.get(22)?),
@@ -95,7 +95,7 @@ fn reminder(r: &Row<'_>, at: Reading) -> rusqlite::Result<Reminder> {
         notes: r.get(26)?,
     };
     let summary = date(Some(due_on.clone()))
-        .and_then(|due| rules::summary(&rule_kind, due, &standing, at.today))
+        .and_then(|due| sentences::summary(&rule_kind, due, &standing, at.today))
         .unwrap_or_else(|| reason.clone());
     let raised_on = clock::office_date(&created_at, at.offset)
         .map(|d| d.to_string())
@@ -363,4 +363,163 @@ pub fn raise_in(tx: &Connection, due: &[Due]) -> Result<BTreeMap<String, i64>, A
         *created.entry(d.kind.to_string()).or_insert(0) += n as i64;
     }
     Ok(created)
+}
+
+/// A row a days-before ladder of the daily scan reads: what falls due (a client's module, a
+/// contract), its client, the day it falls due, its owner and its name.
+pub struct Ahead {
+    pub id: String,
+    pub client_id: String,
+    pub due_on: String,
+    pub owner_id: Option<String>,
+    pub name: String,
+}
+
+/// The rows `(id, client_id, date, owner_id, name)` of `sql`, whose dates lie from ?1 (`from`)
+/// to ?2 (`to`).
+fn ahead(conn: &Connection, sql: &str, from: NaiveDate, to: NaiveDate) -> Result<Vec<Ahead>, AppError> {
+    let mut stmt = conn.prepare(sql)?;
+    let mut rows = stmt.query(params![from.to_string(), to.to_string()])?;
+    let mut out = Vec::new();
+    while let Some(r) = rows.next()? {
+        out.push(Ahead {
+            id: r.get(0)?,
+            client_id: r.get(1)?,
+            due_on: r.get(2)?,
+            owner_id: r.get(3)?,
+            name: r.get(4)?,
+        });
+    }
+    Ok(out)
+}
+
+/// The clients' modules whose renewal falls from `from` to `to`, with the module's name.
+pub fn renewals_ahead(conn: &Connection, from: NaiveDate, to: NaiveDate) -> Result<Vec<Ahead>, AppError> {
+    let sql = format!(
+        "SELECT cm.id, cm.client_id, cm.next_renewal, c.owner_id, m.name
+         FROM client_module cm JOIN client c ON c.id = cm.client_id JOIN module m ON m.id = cm.module_id
+         WHERE {}",
+        crate::renewals::store::MODULE_DUE
+    );
+    ahead(conn, &sql, from, to)
+}
+
+/// The contracts whose period ends from `from` to `to` without a live renewal invoice, with
+/// their description.
+pub fn contracts_ahead(conn: &Connection, from: NaiveDate, to: NaiveDate) -> Result<Vec<Ahead>, AppError> {
+    let sql = format!(
+        "SELECT sc.id, sc.client_id, sc.period_to, c.owner_id, sc.description
+         FROM service_contract sc JOIN client c ON c.id = sc.client_id
+         WHERE {}
+           AND (sc.renewal_invoice_id IS NULL
+                OR (SELECT status FROM document WHERE id = sc.renewal_invoice_id) = 'cancelled')",
+        crate::renewals::store::CONTRACT_DUE
+    );
+    ahead(conn, &sql, from, to)
+}
+
+/// An invoice not yet settled that fell due, as the overdue ladder reads it.
+pub struct Unsettled {
+    pub id: String,
+    pub client_id: String,
+    pub due_on: Option<String>,
+    pub created_by: Option<String>,
+    pub doc_no: Option<String>,
+    pub outstanding: i64,
+}
+
+/// The issued or sent invoices still owing something that fell due on `latest_due` or before.
+pub fn unsettled_invoices(conn: &Connection, latest_due: NaiveDate) -> Result<Vec<Unsettled>, AppError> {
+    // The receivable index: invoices not yet settled (migrations/V7).
+    let due = crate::documents::rules::FALLS_DUE;
+    let mut stmt = conn.prepare(&format!(
+        "SELECT d.id, d.client_id, {due}, d.created_by, d.doc_no, d.outstanding
+         FROM document d
+         WHERE d.settled_on IS NULL AND d.type = 'INVOICE' AND d.status IN ('issued', 'sent')
+           AND d.outstanding > 0 AND {due} <= ?1"
+    ))?;
+    let mut rows = stmt.query(params![latest_due.to_string()])?;
+    let mut out = Vec::new();
+    while let Some(r) = rows.next()? {
+        out.push(Unsettled {
+            id: r.get(0)?,
+            client_id: r.get(1)?,
+            due_on: r.get(2)?,
+            created_by: r.get(3)?,
+            doc_no: r.get(4)?,
+            outstanding: r.get(5)?,
+        });
+    }
+    Ok(out)
+}
+
+/// A sent quotation the follow-up ladder reads, with the moment it was first sent.
+pub struct SentQuote {
+    pub id: String,
+    pub client_id: String,
+    pub created_by: Option<String>,
+    pub doc_no: Option<String>,
+    pub first_sent_at: Option<String>,
+}
+
+/// The quotations to follow up.
+pub fn quotes_to_follow(conn: &Connection) -> Result<Vec<SentQuote>, AppError> {
+    // Sent quotations without a live forward child, of clients not lost, with their first 'sent'.
+    // Converting moves a quotation to 'invoiced' and cancelling its child re-opens it (spec
+    // 3.1) without moving it back, so an 'invoiced' quotation whose children are all cancelled
+    // is followed up again (spec 6.3 leaves out only a *live* child), unless it was accepted
+    // before it was converted: acceptance is a stop condition of its own.
+    let mut stmt = conn.prepare(
+        "SELECT d.id, d.client_id, d.created_by, d.doc_no,
+                (SELECT MIN(e.at) FROM document_event e WHERE e.document_id = d.id AND e.kind = 'sent')
+         FROM document d JOIN client c ON c.id = d.client_id
+         WHERE d.type = 'QUOTATION' AND d.status IN ('sent', 'invoiced') AND c.status <> 'lost'
+           AND NOT EXISTS (SELECT 1 FROM document k WHERE k.parent_id = d.id AND k.status <> 'cancelled')
+           AND NOT EXISTS (SELECT 1 FROM document_event e WHERE e.document_id = d.id AND e.kind = 'accepted')",
+    )?;
+    let mut rows = stmt.query([])?;
+    let mut out = Vec::new();
+    while let Some(r) = rows.next()? {
+        out.push(SentQuote {
+            id: r.get(0)?,
+            client_id: r.get(1)?,
+            created_by: r.get(2)?,
+            doc_no: r.get(3)?,
+            first_sent_at: r.get(4)?,
+        });
+    }
+    Ok(out)
+}
+
+/// An interaction's follow-up as the scan reads it.
+pub struct FollowUp {
+    pub id: String,
+    pub client_id: String,
+    pub follow_up_on: String,
+    pub author_id: Option<String>,
+    pub notes: String,
+}
+
+/// The interactions whose follow-up falls from `first` to `last`.
+pub fn follow_ups_between(
+    conn: &Connection,
+    first: NaiveDate,
+    last: NaiveDate,
+) -> Result<Vec<FollowUp>, AppError> {
+    let mut stmt = conn.prepare(
+        "SELECT i.id, i.client_id, i.follow_up_on, i.author_id, i.notes
+         FROM interaction i WHERE i.follow_up_on BETWEEN ?1 AND ?2",
+    )?;
+    let mut rows = stmt.query(params![first.to_string(), last.to_string()])?;
+    let mut out = Vec::new();
+    while let Some(r) = rows.next()? {
+        out.push(FollowUp {
+            id: r.get(0)?,
+            client_id: r.get(1)?,
+            follow_up_on: r.get(2)?,
+            author_id: r.get(3)?,
+            notes: r.get(4)?,
+        });
+    }
+    Ok(out)
 }

@@ -293,3 +293,12 @@ pub fn id_by_identifier(conn: &Connection, identifier: &str) -> Result<Option<St
         .query_row([identifier], |r| r.get(0))
         .optional()?)
 }
+
+/// The id of the first owner account (by id): whom the demo fill writes as.
+pub fn first_owner(conn: &Connection) -> Result<String, AppError> {
+    Ok(conn.query_row(
+        "SELECT id FROM staff WHERE role = 'owner' ORDER BY id LIMIT 1",
+        [],
+        |r| r.get(0),
+    )?)
+}

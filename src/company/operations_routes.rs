@@ -1,8 +1,8 @@
 //! `GET/PUT /api/settings/operations` (owner, audited).
 
 use crate::auth::session::Owner;
-use crate::operations::rules::{self, OperationsInput};
-use crate::operations::{self, Operations};
+use crate::company::operations::{self, Operations};
+use crate::company::operations_rules::{self, OperationsInput};
 use crate::plumbing::error::{AppError, ErrorBody};
 use crate::plumbing::http::extract::JsonBody;
 use crate::state::AppState;
@@ -33,7 +33,7 @@ async fn put_operations(
     JsonBody(input): JsonBody<OperationsInput>,
 ) -> Result<Json<Operations>, AppError> {
     let allow_private = state.config.allow_private_targets;
-    let change = tokio::task::spawn_blocking(move || rules::check(input, allow_private))
+    let change = tokio::task::spawn_blocking(move || operations_rules::check(input, allow_private))
         .await
         .map_err(AppError::internal)??;
     let saved = state

@@ -2,14 +2,11 @@
 //! balance address, the low-balance threshold and the ticket SLA. Each is a dated setting; a
 //! change is appended in force from today and audited.
 
-pub mod routes;
-pub mod rules;
-
 use crate::auth::session::AuthUser;
+use crate::company::operations_rules::{self, Change};
 use crate::plumbing::db::audit::setting_changed;
 use crate::plumbing::db::settings::{self, SMS_BALANCE_API_URL, SMS_LOW_BALANCE_THRESHOLD, TICKET_SLA_DAYS};
 use crate::plumbing::error::AppError;
-use rules::Change;
 use rusqlite::Connection;
 use serde::Serialize;
 use serde_json::{Value, json};
@@ -70,7 +67,7 @@ pub fn save_in(tx: &Connection, user: &AuthUser, change: Change) -> Result<Opera
         let url = url.map_or(Value::String(String::new()), Value::String);
         let before = json!(before.sms_balance_api_url.unwrap_or_default());
         write(SMS_BALANCE_API_URL, before, url, |v| {
-            json!(rules::masked_query(v.as_str().unwrap_or("")))
+            json!(operations_rules::masked_query(v.as_str().unwrap_or("")))
         })?;
     }
     if let Some(threshold) = change.sms_low_balance_threshold {
