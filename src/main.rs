@@ -399,10 +399,7 @@ fn fill_demo(db: &db::Db, options: demo::Options) -> Result<demo::Summary, Strin
             let today = backoffice::plumbing::db::settings::office_today(tx)?;
             // The whole fill is one transaction: with the writer's usual cache its pages spill
             // to the WAL again and again before the commit.
-            tx.execute_batch(&format!("PRAGMA cache_size = -{DEMO_CACHE_KIB}"))?;
-            let summary = demo::fill(tx, options, &owner, today);
-            tx.execute_batch(&format!("PRAGMA cache_size = -{}", db::WRITER_CACHE_KIB))?;
-            summary
+            db::with_writer_cache(tx, DEMO_CACHE_KIB, |tx| demo::fill(tx, options, &owner, today))
         })
         .map_err(|e| e.to_string())?;
     db.checkpoint().map_err(|e| e.to_string())?;

@@ -52,7 +52,7 @@ pub const AREAS: &[(&str, &[&str])] = &[
     ("catalog", &["documents", "projects", "directory"]),
     ("clients", &["clients", "lists", "staff"]),
     ("cloud_costs", &["cloud_costs"]),
-    ("company", &["settings", "props_money", "outbound", "upi"]),
+    ("company", &["settings", "props_money", "outbound", "upi", "sms"]),
     ("contracts", &["contracts"]),
     ("dashboard", &["glance"]),
     ("demo", &["large_office"]),
@@ -66,7 +66,6 @@ pub const AREAS: &[(&str, &[&str])] = &[
     ("gst_return", &["gstr1"]),
     ("imports", &["imports"]),
     ("jobs", &["reminders", "sms", "cloud_costs", "tds"]),
-    ("operations", &["sms", "settings"]),
     ("payments", &["payments", "lists", "tds"]),
     ("pipeline", &["worklists"]),
     (

@@ -33,6 +33,19 @@ const READER_CACHE_KIB: i64 = 4096;
 /// large office.
 pub const WRITER_CACHE_KIB: i64 = 16384;
 
+/// Runs `f` on the writer connection `tx` with a page cache of `kib` KiB instead of
+/// [`WRITER_CACHE_KIB`] (a fill of many pages in one transaction), and sets the usual cache back.
+pub fn with_writer_cache<T>(
+    tx: &Connection,
+    kib: i64,
+    f: impl FnOnce(&Connection) -> Result<T, AppError>,
+) -> Result<T, AppError> {
+    tx.execute_batch(&format!("PRAGMA cache_size = -{kib}"))?;
+    let done = f(tx);
+    tx.execute_batch(&format!("PRAGMA cache_size = -{WRITER_CACHE_KIB}"))?;
+    done
+}
+
 /// Who checkpoints the WAL, that is copies its committed pages back into the data file.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Checkpoints {

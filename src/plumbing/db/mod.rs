@@ -28,6 +28,9 @@ pub mod savepoint;
 pub mod settings;
 mod writer;
 
-pub use handle::{Checkpoints, Db, LITESTREAM_BACKSTOP_PAGES, READERS, WRITER_CACHE_KIB, configure_reader};
+pub use handle::{
+    Checkpoints, Db, LITESTREAM_BACKSTOP_PAGES, READERS, WRITER_CACHE_KIB, configure_reader,
+    with_writer_cache,
+};
 pub use migrations::{check_sqlite_version, embedded_migrations, latest_schema_version, migrate};
 pub use savepoint::{Savepoint, savepoint};
