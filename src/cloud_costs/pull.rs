@@ -7,8 +7,10 @@
 //! and nothing is written. The route (`POST /api/cloud-costs/pull`) and the monthly job both
 //! run [`run`].
 
+use crate::cloud_costs::costs::current_month;
+use crate::cloud_costs::provider::{Provider, provider};
 use crate::cloud_costs::rules::{self, Reported};
-use crate::cloud_costs::{self, store};
+use crate::cloud_costs::store;
 use crate::plumbing::clock::Month;
 use crate::plumbing::db::audit::{Audit, audit};
 use crate::plumbing::error::AppError;
@@ -17,11 +19,10 @@ use crate::state::AppState;
 use chrono::NaiveDate;
 use rusqlite::Connection;
 use serde::Serialize;
-use serde_json::json;
+use serde_json::{Value, json};
 use utoipa::ToSchema;
 
-/// The error code of a pull with no provider set.
-pub const NOT_CONFIGURED: &str = "cloud_costs_not_configured";
+pub use crate::cloud_costs::provider::NOT_CONFIGURED;
 
 /// The largest report read: a row is about 60 bytes, so 2 MiB holds 30,000 clients.
 const MAX_REPLY: u64 = 2 * 1024 * 1024;
@@ -45,11 +46,7 @@ fn upstream(message: String) -> AppError {
 
 /// Asks the provider for the report of `month`. No text of an error carries the token (it
 /// travels in a header, and `outbound` never quotes the address).
-pub fn fetch(
-    guard: Guard,
-    provider: &cloud_costs::Provider,
-    month: Month,
-) -> Result<Vec<Reported>, AppError> {
+pub fn fetch(guard: Guard, provider: &Provider, month: Month) -> Result<Vec<Reported>, AppError> {
     let url = rules::report_url(&provider.api_url, month);
     let request = Request::get(&url, MAX_REPLY)
         .header("Authorization", format!("Bearer {}", provider.token))
@@ -123,8 +120,28 @@ pub fn record_in(
         )?;
         outcome.written += 1;
     }
-    cloud_costs::record_pull(tx, user_id, month, &serde_json::to_value(&outcome)?)?;
+    record_pull(tx, user_id, month, &serde_json::to_value(&outcome)?)?;
     Ok(outcome)
+}
+
+/// Records that `month` was pulled, with what came of it (the job reads it).
+pub fn record_pull(
+    tx: &Connection,
+    user_id: Option<&str>,
+    month: Month,
+    outcome: &Value,
+) -> Result<(), AppError> {
+    audit(
+        tx,
+        Audit {
+            entity: store::PULL_ENTITY,
+            entity_id: Some(&month.to_string()),
+            action: "pull",
+            user_id,
+            before: None,
+            after: Some(outcome.clone()),
+        },
+    )
 }
 
 /// Pulls `month` (default: the month before the office's current one) as `user_id`. Blocks on
@@ -134,9 +151,9 @@ pub fn run(state: &AppState, user_id: Option<&str>, month: Option<Month>) -> Res
     let (provider, month) = state.db.read_blocking(|c| {
         let month = match month {
             Some(m) => m,
-            None => cloud_costs::current_month(c)?.previous(),
+            None => current_month(c)?.previous(),
         };
-        Ok((cloud_costs::provider(c)?, month))
+        Ok((provider(c)?, month))
     })?;
     let reported = fetch(state.config.guard(), &provider, month)?;
     state

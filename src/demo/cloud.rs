@@ -69,7 +69,7 @@ pub fn write(
     today: chrono::NaiveDate,
     summary: &mut Summary,
 ) -> Result<(), AppError> {
-    let owner = super::owner_id(conn)?;
+    let owner = super::store::owner_id(conn)?;
     let clients: Vec<(String, Option<String>, String)> = conn
         .prepare(
             "SELECT id, owner_id, substr(created_at, 1, 7) FROM client WHERE status = 'active' ORDER BY id",

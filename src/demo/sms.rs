@@ -10,117 +10,28 @@
 //! the default threshold of 500, a few at 0) and the month is made backwards from them: what a
 //! society sent on each working day, and the packs it bought. The texts of failed checks come
 //! from the server's own code (`sms::rules::read_reply`, `outbound::CallError`), so they read
-//! as a real pass writes them.
+//! as a real pass writes them. The gateways and their failures are in `sms_gateways`, the
+//! balances in `sms_balances`; here the month of checks made and written.
 
 use crate::demo::history::{checklist, project_status};
+pub use crate::demo::sms_balances::DAYS;
+use crate::demo::sms_balances::{LOW, series, todays_balance};
+use crate::demo::sms_gateways::{Failure, PROVIDERS, password, username};
 use crate::demo::{Rng, Summary, legacy};
 use crate::plumbing::clock;
 use crate::plumbing::error::AppError;
-use crate::plumbing::outbound::CallError;
 use crate::sms::pull::PARALLEL;
-use crate::sms::rules::{self, Outcome, Reading};
+use crate::sms::rules::Outcome;
 use crate::sms::store::SMS_CODE;
-use chrono::{DateTime, Datelike, Duration, NaiveDate, TimeZone, Utc, Weekday};
+use chrono::{DateTime, Duration, NaiveDate, TimeZone, Utc};
 use rusqlite::{Connection, params};
 use serde_json::json;
 use std::collections::HashSet;
 
 /// Societies with an SMS subscription, in 100.
 const SHARE: u64 = 42;
-/// Days of balance checks kept in the demo: one pass a day, the last one yesterday.
-pub const DAYS: usize = 30;
 /// The daily pass starts at 06:00 IST (00:30 UTC).
 const PASS_AT_SECONDS: i64 = 30 * 60;
-/// The low-balance threshold the demo's balances are drawn around (`sms.low_balance_threshold`'s default).
-const LOW: i64 = 500;
-
-/// Gateways the societies buy from: (name, weight, typical answer in ms).
-const PROVIDERS: &[(&str, u64, i64)] = &[
-    ("MSG91", 26, 180),
-    ("Textlocal", 16, 240),
-    ("Fast2SMS", 14, 210),
-    ("SMSCountry", 10, 260),
-    ("Kaleyra", 10, 150),
-    ("Gupshup", 9, 170),
-    ("2Factor", 8, 220),
-    ("Route Mobile", 7, 190),
-];
-
-/// The credit packs a society tops up with.
-const PACKS: &[i64] = &[5_000, 10_000, 25_000, 50_000, 100_000, 200_000, 500_000];
-
-/// What can go wrong with one poll, as a gateway does it.
-#[derive(Clone, Copy)]
-enum Failure {
-    /// No answer within the server's 10 s.
-    Timeout,
-    /// The connection dropped.
-    Reset,
-    InvalidLogin,
-    Expired,
-    /// The DLT registration every Indian sender needs.
-    Suspended,
-    ServerError,
-    /// A proxy's error page instead of the gateway's line.
-    Html,
-    /// An empty answer.
-    Empty,
-}
-
-impl Failure {
-    /// The check's outcome, its text (as the server writes it) and its latency.
-    fn check(self, rng: &mut Rng, typical_ms: i64, password: &str) -> (Outcome, String, i64) {
-        let no_answer = |e: CallError| format!("The gateway did not answer: {e}.");
-        let reply = |body: &str, status: u16| match rules::read_reply(body, status) {
-            Reading::Flag(outcome, text) => (outcome, text),
-            Reading::Balance(_) => unreachable!("a failure's reply reads as a failure"),
-        };
-        let answered = typical_ms + rng.range(0, typical_ms);
-        let (outcome, text, latency) = match self {
-            Failure::Timeout => (
-                Outcome::Unreachable,
-                no_answer(CallError::Timeout(std::time::Duration::from_secs(10))),
-                10_000 + rng.range(0, 40),
-            ),
-            Failure::Reset => (
-                Outcome::Unreachable,
-                no_answer(CallError::Unreachable(
-                    "connection failed: connection reset".into(),
-                )),
-                rng.range(30, 3_000),
-            ),
-            Failure::InvalidLogin => {
-                let (o, t) = reply("401|ERROR|Invalid login", 200);
-                (o, t, answered)
-            }
-            Failure::Expired => {
-                let (o, t) = reply("402|ERROR|Account expired, please renew your plan", 200);
-                (o, t, answered)
-            }
-            Failure::Suspended => {
-                let (o, t) = reply("403|ERROR|Account suspended: DLT entity ID not linked", 200);
-                (o, t, answered)
-            }
-            Failure::ServerError => {
-                let (o, t) = reply("500|ERROR|Internal server error, try again later", 200);
-                (o, t, answered)
-            }
-            Failure::Html => {
-                let (o, t) = reply(
-                    "<html><head><title>503 Service Temporarily Unavailable</title></head><body><center>\
-                     <h1>503 Service Temporarily Unavailable</h1></center><hr><center>nginx</center></body></html>",
-                    503,
-                );
-                (o, t, answered)
-            }
-            Failure::Empty => {
-                let (o, t) = reply("", 502);
-                (o, t, answered)
-            }
-        };
-        (outcome, rules::masked(&text, password), latency)
-    }
-}
 
 /// One poll as `sms_balance_check` holds it.
 struct Check {
@@ -153,112 +64,6 @@ struct Sub {
     checks: Vec<Check>,
 }
 
-/// "KADAKKAL SERVICE CO-OPERATIVE BANK LTD NO 1023" → "kadakkalscb1023": the place, the
-/// initials of the kind and the registration number; a number after it when already taken. A
-/// gateway's usernames are ASCII: a name in Malayalam gives "society" and its number.
-fn username(name: &str, taken: &mut HashSet<String>) -> String {
-    let mut words = name.split_whitespace();
-    let mut base = words.next().unwrap_or_default().to_ascii_lowercase();
-    base.retain(|c| c.is_ascii_alphanumeric());
-    if base.is_empty() {
-        base.push_str("society");
-    }
-    let mut number = String::new();
-    for word in words {
-        if word.bytes().all(|b| b.is_ascii_digit()) {
-            number = word.to_string();
-        } else if !matches!(word, "LTD" | "NO") {
-            base.extend(
-                word.chars()
-                    .next()
-                    .filter(char::is_ascii_alphabetic)
-                    .map(|c| c.to_ascii_lowercase()),
-            );
-        }
-    }
-    base.push_str(&number);
-    let mut name = base.clone();
-    let mut n = 2;
-    while !taken.insert(name.clone()) {
-        name = format!("{base}{n}");
-        n += 1;
-    }
-    name
-}
-
-/// A gateway password: what a secretary picks (`Kadakkal@2481`) or what the provider issued.
-fn password(rng: &mut Rng, place: &str) -> String {
-    if rng.chance(40) {
-        let mut word: String = place
-            .chars()
-            .take(rng.range(4, 8) as usize)
-            .collect::<String>()
-            .to_lowercase();
-        if let Some(first) = word.get(0..1).map(str::to_uppercase) {
-            word.replace_range(0..1, &first);
-        }
-        format!(
-            "{word}{}{}",
-            rng.pick(&["@", "#", "_", "$", "@"]),
-            rng.range(100, 9999)
-        )
-    } else {
-        const CHARS: &[u8] = b"ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnpqrstuvwxyz23456789";
-        (0..10)
-            .map(|_| CHARS[rng.below(CHARS.len() as u64) as usize] as char)
-            .collect()
-    }
-}
-
-/// Today's balance: most in the thousands to lakhs, about one in eight below 500, a few at 0.
-fn todays_balance(rng: &mut Rng) -> i64 {
-    match rng.below(1000) {
-        0..15 => 0,
-        15..125 => rng.range(1, LOW - 1),
-        125..300 => rng.range(LOW, 5_000),
-        300..850 => rng.range(5_000, 100_000),
-        _ => rng.range(100_000, 600_000),
-    }
-}
-
-/// What a society sent on `day`: `rate` a working day give or take; on Sundays and the second
-/// and fourth Saturdays (bank holidays) often nothing, else a few reminders.
-fn sent(rng: &mut Rng, rate: i64, day: NaiveDate) -> i64 {
-    let holiday = day.weekday() == Weekday::Sun
-        || (day.weekday() == Weekday::Sat && matches!((day.day() - 1) / 7, 1 | 3));
-    if holiday {
-        if rng.chance(50) {
-            0
-        } else {
-            rng.range(0, rate / 20)
-        }
-    } else {
-        rate * rng.range(60, 140) / 100
-    }
-}
-
-/// The balance at each pass, backwards from `today`'s: a pass read what the one before it read,
-/// less what was sent between them, plus a pack bought between them now and then (bought when
-/// half or less was left).
-fn series(rng: &mut Rng, today: i64, rate: i64, first_day: NaiveDate) -> Vec<i64> {
-    let mut v = vec![0; DAYS + 1];
-    v[DAYS] = today;
-    for i in (1..=DAYS).rev() {
-        // Between the pass of v[i - 1] and that of v[i]: the day before the latter.
-        let day = first_day + Duration::days(i as i64 - 2);
-        let before = if v[i] == 0 && rng.chance(50) {
-            0 // it was already empty
-        } else {
-            v[i] + sent(rng, rate, day)
-        };
-        v[i - 1] = match PACKS.iter().rev().find(|&&p| p <= before && 2 * p >= before) {
-            Some(pack) if rng.chance(4) => before - pack,
-            _ => before,
-        };
-    }
-    v
-}
-
 /// Writes the SMS subscriptions and their month of checks; fills `summary`'s counts of them.
 pub fn write(
     conn: &Connection,
@@ -267,7 +72,7 @@ pub fn write(
     summary: &mut Summary,
 ) -> Result<(), AppError> {
     let module: String = conn.query_row("SELECT id FROM module WHERE code = ?1", [SMS_CODE], |r| r.get(0))?;
-    let owner = super::owner_id(conn)?;
+    let owner = super::store::owner_id(conn)?;
     // Each society, and the day it first bought SMS credits (its subscription began a little before).
     type ClientRow = (String, String, Option<String>, String, String, Option<String>);
     let clients: Vec<ClientRow> = conn
@@ -582,48 +387,7 @@ fn record(
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use crate::sms::store::{BalanceFilter, Show, balances};
-
-    #[test]
-    fn usernames_are_made_from_the_name_and_never_repeat() {
-        let mut taken = HashSet::new();
-        assert_eq!(
-            username("KADAKKAL SERVICE CO-OPERATIVE BANK LTD NO 1023", &mut taken),
-            "kadakkalscb1023"
-        );
-        assert_eq!(
-            username("ANCHAL CONSUMER CO-OPERATIVE STORES", &mut taken),
-            "anchalccs"
-        );
-        assert_eq!(
-            username("ANCHAL CONSUMER CO-OPERATIVE STORES", &mut taken),
-            "anchalccs2"
-        );
-        assert_eq!(
-            username("കടയ്ക്കൽ സർവീസ് സഹകരണ ബാങ്ക് ലിമിറ്റഡ് നമ്പർ 1042", &mut taken),
-            "society1042"
-        );
-    }
-
-    #[test]
-    fn balances_are_made_backwards_and_never_go_below_zero() {
-        let mut rng = Rng::new(3);
-        let first = NaiveDate::from_ymd_opt(2026, 10, 1).unwrap();
-        let drawn: Vec<i64> = (0..4000).map(|_| todays_balance(&mut rng)).collect();
-        let share = |f: fn(&i64) -> bool| drawn.iter().filter(|b| f(b)).count() * 1000 / drawn.len();
-        assert!((8..=25).contains(&share(|b| *b == 0)), "a few at 0");
-        assert!(
-            (100..=150).contains(&share(|b| *b < LOW)),
-            "about one in eight below 500"
-        );
-        assert!(share(|b| *b >= 5_000) >= 600, "most in the thousands to lakhs");
-        for today in drawn.into_iter().take(500) {
-            let v = series(&mut rng, today, 700, first);
-            assert_eq!(v[DAYS], today);
-            assert!(v.iter().all(|b| *b >= 0), "{v:?}");
-        }
-    }
 
     /// A small office: the subscriptions, their checks, their flags and the audit of their
     /// balances agree with one another as `sms::pull::record_in` would have left them.

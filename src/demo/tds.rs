@@ -79,7 +79,7 @@ pub fn write(
     today: NaiveDate,
     summary: &mut Summary,
 ) -> Result<(), AppError> {
-    let owner = super::owner_id(conn)?;
+    let owner = super::store::owner_id(conn)?;
     // (client, financial year, quarter) → TDS booked, in key order (deterministic): what the
     // report reads, a financial year at a time from the first payment's.
     let mut booked: BTreeMap<(String, Fy, Quarter), i64> = BTreeMap::new();

@@ -350,7 +350,7 @@ pub fn write(
         .prepare("SELECT id FROM staff ORDER BY id")?
         .query_map([], |r| r.get(0))?
         .collect::<Result<_, _>>()?;
-    let owner = super::owner_id(conn)?;
+    let owner = super::store::owner_id(conn)?;
     type ClientRow = (String, Option<String>, String, String);
     let clients: Vec<ClientRow> = conn
         .prepare("SELECT id, owner_id, status, substr(created_at, 1, 10) FROM client ORDER BY id")?

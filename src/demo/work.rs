@@ -34,7 +34,7 @@ pub fn write(
         .prepare("SELECT id, owner_id, status FROM client ORDER BY id")?
         .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
         .collect::<Result<_, _>>()?;
-    let owner = super::owner_id(conn)?;
+    let owner = super::store::owner_id(conn)?;
     let at = |rng: &mut Rng, day: NaiveDate| {
         let t = rng.office_time(day);
         (rng.id(t), clock::timestamp(t))
