@@ -1,5 +1,5 @@
-//! The plumbing: what every area stands on and which names no area (the layering test in
-//! `lib.rs` checks this folder as one). Time and money, the data file, HTTP, the one way out,
+//! The plumbing: what every area stands on and which names no area (`src/layering.rs`
+//! checks this folder as one). Time and money, the data file, HTTP, the one way out,
 //! mail transport, PDF drawing, QR codes, configuration and the one error type.
 pub mod clock;
 pub mod config;
