@@ -87,6 +87,35 @@ pub const LIVE_RENEWAL_PROFORMA: &str = "SELECT p.id FROM document p
        AND EXISTS (SELECT 1 FROM document_line l WHERE l.document_id = p.id AND l.module_id = cm.module_id)
      ORDER BY p.created_at DESC, p.id DESC LIMIT 1";
 
+/// The subscriptions with their client and module, as the list and the tiles read them.
+const MODULES: &str =
+    "client_module cm JOIN client c ON c.id = cm.client_id JOIN module m ON m.id = cm.module_id";
+
+/// The subscriptions a filter selects (its values as `RenewalFilter::values` binds them).
+fn modules_selected() -> String {
+    format!(
+        "{MODULE_DUE} AND {} AND (?4 IS NULL OR c.name LIKE ?4 ESCAPE '\\')",
+        book::owner_is("c", "?3")
+    )
+}
+
+/// The module and the day of each subscription `filter` selects, and nothing else: what the
+/// count and amount of the renewals due need (the tiles), without the names and the proforma
+/// each row of the list looks up.
+pub fn module_dues(conn: &Connection, filter: &RenewalFilter) -> Result<Vec<(String, String)>, AppError> {
+    if !filter.wants("module") {
+        return Ok(vec![]);
+    }
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT cm.module_id, cm.next_renewal FROM {MODULES} WHERE {}",
+        modules_selected()
+    ))?;
+    let rows = stmt
+        .query_map(params_of(filter), |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<Result<_, _>>()?;
+    Ok(rows)
+}
+
 pub fn modules(conn: &Connection, filter: &RenewalFilter) -> Result<Vec<ModuleRenewal>, AppError> {
     if !filter.wants("module") {
         return Ok(vec![]);
@@ -94,11 +123,9 @@ pub fn modules(conn: &Connection, filter: &RenewalFilter) -> Result<Vec<ModuleRe
     let mut stmt = conn.prepare_cached(&format!(
         "SELECT cm.id, cm.client_id, c.name, cm.module_id, m.name, cm.edition, cm.next_renewal,
                 d.id, d.doc_no, d.status
-         FROM client_module cm JOIN client c ON c.id = cm.client_id JOIN module m ON m.id = cm.module_id
-              LEFT JOIN document d ON d.id = ({LIVE_RENEWAL_PROFORMA})
-         WHERE {MODULE_DUE} AND {}
-           AND (?4 IS NULL OR c.name LIKE ?4 ESCAPE '\\')",
-        book::owner_is("c", "?3")
+         FROM {MODULES} LEFT JOIN document d ON d.id = ({LIVE_RENEWAL_PROFORMA})
+         WHERE {}",
+        modules_selected()
     ))?;
     let rows = stmt
         .query_map(params_of(filter), |r| {

@@ -22,15 +22,10 @@ pub fn renewals(
 ) -> Result<Vec<Renewal>, AppError> {
     let today = settings::office_today(conn)?;
     let days_until = |due_on: &str| clock::date(due_on).map_or(0, |d| (d - today).num_days());
-    let mut books = HashMap::new();
+    let mut prices = Prices::default();
     let mut rows = vec![];
     for m in store::modules(conn, filter)? {
-        if !books.contains_key(&m.module_id) {
-            books.insert(m.module_id.clone(), catalog_store::prices(conn, &m.module_id)?);
-        }
-        let amount = clock::date(&m.due_on)
-            .and_then(|on| catalog_rules::price_on(&books[&m.module_id], on))
-            .map(|p| p.price);
+        let amount = prices.on(conn, &m.module_id, &m.due_on)?;
         rows.push(Renewal {
             kind: "module".into(),
             what: match &m.edition {
@@ -116,6 +111,33 @@ pub fn due_within(conn: &Connection, days: u64, book: Option<String>) -> Result<
         q: None,
         book,
     };
-    let rows = renewals(conn, &filter, None)?;
-    Ok((rows.len() as i64, rows.iter().filter_map(|r| r.amount).sum()))
+    // As `renewals` counts and prices them, without building the rows.
+    let mut prices = Prices::default();
+    let (mut count, mut amount) = (0, 0);
+    for (module_id, due_on) in store::module_dues(conn, &filter)? {
+        count += 1;
+        amount += prices.on(conn, &module_id, &due_on)?.unwrap_or(0);
+    }
+    for c in store::contracts(conn, &filter)? {
+        count += 1;
+        amount += c.amount;
+    }
+    Ok((count, amount))
+}
+
+/// The price books of the modules met so far: a renewal is priced at its module's price in force
+/// on its day (none: no price).
+#[derive(Default)]
+struct Prices(HashMap<String, Vec<catalog_rules::PriceRow>>);
+
+impl Prices {
+    fn on(&mut self, conn: &Connection, module_id: &str, due_on: &str) -> Result<Option<i64>, AppError> {
+        if !self.0.contains_key(module_id) {
+            self.0
+                .insert(module_id.to_string(), catalog_store::prices(conn, module_id)?);
+        }
+        Ok(clock::date(due_on)
+            .and_then(|on| catalog_rules::price_on(&self.0[module_id], on))
+            .map(|p| p.price))
+    }
 }

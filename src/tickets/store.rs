@@ -417,12 +417,14 @@ pub fn add_event(tx: &Connection, ticket_id: &str, user_id: &str, e: NewEvent<'_
     Ok(())
 }
 
+/// The query of [`open_after`]: read from the `ticket_resolved` index alone (migrations/V26).
+pub const OPEN_AFTER: &str =
+    "SELECT opened_on, resolved_on FROM ticket WHERE resolved_on IS NULL OR resolved_on > ?1";
+
 /// (opened_on, resolved_on) of every ticket not resolved by `day`: those a count of the
 /// still-open tickets at a day from `day` on may hold.
 pub fn open_after(conn: &Connection, day: &str) -> Result<Vec<(String, Option<String>)>, AppError> {
-    let mut stmt = conn.prepare_cached(
-        "SELECT opened_on, resolved_on FROM ticket WHERE resolved_on IS NULL OR resolved_on > ?1",
-    )?;
+    let mut stmt = conn.prepare_cached(OPEN_AFTER)?;
     let spans = stmt
         .query_map([day], |r| Ok((r.get(0)?, r.get(1)?)))?
         .collect::<Result<_, _>>()?;

@@ -441,6 +441,59 @@ fn check_all(app: &TestApp) {
     check_kept_tables(&conn);
     check_settlements(&conn);
     check_reads(&conn);
+    check_summaries(&conn);
+}
+
+/// What a query's plan says, one line per step.
+fn plan(conn: &Connection, sql: &str) -> String {
+    let mut stmt = conn.prepare(&format!("EXPLAIN QUERY PLAN {sql}")).unwrap();
+    let n = stmt.parameter_count();
+    let nulls: Vec<rusqlite::types::Value> = vec![rusqlite::types::Value::Null; n];
+    stmt.query_map(rusqlite::params_from_iter(nulls), |r| r.get::<_, String>(3))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The summaries (issue 39): the renewals tiles count and price exactly what the renewals list
+/// holds, in every book and window; and the queries that migrations/V26 indexed take its indexes.
+fn check_summaries(conn: &Connection) {
+    use backoffice::renewals::store::{LIVE_RENEWAL_PROFORMA, RenewalFilter};
+    let today = backoffice::plumbing::db::settings::office_today(conn).unwrap();
+    let staff = strings(conn, "SELECT id FROM staff ORDER BY id");
+    let books = std::iter::once(None).chain(staff.into_iter().map(Some));
+    let mut priced = 0;
+    for book in books {
+        for days in [0u64, 7, 30, 60, 400] {
+            let filter = RenewalFilter {
+                from: today,
+                to: today + chrono::Days::new(days),
+                kind: None,
+                q: None,
+                book: book.clone(),
+            };
+            let rows = backoffice::renewals::renewals(conn, &filter, None).unwrap();
+            let listed = (
+                rows.len() as i64,
+                rows.iter().filter_map(|r| r.amount).sum::<i64>(),
+            );
+            let tile = backoffice::renewals::due_within(conn, days, book.clone()).unwrap();
+            assert_eq!(tile, listed, "{days} days in the book {book:?}");
+            priced += listed.1;
+        }
+    }
+    assert!(priced > 0, "the demo office renews nothing priced");
+    let proforma = plan(
+        conn,
+        &format!("SELECT cm.id, ({LIVE_RENEWAL_PROFORMA}) FROM client_module cm"),
+    );
+    assert!(
+        proforma.contains("USING INDEX document_live_renewal (client_id=?)"),
+        "{proforma}"
+    );
+    let open = plan(conn, backoffice::tickets::store::OPEN_AFTER);
+    assert!(open.contains("USING COVERING INDEX ticket_resolved"), "{open}");
 }
 
 #[tokio::test]

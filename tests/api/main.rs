@@ -108,4 +108,3 @@ fn every_area_has_its_tests_named() {
         }
     }
 }
-
