@@ -214,8 +214,9 @@ impl Session {
             }
             assert!(
                 Instant::now() < deadline,
-                "no element {css} on {} in 10 s; page text: {}",
+                "no element {css} on {} in 10 s; form controls: {}; page text: {}",
                 self.url(),
+                self.controls(),
                 self.page_text()
             );
             std::thread::sleep(Duration::from_millis(100));
@@ -296,6 +297,19 @@ impl Session {
             .as_str()
             .unwrap_or("")
             .to_string()
+    }
+
+    /// Every named form control with its value (`name=value`, one per control), for a failure
+    /// message: what the page holds, which its text does not show (a select's choice).
+    pub fn controls(&self) -> String {
+        self.script(
+            "return [...document.querySelectorAll('input[name], select[name], textarea[name]')]
+               .map(e => `${e.name}=${e.value}`).join(', ')",
+            json!([]),
+        )
+        .as_str()
+        .unwrap_or("")
+        .to_string()
     }
 
     pub fn page_text(&self) -> String {
