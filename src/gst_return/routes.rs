@@ -10,11 +10,11 @@ use crate::plumbing::clock::Month;
 use crate::plumbing::db::settings;
 use crate::plumbing::error::{AppError, ErrorBody};
 use crate::plumbing::http::csv;
+use crate::plumbing::http::download::headers;
 use crate::plumbing::http::extract::QueryParams;
 use crate::state::AppState;
 use axum::Json;
 use axum::extract::State;
-use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 use utoipa::IntoParams;
@@ -106,13 +106,7 @@ async fn gstr1_report(
             let gstin = gstin.unwrap_or_default();
             let fp = period.first_day().format("%m%Y");
             (
-                [
-                    (header::CONTENT_TYPE, "application/json".to_string()),
-                    (
-                        header::CONTENT_DISPOSITION,
-                        format!("attachment; filename=\"GSTR1_{gstin}_{fp}.json\""),
-                    ),
-                ],
+                headers("application/json", &format!("GSTR1_{gstin}_{fp}.json")),
                 portal_text(&portal(&g, &gstin, period)),
             )
                 .into_response()

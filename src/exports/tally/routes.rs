@@ -6,15 +6,13 @@ use crate::exports::tally::envelope::Report;
 use crate::exports::tally::rules::Ledgers;
 use crate::exports::tally::{self, TallySettingsInput};
 use crate::plumbing::error::{AppError, ErrorBody};
+use crate::plumbing::http::download::{headers, stream_body};
 use crate::plumbing::http::extract::{JsonBody, QueryParams, query_choice};
 use crate::state::AppState;
 use axum::Json;
-use axum::body::Body;
 use axum::extract::State;
-use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use chrono::NaiveDate;
-use rusqlite::Connection;
 use serde::Deserialize;
 use utoipa::IntoParams;
 use utoipa_axum::{router::OpenApiRouter, routes};
@@ -62,53 +60,12 @@ async fn export(
     };
     let (from, to) = (q.from, q.to);
     let (period, ledgers) = state.db.read(move |c| tally::prepare(c, from, to)).await?;
-    let headers = [
-        (header::CONTENT_TYPE, "application/xml; charset=utf-8".to_string()),
-        (
-            header::CONTENT_DISPOSITION,
-            format!("attachment; filename=\"{}\"", period.file_name(report)),
-        ),
-    ];
-    let body = stream(&state, move |c, sink| {
+    let headers = headers("application/xml; charset=utf-8", &period.file_name(report));
+    let body = stream_body(&state.db, move |c, sink| {
         tally::export(c, period, report, &ledgers, CHUNK, sink)
     })
     .await?;
     Ok((headers, body).into_response())
-}
-
-/// The bytes `write` hands its sink, as a body sent while it writes them on a reader
-/// connection: an error before the first chunk is the answer; one after it cuts the body.
-async fn stream(
-    state: &AppState,
-    write: impl FnOnce(&Connection, &mut dyn FnMut(Vec<u8>) -> Result<(), AppError>) -> Result<(), AppError>
-    + Send
-    + 'static,
-) -> Result<Body, AppError> {
-    let (tx, mut rx) = tokio::sync::mpsc::channel::<Result<Vec<u8>, AppError>>(4);
-    let db = state.db.clone();
-    let sender = tx.clone();
-    tokio::spawn(async move {
-        let read = db.read(move |c| {
-            write(c, &mut |bytes| {
-                sender
-                    .blocking_send(Ok(bytes))
-                    .map_err(|_| AppError::internal("the download was abandoned"))
-            })
-        });
-        if let Err(e) = read.await {
-            let _ = tx.send(Err(e)).await;
-        }
-    });
-    let first = rx
-        .recv()
-        .await
-        .ok_or_else(|| AppError::internal("the export ended before it began"))??;
-    let rest = futures_util::stream::unfold(rx, |mut rx| async move {
-        let next = rx.recv().await?;
-        Some((next.map_err(|e| std::io::Error::other(e.message.clone())), rx))
-    });
-    let body = futures_util::StreamExt::chain(futures_util::stream::once(async move { Ok(first) }), rest);
-    Ok(Body::from_stream(body))
 }
 
 /// The Tally ledger names (owner and manager; only the owner sets them): what the export's

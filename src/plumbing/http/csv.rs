@@ -10,7 +10,7 @@
 use crate::plumbing::db::Db;
 use crate::plumbing::db::query::Listing;
 use crate::plumbing::error::AppError;
-use axum::body::Body;
+use crate::plumbing::http::download::{headers, stream_body};
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use rusqlite::Connection;
@@ -62,13 +62,7 @@ pub fn attachment(file_name: &str, body: String) -> Response {
 
 /// The headers of a CSV download named `file_name`.
 fn download(file_name: &str) -> [(header::HeaderName, String); 2] {
-    [
-        (header::CONTENT_TYPE, "text/csv; charset=utf-8".to_string()),
-        (
-            header::CONTENT_DISPOSITION,
-            format!("attachment; filename=\"{file_name}\""),
-        ),
-    ]
+    headers("text/csv; charset=utf-8", file_name)
 }
 
 /// Streams every row of a list as a CSV download named `file_name` (decisions 10: the CSV twin
@@ -106,38 +100,19 @@ pub async fn stream_lines(
     + 'static,
 ) -> Result<Response, AppError> {
     const CHUNK: usize = 64 * 1024;
-    let (tx, mut rx) = tokio::sync::mpsc::channel::<Result<Vec<u8>, AppError>>(4);
-    let db = db.clone();
-    let sender = tx.clone();
-    tokio::spawn(async move {
-        let read = db.read(move |c| {
-            let gone = || AppError::internal("the download was abandoned");
-            let mut chunk = line(header).into_bytes();
-            rows(c, &mut |cells: &[&str]| {
-                chunk.extend(line(cells).into_bytes());
-                if chunk.len() >= CHUNK {
-                    sender
-                        .blocking_send(Ok(std::mem::take(&mut chunk)))
-                        .map_err(|_| gone())?;
-                }
-                Ok(())
-            })?;
-            sender.blocking_send(Ok(chunk)).map_err(|_| gone())
-        });
-        if let Err(e) = read.await {
-            let _ = tx.send(Err(e)).await;
-        }
-    });
-    let first = rx
-        .recv()
-        .await
-        .ok_or_else(|| AppError::internal("the export ended before it began"))??;
-    let rest = futures_util::stream::unfold(rx, |mut rx| async move {
-        let next = rx.recv().await?;
-        Some((next.map_err(|e| std::io::Error::other(e.message.clone())), rx))
-    });
-    let body = futures_util::StreamExt::chain(futures_util::stream::once(async move { Ok(first) }), rest);
-    Ok((download(&file_name), Body::from_stream(body)).into_response())
+    let body = stream_body(db, move |c, sink| {
+        let mut chunk = line(header).into_bytes();
+        rows(c, &mut |cells: &[&str]| {
+            chunk.extend(line(cells).into_bytes());
+            if chunk.len() >= CHUNK {
+                sink(std::mem::take(&mut chunk))?;
+            }
+            Ok(())
+        })?;
+        sink(chunk)
+    })
+    .await?;
+    Ok((download(&file_name), body).into_response())
 }
 
 #[cfg(test)]

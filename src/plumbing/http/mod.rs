@@ -4,6 +4,7 @@
 pub mod answers;
 pub mod console;
 pub mod csv;
+pub mod download;
 pub mod extract;
 pub mod middleware;
 pub mod pagination;

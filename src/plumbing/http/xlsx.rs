@@ -21,6 +21,7 @@
 //! streamed to the client as it is packed.
 
 use crate::plumbing::error::AppError;
+use crate::plumbing::http::download::{body_of, headers};
 use axum::Router;
 use axum::body::{Body, Bytes};
 use axum::extract::{ConnectInfo, Request};
@@ -184,7 +185,7 @@ pub async fn stream(csv_name: &str, body: Body) -> Result<Response, AppError> {
             }
         }
     });
-    let (out_tx, mut out_rx) = mpsc::channel::<Result<Vec<u8>, AppError>>(4);
+    let (out_tx, out_rx) = mpsc::channel::<Result<Vec<u8>, AppError>>(4);
     let sheet_name = sheet_name(&stem);
     let errors = out_tx.clone();
     tokio::task::spawn_blocking(move || {
@@ -197,26 +198,8 @@ pub async fn stream(csv_name: &str, body: Body) -> Result<Response, AppError> {
             let _ = errors.blocking_send(Err(e));
         }
     });
-    let first = out_rx
-        .recv()
-        .await
-        .ok_or_else(|| AppError::internal("the workbook ended before it began"))??;
-    let rest = futures_util::stream::unfold(out_rx, |mut rx| async move {
-        let next = rx.recv().await?;
-        Some((next.map_err(|e| io::Error::other(e.message.clone())), rx))
-    });
-    let body = futures_util::stream::once(async move { Ok::<_, io::Error>(first) }).chain(rest);
-    Ok((
-        [
-            (header::CONTENT_TYPE, CONTENT_TYPE.to_string()),
-            (
-                header::CONTENT_DISPOSITION,
-                format!("attachment; filename=\"{stem}.xlsx\""),
-            ),
-        ],
-        Body::from_stream(body),
-    )
-        .into_response())
+    let body = body_of(out_rx, "workbook").await?;
+    Ok((headers(CONTENT_TYPE, &format!("{stem}.xlsx")), body).into_response())
 }
 
 /// A sheet's name from the file's: at most 31 characters, none of `[]:*?/\`.
