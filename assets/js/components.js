@@ -3,7 +3,7 @@
 // Each lives in a small module under js/ui/ (or router.js / hooks.js); see the comment above
 // each export for its props.
 export { Toasts, toast, toastWarnings, dismissToast, Spinner, Loading, Progress, Badge, EmptyState, Notice, OnceSecret, TimedSecret } from "./ui/feedback.js";
-export { useForm, fieldError, checkFields, Form, Field, StaticField, SubmitButton, DialogActions, DateField, MoneyField, useId, blockUnreadable, readable } from "./ui/forms.js";
+export { useForm, fieldError, checkFields, Form, Field, StaticField, SubmitButton, DialogActions, DateField, MoneyField, useId, blockUnreadable, readable, upperField } from "./ui/forms.js";
 export { Dialog, ConfirmDialog } from "./ui/dialogs.js";
 export { DataTable, Pagination, useUrlList, SearchBox, FilterBar, FilterSelect, FilterChips, PER_PAGE_CHOICES, useSelection, selectColumn, xlsxHref } from "./ui/table.js";
 export { ChangeDiff, diffEntries } from "./ui/diff.js";

@@ -4,6 +4,7 @@
 import { html, useState, useEffect } from "/vendor/preact-htm.js";
 import { humanize, integer } from "../format.js";
 import { Badge, Field, StaticField, useFetch } from "../components.js";
+import { upperField } from "./forms.js";
 
 const enc = encodeURIComponent;
 
@@ -113,27 +114,6 @@ function stateHint(gstin, code) {
 /** GSTIN input props that upper-case as the user types, keeping the caret where it was. */
 function gstinField(form) {
   return upperField(form, "gstin");
-}
-
-/** Input props for `name` that upper-case as the user types, keeping the caret where it was. */
-function upperField(form, name) {
-  return {
-    ...form.field(name),
-    onInput: (e) => {
-      const el = e.currentTarget;
-      const up = el.value.toUpperCase();
-      if (up !== el.value) {
-        const [start, end] = [el.selectionStart, el.selectionEnd];
-        el.value = up;
-        try {
-          el.setSelectionRange(start, end);
-        } catch {
-          /* some input types do not keep a selection */
-        }
-      }
-      form.set(name, up);
-    },
-  };
 }
 
 /**

@@ -107,6 +107,27 @@ export const FORMATS = {
   money: { read: (t) => paiseFromRupees(t), message: () => "Write an amount in rupees, e.g. 2,500.50." },
 };
 
+/** Input props for `name` of `form` that upper-case as the user types, keeping the caret where it was. */
+export function upperField(form, name) {
+  return {
+    ...form.field(name),
+    onInput: (e) => {
+      const el = e.currentTarget;
+      const up = el.value.toUpperCase();
+      if (up !== el.value) {
+        const [start, end] = [el.selectionStart, el.selectionEnd];
+        el.value = up;
+        try {
+          el.setSelectionRange(start, end);
+        } catch {
+          /* some input types do not keep a selection */
+        }
+      }
+      form.set(name, up);
+    },
+  };
+}
+
 /** Whether `text` reads in `format` (empty text does). */
 export function readable(format, text) {
   const t = String(text ?? "").trim();

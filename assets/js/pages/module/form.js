@@ -6,7 +6,7 @@ import { post, patch } from "../../api.js";
 import { integer } from "../../format.js";
 import {
   useForm, Form, Field, SubmitButton, fieldError, RowsEditor, keyed, unkeyed, listFieldError, focusRowControl,
-  Badge, EmptyState, useFetch, useLeaveGuard,
+  Badge, EmptyState, useFetch, useLeaveGuard, upperField,
 } from "../../components.js";
 
 export const FIELD_TYPES = [
@@ -28,21 +28,6 @@ export function keyFromLabel(label) {
 }
 
 const BASE = ["name", "kind", "sac", "gst_rate", "renewal_months", "quote_content"];
-/** Upper-cases an input's text where it is, keeping the caret; answers the new text. */
-function upperInPlace(el) {
-  const up = el.value.toUpperCase();
-  if (up !== el.value) {
-    const [start, end] = [el.selectionStart, el.selectionEnd];
-    el.value = up;
-    try {
-      el.setSelectionRange(start, end);
-    } catch {
-      /* not every input keeps a selection */
-    }
-  }
-  return up;
-}
-
 const str = (v) => (v === null || v === undefined ? "" : String(v));
 
 function startValues(module) {
@@ -163,8 +148,8 @@ export function ModuleForm({ module, onSaved, onCancel }) {
       <div class="form-grid">
         ${module
           ? html`<${Field} label="Code" name="code" value=${module.code} readOnly hint="Fixed once created: settings use it." class="mono-field" />`
-          : html`<${Field} label="Code" ...${form.field("code")} autocomplete="off" spellcheck=${false} autocapitalize="characters" class="mono-field"
-              onInput=${(e) => form.set("code", upperInPlace(e.currentTarget))} autofocus
+          : html`<${Field} label="Code" ...${upperField(form, "code")} autocomplete="off" spellcheck=${false} autocapitalize="characters" class="mono-field"
+              autofocus
               hint="Upper-case letters, digits and _, e.g. SMS. It cannot change later." />`}
         <${Field} label="Name" ...${form.field("name")} autocomplete="off" />
         <${Field} label="Kind" ...${form.field("kind")} optional autocomplete="off" suggestions=${kinds} hint="e.g. software, service." />
