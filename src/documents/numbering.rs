@@ -57,7 +57,11 @@ pub fn issue_in(tx: &Connection, user: &AuthUser, id: &str) -> Result<Document, 
     } else {
         compose(tx, &client, &inputs, doc_date, doc.round_to_rupee, Mode::Strict)?
     };
-    store::set_lines(tx, id, &priced)?;
+    // A draft priced on its issue date already holds these lines (the usual case): rewriting them
+    // would cost the writer a delete, an insert and their tallies' triggers for nothing.
+    if !doc.holds(&priced) {
+        store::set_lines(tx, id, &priced)?;
+    }
     let prefix =
         rules::prefix(&doc.doc_type).ok_or_else(|| AppError::internal("document type without a prefix"))?;
     let fy = crate::plumbing::clock::Fy::of(doc_date).short();

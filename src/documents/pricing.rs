@@ -29,7 +29,7 @@ pub struct LineInput {
 }
 
 /// A priced line with its taxes (paise).
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
 pub struct PricedLine {
     pub module_id: Option<String>,
     pub description: String,
@@ -48,7 +48,7 @@ pub struct PricedLine {
     pub total: i64,
 }
 
-#[derive(Debug, Clone, Copy, Default, Serialize, ToSchema)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, ToSchema)]
 pub struct Totals {
     pub subtotal: i64,
     pub cgst: i64,

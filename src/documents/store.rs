@@ -93,6 +93,23 @@ pub struct Document {
     pub upi: Option<upi::Upi>,
 }
 
+impl Document {
+    /// Whether its lines and totals are already `priced`, position by position.
+    pub fn holds(&self, priced: &Priced) -> bool {
+        let totals = Totals {
+            subtotal: self.subtotal,
+            cgst: self.cgst,
+            sgst: self.sgst,
+            igst: self.igst,
+            round_off: self.round_off,
+            total: self.total,
+        };
+        totals == priced.totals
+            && self.lines.len() == priced.lines.len()
+            && self.lines.iter().zip(&priced.lines).all(|(l, p)| l.priced == *p)
+    }
+}
+
 /// A recorded payment's allocation to an invoice, as the invoice shows it.
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct Settlement {

@@ -1169,3 +1169,41 @@ async fn a_due_date_is_never_before_the_document_date_and_an_emptied_date_is_cle
         issued.text
     );
 }
+
+#[tokio::test]
+async fn a_draft_is_priced_again_when_issued_only_if_its_price_moved() {
+    let b = books().await;
+    let body = json!({ "type": "INVOICE", "client_id": b.kerala, "lines": [{ "module_id": b.module, "qty": 2 }] });
+    let kept = draft(&b, body.clone()).await;
+    let moved = draft(&b, body).await;
+    let line_id = |doc: &serde_json::Value| doc["lines"][0]["id"].as_str().unwrap().to_string();
+
+    // Nothing moved: the issued invoice holds the draft's own line, as it was.
+    let issued = act(&b, &id(&kept), "issue", json!({})).await.body;
+    assert_eq!(line_id(&issued), line_id(&kept));
+    assert_eq!(
+        (&issued["lines"], &issued["total"]),
+        (&kept["lines"], &kept["total"])
+    );
+
+    // A price from today on: the other draft is issued at it, lines and totals written again.
+    let price = b
+        .app
+        .post(
+            &format!("/api/modules/{}/prices", b.module),
+            &b.owner,
+            json!({ "effective_from": today().to_string(), "price": 1_200_000 }),
+        )
+        .await;
+    assert_eq!(price.status, StatusCode::CREATED, "{}", price.text);
+    let issued = act(&b, &id(&moved), "issue", json!({})).await.body;
+    assert_ne!(line_id(&issued), line_id(&moved));
+    assert_eq!(issued["lines"][0]["unit_price"], 1_200_000);
+    assert_eq!(issued["lines"][0]["taxable"], 2_400_000);
+    assert_eq!(issued["subtotal"], 2_400_000);
+    assert_eq!(
+        issued["total"].as_i64().unwrap(),
+        2_400_000 + issued["cgst"].as_i64().unwrap() + issued["sgst"].as_i64().unwrap()
+            + issued["igst"].as_i64().unwrap() + issued["round_off"].as_i64().unwrap()
+    );
+}
