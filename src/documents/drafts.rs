@@ -244,8 +244,7 @@ pub fn write_draft(
         ("created_by", Value::Text(user.id.clone())),
         ("intra_state", Value::Integer(i64::from(intra))),
     ]);
-    let id = store::insert(tx, fields)?;
-    store::set_lines(tx, &id, &priced)?;
+    let id = store::insert_priced(tx, fields, &priced)?;
     let document = visible_document(tx, user, &id)?;
     let after = serde_json::json!({ "type": document.doc_type, "client_id": document.client_id, "source": document.source, "total": document.total });
     audit(

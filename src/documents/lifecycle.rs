@@ -103,8 +103,7 @@ fn linked_draft(
             fields.push((column, Value::Text(v.clone())));
         }
     }
-    let id = store::insert(tx, fields)?;
-    store::set_lines(tx, &id, priced)?;
+    let id = store::insert_priced(tx, fields, priced)?;
     Ok(id)
 }
 

@@ -336,10 +336,23 @@ fn totals_fields(t: &Totals) -> Changes {
     ]
 }
 
+/// A new document of `fields` holding `priced`: its totals in the row itself, then its lines.
+pub fn insert_priced(tx: &Connection, mut fields: Changes, priced: &Priced) -> Result<String, AppError> {
+    fields.extend(totals_fields(&priced.totals));
+    let id = insert(tx, fields)?;
+    add_lines(tx, &id, priced)?;
+    Ok(id)
+}
+
 /// Replaces a document's lines and totals with `priced`.
 pub fn set_lines(tx: &Connection, document_id: &str, priced: &Priced) -> Result<(), AppError> {
     tx.prepare_cached("DELETE FROM document_line WHERE document_id = ?1")?
         .execute([document_id])?;
+    add_lines(tx, document_id, priced)?;
+    update(tx, document_id, totals_fields(&priced.totals))
+}
+
+fn add_lines(tx: &Connection, document_id: &str, priced: &Priced) -> Result<(), AppError> {
     for (position, l) in priced.lines.iter().enumerate() {
         insert_row(
             tx,
@@ -366,7 +379,7 @@ pub fn set_lines(tx: &Connection, document_id: &str, priced: &Priced) -> Result<
             ],
         )?;
     }
-    update(tx, document_id, totals_fields(&priced.totals))
+    Ok(())
 }
 
 pub fn add_event(

@@ -1173,7 +1173,8 @@ async fn a_due_date_is_never_before_the_document_date_and_an_emptied_date_is_cle
 #[tokio::test]
 async fn a_draft_is_priced_again_when_issued_only_if_its_price_moved() {
     let b = books().await;
-    let body = json!({ "type": "INVOICE", "client_id": b.kerala, "lines": [{ "module_id": b.module, "qty": 2 }] });
+    let body =
+        json!({ "type": "INVOICE", "client_id": b.kerala, "lines": [{ "module_id": b.module, "qty": 2 }] });
     let kept = draft(&b, body.clone()).await;
     let moved = draft(&b, body).await;
     let line_id = |doc: &serde_json::Value| doc["lines"][0]["id"].as_str().unwrap().to_string();
@@ -1203,7 +1204,10 @@ async fn a_draft_is_priced_again_when_issued_only_if_its_price_moved() {
     assert_eq!(issued["subtotal"], 2_400_000);
     assert_eq!(
         issued["total"].as_i64().unwrap(),
-        2_400_000 + issued["cgst"].as_i64().unwrap() + issued["sgst"].as_i64().unwrap()
-            + issued["igst"].as_i64().unwrap() + issued["round_off"].as_i64().unwrap()
+        2_400_000
+            + issued["cgst"].as_i64().unwrap()
+            + issued["sgst"].as_i64().unwrap()
+            + issued["igst"].as_i64().unwrap()
+            + issued["round_off"].as_i64().unwrap()
     );
 }

@@ -43,7 +43,13 @@ fn the_owner_runs_the_catalog_and_the_onboarding_of_a_project() {
     s.wait_page("module-new");
     // Typed in lower case: the field upper-cases as one types (a lower-case code is refused).
     s.fill("code", "deposit");
-    assert_eq!(s.script("return document.querySelector(\"[name='code']\").value", json!([])), "DEPOSIT");
+    assert_eq!(
+        s.script(
+            "return document.querySelector(\"[name='code']\").value",
+            json!([])
+        ),
+        "DEPOSIT"
+    );
     s.fill("name", "Deposit module");
     s.fill("gst_rate", "18");
     s.click_button("Add field");
