@@ -16,6 +16,7 @@ mod import;
 mod mixed;
 mod office;
 mod pdf_table;
+mod pocketbase;
 mod reads;
 mod replication;
 mod scan;
@@ -541,6 +542,19 @@ fn main() {
         );
     }
 
+    // PocketBase on the same documents (the untouched large office the reads above ran on).
+    let mut pocketbase_facts = vec![];
+    if wanted("PocketBase") || wanted("documents") {
+        pocketbase::section(
+            &cached,
+            dir.path(),
+            &fixture,
+            (budget.one, budget.many),
+            &mut rows,
+            &mut pocketbase_facts,
+        );
+    }
+
     let binary = std::fs::metadata(office::BIN).unwrap().len();
     let sign_in_best = rows
         .iter()
@@ -610,6 +624,7 @@ fn main() {
     facts.extend(sms_facts);
     facts.extend(import_facts);
     facts.extend(replication_facts);
+    facts.extend(pocketbase_facts);
     facts.extend(cpu_notes.into_iter().map(|note| (note, true, "")));
     let page_ratio = {
         let p50 = |name: &str| {

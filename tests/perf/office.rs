@@ -23,7 +23,7 @@ pub const OWNER_PASSWORD: &str = "bench-owner-password";
 pub const CLIENTS: usize = 5000;
 pub const YEARS: u32 = 10;
 
-fn target_dir() -> PathBuf {
+pub fn target_dir() -> PathBuf {
     std::env::var_os("CARGO_TARGET_DIR")
         .map(PathBuf::from)
         .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("target"))
