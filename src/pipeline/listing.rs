@@ -23,5 +23,5 @@ pub fn ladder(conn: &Connection) -> Result<Ladder, AppError> {
 
 /// The pipeline as `filter` selects it.
 pub fn listing(conn: &Connection, filter: PipelineFilter) -> Result<Listing<PipelineRow>, AppError> {
-    Ok(store::list(filter, ladder(conn)?))
+    Ok(store::list(filter, ladder(conn)?, store::kept_day_offset(conn)?))
 }

@@ -1,15 +1,17 @@
-//! The SQL of the pipeline: open quotations and bare leads as one list (a UNION ALL of the two,
-//! narrowed by the filter before the union so a view of open conversations never walks the
-//! years of lost ones), each with the day its conversation began; the band is read in Rust. A
-//! bare lead is a client marked `lead`, or one made here with no document or module yet: a
-//! client the legacy import brought (`imported_at`) is a customer moving in, not an enquiry.
+//! The SQL of the pipeline: open quotations and bare leads as one list, read from the rows
+//! migrations/V27 keeps (`pipeline_entry`, one per conversation, in the list's order), each with
+//! the day its conversation began; the band is read in Rust. A bare lead is a client marked
+//! `lead`, or one made here with no document or module yet: a client the legacy import brought
+//! (`imported_at`) is a customer moving in, not an enquiry.
 
 use crate::book;
 use crate::pipeline::rules::{self, Chase};
 use crate::plumbing::clock;
-use crate::plumbing::db::query::{Filter, ListQuery, Listing, like_contains};
+use crate::plumbing::db::query::{Filter, ListQuery, Listing, Plan, like_contains};
+use crate::plumbing::error::AppError;
 use chrono::{FixedOffset, NaiveDate};
-use rusqlite::Row;
+use rusqlite::types::Value;
+use rusqlite::{Connection, OptionalExtension, Row};
 use serde::Serialize;
 use std::collections::HashMap;
 use std::sync::{LazyLock, Mutex};
@@ -55,64 +57,44 @@ pub enum Show {
     All,
 }
 
-/// The two kinds of conversation, each narrowed to `quotes` and `leads` (SQL conditions).
-/// A lead's quotations are looked up by client (`+q.type` keeps the planner off the type
-/// index, which walked every quotation of the office for each lead: 5 s on the large office).
-fn union(quotes: &str, leads: &str) -> String {
-    format!(
-        "(SELECT d.id AS row_id, d.client_id, c.name AS client_name, c.owner_id, d.id AS document_id,
-                 d.doc_no, d.status AS doc_status, d.total,
-                 CASE WHEN d.status = 'lost' OR c.status = 'lost' THEN '{lost}' ELSE '{quoted}' END AS stage,
-                 COALESCE((SELECT MIN(e.at) FROM document_event e WHERE e.document_id = d.id AND e.kind = 'sent'),
-                          d.doc_date) AS anchor,
-                 r.id AS reminder_id, r.due_on AS reminder_due_on
-          FROM document d JOIN client c ON c.id = d.client_id
-               LEFT JOIN reminder r ON r.id = (SELECT r2.id FROM reminder r2 WHERE r2.doc_id = d.id
-                     AND r2.rule_kind = 'quote_followup' AND r2.status IN ('open', 'failed') ORDER BY r2.id DESC LIMIT 1)
-          WHERE d.type = 'QUOTATION' AND c.status <> 'inactive' AND ({quotes})
-            AND NOT EXISTS (SELECT 1 FROM document k WHERE k.parent_id = d.id AND k.status <> 'cancelled')
-          UNION ALL
-          SELECT c.id, c.id, c.name, c.owner_id, NULL, NULL, NULL, NULL,
-                 CASE WHEN c.status = 'lost' THEN '{lost}' ELSE '{enquiry}' END, c.created_at, NULL, NULL
-          FROM client c
-          WHERE (c.status = 'lead' OR c.id IN (SELECT client_id FROM bare_client) AND c.imported_at IS NULL)
-            AND ({leads})
-            AND NOT EXISTS (SELECT 1 FROM document q WHERE q.client_id = c.id AND +q.type = 'QUOTATION'
-                            AND q.status NOT IN ('draft', 'cancelled'))
-         ) p LEFT JOIN staff o ON o.id = p.owner_id",
-        lost = rules::LOST,
-        quoted = rules::QUOTED,
-        enquiry = rules::ENQUIRY,
-    )
+/// Every conversation with its client, quotation, owner and open follow-up reminder. The rows
+/// are those migrations/V27 keeps in `pipeline_entry` (quotations issued, sent or lost with no
+/// live child, and bare leads, of clients not inactive), each with whether it is lost, its
+/// anchor and the office day of it; what is shown of them is read live, for a page's rows only.
+/// `CROSS JOIN` keeps the kept rows first, so that a page walks their index in the list's order
+/// and stops at its last row.
+const FROM: &str = "pipeline_entry p CROSS JOIN client c ON c.id = p.client_id
+     LEFT JOIN document d ON d.id = p.document_id
+     LEFT JOIN staff o ON o.id = c.owner_id
+     LEFT JOIN reminder r ON r.id = (SELECT r2.id FROM reminder r2 WHERE r2.doc_id = p.document_id
+           AND r2.rule_kind = 'quote_followup' AND r2.status IN ('open', 'failed') ORDER BY r2.id DESC LIMIT 1)";
+
+/// Where a list without a search is counted: the kept rows alone (their index).
+const COUNT_IN: &str = "pipeline_entry p";
+
+/// The stage is Lost, Enquiry (no quotation) or Quoted/Waiting (rules.rs).
+const COLUMNS: &str = "p.row_id, p.client_id, c.name, c.owner_id, o.name, p.document_id, d.doc_no, \
+    d.status, d.total, CASE WHEN p.lost THEN 'Lost' WHEN p.document_id IS NULL THEN 'Enquiry' \
+    ELSE 'Quoted/Waiting' END, p.anchor, r.id, r.due_on";
+
+/// The office's offset (seconds east of UTC) the kept days are for (migrations/V27).
+pub fn kept_day_offset(conn: &Connection) -> Result<Option<i32>, AppError> {
+    Ok(conn
+        .prepare_cached("SELECT seconds FROM pipeline_day_offset")?
+        .query_row([], |r| r.get(0))
+        .optional()?
+        .flatten())
 }
-
-static OPEN: LazyLock<String> = LazyLock::new(|| {
-    union(
-        "d.status IN ('issued', 'sent') AND c.status <> 'lost'",
-        "c.status NOT IN ('lost', 'inactive')",
-    )
-});
-static LOST: LazyLock<String> = LazyLock::new(|| {
-    union(
-        "d.status IN ('issued', 'sent', 'lost') AND (d.status = 'lost' OR c.status = 'lost')",
-        "c.status = 'lost'",
-    )
-});
-static ALL: LazyLock<String> =
-    LazyLock::new(|| union("d.status IN ('issued', 'sent', 'lost')", "c.status <> 'inactive'"));
-
-const COLUMNS: &str = "p.row_id, p.client_id, p.client_name, p.owner_id, o.name, p.document_id, p.doc_no, \
-    p.doc_status, p.total, p.stage, p.anchor, p.reminder_id, p.reminder_due_on";
 
 /// What the pipeline may be sorted by (decisions 10).
 const SORTS: &[(&str, &str)] = &[
-    ("client_name", "p.client_name COLLATE NOCASE"),
-    ("docNo", "p.doc_no"),
-    ("total", "p.total"),
-    // In the pipeline's own order, not the alphabet's.
+    ("client_name", "c.name COLLATE NOCASE"),
+    ("docNo", "d.doc_no"),
+    ("total", "d.total"),
+    // In the pipeline's own order, not the alphabet's: Enquiry, Quoted/Waiting, Lost.
     (
         "stage",
-        "CASE p.stage WHEN 'Enquiry' THEN 0 WHEN 'Quoted/Waiting' THEN 1 ELSE 2 END",
+        "CASE WHEN p.lost THEN 2 WHEN p.document_id IS NULL THEN 0 ELSE 1 END",
     ),
     ("age", "-julianday(p.anchor)"),
     ("owner_name", "o.name COLLATE NOCASE"),
@@ -178,48 +160,71 @@ fn row(r: &Row<'_>, ladder: &Ladder) -> rusqlite::Result<PipelineRow> {
 /// are ULIDs). An anchor is an office date (an unsent quotation's `doc_date`) or a UTC moment (a
 /// `sent` event, a lead's creation): a moment is read as its office day, so that in the hours
 /// when the office's date is ahead of UTC's a quotation issued today does not sort after a lead
-/// made yesterday evening in UTC. The offset is written into the SQL text (it is a whole number
-/// of seconds, never user text); one text per offset and list is kept for the process.
-fn order_by(show: Show, offset: FixedOffset) -> &'static str {
-    static ORDERS: LazyLock<Mutex<HashMap<(Show, i32), &'static str>>> = LazyLock::new(Mutex::default);
+/// made yesterday evening in UTC. While the kept days (`p.day`) are for the offset in force,
+/// they are the order, read from their index; otherwise (a dated offset coming into force) each
+/// day is derived: the offset is written into the SQL text (it is a whole number of seconds,
+/// never user text); one text per offset and list is kept for the process.
+fn order_by(show: Show, offset: FixedOffset, kept: bool) -> &'static str {
+    let direction = if show == Show::Lost { "DESC" } else { "ASC" };
+    if kept {
+        return if show == Show::Lost {
+            "p.day DESC, p.row_id DESC"
+        } else {
+            "p.day ASC, p.row_id ASC"
+        };
+    }
+    static ORDERS: LazyLock<Mutex<HashMap<(&'static str, i32), &'static str>>> =
+        LazyLock::new(Mutex::default);
     let mut orders = ORDERS.lock().unwrap_or_else(|p| p.into_inner());
-    orders.entry((show, offset.local_minus_utc())).or_insert_with(|| {
-        let day = format!(
-            "CASE WHEN length(p.anchor) = 10 THEN p.anchor ELSE date(p.anchor, '{:+} seconds') END",
-            offset.local_minus_utc()
-        );
-        let direction = if show == Show::Lost { "DESC" } else { "ASC" };
-        Box::leak(format!("{day} {direction}, p.row_id {direction}").into_boxed_str())
-    })
+    orders
+        .entry((direction, offset.local_minus_utc()))
+        .or_insert_with(|| {
+            let day = format!(
+                "CASE WHEN length(p.anchor) = 10 THEN p.anchor ELSE date(p.anchor, '{:+} seconds') END",
+                offset.local_minus_utc()
+            );
+            Box::leak(format!("{day} {direction}, p.row_id {direction}").into_boxed_str())
+        })
 }
 
 /// The pipeline: open conversations oldest first (the longest waiting on top), lost ones
-/// newest first; a page of it or every row for the CSV twin.
-pub fn list(filter: PipelineFilter, ladder: Ladder) -> Listing<PipelineRow> {
+/// newest first; a page of it or every row for the CSV twin. `kept_offset`: the offset the kept
+/// days are for ([`kept_day_offset`]).
+pub fn list(filter: PipelineFilter, ladder: Ladder, kept_offset: Option<i32>) -> Listing<PipelineRow> {
     let mut f = Filter::default();
-    if filter.book.is_none() {
-        f.eq("p.owner_id", filter.owner_id);
+    match filter.show {
+        Show::Open => f.and("p.lost = 0", []),
+        Show::Lost => f.and("p.lost = 1", []),
+        Show::All => &mut f,
+    };
+    if filter.book.is_none()
+        && let Some(owner) = filter.owner_id
+    {
+        f.and(
+            "p.client_id IN (SELECT id FROM client WHERE owner_id = ?)",
+            [Value::Text(owner)],
+        );
     }
-    if let Some(q) = filter.q.as_deref().map(str::trim).filter(|q| !q.is_empty()) {
+    let q = filter.q.as_deref().map(str::trim).filter(|q| !q.is_empty());
+    let plan = Plan {
+        count_in: q.is_none().then_some(COUNT_IN),
+        ..Plan::default()
+    };
+    if let Some(q) = q {
         let pattern = like_contains(q);
         f.and(
-            "p.client_name LIKE ? ESCAPE '\\' OR p.doc_no LIKE ? ESCAPE '\\'",
+            "c.name LIKE ? ESCAPE '\\' OR d.doc_no LIKE ? ESCAPE '\\'",
             [pattern.clone(), pattern],
         );
     }
     book::narrow(&mut f, "p.client_id", filter.book);
-    let from = match filter.show {
-        Show::Open => OPEN.as_str(),
-        Show::Lost => LOST.as_str(),
-        Show::All => ALL.as_str(),
-    };
-    let order_by = order_by(filter.show, ladder.offset);
+    let kept = kept_offset == Some(ladder.offset.local_minus_utc());
     let query = ListQuery {
         columns: COLUMNS.into(),
-        from,
-        order_by,
+        from: FROM,
+        order_by: order_by(filter.show, ladder.offset, kept),
         id_column: "p.row_id",
         sorts: SORTS,
     };
-    Listing::new(query, f, move |r| row(r, &ladder))
+    Listing::new(query, f, move |r| row(r, &ladder)).with_plan(plan)
 }

@@ -442,6 +442,7 @@ fn check_all(app: &TestApp) {
     check_settlements(&conn);
     check_reads(&conn);
     check_summaries(&conn);
+    check_pipeline(&conn);
 }
 
 /// What a query's plan says, one line per step.
@@ -609,6 +610,7 @@ async fn what_v7_keeps_matches_the_tables_before_and_after_writes() {
         )
         .await;
     assert_eq!(stop.status, 200, "{}", stop.text);
+    pipeline_writes(&app, &owner).await;
     check_all(&app);
 
     let found = app.get("/api/documents?q=zyxwvu", &owner).await;
@@ -694,4 +696,357 @@ async fn every_clients_statement_closes_at_what_it_owes_less_its_advances() {
         .collect();
     listed.sort();
     assert_eq!(listed, owing);
+}
+
+/// The pipeline as the store derived it before migrations/V27 kept its rows (the reference): the
+/// open quotations and bare leads of `quotes` and `leads` (SQL conditions), as one list `p`.
+fn pipeline_before(quotes: &str, leads: &str) -> String {
+    format!(
+        "(SELECT d.id AS row_id, d.client_id, c.name AS client_name, c.owner_id, d.id AS document_id,
+                 d.doc_no, d.status AS doc_status, d.total,
+                 CASE WHEN d.status = 'lost' OR c.status = 'lost' THEN 'Lost' ELSE 'Quoted/Waiting' END AS stage,
+                 COALESCE((SELECT MIN(e.at) FROM document_event e WHERE e.document_id = d.id AND e.kind = 'sent'),
+                          d.doc_date) AS anchor,
+                 r.id AS reminder_id, r.due_on AS reminder_due_on
+          FROM document d JOIN client c ON c.id = d.client_id
+               LEFT JOIN reminder r ON r.id = (SELECT r2.id FROM reminder r2 WHERE r2.doc_id = d.id
+                     AND r2.rule_kind = 'quote_followup' AND r2.status IN ('open', 'failed') ORDER BY r2.id DESC LIMIT 1)
+          WHERE d.type = 'QUOTATION' AND c.status <> 'inactive' AND ({quotes})
+            AND NOT EXISTS (SELECT 1 FROM document k WHERE k.parent_id = d.id AND k.status <> 'cancelled')
+          UNION ALL
+          SELECT c.id, c.id, c.name, c.owner_id, NULL, NULL, NULL, NULL,
+                 CASE WHEN c.status = 'lost' THEN 'Lost' ELSE 'Enquiry' END, c.created_at, NULL, NULL
+          FROM client c
+          WHERE (c.status = 'lead' OR c.id IN (SELECT client_id FROM bare_client) AND c.imported_at IS NULL)
+            AND ({leads})
+            AND NOT EXISTS (SELECT 1 FROM document q WHERE q.client_id = c.id AND +q.type = 'QUOTATION'
+                            AND q.status NOT IN ('draft', 'cancelled'))
+         ) p LEFT JOIN staff o ON o.id = p.owner_id"
+    )
+}
+
+/// The pipeline (issue 39): the rows migrations/V27 keeps equal those derived from the tables,
+/// with their days at the kept offset (the latest one set); and every list (open, lost, all;
+/// every book, an owner, a search; each sort; a page and every row) answers what the query
+/// before V27 answered, in the same order with the same total, whether it reads the kept days or
+/// derives them (as it does while the offset in force is not the kept one).
+fn check_pipeline(conn: &Connection) {
+    use backoffice::pipeline::rules;
+    use backoffice::pipeline::store::{self, PipelineFilter, PipelineRow, Show};
+    use backoffice::plumbing::clock;
+    let ladder = backoffice::pipeline::ladder(conn).unwrap();
+    let latest: String = conn
+        .query_row(
+            "SELECT json_extract(value, '$') FROM setting WHERE key = 'company.utc_offset'
+              ORDER BY effective_from DESC, id DESC LIMIT 1",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    let kept = store::kept_day_offset(conn).unwrap();
+    assert_eq!(
+        kept,
+        clock::parse_offset(&latest).map(|o| o.local_minus_utc()),
+        "the kept days are for the latest offset, {latest}"
+    );
+    let kept_seconds = kept.unwrap();
+    let all = pipeline_before("d.status IN ('issued', 'sent', 'lost')", "c.status <> 'inactive'");
+    assert_eq!(
+        rows(
+            conn,
+            "SELECT row_id, client_id, document_id, lost, anchor, day FROM pipeline_entry ORDER BY row_id"
+        ),
+        rows(
+            conn,
+            &format!(
+                "SELECT p.row_id, p.client_id, p.document_id, p.stage = 'Lost', p.anchor,
+                        CASE WHEN length(p.anchor) = 10 THEN p.anchor ELSE date(p.anchor, '{kept_seconds:+} seconds') END
+                   FROM {all} ORDER BY p.row_id"
+            )
+        ),
+        "the kept pipeline rows"
+    );
+
+    let shows = [
+        (
+            Show::Open,
+            pipeline_before(
+                "d.status IN ('issued', 'sent') AND c.status <> 'lost'",
+                "c.status NOT IN ('lost', 'inactive')",
+            ),
+        ),
+        (
+            Show::Lost,
+            pipeline_before(
+                "d.status IN ('issued', 'sent', 'lost') AND (d.status = 'lost' OR c.status = 'lost')",
+                "c.status = 'lost'",
+            ),
+        ),
+        (Show::All, all.clone()),
+    ];
+    let old_sorts = [
+        ("client_name", "p.client_name COLLATE NOCASE"),
+        ("docNo", "p.doc_no"),
+        ("total", "p.total"),
+        (
+            "stage",
+            "CASE p.stage WHEN 'Enquiry' THEN 0 WHEN 'Quoted/Waiting' THEN 1 ELSE 2 END",
+        ),
+        ("age", "-julianday(p.anchor)"),
+        ("owner_name", "o.name COLLATE NOCASE"),
+    ];
+    let staff = strings(conn, "SELECT id FROM staff ORDER BY id");
+    let owner = strings(
+        conn,
+        "SELECT owner_id FROM client WHERE owner_id IS NOT NULL GROUP BY 1 ORDER BY COUNT(*) DESC LIMIT 1",
+    )
+    .remove(0);
+    // (book, owner filter, search)
+    let mut readers: Vec<(Option<String>, Option<String>, Option<&str>)> = vec![
+        (None, None, None),
+        (None, Some(owner.clone()), None),
+        (None, None, Some("scb")),
+        (None, Some(owner.clone()), Some("QT/")),
+        (None, None, Some("no such society")),
+    ];
+    for s in &staff {
+        readers.push((Some(s.clone()), None, None));
+    }
+    readers.push((Some(owner.clone()), Some(staff[0].clone()), Some("a")));
+    let mut seen = [0usize; 3];
+    for (i, (show, from)) in shows.iter().enumerate() {
+        for (book, owner_id, q) in &readers {
+            let mut wheres = vec!["1".to_string()];
+            let mut values: Vec<rusqlite::types::Value> = vec![];
+            if book.is_none()
+                && let Some(o) = owner_id
+            {
+                wheres.push("p.owner_id = ?".into());
+                values.push(o.clone().into());
+            }
+            if let Some(q) = q {
+                wheres.push("(p.client_name LIKE ? ESCAPE '\\' OR p.doc_no LIKE ? ESCAPE '\\')".into());
+                let pattern = backoffice::plumbing::db::query::like_contains(q);
+                values.push(pattern.clone());
+                values.push(pattern);
+            }
+            if let Some(b) = book {
+                wheres.push("p.client_id IN (SELECT id FROM client WHERE owner_id = ?)".into());
+                values.push(b.clone().into());
+            }
+            let sorts = std::iter::once(None).chain(
+                old_sorts
+                    .iter()
+                    .flat_map(|(name, _)| [Some(name.to_string()), Some(format!("-{name}"))]),
+            );
+            for sort in sorts {
+                let order = match &sort {
+                    None => {
+                        let direction = if *show == Show::Lost { "DESC" } else { "ASC" };
+                        format!(
+                            "CASE WHEN length(p.anchor) = 10 THEN p.anchor ELSE date(p.anchor, '{:+} seconds') END {direction}, p.row_id {direction}",
+                            ladder.offset.local_minus_utc()
+                        )
+                    }
+                    Some(s) => {
+                        let (name, direction) = match s.strip_prefix('-') {
+                            Some(n) => (n, "DESC"),
+                            None => (s.as_str(), "ASC"),
+                        };
+                        let (_, expression) = old_sorts.iter().find(|(n, _)| *n == name).unwrap();
+                        format!("{expression} {direction}, p.row_id {direction}")
+                    }
+                };
+                let sql = format!(
+                    "SELECT p.row_id, p.client_id, p.client_name, p.owner_id, o.name, p.document_id, p.doc_no,
+                            p.doc_status, p.total, p.stage, p.anchor, p.reminder_id, p.reminder_due_on
+                       FROM {from} WHERE {} ORDER BY {order}",
+                    wheres.join(" AND ")
+                );
+                let mut stmt = conn.prepare(&sql).unwrap();
+                let want: Vec<String> = stmt
+                    .query_map(rusqlite::params_from_iter(values.iter()), |r| {
+                        let stage: String = r.get(9)?;
+                        let anchor: String = r.get(10)?;
+                        let (began, sent) = match clock::date(&anchor) {
+                            Some(issued) => (issued, false),
+                            None => (
+                                clock::office_date(&anchor, ladder.offset).unwrap_or(ladder.today),
+                                true,
+                            ),
+                        };
+                        let chase = rules::chase(&stage, sent, began, &ladder.offsets, ladder.today);
+                        Ok(format!(
+                            "{:?}",
+                            PipelineRow {
+                                client_id: r.get(1)?,
+                                client_name: r.get(2)?,
+                                owner_id: r.get(3)?,
+                                owner_name: r.get(4)?,
+                                document_id: r.get(5)?,
+                                doc_no: r.get(6)?,
+                                doc_status: r.get(7)?,
+                                total: r.get(8)?,
+                                stage,
+                                age: chase.age,
+                                band: chase.band.to_string(),
+                                next_action: chase.next_action,
+                                next_on: chase.next_on.map(|d| d.to_string()),
+                                reminder_id: r.get(11)?,
+                                reminder_due_on: r.get(12)?,
+                            }
+                        ))
+                    })
+                    .unwrap()
+                    .map(Result::unwrap)
+                    .collect();
+                seen[i] = seen[i].max(want.len());
+                let filter = || PipelineFilter {
+                    show: *show,
+                    q: q.map(str::to_string),
+                    owner_id: owner_id.clone(),
+                    book: book.clone(),
+                };
+                // As the handler reads it, and with the days derived (the offset in force not
+                // the kept one).
+                let listings = [
+                    ("listing", backoffice::pipeline::listing(conn, filter()).unwrap()),
+                    ("derived days", store::list(filter(), ladder.clone(), None)),
+                ];
+                let what = format!("{show:?} book {book:?} owner {owner_id:?} q {q:?} sort {sort:?}");
+                for (how, listing) in listings {
+                    let mut got = vec![];
+                    listing
+                        .each(conn, sort.as_deref(), |r| {
+                            got.push(format!("{r:?}"));
+                            Ok(())
+                        })
+                        .unwrap();
+                    assert_eq!(got, want, "{how}: every row of {what}");
+                }
+                for n in [1, 2] {
+                    let page = Page {
+                        page: n,
+                        per_page: 50,
+                        after: None,
+                        sort: sort.clone(),
+                    };
+                    let got = backoffice::pipeline::listing(conn, filter())
+                        .unwrap()
+                        .page(conn, &page)
+                        .unwrap();
+                    let start = want.len().min(50 * (n as usize - 1));
+                    assert_eq!(
+                        (
+                            got.total,
+                            got.rows.iter().map(|r| format!("{r:?}")).collect::<Vec<_>>()
+                        ),
+                        (
+                            want.len() as i64,
+                            want[start..(start + 50).min(want.len())].to_vec()
+                        ),
+                        "page {n} of {what}"
+                    );
+                }
+            }
+        }
+    }
+    assert!(
+        seen.iter().all(|n| *n > 0),
+        "the demo office has open, lost and all conversations: {seen:?}"
+    );
+}
+
+/// Writes that move the pipeline, through the API: quotations issued, sent, accepted, converted
+/// (and the conversion cancelled), lost; a lead made, a client lost and one made inactive; the
+/// follow-up reminders raised and one dismissed; a `sent` moment moved; the office's offset set
+/// and set back, the pipeline checked in between.
+async fn pipeline_writes(app: &TestApp, owner: &str) {
+    let conn = app.sql();
+    let clients = strings(
+        &conn,
+        "SELECT id FROM client WHERE status = 'active' ORDER BY id LIMIT 6",
+    );
+    let module = strings(
+        &conn,
+        "SELECT module_id FROM module_price GROUP BY module_id HAVING MIN(price) > 0 ORDER BY module_id LIMIT 1",
+    )
+    .remove(0);
+    let mut quotes = vec![];
+    for client in &clients {
+        let draft = app
+            .post(
+                "/api/documents",
+                owner,
+                json!({ "type": "QUOTATION", "client_id": client, "lines": [{ "module_id": module, "qty": 1 }] }),
+            )
+            .await;
+        assert_eq!(draft.status, 201, "{}", draft.text);
+        let id = draft.body["id"].as_str().unwrap().to_string();
+        let issued = app
+            .post(&format!("/api/documents/{id}/issue"), owner, json!({}))
+            .await;
+        assert_eq!(issued.status, 200, "{}", issued.text);
+        quotes.push(id);
+    }
+    let act = |doc: &str, action: &str, body: serde_json::Value| {
+        let path = format!("/api/documents/{doc}/{action}");
+        async move {
+            let reply = app.post(&path, owner, body).await;
+            assert_eq!(reply.status, 200, "{path}: {}", reply.text);
+            reply.body
+        }
+    };
+    for q in &quotes[..5] {
+        act(q, "mark-sent", json!({})).await;
+    }
+    act(&quotes[1], "accept", json!({})).await;
+    act(&quotes[2], "convert", json!({ "to": "INVOICE" })).await;
+    act(&quotes[3], "lost", json!({})).await;
+    // A conversion issued and cancelled: the quotation is open again.
+    let proforma = act(&quotes[4], "convert", json!({ "to": "PROFORMA" })).await;
+    let proforma = proforma["id"].as_str().unwrap().to_string();
+    act(&proforma, "issue", json!({})).await;
+    act(&proforma, "cancel", json!({ "reason": "Wrong modules" })).await;
+    conn.execute(
+        "UPDATE document_event SET at = '2020-01-01T20:00:00Z' WHERE document_id = ?1 AND kind = 'sent'",
+        [&quotes[0]],
+    )
+    .unwrap();
+    for body in [
+        json!({ "name": "Chelannur Lead SCB", "state_code": "32", "status": "lead" }),
+        json!({ "name": "Kunnamangalam Stores", "state_code": "32" }),
+    ] {
+        let made = app.post("/api/clients", owner, body).await;
+        assert_eq!(made.status, 201, "{}", made.text);
+    }
+    for (client, status) in [(&clients[0], "lost"), (&clients[5], "inactive")] {
+        let changed = app
+            .patch(
+                &format!("/api/clients/{client}"),
+                owner,
+                json!({ "status": status }),
+            )
+            .await;
+        assert_eq!(changed.status, 200, "{}", changed.text);
+    }
+    let scan = app.post("/api/jobs/daily-scan", owner, json!({})).await;
+    assert_eq!(scan.status, 200, "{}", scan.text);
+    let reminder: Option<String> = conn
+        .query_row(
+            "SELECT id FROM reminder WHERE rule_kind = 'quote_followup' AND status = 'open' ORDER BY id LIMIT 1",
+            [],
+            |r| r.get(0),
+        )
+        .ok();
+    if let Some(reminder) = reminder {
+        let dismissed = app
+            .post(&format!("/api/reminders/{reminder}/dismiss"), owner, json!({}))
+            .await;
+        assert_eq!(dismissed.status, 200, "{}", dismissed.text);
+    }
+    for offset in ["-03:00", "+05:30"] {
+        app.set_company(owner, json!({ "utc_offset": offset })).await;
+        check_pipeline(&conn);
+    }
 }
