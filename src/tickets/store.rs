@@ -338,6 +338,9 @@ fn oldest_first(statuses: Option<&[&str]>) -> bool {
     statuses.is_some_and(|s| s.iter().all(|s| rules::still_open(s)))
 }
 
+/// One page of a searched list and its chips' counts.
+pub type Searched = (Paginated<Ticket>, BTreeMap<String, i64>);
+
 /// A searched list in its own order (`page` has no sort and no cursor; else [`list`] and
 /// [`counts`]): one page and the chips' counts from one read of the tickets the search and the
 /// other filters find (status, opened_on and id of each), rather than three (the page, its
@@ -348,7 +351,7 @@ pub fn searched(
     filter: &TicketFilter,
     clock: Clock,
     page: &Page,
-) -> Result<Option<(Paginated<Ticket>, BTreeMap<String, i64>)>, AppError> {
+) -> Result<Option<Searched>, AppError> {
     if searched_for(filter).is_none()
         || page.after.is_some()
         || page.sort.as_deref().is_some_and(|s| !s.trim().is_empty())
