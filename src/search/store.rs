@@ -5,7 +5,7 @@
 
 use crate::book;
 use crate::documents::rules as document_rules;
-use crate::plumbing::db::query::{like_contains, starts_with};
+use crate::plumbing::db::query::{like_contains, starts_with, trigram_contains};
 use crate::plumbing::error::AppError;
 use crate::search::rules::{self, LOOKED_FOR, ReceiptSearch};
 use crate::tickets::rules::STILL_OPEN_SQL;
@@ -286,10 +286,29 @@ pub fn documents_of(
     Ok(hits)
 }
 
+/// How many rows an index of the text may find before a search reads them in its own order
+/// instead: a text that many rows hold is met within the first few rows of that order.
+const FOUND_FIRST: usize = 400;
+
+/// The rowids of the tickets whose subject holds `q`, from their trigram index
+/// (migrations/V28), when the text has a trigram and at most [`FOUND_FIRST`] subjects hold it.
+fn tickets_found(conn: &Connection, q: &str) -> Result<Option<Vec<i64>>, AppError> {
+    let Some(phrase) = trigram_contains("{subject}", q) else {
+        return Ok(None);
+    };
+    let mut stmt =
+        conn.prepare_cached("SELECT rowid FROM ticket_text WHERE ticket_text MATCH ?1 LIMIT ?2")?;
+    let rowids: Vec<i64> = stmt
+        .query_map(rusqlite::params![phrase, FOUND_FIRST as i64 + 1], |r| r.get(0))?
+        .collect::<Result<_, _>>()?;
+    Ok((rowids.len() <= FOUND_FIRST).then_some(rowids))
+}
+
 /// Tickets in the staff user's share whose subject contains `q`: those still open first, then
-/// the others, each newest first. Subjects have no suffix table: the still-open ones are found
-/// through their partial index (a few hundred); the others, read only when fewer than six are
-/// still open, are one pass over the table that tests the subject before anything else.
+/// the others, each newest first. Text that few subjects hold is found through the subjects'
+/// trigram index and its tickets sorted; otherwise the still-open ones are found through their
+/// partial index (a few hundred), and the others, read only when fewer than six are still
+/// open, by one pass over the covering index newest first, which meets a common word early.
 pub fn tickets(conn: &Connection, q: &str, book: Option<&str>) -> Result<Vec<TicketHit>, AppError> {
     let (shared, share_values) = in_book(book::ticket_is_in("t", "?"), book);
     let pattern = like_contains(q);
@@ -314,6 +333,21 @@ pub fn tickets(conn: &Connection, q: &str, book: Option<&str>) -> Result<Vec<Tic
             client_name,
         })
     };
+    if let Some(rowids) = tickets_found(conn, q)? {
+        let mut values = vec![Value::Text(serde_json::to_string(&rowids)?)];
+        values.extend(share_values.iter().cloned());
+        values.push(Value::Integer(LOOKED_FOR as i64));
+        let mut stmt = conn.prepare_cached(&format!(
+            "SELECT t.id, t.subject, t.status, t.opened_on, t.client_id, c.name
+             FROM ticket t JOIN client c ON c.id = t.client_id
+             WHERE t.rowid IN (SELECT value FROM json_each(?)) AND {shared}
+             ORDER BY NOT {STILL_OPEN_SQL}, t.opened_on DESC, t.id DESC LIMIT ?"
+        ))?;
+        let hits = stmt
+            .query_map(params_from_iter(values.iter()), hit)?
+            .collect::<Result<Vec<_>, _>>()?;
+        return Ok(hits);
+    }
     let run = |sql: String, limit: usize| -> Result<Vec<TicketHit>, AppError> {
         let mut values = vec![pattern.clone()];
         values.extend(share_values.iter().cloned());
@@ -340,25 +374,32 @@ pub fn tickets(conn: &Connection, q: &str, book: Option<&str>) -> Result<Vec<Tic
 
 /// Clients in the book whose own phone, or a contact's, holds `digits` as
 /// `rules::phone_digits` compares them, by name (own phone before a contact's for one client).
-/// Phones have no suffix table: `LIKE` with the digits in order narrows the client and contact
-/// tables in one pass each, and only text that is a phone number (`rules::phone_query`) asks.
+/// The phones that may hold them are one range of the phones' digit suffixes
+/// (migrations/V28), narrowed again by `LIKE` with the digits in order; the Rust rule decides.
+/// Only text that is a phone number (`rules::phone_query`) asks.
 pub fn clients_by_phone(
     conn: &Connection,
     digits: &str,
     book: Option<&str>,
 ) -> Result<Vec<ClientHit>, AppError> {
     let pattern = Value::Text(rules::phone_pattern(digits));
+    let (range, range_values) = starts_with("s.suffix", digits);
     let (owned, owner_values) = in_book(book::owner_is("c", "?"), book);
-    let mut values = vec![pattern.clone()];
+    let mut values = range_values.clone();
+    values.push(pattern.clone());
     values.extend(owner_values.iter().cloned());
+    values.extend(range_values);
     values.push(pattern);
     values.extend(owner_values);
     let sql = format!(
         "SELECT c.id, c.name, c.district, c.gstin, c.remote_access_id, c.status, c.phone, NULL, 0 FROM client c
-         WHERE c.phone LIKE ? AND {owned}
+         WHERE c.id IN (SELECT s.client_id FROM phone_search s WHERE {range} AND s.contact_id = '')
+           AND c.phone LIKE ? AND {owned}
          UNION ALL
          SELECT c.id, c.name, c.district, c.gstin, c.remote_access_id, c.status, k.phone, k.name, 1
-         FROM contact k JOIN client c ON c.id = k.client_id WHERE k.phone LIKE ? AND {owned}
+         FROM contact k JOIN client c ON c.id = k.client_id
+         WHERE k.id IN (SELECT s.contact_id FROM phone_search s WHERE {range} AND s.contact_id <> '')
+           AND k.phone LIKE ? AND {owned}
          ORDER BY 2 COLLATE NOCASE, 1, 9"
     );
     let mut stmt = conn.prepare_cached(&sql)?;
@@ -422,10 +463,25 @@ pub struct PaymentHit {
     pub status: String,
 }
 
+/// The payments whose receipt number contains `q`, from the numbers' suffixes
+/// (migrations/V28: one key range), when at most [`FOUND_FIRST`] suffixes start with it.
+fn payments_found(conn: &Connection, q: &str) -> Result<Option<Vec<String>>, AppError> {
+    let (range, mut values) = starts_with("suffix", q);
+    values.push(Value::Integer(FOUND_FIRST as i64 + 1));
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT payment_id FROM payment_no_search WHERE {range} LIMIT ?"
+    ))?;
+    let ids: Vec<String> = stmt
+        .query_map(params_from_iter(values.iter()), |r| r.get(0))?
+        .collect::<Result<_, _>>()?;
+    Ok((ids.len() <= FOUND_FIRST).then_some(ids))
+}
+
 /// Payments in the book whose receipt number holds `q` (`rules::receipt_search`), the highest
-/// number first (the newest of a year's series): both walk the unique index on `receipt_no`
-/// backwards, a start of a number over one range of it, a part of one over all of it, and stop
-/// at the sixth hit.
+/// number first (the newest of a year's series). A start of a number walks one range of the
+/// unique index on `receipt_no` backwards; a part of one that few numbers hold is found
+/// through their suffixes and sorted, and one that many hold walks that whole index backwards
+/// (meeting it early); both walks stop at the sixth hit.
 pub fn payments(conn: &Connection, q: &str, book: Option<&str>) -> Result<Vec<PaymentHit>, AppError> {
     let (owned, owner_values) = in_book(book::client_is_in("p.client_id", "?"), book);
     let (condition, mut values) = match rules::receipt_search(q) {
@@ -442,10 +498,16 @@ pub fn payments(conn: &Connection, q: &str, book: Option<&str>) -> Result<Vec<Pa
                 .collect::<Vec<_>>();
             (range, values)
         }
-        ReceiptSearch::Containing => (
-            "p.receipt_no LIKE ? ESCAPE '\\'".to_string(),
-            vec![like_contains(q)],
-        ),
+        ReceiptSearch::Containing => match payments_found(conn, q)? {
+            Some(ids) => (
+                "p.id IN (SELECT value FROM json_each(?))".to_string(),
+                vec![Value::Text(serde_json::to_string(&ids)?)],
+            ),
+            None => (
+                "p.receipt_no LIKE ? ESCAPE '\\'".to_string(),
+                vec![like_contains(q)],
+            ),
+        },
     };
     values.extend(owner_values);
     values.push(Value::Integer(LOOKED_FOR as i64));

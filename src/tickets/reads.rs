@@ -31,12 +31,20 @@ pub struct Listed {
     pub sla_days: i64,
 }
 
-/// The ticket list as `filter` selects it (the caller has put the user's share in it).
+/// The ticket list as `filter` selects it (the caller has put the user's share in it). A
+/// search in the list's own order is one read of the tickets it finds (`store::searched`).
 pub fn list(conn: &Connection, filter: &TicketFilter, page: &Page) -> Result<Listed, AppError> {
     let clock = clock(conn)?;
+    let (page, counts) = match store::searched(conn, filter, clock, page)? {
+        Some(found) => found,
+        None => (
+            store::list(filter, clock).page(conn, page)?,
+            store::counts(conn, filter, clock)?,
+        ),
+    };
     Ok(Listed {
-        page: store::list(filter, clock).page(conn, page)?,
-        counts: store::counts(conn, filter, clock)?,
+        page,
+        counts,
         kind_suggestions: store::kind_suggestions(conn, filter.book.as_deref())?,
         sla_days: clock.sla_days,
     })

@@ -5,14 +5,16 @@
 use crate::auth::session::AuthUser;
 use crate::book;
 use crate::plumbing::clock;
+use crate::plumbing::db::page::{Page, Paginated};
 use crate::plumbing::db::query::{
-    Changes, Filter, ListQuery, Listing, Plan, Tally, insert_row, like_contains, update_columns,
+    Changes, Filter, ListQuery, Listing, Plan, Tally, insert_row, like_contains, starts_with,
+    trigram_contains, update_columns,
 };
 use crate::plumbing::error::AppError;
 use crate::tickets::rules;
 use chrono::NaiveDate;
 use rusqlite::types::Value;
-use rusqlite::{Connection, OptionalExtension, Row, params};
+use rusqlite::{Connection, OptionalExtension, Row, params, params_from_iter};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use utoipa::ToSchema;
@@ -263,13 +265,9 @@ fn base_filter(filter: &TicketFilter, clock: Clock) -> Filter {
     f.eq("t.type", filter.ticket_type.clone())
         .eq("t.assignee_id", filter.assignee_id.clone())
         .eq("t.client_id", filter.client_id.clone());
-    if let Some(q) = filter.search.as_deref().map(str::trim).filter(|q| !q.is_empty()) {
-        let pattern = like_contains(q);
-        f.and(
-            "t.subject LIKE ? ESCAPE '\\' OR t.description LIKE ? ESCAPE '\\' \
-             OR t.client_id IN (SELECT id FROM client WHERE name LIKE ? ESCAPE '\\')",
-            [pattern.clone(), pattern.clone(), pattern],
-        );
+    if let Some(q) = searched_for(filter) {
+        let (clause, values) = search_clause(q);
+        f.and(&clause, values);
     }
     if filter.overdue {
         f.and(rules::SLA_RUNS_SQL, []);
@@ -280,13 +278,38 @@ fn base_filter(filter: &TicketFilter, clock: Clock) -> Filter {
     f
 }
 
-/// The count of each chip under every other filter.
-pub fn counts(
-    conn: &Connection,
-    filter: &TicketFilter,
-    clock: Clock,
-) -> Result<BTreeMap<String, i64>, AppError> {
-    let by_status = base_filter(filter, clock).counts_by(conn, COUNTED_IN, "t.status", Some(&TALLY))?;
+/// The text searched for, trimmed; None when blank.
+fn searched_for(filter: &TicketFilter) -> Option<&str> {
+    filter.search.as_deref().map(str::trim).filter(|q| !q.is_empty())
+}
+
+/// The search's condition: the subject or the description contains `q` (as `LIKE '%q%'`:
+/// ASCII letters fold, everything else literal), or the client's name does. The subject and
+/// description through their trigram index (migrations/V28), which finds exactly the tickets
+/// holding the text, for text of three characters and more; shorter text by LIKE over every
+/// ticket. The client's name through its suffix table (V7): one key range.
+fn search_clause(q: &str) -> (String, Vec<Value>) {
+    let (names, name_values) = starts_with("s.suffix", q);
+    let by_name = format!("t.client_id IN (SELECT s.client_id FROM client_name_search s WHERE {names})");
+    let (text, mut values) = match trigram_contains("", q) {
+        Some(phrase) => (
+            "t.rowid IN (SELECT rowid FROM ticket_text WHERE ticket_text MATCH ?)",
+            vec![phrase],
+        ),
+        None => {
+            let pattern = like_contains(q);
+            (
+                "t.subject LIKE ? ESCAPE '\\' OR t.description LIKE ? ESCAPE '\\'",
+                vec![pattern.clone(), pattern],
+            )
+        }
+    };
+    values.extend(name_values);
+    (format!("{text} OR {by_name}"), values)
+}
+
+/// The chips' counts from the number of tickets of each status.
+fn chips(by_status: &[(String, i64)]) -> BTreeMap<String, i64> {
     let count_of = |statuses: Option<&[&str]>| -> i64 {
         by_status
             .iter()
@@ -294,10 +317,89 @@ pub fn counts(
             .map(|(_, n)| n)
             .sum()
     };
-    Ok(rules::CHIPS
+    rules::CHIPS
         .iter()
         .map(|chip| (chip.to_string(), count_of(rules::chip_statuses(chip))))
-        .collect())
+        .collect()
+}
+
+/// The count of each chip under every other filter.
+pub fn counts(
+    conn: &Connection,
+    filter: &TicketFilter,
+    clock: Clock,
+) -> Result<BTreeMap<String, i64>, AppError> {
+    let by_status = base_filter(filter, clock).counts_by(conn, COUNTED_IN, "t.status", Some(&TALLY))?;
+    Ok(chips(&by_status))
+}
+
+/// Whether a chip's list runs oldest first: the still-open chips (the most overdue on top).
+fn oldest_first(statuses: Option<&[&str]>) -> bool {
+    statuses.is_some_and(|s| s.iter().all(|s| rules::still_open(s)))
+}
+
+/// One page of a searched list and its chips' counts.
+pub type Searched = (Paginated<Ticket>, BTreeMap<String, i64>);
+
+/// A searched list in its own order (`page` has no sort and no cursor; else [`list`] and
+/// [`counts`]): one page and the chips' counts from one read of the tickets the search and the
+/// other filters find (status, opened_on and id of each), rather than three (the page, its
+/// count, the chips'). The page's rows are then read by their ids. None when nothing is
+/// searched for.
+pub fn searched(
+    conn: &Connection,
+    filter: &TicketFilter,
+    clock: Clock,
+    page: &Page,
+) -> Result<Option<Searched>, AppError> {
+    if searched_for(filter).is_none()
+        || page.after.is_some()
+        || page.sort.as_deref().is_some_and(|s| !s.trim().is_empty())
+    {
+        return Ok(None);
+    }
+    let f = base_filter(filter, clock);
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT t.status, t.opened_on, t.id FROM {COUNTED_IN}{}",
+        f.sql()
+    ))?;
+    let statuses = rules::chip_statuses(&filter.chip);
+    let mut by_status: Vec<(String, i64)> = vec![];
+    let mut listed: Vec<(String, String)> = vec![];
+    let mut rows = stmt.query(params_from_iter(f.values().iter()))?;
+    while let Some(r) = rows.next()? {
+        let status: String = r.get(0)?;
+        if statuses.is_none_or(|group| group.contains(&status.as_str())) {
+            listed.push((r.get(1)?, r.get(2)?));
+        }
+        match by_status.iter_mut().find(|(s, _)| *s == status) {
+            Some((_, n)) => *n += 1,
+            None => by_status.push((status, 1)),
+        }
+    }
+    listed.sort_unstable();
+    if !oldest_first(statuses) {
+        listed.reverse();
+    }
+    let ids = page.slice(listed).map(|(_, id)| id);
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {COLUMNS} FROM {FROM} WHERE t.id IN (SELECT value FROM json_each(?1))"
+    ))?;
+    let mut found: BTreeMap<String, Ticket> = stmt
+        .query_map([serde_json::to_string(&ids.rows)?], |r| ticket(r, clock))?
+        .map(|t| t.map(|t| (t.id.clone(), t)))
+        .collect::<Result<_, _>>()?;
+    let tickets = ids.map(|id| found.remove(&id));
+    let rows = tickets.rows.into_iter().flatten().collect();
+    Ok(Some((
+        Paginated {
+            rows,
+            total: tickets.total,
+            page: tickets.page,
+            per_page: tickets.per_page,
+        },
+        chips(&by_status),
+    )))
 }
 
 /// Kinds already used, the most used first: over every ticket (the tally table) for owner and
@@ -335,11 +437,10 @@ pub fn list(filter: &TicketFilter, clock: Clock) -> Listing<Ticket> {
         }
         _ => {}
     }
-    let oldest_first = statuses.is_some_and(|s| s.iter().all(|s| rules::still_open(s)));
     let query = ListQuery {
         columns: COLUMNS.into(),
         from: FROM,
-        order_by: if oldest_first {
+        order_by: if oldest_first(statuses) {
             "t.opened_on ASC, t.id ASC"
         } else {
             "t.opened_on DESC, t.id DESC"

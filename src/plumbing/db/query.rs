@@ -39,12 +39,18 @@ impl Filter {
         self
     }
 
-    fn sql(&self) -> String {
+    /// The ` WHERE …` of the clauses (empty without any), for a query a store writes itself.
+    pub fn sql(&self) -> String {
         if self.clauses.is_empty() {
             String::new()
         } else {
             format!(" WHERE {}", self.clauses.join(" AND "))
         }
+    }
+
+    /// The values of [`Filter::sql`]'s placeholders, in order.
+    pub fn values(&self) -> &[Value] {
+        &self.values
     }
 
     /// The WHERE on `tally` when every clause is an equality on one of its columns.
@@ -122,6 +128,24 @@ pub struct Tally {
 pub fn like_contains(text: &str) -> Value {
     let escaped = text.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_");
     Value::Text(format!("%{escaped}%"))
+}
+
+/// The FTS5 query that finds `text` as `LIKE '%text%'` does (ASCII letters fold, everything
+/// else literal) in a trigram index of text lower-cased by SQLite's `lower()` with
+/// `tokenize = 'trigram case_sensitive 1'` (migrations/V28): the phrase of the lower-cased
+/// text's trigrams, in `columns` (e.g. `{subject}`; empty: every column). None when the text
+/// has no trigram (under three characters) or holds a NUL: LIKE matches it then.
+pub fn trigram_contains(columns: &str, text: &str) -> Option<Value> {
+    if text.chars().count() < 3 || text.contains('\0') {
+        return None;
+    }
+    let phrase = text.to_ascii_lowercase().replace('"', "\"\"");
+    let filter = if columns.is_empty() {
+        String::new()
+    } else {
+        format!("{columns} : ")
+    };
+    Some(Value::Text(format!("{filter}\"{phrase}\"")))
 }
 
 /// `column` (a suffix table's) starts with the lower-cased `text`: the rows of one range.
