@@ -119,7 +119,7 @@ pub fn mis(conn: &Connection) -> Result<Mis, AppError> {
     }
     let month_ends: Vec<NaiveDate> = range.each().map(|m| m.last_day().min(today)).collect();
     let quotes = pipeline::open_quotes(conn, None)?;
-    let (renewals, renewal_amount) = renewals::due_within(conn, RENEWAL_DAYS, None)?;
+    let (renewals, renewal_amount) = renewals::due_within_on(conn, RENEWAL_DAYS, None, today)?;
     let (open, past_sla) = tickets::still_open(conn, None)?;
     let (queued, failed) = store::reminder_queue(conn)?;
     let (low, threshold) = sms_report::low_count(conn, None)?;

@@ -80,9 +80,9 @@ pub fn dashboard(conn: &Connection, book: Option<String>) -> Result<Dashboard, A
     let (overdue_count, overdue_amount) = store::overdue_invoices(conn, today, book.as_deref())?;
     let (due_today, overdue) = store::reminders_due(conn, today, book.as_deref())?;
     let (still_open, past_sla) = tickets::still_open(conn, book.clone())?;
-    let stalled = milestones::stalled(conn, book.as_deref(), None)?;
+    let (stalled, stall_days) = milestones::stalled_count(conn, book.as_deref(), today)?;
     let (low, threshold) = sms_report::low_count(conn, book.clone())?;
-    let (renewals, renewal_amount) = renewals::due_within(conn, RENEWAL_DAYS, book.clone())?;
+    let (renewals, renewal_amount) = renewals::due_within_on(conn, RENEWAL_DAYS, book.clone(), today)?;
     Ok(Dashboard {
         as_of: today.to_string(),
         mine: book.is_some(),
@@ -94,8 +94,8 @@ pub fn dashboard(conn: &Connection, book: Option<String>) -> Result<Dashboard, A
         reminders: RemindersTile { due_today, overdue },
         tickets: TicketsTile { still_open, past_sla },
         stalled_projects: StalledTile {
-            count: stalled.total,
-            stall_days: stalled.days,
+            count: stalled,
+            stall_days,
         },
         low_sms: LowSmsTile {
             count: low,

@@ -1,8 +1,8 @@
 //! The open quotations of a book at a glance, by follow-up band: the dashboard's and the
 //! cockpit's tile ([`open_quotes`]).
 
-use crate::pipeline::listing::listing;
-use crate::pipeline::store::{PipelineFilter, Show};
+use crate::pipeline::listing::ladder;
+use crate::pipeline::store;
 use crate::plumbing::error::AppError;
 use rusqlite::Connection;
 use serde::Serialize;
@@ -29,30 +29,24 @@ pub struct OpenQuotes {
     pub enquiries: i64,
 }
 
-/// The open quotations of `book` (None: every book): the open pipeline's rows that have one.
+/// The open quotations of `book` (None: every book): the open pipeline's rows that have one,
+/// counted from the open quotations migrations/V29 keeps, each banded as the list bands it.
 pub fn open_quotes(conn: &Connection, book: Option<String>) -> Result<OpenQuotes, AppError> {
-    let filter = PipelineFilter {
-        show: Show::Open,
-        q: None,
-        owner_id: None,
-        book,
+    let ladder = ladder(conn)?;
+    let mut quotes = OpenQuotes {
+        enquiries: store::open_leads(conn, book.as_deref())?,
+        ..Default::default()
     };
-    let mut quotes = OpenQuotes::default();
-    listing(conn, filter)?.each(conn, None, |row| {
-        if row.document_id.is_none() {
-            quotes.enquiries += 1;
-        } else {
-            quotes.count += 1;
-            quotes.value += row.total.unwrap_or(0);
-            let band = &mut quotes.bands;
-            *match row.band.as_str() {
-                "green" => &mut band.green,
-                "amber" => &mut band.amber,
-                "red" => &mut band.red,
-                _ => &mut band.grey,
-            } += 1;
-        }
-        Ok(())
-    })?;
+    for (total, anchor) in store::open_quote_anchors(conn, book.as_deref())? {
+        quotes.count += 1;
+        quotes.value += total.unwrap_or(0);
+        let band = &mut quotes.bands;
+        *match store::open_band(&anchor, &ladder) {
+            "green" => &mut band.green,
+            "amber" => &mut band.amber,
+            "red" => &mut band.red,
+            _ => &mut band.grey,
+        } += 1;
+    }
     Ok(quotes)
 }

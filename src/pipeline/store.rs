@@ -228,3 +228,50 @@ pub fn list(filter: PipelineFilter, ladder: Ladder, kept_offset: Option<i32>) ->
     };
     Listing::new(query, f, move |r| row(r, &ladder)).with_plan(plan)
 }
+
+/// The open pipeline's quotations in `book` (None: every book), as migrations/V29 keeps them
+/// (`open_quote`): each one's total (paise) and the moment its conversation began (the anchor
+/// of [`list`]'s rows), for the tiles' bands without building the rows.
+pub fn open_quote_anchors(
+    conn: &rusqlite::Connection,
+    book: Option<&str>,
+) -> Result<Vec<(Option<i64>, String)>, crate::plumbing::error::AppError> {
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT q.total, q.anchor FROM open_quote q WHERE {}",
+        book::client_is_in("q.client_id", "?1")
+    ))?;
+    let rows = stmt
+        .query_map([book], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<Result<_, _>>()?;
+    Ok(rows)
+}
+
+/// How many bare leads the open pipeline holds in `book` (its rows without a quotation).
+pub fn open_leads(
+    conn: &rusqlite::Connection,
+    book: Option<&str>,
+) -> Result<i64, crate::plumbing::error::AppError> {
+    Ok(conn
+        .prepare_cached(&format!(
+            "SELECT COUNT(*) FROM client c
+              WHERE (c.status = 'lead' OR c.id IN (SELECT client_id FROM bare_client) AND c.imported_at IS NULL)
+                AND c.status NOT IN ('lost', 'inactive')
+                AND NOT EXISTS (SELECT 1 FROM document q WHERE q.client_id = c.id AND +q.type = 'QUOTATION'
+                                AND q.status NOT IN ('draft', 'cancelled'))
+                AND {}",
+            book::client_is_in("c.id", "?1")
+        ))?
+        .query_row([book], |r| r.get(0))?)
+}
+
+/// The band of an open quotation whose conversation began at `anchor` (as [`list`] reads it).
+pub fn open_band(anchor: &str, ladder: &Ladder) -> &'static str {
+    let (began, sent) = match clock::date(anchor) {
+        Some(issued) => (issued, false),
+        None => (
+            clock::office_date(anchor, ladder.offset).unwrap_or(ladder.today),
+            true,
+        ),
+    };
+    rules::chase(rules::QUOTED, sent, began, &ladder.offsets, ladder.today).band
+}

@@ -301,29 +301,42 @@ pub struct Stalled {
     pub days: i64,
 }
 
-/// Active projects in `book` (`crate::book`; None: every book) with nothing ticked for at least
-/// `days` (default: the project.stall_days setting), oldest activity first.
-pub fn stalled(c: &Connection, book: Option<&str>, days: Option<i64>) -> Result<Stalled, AppError> {
-    let today = settings::office_today(c)?;
+/// The stall days in force on `today`, or `days`, and the last activity day a stalled project
+/// has at most: `today` less those days (its age, today less its day, is at least `days`).
+fn stall_cutoff(c: &Connection, days: Option<i64>, today: NaiveDate) -> Result<(i64, NaiveDate), AppError> {
     let days = match days {
         Some(d) => d,
         None => settings::int(c, &settings::PROJECT_STALL_DAYS, today)?,
     };
+    Ok((days, today - chrono::Duration::days(days)))
+}
+
+/// Active projects in `book` (`crate::book`; None: every book) with nothing ticked for at least
+/// `days` (default: the project.stall_days setting), oldest activity first.
+pub fn stalled(c: &Connection, book: Option<&str>, days: Option<i64>) -> Result<Stalled, AppError> {
+    stalled_on(c, book, days, settings::office_today(c)?)
+}
+
+/// [`stalled`] as it reads on `today`.
+pub fn stalled_on(
+    c: &Connection,
+    book: Option<&str>,
+    days: Option<i64>,
+    today: NaiveDate,
+) -> Result<Stalled, AppError> {
+    let (days, cutoff) = stall_cutoff(c, days, today)?;
+    let (rows, mut unknown) = store::stalled_projects(c, book, &cutoff.to_string())?;
     let mut projects = vec![];
-    let mut unknown = 0;
-    for (project, last) in store::open_projects_with_activity(c, book)? {
-        let Some(last) = last.and_then(|d| clock::date(&d)) else {
+    for (project, last) in rows {
+        let Some(last) = clock::date(&last) else {
             unknown += 1;
             continue;
         };
-        let age = rules::age_days(last, today);
-        if age >= days {
-            projects.push(StalledProject {
-                project,
-                last_activity: last.to_string(),
-                age_days: age,
-            });
-        }
+        projects.push(StalledProject {
+            project,
+            last_activity: last.to_string(),
+            age_days: rules::age_days(last, today),
+        });
     }
     projects.sort_by_key(|p| std::cmp::Reverse(p.age_days));
     let total = projects.len() as i64;
@@ -334,4 +347,11 @@ pub fn stalled(c: &Connection, book: Option<&str>, days: Option<i64>) -> Result<
         total,
         days,
     })
+}
+
+/// How many projects [`stalled`] lists on `today` at the stall days in force, and those days
+/// (the dashboard's tile), without building them.
+pub fn stalled_count(c: &Connection, book: Option<&str>, today: NaiveDate) -> Result<(i64, i64), AppError> {
+    let (days, cutoff) = stall_cutoff(c, None, today)?;
+    Ok((store::stalled_count(c, book, &cutoff.to_string())?, days))
 }

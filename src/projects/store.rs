@@ -392,32 +392,62 @@ pub fn pending(
     fetch_page(conn, query, f, page, project_row)
 }
 
-/// Active projects with a pending step, with their last activity: the latest done_on, else created_at.
-pub fn open_projects_with_activity(
+/// The active projects with a pending step in `book` (None: every book) whose last activity
+/// (the latest ticked step's day, else the creation day; kept in `open_project`, migrations/V29)
+/// is on or before `cutoff`, each with that day, by client name as COLLATE NOCASE orders it (ASCII
+/// letters folded), then project; and how many of the book's such projects have no activity day.
+pub fn stalled_projects(
     conn: &Connection,
     book: Option<&str>,
-) -> Result<Vec<(ProjectRow, Option<String>)>, AppError> {
-    // From the open steps (a partial index of what is pending) to their projects, rather than
-    // from every project to its steps; the latest tick is the end of the (project, done_on) index.
+    cutoff: &str,
+) -> Result<(Vec<(ProjectRow, String)>, i64), AppError> {
     let mut stmt = conn.prepare_cached(&format!(
-        "SELECT cm.id, cm.client_id, c.name, m.code, m.name, cm.status, cm.created_at,
-                COALESCE((SELECT MAX(done_on) FROM project_milestone d WHERE d.client_module_id = cm.id), substr(cm.created_at, 1, 10))
-         FROM (SELECT DISTINCT client_module_id AS id FROM project_milestone INDEXED BY project_milestone_open WHERE done_on IS NULL) AS open
-              CROSS JOIN client_module cm ON cm.id = open.id
+        "SELECT cm.id, cm.client_id, c.name, m.code, m.name, cm.status, cm.created_at, op.last_on
+         FROM open_project op INDEXED BY open_project_last
+              CROSS JOIN client_module cm ON cm.id = op.client_module_id
               JOIN client c INDEXED BY client_id_name ON c.id = cm.client_id JOIN module m ON m.id = cm.module_id
-         WHERE cm.active = 1 AND {}",
+         WHERE op.last_on <= ?2 AND {}",
         crate::book::owner_is("c", "?1")
     ))?;
     let mut rows = stmt
-        .query_map([book], |r| Ok((project_row(r)?, r.get(7)?)))?
-        .collect::<Result<Vec<(ProjectRow, Option<String>)>, _>>()?;
-    // By client name as COLLATE NOCASE orders it (ASCII letters folded), then project; sorted
-    // here rather than by SQLite's sorter, a third of the query's time.
+        .query_map(params![book, cutoff], |r| Ok((project_row(r)?, r.get(7)?)))?
+        .collect::<Result<Vec<(ProjectRow, String)>, _>>()?;
+    // Sorted here rather than by SQLite's sorter.
     rows.sort_by(|(a, _), (b, _)| {
         crate::plumbing::db::query::nocase_cmp(&a.client_name, &b.client_name)
             .then_with(|| a.client_module_id.cmp(&b.client_module_id))
     });
-    Ok(rows)
+    Ok((rows, unknown_age(conn, book)?))
+}
+
+/// How many active projects with a pending step in `book` have no activity day.
+fn unknown_age(conn: &Connection, book: Option<&str>) -> Result<i64, AppError> {
+    Ok(conn
+        .prepare_cached(&format!(
+            "SELECT COUNT(*) FROM open_project op INDEXED BY open_project_last
+              WHERE op.last_on IS NULL AND {}",
+            crate::book::client_is_in(
+                "(SELECT client_id FROM client_module cm WHERE cm.id = op.client_module_id)",
+                "?1"
+            )
+        ))?
+        .query_row([book], |r| r.get(0))?)
+}
+
+/// How many of [`stalled_projects`] there are, without building them: a range of the kept
+/// `open_project` (every book), each looked up to its client for a book.
+pub fn stalled_count(conn: &Connection, book: Option<&str>, cutoff: &str) -> Result<i64, AppError> {
+    let sql = match book {
+        None => "SELECT COUNT(*) FROM open_project WHERE last_on <= ?2 AND ?1 IS NULL",
+        Some(_) => {
+            "SELECT COUNT(*) FROM open_project op INDEXED BY open_project_last
+               JOIN client_module cm ON cm.id = op.client_module_id JOIN client c ON c.id = cm.client_id
+              WHERE op.last_on <= ?2 AND c.owner_id = ?1"
+        }
+    };
+    Ok(conn
+        .prepare_cached(sql)?
+        .query_row(params![book, cutoff], |r| r.get(0))?)
 }
 
 /// One row of a module's roster.

@@ -13,4 +13,4 @@ pub mod rules;
 pub mod store;
 pub mod worklist;
 
-pub use worklist::{RenewalList, due_within, page, renewals};
+pub use worklist::{RenewalList, due_within, due_within_on, page, renewals};

@@ -6,8 +6,8 @@ use crate::book;
 use crate::plumbing::db::query::like_contains;
 use crate::plumbing::error::AppError;
 use chrono::NaiveDate;
-use rusqlite::Connection;
 use rusqlite::types::Value;
+use rusqlite::{Connection, params};
 
 /// A subscription renewing in the range, before it is priced.
 pub struct ModuleRenewal {
@@ -87,7 +87,7 @@ pub const LIVE_RENEWAL_PROFORMA: &str = "SELECT p.id FROM document p
        AND EXISTS (SELECT 1 FROM document_line l WHERE l.document_id = p.id AND l.module_id = cm.module_id)
      ORDER BY p.created_at DESC, p.id DESC LIMIT 1";
 
-/// The subscriptions with their client and module, as the list and the tiles read them.
+/// The subscriptions with their client and module, as the list reads them.
 const MODULES: &str =
     "client_module cm JOIN client c ON c.id = cm.client_id JOIN module m ON m.id = cm.module_id";
 
@@ -99,21 +99,45 @@ fn modules_selected() -> String {
     )
 }
 
-/// The module and the day of each subscription `filter` selects, and nothing else: what the
-/// count and amount of the renewals due need (the tiles), without the names and the proforma
-/// each row of the list looks up.
-pub fn module_dues(conn: &Connection, filter: &RenewalFilter) -> Result<Vec<(String, String)>, AppError> {
-    if !filter.wants("module") {
-        return Ok(vec![]);
-    }
-    let mut stmt = conn.prepare_cached(&format!(
-        "SELECT cm.module_id, cm.next_renewal FROM {MODULES} WHERE {}",
-        modules_selected()
-    ))?;
+/// How many subscriptions of each module renew on each day from `from` to `to` in `book` (None:
+/// every book), as `MODULE_DUE` selects them: read from the counts migrations/V29 keeps
+/// (`renewal_due`), so the tiles price each module and day once without reading a subscription.
+pub fn module_dues(
+    conn: &Connection,
+    from: NaiveDate,
+    to: NaiveDate,
+    book: Option<&str>,
+) -> Result<Vec<(String, String, i64)>, AppError> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT module_id, due_on, SUM(n) FROM renewal_due
+          WHERE due_on BETWEEN ?1 AND ?2 AND (?3 IS NULL OR owner_id = ?3)
+          GROUP BY module_id, due_on HAVING SUM(n) <> 0",
+    )?;
     let rows = stmt
-        .query_map(params_of(filter), |r| Ok((r.get(0)?, r.get(1)?)))?
+        .query_map(params![from.to_string(), to.to_string(), book], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+        })?
         .collect::<Result<_, _>>()?;
     Ok(rows)
+}
+
+/// How many service contracts `CONTRACT_DUE` selects from `from` to `to` in `book`, and their
+/// amounts (paise).
+pub fn contract_dues(
+    conn: &Connection,
+    from: NaiveDate,
+    to: NaiveDate,
+    book: Option<&str>,
+) -> Result<(i64, i64), AppError> {
+    Ok(conn
+        .prepare_cached(&format!(
+            "SELECT COUNT(*), COALESCE(SUM(sc.amount), 0) FROM service_contract sc JOIN client c ON c.id = sc.client_id
+              WHERE {CONTRACT_DUE} AND {}",
+            book::owner_is("c", "?3")
+        ))?
+        .query_row(params![from.to_string(), to.to_string(), book], |r| {
+            Ok((r.get(0)?, r.get(1)?))
+        })?)
 }
 
 pub fn modules(conn: &Connection, filter: &RenewalFilter) -> Result<Vec<ModuleRenewal>, AppError> {

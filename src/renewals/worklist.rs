@@ -101,26 +101,25 @@ pub fn page(conn: &Connection, filter: &RenewalFilter, page: &Page) -> Result<Re
 }
 
 /// How many renewals fall in the `days` from today, and their amount (paise; a renewal without
-/// a price counts as nothing), in `book`.
+/// a price counts as nothing), in `book`: as [`renewals`] counts and prices them, from the
+/// counts of subscriptions by module and day that migrations/V29 keeps.
 pub fn due_within(conn: &Connection, days: u64, book: Option<String>) -> Result<(i64, i64), AppError> {
-    let today = settings::office_today(conn)?;
-    let filter = RenewalFilter {
-        from: today,
-        to: today + chrono::Days::new(days),
-        kind: None,
-        q: None,
-        book,
-    };
-    // As `renewals` counts and prices them, without building the rows.
+    due_within_on(conn, days, book, settings::office_today(conn)?)
+}
+
+/// [`due_within`] from `today`.
+pub fn due_within_on(
+    conn: &Connection,
+    days: u64,
+    book: Option<String>,
+    today: NaiveDate,
+) -> Result<(i64, i64), AppError> {
+    let to = today + chrono::Days::new(days);
     let mut prices = Prices::default();
-    let (mut count, mut amount) = (0, 0);
-    for (module_id, due_on) in store::module_dues(conn, &filter)? {
-        count += 1;
-        amount += prices.on(conn, &module_id, &due_on)?.unwrap_or(0);
-    }
-    for c in store::contracts(conn, &filter)? {
-        count += 1;
-        amount += c.amount;
+    let (mut count, mut amount) = store::contract_dues(conn, today, to, book.as_deref())?;
+    for (module_id, due_on, n) in store::module_dues(conn, today, to, book.as_deref())? {
+        count += n;
+        amount += n * prices.on(conn, &module_id, &due_on)?.unwrap_or(0);
     }
     Ok((count, amount))
 }

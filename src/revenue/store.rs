@@ -93,11 +93,11 @@ pub struct OfficeMonth {
     pub owed: i64,
 }
 
-/// The office's months over `months`, in order (a month with nothing is zeros).
+/// The office's months over `months`, in order (a month with nothing is zeros): client_month
+/// summed over the clients, as migrations/V29 keeps it (`office_month`).
 pub fn office_months(conn: &Connection, months: Months) -> Result<Vec<(String, OfficeMonth)>, AppError> {
     let mut stmt = conn.prepare_cached(
-        "SELECT month, SUM(billed), SUM(collected), SUM(billed - settled) FROM client_month
-          WHERE month BETWEEN ?1 AND ?2 GROUP BY month",
+        "SELECT month, billed, collected, owed FROM office_month WHERE month BETWEEN ?1 AND ?2",
     )?;
     let found: std::collections::HashMap<String, OfficeMonth> = stmt
         .query_map(params![months.from_text(), months.to_text()], |r| {

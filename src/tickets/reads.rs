@@ -79,19 +79,23 @@ pub fn still_open(conn: &Connection, book: Option<String>) -> Result<(i64, i64),
 }
 
 /// How many tickets were still open at the end of each of `days` (in order): opened by then
-/// and not resolved by then.
+/// and not resolved by then. Read from the tickets opened and closed per day that
+/// migrations/V29 keeps (`ticket_day`): those open at the first day, then each day's change.
 pub fn still_open_at(conn: &Connection, days: &[NaiveDate]) -> Result<Vec<i64>, AppError> {
-    let Some(first) = days.iter().min() else {
+    let (Some(first), Some(last)) = (days.iter().min(), days.iter().max()) else {
         return Ok(vec![]);
     };
-    let days: Vec<String> = days.iter().map(NaiveDate::to_string).collect();
-    let mut counts = vec![0; days.len()];
-    for (opened, resolved) in store::open_after(conn, &first.to_string())? {
-        for (count, day) in counts.iter_mut().zip(&days) {
-            if opened <= *day && resolved.as_ref().is_none_or(|r| r > day) {
-                *count += 1;
-            }
-        }
-    }
-    Ok(counts)
+    let (first, last) = (first.to_string(), last.to_string());
+    let (open, changes) = store::open_by_day(conn, &first, &last)?;
+    Ok(days
+        .iter()
+        .map(|day| {
+            let day = day.to_string();
+            open + changes
+                .iter()
+                .take_while(|(on, _)| *on <= day)
+                .map(|(_, change)| change)
+                .sum::<i64>()
+        })
+        .collect())
 }

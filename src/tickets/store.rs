@@ -518,6 +518,26 @@ pub fn add_event(tx: &Connection, ticket_id: &str, user_id: &str, e: NewEvent<'_
     Ok(())
 }
 
+/// The tickets still open at the end of `first` (opened by then, not resolved by then), and
+/// each later day up to `last` with how many more were open at its end than the day before,
+/// in order: from the counts per day migrations/V29 keeps (`ticket_day`).
+pub fn open_by_day(
+    conn: &Connection,
+    first: &str,
+    last: &str,
+) -> Result<(i64, Vec<(String, i64)>), AppError> {
+    let open = conn
+        .prepare_cached("SELECT COALESCE(SUM(opened - closed), 0) FROM ticket_day WHERE day <= ?1")?
+        .query_row([first], |r| r.get(0))?;
+    let mut stmt = conn.prepare_cached(
+        "SELECT day, opened - closed FROM ticket_day WHERE day > ?1 AND day <= ?2 ORDER BY day",
+    )?;
+    let changes = stmt
+        .query_map([first, last], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<Result<_, _>>()?;
+    Ok((open, changes))
+}
+
 /// The query of [`open_after`]: read from the `ticket_resolved` index alone (migrations/V26).
 pub const OPEN_AFTER: &str =
     "SELECT opened_on, resolved_on FROM ticket WHERE resolved_on IS NULL OR resolved_on > ?1";

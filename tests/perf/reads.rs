@@ -509,14 +509,7 @@ pub fn scenarios(f: &Fixture) -> Vec<ReadScenario> {
             let mh = mh.clone();
             move |c, _| {
                 session(c, &mh);
-                let today = backoffice::plumbing::db::settings::office_today(c).unwrap();
-                backoffice::plumbing::db::settings::int(
-                    c,
-                    &backoffice::plumbing::db::settings::PROJECT_STALL_DAYS,
-                    today,
-                )
-                .unwrap();
-                projects::store::open_projects_with_activity(c, None).unwrap();
+                projects::milestones::stalled(c, None, None).unwrap();
             }
         }),
     );
