@@ -7,9 +7,11 @@ use crate::cloud_costs::rules::Ranked;
 use crate::plumbing::clock::Month;
 use crate::plumbing::db::query::{Filter, ListQuery, Listing, Plan, starts_with};
 use crate::plumbing::error::AppError;
+use crate::revenue::rules::Months;
 use rusqlite::types::Value;
 use rusqlite::{Connection, OptionalExtension, Row, params};
 use serde::Serialize;
+use std::collections::HashMap;
 use utoipa::ToSchema;
 
 /// How a cost came in.
@@ -163,35 +165,74 @@ pub fn client_in_book(conn: &Connection, id: &str, book: Option<&str>) -> Result
         .query_row(params![id, book], |r| r.get(0))?)
 }
 
-/// Each client's cost over `from..=to` (those in `book`; None: every client), unsorted: the
-/// months of the range are one range of the `cloud_cost_month` index.
+/// Every client of `book` with a cost in `from..=to`: its total and how many months had one.
+///
+/// Summed per client from the financial years the range covers (`client_year`, migrations/V30)
+/// and the months at its edges (`cloud_cost`), as `Months::by_year` splits it: the last twelve
+/// months read one row per client of the year to date and a quarter's months of the year
+/// before, instead of twelve months of rows grouped in a sorter.
 pub fn ranking(
     conn: &Connection,
     from: Month,
     to: Month,
     book: Option<&str>,
 ) -> Result<Vec<Ranked>, AppError> {
-    let mut stmt = conn.prepare_cached(&format!(
-        "SELECT cc.client_id, c.name, SUM(cc.amount), COUNT(*)
-           FROM cloud_cost cc JOIN client c ON c.id = cc.client_id
-          WHERE cc.month >= ?1 AND cc.month <= ?2 AND {}
-          GROUP BY cc.client_id",
-        book::owner_is("c", "?3")
+    let pieces = Months { from, to }.by_year();
+    // total, months.
+    let mut sums: HashMap<String, [i64; 2]> = HashMap::new();
+    let mut add = |client: &str, total: i64, months: i64| {
+        let sum = match sums.get_mut(client) {
+            Some(s) => s,
+            None => sums.entry(client.to_string()).or_default(),
+        };
+        sum[0] += total;
+        sum[1] += months;
+    };
+    let mut years = conn.prepare_cached(
+        "SELECT client_id, cost, cost_months FROM client_year WHERE fy = ?1 AND cost_months <> 0",
+    )?;
+    for fy in &pieces.years {
+        let mut rows = years.query([fy.start])?;
+        while let Some(r) = rows.next()? {
+            add(text(r, 0)?, r.get(1)?, r.get(2)?);
+        }
+    }
+    let mut months = conn.prepare_cached(
+        "SELECT client_id, amount FROM cloud_cost INDEXED BY cloud_cost_month WHERE month BETWEEN ?1 AND ?2",
+    )?;
+    let ranges = pieces
+        .add
+        .iter()
+        .map(|r| (r, 1))
+        .chain(pieces.subtract.iter().map(|r| (r, -1)));
+    for (range, sign) in ranges {
+        let mut rows = months.query(params![range.from_text(), range.to_text()])?;
+        while let Some(r) = rows.next()? {
+            let amount: i64 = r.get(1)?;
+            add(text(r, 0)?, sign * amount, sign);
+        }
+    }
+    let mut names = conn.prepare_cached(&format!(
+        "SELECT c.id, c.name FROM client c INDEXED BY client_id_name WHERE {}",
+        book::owner_is("c", "?1")
     ))?;
-    let rows = stmt
-        .query_map(params![from.to_string(), to.to_string(), book], |r| {
-            let total: i64 = r.get(2)?;
-            let months: i64 = r.get(3)?;
-            Ok(Ranked {
+    let mut clients = names.query([book])?;
+    let mut out = vec![];
+    while let Some(r) = clients.next()? {
+        let Some(&[total, months]) = sums.get(text(r, 0)?) else {
+            continue;
+        };
+        if months > 0 {
+            out.push(Ranked {
                 client_id: r.get(0)?,
                 client_name: r.get(1)?,
                 total,
                 months,
                 average: crate::cloud_costs::rules::average(total, months),
-            })
-        })?
-        .collect::<Result<_, _>>()?;
-    Ok(rows)
+            });
+        }
+    }
+    Ok(out)
 }
 
 /// Whether a pull of `month` has been recorded (by the route or the job).
@@ -214,4 +255,11 @@ pub fn known_clients(conn: &Connection, ids: &[&str]) -> Result<std::collections
         }
     }
     Ok(known)
+}
+
+/// The text in column `i` of `row`, borrowed.
+fn text<'r>(row: &'r Row, i: usize) -> rusqlite::Result<&'r str> {
+    row.get_ref(i)?
+        .as_str()
+        .map_err(|e| rusqlite::Error::FromSqlConversionFailure(i, rusqlite::types::Type::Text, Box::new(e)))
 }

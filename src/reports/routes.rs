@@ -10,7 +10,7 @@ use crate::plumbing::http::csv;
 use crate::plumbing::http::extract::QueryParams;
 use crate::reports::continuity::{self, ContinuityReport};
 use crate::reports::rules::DueInvoice;
-use crate::reports::rules::{BUCKETS, Buckets, ClientDues, GstFigures, by_client};
+use crate::reports::rules::{BUCKETS, Buckets, ClientDues, GstFigures, rank_clients};
 use crate::reports::store;
 use crate::state::AppState;
 use axum::Json;
@@ -67,11 +67,11 @@ async fn dues_aging(
 ) -> Result<Json<DuesAging>, AppError> {
     let as_of = as_of_or_today(&state, q.as_of).await?;
     let book = user.book();
-    let invoices = state
+    let dues = state
         .db
-        .read(move |c| store::due_invoices(c, as_of, book.as_deref(), None))
+        .read(move |c| store::dues_by_client(c, as_of, book.as_deref()))
         .await?;
-    let (rows, totals) = by_client(&invoices);
+    let (rows, totals) = rank_clients(dues);
     Ok(Json(DuesAging {
         as_of: as_of.to_string(),
         page: page.slice(rows),
@@ -138,11 +138,11 @@ async fn dues_csv(
 ) -> Result<Response, AppError> {
     let as_of = as_of_or_today(&state, q.as_of).await?;
     let book = user.book();
-    let invoices = state
+    let dues = state
         .db
-        .read(move |c| store::due_invoices(c, as_of, book.as_deref(), None))
+        .read(move |c| store::dues_by_client(c, as_of, book.as_deref()))
         .await?;
-    let (rows, totals) = by_client(&invoices);
+    let (rows, totals) = rank_clients(dues);
     let mut out = csv::line(&[
         "Client ID",
         "Client",

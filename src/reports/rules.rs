@@ -33,7 +33,12 @@ pub struct Buckets {
 
 impl Buckets {
     pub fn add(&mut self, days: i64, amount: i64) {
-        *match bucket(days) {
+        self.add_to(bucket(days), amount);
+    }
+
+    /// Adds `amount` to the bucket of index `bucket` (of [`BUCKETS`]) and to the total.
+    pub fn add_to(&mut self, bucket: usize, amount: i64) {
+        *match bucket {
             0 => &mut self.not_due,
             1 => &mut self.days_1_30,
             2 => &mut self.days_31_60,
@@ -64,7 +69,7 @@ impl Buckets {
     }
 }
 
-#[derive(Serialize, ToSchema, Clone)]
+#[derive(Debug, Serialize, ToSchema, Clone, PartialEq, Eq)]
 pub struct ClientDues {
     pub client_id: String,
     pub client_name: String,
@@ -96,7 +101,6 @@ pub struct DueInvoice {
 /// Per-client sums of the due invoices, largest total first (client name breaks ties).
 pub fn by_client(invoices: &[DueInvoice]) -> (Vec<ClientDues>, Buckets) {
     let mut rows: Vec<ClientDues> = vec![];
-    let mut totals = Buckets::default();
     for inv in invoices {
         if rows.last().is_none_or(|r| r.client_id != inv.client_id) {
             rows.push(ClientDues {
@@ -110,6 +114,13 @@ pub fn by_client(invoices: &[DueInvoice]) -> (Vec<ClientDues>, Buckets) {
             .buckets
             .add(inv.days_past_due, inv.outstanding);
     }
+    rank_clients(rows)
+}
+
+/// The dues aging's rows in order, largest total first (client name, then id, break ties),
+/// and their sums per bucket.
+pub fn rank_clients(mut rows: Vec<ClientDues>) -> (Vec<ClientDues>, Buckets) {
+    let mut totals = Buckets::default();
     for r in &rows {
         totals.merge(&r.buckets);
     }
@@ -118,6 +129,7 @@ pub fn by_client(invoices: &[DueInvoice]) -> (Vec<ClientDues>, Buckets) {
             .total
             .cmp(&a.buckets.total)
             .then_with(|| a.client_name.cmp(&b.client_name))
+            .then_with(|| a.client_id.cmp(&b.client_id))
     });
     (rows, totals)
 }

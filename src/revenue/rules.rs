@@ -130,6 +130,55 @@ impl Months {
     }
 }
 
+/// A range of months read as whole financial years (figures kept per year, migrations/V30)
+/// and months added or taken away at its edges: a year more than half covered is read whole
+/// less the months outside the range (months after today are mostly empty, so a year to date
+/// reads one row per client), one less than half covered as its months.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct ByYear {
+    /// The financial years counted whole.
+    pub years: Vec<Fy>,
+    /// Ranges of months added.
+    pub add: Vec<Months>,
+    /// Ranges of months taken away from a year counted whole.
+    pub subtract: Vec<Months>,
+}
+
+impl Months {
+    /// The range as [`ByYear`]: the same months, each counted once.
+    pub fn by_year(&self) -> ByYear {
+        let mut out = ByYear::default();
+        let mut fy = Fy::of(self.from.first_day());
+        loop {
+            let (april, march) = (fy.first_month(), fy.first_month().plus(11));
+            if april > self.to {
+                break;
+            }
+            let from = self.from.max(april);
+            let to = self.to.min(march);
+            if from.months_through(to) * 2 > 12 {
+                out.years.push(fy);
+                if from > april {
+                    out.subtract.push(Months {
+                        from: april,
+                        to: from.previous(),
+                    });
+                }
+                if to < march {
+                    out.subtract.push(Months {
+                        from: to.plus(1),
+                        to: march,
+                    });
+                }
+            } else {
+                out.add.push(Months { from, to });
+            }
+            fy = Fy { start: fy.start + 1 };
+        }
+        out
+    }
+}
+
 /// The margin's share of what was billed, in percent to one decimal; none when nothing was.
 pub fn margin_pct(margin: i64, billed: i64) -> Option<f64> {
     (billed != 0).then(|| (margin as f64 * 1000.0 / billed as f64).round() / 10.0)
@@ -241,5 +290,90 @@ mod tests {
         assert_eq!(margin_pct(-5_000, 30_000), Some(-16.7));
         assert_eq!(margin_pct(1, 3), Some(33.3));
         assert_eq!(margin_pct(-500, 0), None);
+    }
+
+    #[test]
+    fn a_range_is_whole_years_and_the_months_at_its_edges() {
+        let m = |t: &str| Month::parse(t).unwrap();
+        let r = |a: &str, b: &str| Months { from: m(a), to: m(b) };
+        let fy = |start| Fy { start };
+        // A financial year; a year to date (the months after it taken away); the last twelve
+        // months of December (a quarter of the year before, the rest of this one).
+        assert_eq!(
+            r("2025-04", "2026-03").by_year(),
+            ByYear {
+                years: vec![fy(2025)],
+                add: vec![],
+                subtract: vec![]
+            }
+        );
+        assert_eq!(
+            r("2026-04", "2026-12").by_year(),
+            ByYear {
+                years: vec![fy(2026)],
+                add: vec![],
+                subtract: vec![r("2027-01", "2027-03")]
+            }
+        );
+        assert_eq!(
+            r("2026-01", "2026-12").by_year(),
+            ByYear {
+                years: vec![fy(2026)],
+                add: vec![r("2026-01", "2026-03")],
+                subtract: vec![r("2027-01", "2027-03")]
+            }
+        );
+        // Half a year or less is read as months; two edges of a year both taken away.
+        assert_eq!(
+            r("2025-10", "2026-03").by_year(),
+            ByYear {
+                years: vec![],
+                add: vec![r("2025-10", "2026-03")],
+                subtract: vec![]
+            }
+        );
+        assert_eq!(
+            r("2025-05", "2026-01").by_year(),
+            ByYear {
+                years: vec![fy(2025)],
+                add: vec![],
+                subtract: vec![r("2025-04", "2025-04"), r("2026-02", "2026-03")]
+            }
+        );
+        // Every month counted once, over many ranges.
+        let start = m("2020-01");
+        for a in 0..40 {
+            for len in 1..40 {
+                let range = Months {
+                    from: start.plus(a),
+                    to: start.plus(a + len - 1),
+                };
+                let pieces = range.by_year();
+                let mut count = std::collections::BTreeMap::new();
+                for y in &pieces.years {
+                    for month in (Months {
+                        from: y.first_month(),
+                        to: y.first_month().plus(11),
+                    })
+                    .each()
+                    {
+                        *count.entry(month).or_insert(0) += 1;
+                    }
+                }
+                for (ranges, sign) in [(&pieces.add, 1), (&pieces.subtract, -1)] {
+                    for part in ranges {
+                        for month in part.each() {
+                            *count.entry(month).or_insert(0) += sign;
+                        }
+                    }
+                }
+                count.retain(|_, n| *n != 0);
+                assert!(count.values().all(|n| *n == 1), "{range:?}");
+                assert_eq!(
+                    count.keys().copied().collect::<Vec<_>>(),
+                    range.each().collect::<Vec<_>>()
+                );
+            }
+        }
     }
 }

@@ -4,7 +4,8 @@
 //! lists, searches and reports that read it answer exactly as the plain queries over the base
 //! tables do (the queries the stores ran before V7, kept here as the reference).
 
-use crate::common::TestApp;
+use crate::common::{Call, TestApp};
+use axum::http::Method;
 use backoffice::documents::store::DocumentFilter;
 use backoffice::plumbing::db::page::Page;
 use chrono::NaiveDate;
@@ -416,6 +417,7 @@ fn check_all(app: &TestApp) {
     check_settlements(&conn);
     check_reads(&conn);
     check_summaries(&conn);
+    check_report_summaries(&conn);
     check_pipeline(&conn);
     check_search(&conn);
     check_tiles(&conn);
@@ -471,6 +473,222 @@ fn check_summaries(conn: &Connection) {
     );
     let open = plan(conn, backoffice::tickets::store::OPEN_AFTER);
     assert!(open.contains("USING COVERING INDEX ticket_resolved"), "{open}");
+}
+
+/// The dues aging summed by client, the client profitability and the cloud-cost ranking (issue
+/// 39, migrations/V30): `client_year` equals its months, and each view equals the query it
+/// replaced (kept here as the reference), to the paisa, in every book, on several dates and
+/// ranges.
+fn check_report_summaries(conn: &Connection) {
+    use backoffice::plumbing::clock::Month;
+    use backoffice::revenue::rules::Months;
+    use backoffice::{cloud_costs, reports, revenue};
+    let fy = "CAST(substr(month, 1, 4) AS INTEGER) - (substr(month, 6, 2) < '04')";
+    assert_eq!(
+        rows(
+            conn,
+            "SELECT fy, client_id, taxable, collected, cost, cost_months FROM client_year
+              WHERE taxable <> 0 OR collected <> 0 OR cost <> 0 OR cost_months <> 0 ORDER BY 1, 2"
+        ),
+        rows(
+            conn,
+            &format!(
+                "SELECT fy, client_id, SUM(taxable), SUM(collected), SUM(cost), SUM(n) FROM (
+                   SELECT {fy} AS fy, client_id, taxable, collected, 0 AS cost, 0 AS n FROM client_month
+                   UNION ALL SELECT {fy}, client_id, 0, 0, amount, 1 FROM cloud_cost)
+                  GROUP BY 1, 2 HAVING SUM(taxable) <> 0 OR SUM(collected) <> 0 OR SUM(cost) <> 0 OR SUM(n) <> 0
+                  ORDER BY 1, 2"
+            )
+        ),
+        "client_year"
+    );
+
+    let today = backoffice::plumbing::db::settings::office_today(conn).unwrap();
+    let staff = strings(conn, "SELECT id FROM staff ORDER BY id");
+    let books: Vec<Option<String>> = std::iter::once(None).chain(staff.into_iter().map(Some)).collect();
+
+    // The dues aging: the invoices' query of before V7, summed by client in SQL.
+    let dates = strings(
+        conn,
+        "SELECT DISTINCT doc_date FROM document WHERE type = 'INVOICE' AND doc_date IS NOT NULL ORDER BY 1",
+    );
+    let mut as_ofs: Vec<chrono::NaiveDate> = (0..6)
+        .map(|i| chrono::NaiveDate::parse_from_str(&dates[i * (dates.len() - 1) / 5], "%Y-%m-%d").unwrap())
+        .collect();
+    // Today, and days to come without a write: invoices move between buckets.
+    as_ofs.extend([
+        today,
+        today + chrono::Days::new(31),
+        today + chrono::Days::new(95),
+    ]);
+    let mut owed = 0;
+    for book in &books {
+        for as_of in &as_ofs {
+            let (got, totals) = reports::rules::rank_clients(
+                reports::store::dues_by_client(conn, *as_of, book.as_deref()).unwrap(),
+            );
+            let mut stmt = conn
+                .prepare(
+                    "SELECT client_id, name, SUM(CASE WHEN days <= 0 THEN outstanding ELSE 0 END),
+                        SUM(CASE WHEN days BETWEEN 1 AND 30 THEN outstanding ELSE 0 END),
+                        SUM(CASE WHEN days BETWEEN 31 AND 60 THEN outstanding ELSE 0 END),
+                        SUM(CASE WHEN days BETWEEN 61 AND 90 THEN outstanding ELSE 0 END),
+                        SUM(CASE WHEN days > 90 THEN outstanding ELSE 0 END), SUM(outstanding) FROM (
+                      SELECT d.client_id, c.name,
+                        d.total
+                        - (SELECT COALESCE(SUM(n.total), 0) FROM document n WHERE n.parent_id = d.id AND +n.type = 'CREDIT_NOTE'
+                             AND n.status NOT IN ('cancelled', 'draft') AND n.doc_date <= ?1)
+                        - (SELECT COALESCE(SUM(a.amount + a.tds), 0) FROM payment_allocation a JOIN payment p ON p.id = a.payment_id
+                             WHERE a.document_id = d.id AND p.received_on <= ?1) AS outstanding,
+                        CAST(julianday(?1) - julianday(COALESCE(d.due_date, d.doc_date)) AS INTEGER) AS days
+                      FROM document d JOIN client c ON c.id = d.client_id
+                      WHERE d.type = 'INVOICE' AND d.status NOT IN ('draft', 'cancelled') AND d.doc_date <= ?1
+                        AND (?2 IS NULL OR c.owner_id = ?2))
+                     WHERE outstanding > 0 GROUP BY client_id ORDER BY SUM(outstanding) DESC, name, client_id",
+                )
+                .unwrap();
+            let want: Vec<(String, String, [i64; 6])> = stmt
+                .query_map(rusqlite::params![as_of.to_string(), book], |r| {
+                    Ok((
+                        r.get(0)?,
+                        r.get(1)?,
+                        [r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?, r.get(6)?, r.get(7)?],
+                    ))
+                })
+                .unwrap()
+                .map(Result::unwrap)
+                .collect();
+            let got: Vec<(String, String, [i64; 6])> = got
+                .into_iter()
+                .map(|r| (r.client_id, r.client_name, r.buckets.cells()))
+                .collect();
+            assert_eq!(got, want, "dues aging as of {as_of} in the book {book:?}");
+            let mut sums = [0; 6];
+            for (_, _, cells) in &want {
+                for (s, c) in sums.iter_mut().zip(cells) {
+                    *s += c;
+                }
+            }
+            assert_eq!(
+                totals.cells(),
+                sums,
+                "dues aging totals as of {as_of} in the book {book:?}"
+            );
+            owed += sums[5];
+        }
+    }
+    assert!(owed > 0, "the demo office owes nothing");
+
+    // Profitability and ranking: the queries of V17 over client_month and cloud_cost.
+    let this = Month::of(today);
+    let mut ranges: Vec<Months> = (0..4)
+        .map(|back| {
+            let april = backoffice::plumbing::clock::Fy::of(today)
+                .first_month()
+                .plus(-12 * back);
+            Months {
+                from: april,
+                to: april.plus(11),
+            }
+        })
+        .collect();
+    ranges.extend([
+        Months::ending(today, 12),
+        Months::ending(today, 1),
+        Months {
+            from: this.plus(-40),
+            to: this.plus(-9),
+        },
+        Months {
+            from: this.plus(-29),
+            to: this.plus(-17),
+        },
+        Months {
+            from: this.plus(-35),
+            to: this,
+        },
+    ]);
+    let mut seen = (0, 0);
+    for book in &books {
+        for range in &ranges {
+            let (from, to) = (range.from_text(), range.to_text());
+            let mut got: Vec<String> = revenue::store::client_figures(conn, *range, book.as_deref())
+                .unwrap()
+                .into_iter()
+                .map(|f| {
+                    format!(
+                        "{}|{}|{}|{}|{}",
+                        f.client_id, f.client_name, f.billed, f.collected, f.cost
+                    )
+                })
+                .collect();
+            got.sort();
+            let mut stmt = conn
+                .prepare(
+                    "SELECT c.id || '|' || c.name || '|' || COALESCE(m.taxable, 0) || '|' || COALESCE(m.collected, 0)
+                            || '|' || COALESCE(k.cost, 0)
+                       FROM client c
+                       LEFT JOIN (SELECT client_id, SUM(taxable) AS taxable, SUM(collected) AS collected FROM client_month
+                                   WHERE month BETWEEN ?1 AND ?2 GROUP BY client_id) m ON m.client_id = c.id
+                       LEFT JOIN (SELECT client_id, SUM(amount) AS cost FROM cloud_cost
+                                   WHERE month BETWEEN ?1 AND ?2 GROUP BY client_id) k ON k.client_id = c.id
+                      WHERE (m.taxable <> 0 OR m.collected <> 0 OR k.cost <> 0) AND (?3 IS NULL OR c.owner_id = ?3)",
+                )
+                .unwrap();
+            let mut want: Vec<String> = stmt
+                .query_map(rusqlite::params![from, to, book], |r| r.get(0))
+                .unwrap()
+                .map(Result::unwrap)
+                .collect();
+            want.sort();
+            assert_eq!(got, want, "profitability {from} to {to} in the book {book:?}");
+            seen.0 += want.len();
+
+            let mut got: Vec<String> =
+                cloud_costs::store::ranking(conn, range.from, range.to, book.as_deref())
+                    .unwrap()
+                    .into_iter()
+                    .map(|r| {
+                        format!(
+                            "{}|{}|{}|{}|{}",
+                            r.client_id, r.client_name, r.total, r.months, r.average
+                        )
+                    })
+                    .collect();
+            got.sort();
+            let mut stmt = conn
+                .prepare(
+                    "SELECT cc.client_id, c.name, SUM(cc.amount), COUNT(*)
+                       FROM cloud_cost cc JOIN client c ON c.id = cc.client_id
+                      WHERE cc.month >= ?1 AND cc.month <= ?2 AND (?3 IS NULL OR c.owner_id = ?3)
+                      GROUP BY cc.client_id",
+                )
+                .unwrap();
+            let mut want: Vec<String> = stmt
+                .query_map(rusqlite::params![from, to, book], |r| {
+                    let (total, months): (i64, i64) = (r.get(2)?, r.get(3)?);
+                    Ok(format!(
+                        "{}|{}|{total}|{months}|{}",
+                        r.get::<_, String>(0)?,
+                        r.get::<_, String>(1)?,
+                        cloud_costs::rules::average(total, months)
+                    ))
+                })
+                .unwrap()
+                .map(Result::unwrap)
+                .collect();
+            want.sort();
+            assert_eq!(
+                got, want,
+                "cloud-cost ranking {from} to {to} in the book {book:?}"
+            );
+            seen.1 += want.len();
+        }
+    }
+    assert!(
+        seen.0 > 0 && seen.1 > 0,
+        "no profitability or no cloud costs in the demo office"
+    );
 }
 
 /// The stalled list as it was computed before migrations/V29, on `today` at `days`: every
@@ -808,6 +1026,35 @@ async fn what_v7_keeps_matches_the_tables_before_and_after_writes() {
         )
         .await;
     assert_eq!(cancel.status, 200, "{}", cancel.text);
+    // A payment with TDS recorded and cancelled; cloud costs entered, one of them twice.
+    let second = app
+        .post(
+            "/api/payments",
+            &owner,
+            json!({ "client_id": client, "received_on": today, "amount": 300, "mode": "upi",
+                    "allocations": [{ "document_id": invoices[0].0, "amount": 300, "tds": 200 }] }),
+        )
+        .await;
+    assert_eq!(second.status, 201, "{}", second.text);
+    let cancelled = app
+        .post(
+            &format!("/api/payments/{}/cancel", second.body["id"].as_str().unwrap()),
+            &owner,
+            json!({ "reason": "Bounced" }),
+        )
+        .await;
+    assert_eq!(cancelled.status, 200, "{}", cancelled.text);
+    let this_month = &today[..7];
+    for amount in [90_000, 125_000] {
+        let costs = app
+            .send(
+                Call::new(Method::PUT, "/api/cloud-costs").cookie(&owner).json(
+                    json!({ "rows": [{ "client_id": client, "month": this_month, "amount": amount }] }),
+                ),
+            )
+            .await;
+        assert_eq!(costs.status, 200, "{}", costs.text);
+    }
     // A renamed client is found by its new name; a ticked step and a stopped project leave the board.
     let renamed = app
         .patch(

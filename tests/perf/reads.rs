@@ -563,7 +563,8 @@ pub fn scenarios(f: &Fixture) -> Vec<ReadScenario> {
             move |c, _| {
                 session(c, &mh);
                 let today = backoffice::plumbing::db::settings::office_today(c).unwrap();
-                reports::store::due_invoices(c, today, None, None).unwrap();
+                let dues = reports::store::dues_by_client(c, today, None).unwrap();
+                reports::rules::rank_clients(dues);
             }
         }),
     );
