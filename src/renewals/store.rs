@@ -140,7 +140,12 @@ pub fn contract_dues(
         })?)
 }
 
-pub fn modules(conn: &Connection, filter: &RenewalFilter) -> Result<Vec<ModuleRenewal>, AppError> {
+/// The subscriptions `filter` selects; with `first`, only the first that many by day and id.
+pub fn modules(
+    conn: &Connection,
+    filter: &RenewalFilter,
+    first: Option<i64>,
+) -> Result<Vec<ModuleRenewal>, AppError> {
     if !filter.wants("module") {
         return Ok(vec![]);
     }
@@ -148,11 +153,12 @@ pub fn modules(conn: &Connection, filter: &RenewalFilter) -> Result<Vec<ModuleRe
         "SELECT cm.id, cm.client_id, c.name, cm.module_id, m.name, cm.edition, cm.next_renewal,
                 d.id, d.doc_no, d.status
          FROM {MODULES} LEFT JOIN document d ON d.id = ({LIVE_RENEWAL_PROFORMA})
-         WHERE {}",
-        modules_selected()
+         WHERE {}{}",
+        modules_selected(),
+        first_by("cm.next_renewal, cm.id", first)
     ))?;
     let rows = stmt
-        .query_map(params_of(filter), |r| {
+        .query_map(params_of(filter, first), |r| {
             Ok(ModuleRenewal {
                 id: r.get(0)?,
                 client_id: r.get(1)?,
@@ -175,7 +181,12 @@ pub fn modules(conn: &Connection, filter: &RenewalFilter) -> Result<Vec<ModuleRe
     Ok(rows)
 }
 
-pub fn contracts(conn: &Connection, filter: &RenewalFilter) -> Result<Vec<ContractRenewal>, AppError> {
+/// The contracts `filter` selects; with `first`, only the first that many by day and id.
+pub fn contracts(
+    conn: &Connection,
+    filter: &RenewalFilter,
+    first: Option<i64>,
+) -> Result<Vec<ContractRenewal>, AppError> {
     if !filter.wants("contract") {
         return Ok(vec![]);
     }
@@ -184,11 +195,12 @@ pub fn contracts(conn: &Connection, filter: &RenewalFilter) -> Result<Vec<Contra
          FROM service_contract sc JOIN client c ON c.id = sc.client_id
               LEFT JOIN document d ON d.id = sc.renewal_invoice_id AND d.status <> 'cancelled'
          WHERE {CONTRACT_DUE} AND {}
-           AND (?4 IS NULL OR c.name LIKE ?4 ESCAPE '\\')",
-        book::owner_is("c", "?3")
+           AND (?4 IS NULL OR c.name LIKE ?4 ESCAPE '\\'){}",
+        book::owner_is("c", "?3"),
+        first_by("sc.period_to, sc.id", first)
     ))?;
     let rows = stmt
-        .query_map(params_of(filter), |r| {
+        .query_map(params_of(filter, first), |r| {
             Ok(ContractRenewal {
                 id: r.get(0)?,
                 client_id: r.get(1)?,
@@ -204,6 +216,13 @@ pub fn contracts(conn: &Connection, filter: &RenewalFilter) -> Result<Vec<Contra
     Ok(rows)
 }
 
-fn params_of(filter: &RenewalFilter) -> rusqlite::ParamsFromIter<[Value; 4]> {
-    rusqlite::params_from_iter(filter.values())
+/// ` ORDER BY {order} LIMIT ?5` when only the `first` rows are wanted.
+fn first_by(order: &str, first: Option<i64>) -> String {
+    first.map_or_else(String::new, |_| format!(" ORDER BY {order} LIMIT ?5"))
+}
+
+fn params_of(filter: &RenewalFilter, first: Option<i64>) -> rusqlite::ParamsFromIter<Vec<Value>> {
+    let mut values = filter.values().to_vec();
+    values.extend(first.map(Value::Integer));
+    rusqlite::params_from_iter(values)
 }

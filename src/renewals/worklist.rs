@@ -20,11 +20,21 @@ pub fn renewals(
     filter: &RenewalFilter,
     sort: Option<&str>,
 ) -> Result<Vec<Renewal>, AppError> {
+    priced(conn, filter, sort, None)
+}
+
+/// [`renewals`]; with `first`, only the first that many in the usual order (day, then id).
+fn priced(
+    conn: &Connection,
+    filter: &RenewalFilter,
+    sort: Option<&str>,
+    first: Option<i64>,
+) -> Result<Vec<Renewal>, AppError> {
     let today = settings::office_today(conn)?;
     let days_until = |due_on: &str| clock::date(due_on).map_or(0, |d| (d - today).num_days());
     let mut prices = Prices::default();
     let mut rows = vec![];
-    for m in store::modules(conn, filter)? {
+    for m in store::modules(conn, filter, first)? {
         let amount = prices.on(conn, &m.module_id, &m.due_on)?;
         rows.push(Renewal {
             kind: "module".into(),
@@ -44,7 +54,7 @@ pub fn renewals(
             renewal_document: m.renewal_document,
         });
     }
-    for c in store::contracts(conn, filter)? {
+    for c in store::contracts(conn, filter, first)? {
         rows.push(Renewal {
             kind: "contract".into(),
             days_until: days_until(&c.due_on),
@@ -79,6 +89,32 @@ pub struct RenewalList {
 
 /// The page `page` asks for, with the total of the amounts.
 pub fn page(conn: &Connection, filter: &RenewalFilter, page: &Page) -> Result<RenewalList, AppError> {
+    let usual = page
+        .sort
+        .as_deref()
+        .map(str::trim)
+        .is_none_or(|s| ["", "due_on", "days_until"].contains(&s));
+    if usual && page.after.is_none() && filter.q.is_none() {
+        // The usual order: the rows up to this page's end, and the count and amount from the
+        // kept counts (as the dashboard's tiles read them), not every row of the range priced.
+        let end = page.offset() + page.limit();
+        let mut rows = priced(conn, filter, None, Some(end))?;
+        rows.truncate(end as usize);
+        let rows = rows.split_off((page.offset() as usize).min(rows.len()));
+        let (total, total_amount) = dues(
+            conn,
+            filter.from,
+            filter.to,
+            filter.kind.as_deref(),
+            filter.book.as_deref(),
+        )?;
+        return Ok(RenewalList {
+            page: page.wrap(rows, total),
+            total_amount,
+            from: filter.from,
+            to: filter.to,
+        });
+    }
     let all = renewals(conn, filter, page.sort.as_deref())?;
     let total_amount = all.iter().filter_map(|r| r.amount).sum();
     let listed = match &page.after {
@@ -114,12 +150,36 @@ pub fn due_within_on(
     book: Option<String>,
     today: NaiveDate,
 ) -> Result<(i64, i64), AppError> {
-    let to = today + chrono::Days::new(days);
-    let mut prices = Prices::default();
-    let (mut count, mut amount) = store::contract_dues(conn, today, to, book.as_deref())?;
-    for (module_id, due_on, n) in store::module_dues(conn, today, to, book.as_deref())? {
-        count += n;
-        amount += n * prices.on(conn, &module_id, &due_on)?.unwrap_or(0);
+    dues(
+        conn,
+        today,
+        today + chrono::Days::new(days),
+        None,
+        book.as_deref(),
+    )
+}
+
+/// How many renewals of `kind` (None: both) fall from `from` to `to` in `book`, and their amount
+/// (paise; a renewal without a price counts as nothing), as [`renewals`] counts and prices them.
+fn dues(
+    conn: &Connection,
+    from: NaiveDate,
+    to: NaiveDate,
+    kind: Option<&str>,
+    book: Option<&str>,
+) -> Result<(i64, i64), AppError> {
+    let wants = |k: &str| kind.is_none_or(|kind| kind == k);
+    let (mut count, mut amount) = if wants("contract") {
+        store::contract_dues(conn, from, to, book)?
+    } else {
+        (0, 0)
+    };
+    if wants("module") {
+        let mut prices = Prices::default();
+        for (module_id, due_on, n) in store::module_dues(conn, from, to, book)? {
+            count += n;
+            amount += n * prices.on(conn, &module_id, &due_on)?.unwrap_or(0);
+        }
     }
     Ok((count, amount))
 }

@@ -463,6 +463,69 @@ fn check_summaries(conn: &Connection) {
         }
     }
     assert!(priced > 0, "the demo office renews nothing priced");
+    // A page in the usual order (its rows up to the page's end, its count and amount from the
+    // kept counts) equals that page of every row priced and sorted, in every book and kind.
+    let staff = strings(conn, "SELECT id FROM staff ORDER BY id");
+    let mut paged = 0;
+    for book in std::iter::once(None).chain(staff.into_iter().map(Some)) {
+        for kind in [None, Some("module"), Some("contract")] {
+            for (from, to) in [
+                (today, today + chrono::Days::new(60)),
+                (today - chrono::Days::new(200), today + chrono::Days::new(400)),
+            ] {
+                let filter = RenewalFilter {
+                    from,
+                    to,
+                    kind: kind.map(str::to_string),
+                    q: None,
+                    book: book.clone(),
+                };
+                let all = backoffice::renewals::renewals(conn, &filter, None).unwrap();
+                let amount: i64 = all.iter().filter_map(|r| r.amount).sum();
+                let all = serde_json::to_value(&all).unwrap();
+                for (n, per_page, sort) in [
+                    (1, 50, None),
+                    (2, 7, Some("due_on")),
+                    (3, 7, Some("days_until")),
+                    (9_999, 50, None),
+                ] {
+                    let page = Page {
+                        page: n,
+                        per_page,
+                        after: None,
+                        sort: sort.map(str::to_string),
+                    };
+                    let listed = backoffice::renewals::page(conn, &filter, &page).unwrap();
+                    let want: Vec<_> = all
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .skip(((n - 1) * per_page) as usize)
+                        .take(per_page as usize)
+                        .collect();
+                    let what =
+                        format!("page {n} of {per_page}, {kind:?} from {from} to {to} in the book {book:?}");
+                    assert_eq!(
+                        listed
+                            .page
+                            .rows
+                            .iter()
+                            .map(|r| serde_json::to_value(r).unwrap())
+                            .collect::<Vec<_>>(),
+                        want.into_iter().cloned().collect::<Vec<_>>(),
+                        "{what}"
+                    );
+                    assert_eq!(
+                        (listed.page.total, listed.total_amount),
+                        (all.as_array().unwrap().len() as i64, amount),
+                        "{what}"
+                    );
+                    paged += listed.page.rows.len();
+                }
+            }
+        }
+    }
+    assert!(paged > 0, "no renewal paged");
     let proforma = plan(
         conn,
         &format!("SELECT cm.id, ({LIVE_RENEWAL_PROFORMA}) FROM client_module cm"),
