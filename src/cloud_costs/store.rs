@@ -200,12 +200,7 @@ pub fn ranking(
     let mut months = conn.prepare_cached(
         "SELECT client_id, amount FROM cloud_cost INDEXED BY cloud_cost_month WHERE month BETWEEN ?1 AND ?2",
     )?;
-    let ranges = pieces
-        .add
-        .iter()
-        .map(|r| (r, 1))
-        .chain(pieces.subtract.iter().map(|r| (r, -1)));
-    for (range, sign) in ranges {
+    for (range, sign) in pieces.edges() {
         let mut rows = months.query(params![range.from_text(), range.to_text()])?;
         while let Some(r) = rows.next()? {
             let amount: i64 = r.get(1)?;

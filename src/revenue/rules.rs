@@ -144,6 +144,14 @@ pub struct ByYear {
     pub subtract: Vec<Months>,
 }
 
+impl ByYear {
+    /// The edge ranges with the sign their months count with: +1 added, -1 taken away.
+    pub fn edges(&self) -> impl Iterator<Item = (&Months, i64)> {
+        let added = self.add.iter().map(|r| (r, 1));
+        added.chain(self.subtract.iter().map(|r| (r, -1)))
+    }
+}
+
 impl Months {
     /// The range as [`ByYear`]: the same months, each counted once.
     pub fn by_year(&self) -> ByYear {

@@ -90,12 +90,7 @@ pub fn client_figures(
     let mut costs = conn.prepare_cached(
         "SELECT client_id, amount FROM cloud_cost INDEXED BY cloud_cost_month WHERE month BETWEEN ?1 AND ?2",
     )?;
-    let ranges = pieces
-        .add
-        .iter()
-        .map(|r| (r, 1))
-        .chain(pieces.subtract.iter().map(|r| (r, -1)));
-    for (range, sign) in ranges {
+    for (range, sign) in pieces.edges() {
         let mut rows = billed.query(params![range.from_text(), range.to_text()])?;
         while let Some(r) = rows.next()? {
             add(text(r, 0)?, [r.get(1)?, r.get(2)?, 0], sign);

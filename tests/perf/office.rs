@@ -223,6 +223,17 @@ pub fn sign_in(addr: &str, user: &str, password: &str) -> String {
 }
 
 /// CPU time (user + system) of process `pid` ("self" for this one), from /proc/PID/stat.
+/// The peak resident memory (VmHWM) of process `pid` so far, in MB (0 once it is gone).
+pub fn peak_rss_mb(pid: u32) -> f64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.split_whitespace().next()?.parse::<f64>().ok())
+        .unwrap_or(0.0)
+        / 1024.0
+}
+
 pub fn cpu_of(pid: &str) -> Duration {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
     // The fields after the command name, which is in parentheses and may hold spaces.

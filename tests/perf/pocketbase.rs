@@ -100,13 +100,7 @@ impl Pocketbase {
     }
 
     fn peak_rss_mb(&self) -> f64 {
-        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).unwrap_or_default();
-        status
-            .lines()
-            .find_map(|l| l.strip_prefix("VmHWM:"))
-            .and_then(|v| v.split_whitespace().next()?.parse::<f64>().ok())
-            .unwrap_or(0.0)
-            / 1024.0
+        crate::office::peak_rss_mb(self.child.id())
     }
 }
 
