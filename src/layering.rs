@@ -344,7 +344,7 @@ fn circles(src: &Path) -> Vec<Vec<String>> {
         .zip(&modules)
         .enumerate()
         .map(|(from, (file, module))| {
-            let mut to: Vec<usize> = paths(&without_tests(&code(file)), module)
+            let mut to: Vec<usize> = paths(without_tests(&code(file)), module)
                 .into_iter()
                 .filter_map(|path| {
                     (0..=path.len())

@@ -157,7 +157,7 @@ pub fn header_changes(input: &DocumentInput) -> Changes {
 
 /// The pricing date of a draft: its own date, else the office's today.
 pub fn pricing_date(conn: &Connection, doc_date: Option<&str>) -> Result<NaiveDate, AppError> {
-    match doc_date.and_then(|d| clock::date(d)) {
+    match doc_date.and_then(clock::date) {
         Some(d) => Ok(d),
         None => settings::office_today(conn),
     }
@@ -291,7 +291,7 @@ pub fn update_in(
             "An issued document cannot change: cancel it, supersede it (proforma) or issue a credit note (invoice).",
         ));
     }
-    let stored = |d: &Option<String>| d.as_deref().and_then(|d| clock::date(d));
+    let stored = |d: &Option<String>| d.as_deref().and_then(clock::date);
     let doc_date = input.doc_date.unwrap_or_else(|| stored(&doc.doc_date));
     let due_date = input.due_date.unwrap_or_else(|| stored(&doc.due_date));
     check_dates(&doc.doc_type, doc_date, due_date, settings::office_today(tx)?)?;

@@ -41,7 +41,7 @@ pub fn payment_state(
         return None;
     }
     let outstanding = outstanding?;
-    let due = falls_due.and_then(|d| clock::date(d));
+    let due = falls_due.and_then(clock::date);
     Some(if outstanding <= 0 {
         "paid"
     } else if due.is_some_and(|d| today > d) {

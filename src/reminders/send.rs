@@ -77,7 +77,7 @@ fn no_recipient() -> AppError {
 
 fn date(text: &str) -> Result<NaiveDate, AppError> {
     text.get(..10)
-        .and_then(|d| clock::date(d))
+        .and_then(clock::date)
         .ok_or_else(|| AppError::internal(format!("not a date: {text}")))
 }
 

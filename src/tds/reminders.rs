@@ -24,7 +24,7 @@ fn not_filed_due(conn: &Connection, as_of: NaiveDate) -> Result<Vec<Due>, AppErr
     let mut out = vec![];
     for (fy, q) in rules::quarters_overdue(as_of, rules::return_due) {
         let due_on = rules::return_due(fy, q);
-        if !store::upload_of(conn, fy)?.is_some_and(|u| u.imported_on > due_on) {
+        if store::upload_of(conn, fy)?.is_none_or(|u| u.imported_on <= due_on) {
             continue;
         }
         for row in quarter_rows(conn, fy, Some(q))? {

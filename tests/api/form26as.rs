@@ -432,7 +432,7 @@ async fn a_quarter_whose_return_is_not_due_yet_is_not_called_unfiled() {
         rows(&report.body),
         [row(
             "Kadakkal SCB",
-            &report.body["rows"][0]["quarter"].as_str().unwrap(),
+            report.body["rows"][0]["quarter"].as_str().unwrap(),
             30_000,
             None,
             "awaited"
