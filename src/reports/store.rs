@@ -5,6 +5,7 @@ use crate::plumbing::error::AppError;
 use crate::reports::rules::{Buckets, ClientDues, DueInvoice, GstFigures};
 use chrono::NaiveDate;
 use rusqlite::{Connection, Row, params};
+use rustc_hash::FxHashMap;
 
 /// Issued invoices owing something on `as_of` (in `book`, of `client_id` when given), by client
 /// name then date.
@@ -103,11 +104,8 @@ pub fn dues_by_client(
         "status NOT IN ('draft', 'cancelled') AND doc_date <= ?1 AND {}",
         book::client_is_in("client_id", "?2")
     );
-    let due = crate::documents::rules::FALLS_DUE.replace("d.", "");
-    let columns = format!(
-        "client_id, CASE WHEN {due} >= ?1 THEN 0 WHEN {due} >= ?3 THEN 1 WHEN {due} >= ?4 THEN 2
-             WHEN {due} >= ?5 THEN 3 ELSE 4 END"
-    );
+    let columns = crate::documents::rules::FALLS_DUE.replace("d.", "");
+    let columns = format!("client_id, {columns}");
     // The candidates as in `due_invoices`: two ranges of the index.
     let owed = "CASE WHEN last_settlement_on <= ?1 THEN outstanding ELSE total
                 - (SELECT COALESCE(SUM(n.total), 0) FROM document n WHERE n.parent_id = d.id AND +n.type = 'CREDIT_NOTE'
@@ -121,21 +119,24 @@ pub fn dues_by_client(
          SELECT {columns}, {owed} FROM document d INDEXED BY document_receivable
           WHERE type = 'INVOICE' AND settled_on > ?1 AND {live}"
     ))?;
-    let day = |n: u64| (as_of - chrono::Days::new(n)).to_string();
-    let mut sums: std::collections::HashMap<String, Buckets> = std::collections::HashMap::new();
-    let mut found = stmt.query(params![as_of.to_string(), book, day(30), day(60), day(90)])?;
+    // The first day of each bucket but the last: not due, 1-30 days, 31-60, 61-90 (ISO dates
+    // compare as text, in SQLite as here).
+    let edges = [0, 30, 60, 90].map(|n| (as_of - chrono::Days::new(n)).to_string());
+    let mut sums: FxHashMap<String, Buckets> = FxHashMap::default();
+    let mut found = stmt.query(params![as_of.to_string(), book])?;
     while let Some(r) = found.next()? {
         let outstanding: i64 = r.get(2)?;
         if outstanding <= 0 {
             continue;
         }
-        let bucket: i64 = r.get(1)?;
+        let falls_due = text(r, 1)?;
+        let bucket = edges.iter().position(|e| falls_due >= e.as_str()).unwrap_or(edges.len());
         let client = text(r, 0)?;
         let of_client = match sums.get_mut(client) {
             Some(s) => s,
             None => sums.entry(client.to_string()).or_default(),
         };
-        of_client.add_to(bucket as usize, outstanding);
+        of_client.add_to(bucket, outstanding);
     }
     let mut names = conn.prepare_cached("SELECT id, name FROM client INDEXED BY client_id_name")?;
     let mut clients = names.query([])?;

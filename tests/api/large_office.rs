@@ -421,6 +421,7 @@ fn check_all(app: &TestApp) {
     check_pipeline(&conn);
     check_search(&conn);
     check_tiles(&conn);
+    check_gstr1(&conn);
 }
 
 /// What a query's plan says, one line per step.
@@ -2076,4 +2077,72 @@ fn strings_with(conn: &Connection, sql: &str, text: &str, book: &Option<String>)
         .unwrap()
         .map(Result::unwrap)
         .collect()
+}
+
+/// GSTR-1 (issue 39, migrations/V31): a month's lines and numbers off `document_gstr1` are the
+/// rows, in the order, of the queries before it (over the document table through
+/// `document_date`), in every month of the office and over a whole year; and neither reads a
+/// document row or sorts more than each document's own lines.
+fn check_gstr1(conn: &Connection) {
+    use backoffice::gst_return::store;
+    let before_lines = "SELECT d.id, d.type = 'CREDIT_NOTE', d.source = 'legacy', d.doc_no, d.doc_date, d.total, d.intra_state,
+                d.client_id, c.name, c.gstin, c.state_code, p.doc_no, p.doc_date, p.total, p.intra_state,
+                l.sac, l.description, l.gst_rate, l.taxable, l.igst, l.cgst, l.sgst
+         FROM document d
+         JOIN client c ON c.id = d.client_id
+         LEFT JOIN document p ON p.id = d.parent_id
+         JOIN document_line l ON l.document_id = d.id
+         WHERE d.type IN ('INVOICE', 'CREDIT_NOTE') AND d.doc_date BETWEEN ?1 AND ?2
+           AND d.status NOT IN ('draft', 'cancelled')
+         ORDER BY d.doc_date, d.doc_no, l.position";
+    let before_numbers = "SELECT d.doc_no, d.type = 'CREDIT_NOTE', d.status = 'cancelled' FROM document d
+         WHERE d.type IN ('INVOICE', 'CREDIT_NOTE') AND d.doc_date BETWEEN ?1 AND ?2
+           AND d.doc_no IS NOT NULL AND d.status <> 'draft'
+         ORDER BY d.doc_no";
+    let months = strings(
+        conn,
+        "SELECT DISTINCT substr(doc_date, 1, 7) FROM document
+          WHERE type IN ('INVOICE', 'CREDIT_NOTE') AND doc_date IS NOT NULL ORDER BY 1",
+    );
+    assert!(months.len() >= 12, "{months:?}");
+    let day = |d: String| NaiveDate::parse_from_str(&d, "%Y-%m-%d").unwrap();
+    let mut periods: Vec<(NaiveDate, NaiveDate)> = months
+        .iter()
+        .map(|m| {
+            let first = day(format!("{m}-01"));
+            (first, first.checked_add_months(chrono::Months::new(1)).unwrap().pred_opt().unwrap())
+        })
+        .collect();
+    periods.push((periods[0].0, periods[11].1));
+    let (mut lines, mut cancelled, mut credit_notes) = (0, 0, 0);
+    for (from, to) in periods {
+        let (a, b) = (from.to_string(), to.to_string());
+        let want: Vec<_> = conn
+            .prepare(before_lines)
+            .unwrap()
+            .query_map([&a, &b], store::return_line)
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        let got = store::lines(conn, from, to).unwrap();
+        assert_eq!(format!("{got:?}"), format!("{want:?}"), "lines {a} to {b}");
+        lines += got.len();
+        credit_notes += got.iter().filter(|l| l.credit_note).count();
+        let want: Vec<_> = conn
+            .prepare(before_numbers)
+            .unwrap()
+            .query_map([&a, &b], store::issued_number)
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        let got = store::numbers(conn, from, to).unwrap();
+        assert_eq!(format!("{got:?}"), format!("{want:?}"), "numbers {a} to {b}");
+        cancelled += got.iter().filter(|n| n.cancelled).count();
+    }
+    assert!(lines > 0 && cancelled > 0 && credit_notes > 0, "{lines} {cancelled} {credit_notes}");
+    let lines_plan = plan(conn, store::LINES);
+    assert!(lines_plan.contains("COVERING INDEX document_gstr1"), "{lines_plan}");
+    assert!(!lines_plan.contains("TEMP B-TREE FOR ORDER BY"), "{lines_plan}");
+    let numbers_plan = plan(conn, store::NUMBERS);
+    assert!(numbers_plan.contains("COVERING INDEX document_gstr1"), "{numbers_plan}");
 }

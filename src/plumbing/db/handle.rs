@@ -26,9 +26,14 @@ pub const READERS: u32 = 2;
 /// a streamed CSV waiting on a slow client, a background job.
 const SPARE_READERS: u32 = 4;
 
-/// Page cache of each read connection (KiB): a deep page walks ~2 MB of an index, and the
-/// rows it then reads should still be cached.
-const READER_CACHE_KIB: i64 = 4096;
+/// Page cache of each read connection (KiB): what a summary reads at random should stay cached
+/// between two calls. On the large office a ticket search reads some 4,800 rows of the 16 MB
+/// ticket table and a GSTR-1 month 2,700 lines spread over the line table; with 4 MiB each
+/// call read a third of its pages again from the OS (a third of the ticket search's time in
+/// `pread`). 16 MiB took the ticket search from 7.1 to 4.7 ms, the dues aging from 4.5 to 3.5,
+/// the dashboard from 4.2 to 3.0 and GSTR-1 from 8.4 to 6.8 (docs/benchmark.md); it is what
+/// each connection may hold, [`READERS`] of them at work.
+const READER_CACHE_KIB: i64 = 16384;
 
 /// Page cache of the writer (KiB): an invoice touches some forty pages of the indexes of a
 /// large office.
