@@ -377,11 +377,12 @@ pub fn searched(
             None => by_status.push((status, 1)),
         }
     }
-    listed.sort_unstable();
-    if !oldest_first(statuses) {
-        listed.reverse();
+    let ids = if oldest_first(statuses) {
+        page.slice_ordered_by(listed, |a, b| a.cmp(b))
+    } else {
+        page.slice_ordered_by(listed, |a, b| b.cmp(a))
     }
-    let ids = page.slice(listed).map(|(_, id)| id);
+    .map(|(_, id)| id);
     let mut stmt = conn.prepare_cached(&format!(
         "SELECT {COLUMNS} FROM {FROM} WHERE t.id IN (SELECT value FROM json_each(?1))"
     ))?;

@@ -1842,7 +1842,7 @@ fn check_search(conn: &Connection) {
     let books: Vec<Option<String>> = std::iter::once(None).chain(staff.into_iter().map(Some)).collect();
     let texts = search_texts(
         conn,
-        "SELECT subject FROM ticket WHERE rowid % 37 = 1 UNION ALL SELECT description FROM ticket WHERE rowid % 41 = 2
+        "SELECT subject FROM ticket WHERE rowid % 37 = 1 UNION ALL SELECT description FROM ticket WHERE rowid % 41 = 2 AND description IS NOT NULL
          UNION ALL SELECT name FROM client WHERE rowid % 9 = 1 UNION ALL SELECT receipt_no FROM payment WHERE rowid % 97 = 3",
     );
     let escaped = |q: &str| {

@@ -3,6 +3,7 @@
 //! honest total. Plain data of the query layer; `http::pagination` reads it from a request.
 
 use serde::{Deserialize, Serialize};
+use std::cmp::Ordering;
 use utoipa::{IntoParams, ToSchema};
 
 pub const DEFAULT_PER_PAGE: u32 = 50;
@@ -56,6 +57,21 @@ impl Page {
         self.wrap(rows, total)
     }
 
+    /// This page of `all` in the order `by` gives, with its total: [`Page::slice`] of `all`
+    /// sorted, but only the rows up to the page's end are sorted (a search's thousands of
+    /// matches for a page of fifty).
+    pub fn slice_ordered_by<T>(&self, mut all: Vec<T>, by: impl Fn(&T, &T) -> Ordering) -> Paginated<T> {
+        let total = all.len();
+        let end = (self.offset() + self.limit()).clamp(0, total as i64) as usize;
+        if end < total {
+            all.select_nth_unstable_by(end, &by);
+            all.truncate(end);
+        }
+        all.sort_unstable_by(&by);
+        let rows = all.into_iter().skip(self.offset() as usize).collect();
+        self.wrap(rows, total as i64)
+    }
+
     pub fn wrap<T>(&self, rows: Vec<T>, total: i64) -> Paginated<T> {
         Paginated {
             rows,
@@ -85,6 +101,37 @@ impl<T> Paginated<T> {
             total: self.total,
             page: self.page,
             per_page: self.per_page,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Page;
+
+    /// A page ordered by sorting only up to its end is the same page of the whole list sorted,
+    /// with the same total: the first, a middle, the last (short) and one past the end, both ways.
+    #[test]
+    fn a_page_sorted_up_to_its_end_is_that_page_of_the_list_sorted() {
+        // 0..1000 in a scrambled order, with ties broken by the second field.
+        let all: Vec<(u32, u32)> = (0..1000u32).map(|i| ((i * 7919) % 97, i)).collect();
+        for per_page in [1, 50, 200] {
+            for page in [1, 2, 7, 1000u32.div_ceil(per_page), 1000u32.div_ceil(per_page) + 1] {
+                let p = Page {
+                    page,
+                    per_page,
+                    after: None,
+                    sort: None,
+                };
+                for descending in [false, true] {
+                    let by = |a: &(u32, u32), b: &(u32, u32)| if descending { b.cmp(a) } else { a.cmp(b) };
+                    let mut sorted = all.clone();
+                    sorted.sort_by(by);
+                    let want = p.slice(sorted);
+                    let got = p.slice_ordered_by(all.clone(), by);
+                    assert_eq!((got.rows, got.total), (want.rows, want.total), "{per_page} {page} {descending}");
+                }
+            }
         }
     }
 }
