@@ -121,20 +121,21 @@ pub fn dues_by_client(
     ))?;
     // The first day of each bucket but the last: not due, 1-30 days, 31-60, 61-90 (ISO dates
     // compare as text, in SQLite as here).
-    let edges = [0, 30, 60, 90].map(|n| (as_of - chrono::Days::new(n)).to_string());
-    let mut sums: FxHashMap<String, Buckets> = FxHashMap::default();
+    let edges = [0, 30, 60, 90].map(|n| (as_of - chrono::Days::new(n)).to_string().into_bytes());
+    // Dates and ids are compared and hashed as SQLite's bytes: no UTF-8 check per invoice.
+    let mut sums: FxHashMap<Vec<u8>, Buckets> = FxHashMap::default();
     let mut found = stmt.query(params![as_of.to_string(), book])?;
     while let Some(r) = found.next()? {
         let outstanding: i64 = r.get(2)?;
         if outstanding <= 0 {
             continue;
         }
-        let falls_due = text(r, 1)?;
-        let bucket = edges.iter().position(|e| falls_due >= e.as_str()).unwrap_or(edges.len());
-        let client = text(r, 0)?;
+        let falls_due = bytes(r, 1)?;
+        let bucket = edges.iter().position(|e| falls_due >= e.as_slice()).unwrap_or(edges.len());
+        let client = bytes(r, 0)?;
         let of_client = match sums.get_mut(client) {
             Some(s) => s,
-            None => sums.entry(client.to_string()).or_default(),
+            None => sums.entry(client.to_vec()).or_default(),
         };
         of_client.add_to(bucket, outstanding);
     }
@@ -142,7 +143,7 @@ pub fn dues_by_client(
     let mut clients = names.query([])?;
     let mut rows = Vec::with_capacity(sums.len());
     while let Some(r) = clients.next()? {
-        if let Some(buckets) = sums.remove(text(r, 0)?) {
+        if let Some(buckets) = sums.remove(bytes(r, 0)?) {
             rows.push(ClientDues {
                 client_id: r.get(0)?,
                 client_name: r.get(1)?,
@@ -210,9 +211,9 @@ pub fn series_given(conn: &Connection) -> Result<std::collections::HashMap<(Stri
     Ok(given)
 }
 
-/// The text in column `i` of `row`, borrowed.
-fn text<'r>(row: &'r Row, i: usize) -> rusqlite::Result<&'r str> {
+/// The text in column `i` of `row` as its bytes, borrowed (not checked as UTF-8).
+fn bytes<'r>(row: &'r Row, i: usize) -> rusqlite::Result<&'r [u8]> {
     row.get_ref(i)?
-        .as_str()
+        .as_bytes()
         .map_err(|e| rusqlite::Error::FromSqlConversionFailure(i, rusqlite::types::Type::Text, Box::new(e)))
 }
