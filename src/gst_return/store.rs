@@ -7,7 +7,8 @@ use rusqlite::{Connection, Row, params};
 
 /// The query of [`lines`]. The month's documents come off `document_gstr1` (migrations/V31) in
 /// the return's order, without reading their rows.
-pub const LINES: &str = "SELECT d.id, d.type = 'CREDIT_NOTE', d.source = 'legacy', d.doc_no, d.doc_date, d.total, d.intra_state,
+pub const LINES: &str =
+    "SELECT d.id, d.type = 'CREDIT_NOTE', d.source = 'legacy', d.doc_no, d.doc_date, d.total, d.intra_state,
                 d.client_id, c.name, c.gstin, c.state_code, p.doc_no, p.doc_date, p.total, p.intra_state,
                 l.sac, l.description, l.gst_rate, l.taxable, l.igst, l.cgst, l.sgst
          FROM document d INDEXED BY document_gstr1

@@ -104,7 +104,10 @@ pub fn dues_by_client(
         "status NOT IN ('draft', 'cancelled') AND doc_date <= ?1 AND {}",
         book::client_is_in("client_id", "?2")
     );
-    let columns = format!("client_id, {}", crate::documents::rules::FALLS_DUE.replace("d.", ""));
+    let columns = format!(
+        "client_id, {}",
+        crate::documents::rules::FALLS_DUE.replace("d.", "")
+    );
     // The candidates as in `due_invoices`: two ranges of the index.
     let owed = "CASE WHEN last_settlement_on <= ?1 THEN outstanding ELSE total
                 - (SELECT COALESCE(SUM(n.total), 0) FROM document n WHERE n.parent_id = d.id AND +n.type = 'CREDIT_NOTE'
@@ -130,7 +133,10 @@ pub fn dues_by_client(
             continue;
         }
         let falls_due = bytes(r, 1)?;
-        let bucket = edges.iter().position(|e| falls_due >= e.as_slice()).unwrap_or(edges.len());
+        let bucket = edges
+            .iter()
+            .position(|e| falls_due >= e.as_slice())
+            .unwrap_or(edges.len());
         let client = bytes(r, 0)?;
         let of_client = match sums.get_mut(client) {
             Some(s) => s,

@@ -2110,7 +2110,14 @@ fn check_gstr1(conn: &Connection) {
         .iter()
         .map(|m| {
             let first = day(format!("{m}-01"));
-            (first, first.checked_add_months(chrono::Months::new(1)).unwrap().pred_opt().unwrap())
+            (
+                first,
+                first
+                    .checked_add_months(chrono::Months::new(1))
+                    .unwrap()
+                    .pred_opt()
+                    .unwrap(),
+            )
         })
         .collect();
     periods.push((periods[0].0, periods[11].1));
@@ -2139,10 +2146,19 @@ fn check_gstr1(conn: &Connection) {
         assert_eq!(format!("{got:?}"), format!("{want:?}"), "numbers {a} to {b}");
         cancelled += got.iter().filter(|n| n.cancelled).count();
     }
-    assert!(lines > 0 && cancelled > 0 && credit_notes > 0, "{lines} {cancelled} {credit_notes}");
+    assert!(
+        lines > 0 && cancelled > 0 && credit_notes > 0,
+        "{lines} {cancelled} {credit_notes}"
+    );
     let lines_plan = plan(conn, store::LINES);
-    assert!(lines_plan.contains("COVERING INDEX document_gstr1"), "{lines_plan}");
+    assert!(
+        lines_plan.contains("COVERING INDEX document_gstr1"),
+        "{lines_plan}"
+    );
     assert!(!lines_plan.contains("TEMP B-TREE FOR ORDER BY"), "{lines_plan}");
     let numbers_plan = plan(conn, store::NUMBERS);
-    assert!(numbers_plan.contains("COVERING INDEX document_gstr1"), "{numbers_plan}");
+    assert!(
+        numbers_plan.contains("COVERING INDEX document_gstr1"),
+        "{numbers_plan}"
+    );
 }

@@ -116,7 +116,13 @@ mod tests {
         // 0..1000 in a scrambled order, with ties broken by the second field.
         let all: Vec<(u32, u32)> = (0..1000u32).map(|i| ((i * 7919) % 97, i)).collect();
         for per_page in [1, 50, 200] {
-            for page in [1, 2, 7, 1000u32.div_ceil(per_page), 1000u32.div_ceil(per_page) + 1] {
+            for page in [
+                1,
+                2,
+                7,
+                1000u32.div_ceil(per_page),
+                1000u32.div_ceil(per_page) + 1,
+            ] {
                 let p = Page {
                     page,
                     per_page,
@@ -129,7 +135,11 @@ mod tests {
                     sorted.sort_by(by);
                     let want = p.slice(sorted);
                     let got = p.slice_ordered_by(all.clone(), by);
-                    assert_eq!((got.rows, got.total), (want.rows, want.total), "{per_page} {page} {descending}");
+                    assert_eq!(
+                        (got.rows, got.total),
+                        (want.rows, want.total),
+                        "{per_page} {page} {descending}"
+                    );
                 }
             }
         }
