@@ -3,13 +3,14 @@
 //! sheets or the portal's JSON.
 //!
 //! - `reads`: the return of a month, with the company's GSTIN.
-//! - `tables`: the return's tables built from the month's lines (B2B, B2C, credit notes, nil, HSN).
+//! - `tables`: the return's tables built from the month's documents and their lines (B2B, B2C,
+//!   credit notes, nil, HSN).
 //! - `documents_issued`: Table 13, a row per number series.
 //! - `warnings`: what would make the tool refuse the file, each once.
 //! - `sheets`: the offline tool's CSV sheets.
 //! - `portal`: the portal's JSON.
 //!
-//! `rules`: the lines, the return's types, places and dates. `store`: the SQL. `routes`: handlers.
+//! `rules`: the documents and lines, the return's types, places and dates. `store`: the SQL. `routes`: handlers.
 
 pub mod documents_issued;
 pub mod portal;

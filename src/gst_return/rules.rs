@@ -29,10 +29,11 @@ pub(crate) const NUMBER_MAX: usize = 16;
 /// The portal keeps 30 characters of an HSN row's description.
 pub(crate) const DESCRIPTION_MAX: usize = 30;
 
-/// One line of an issued invoice or credit note of the month, with its document and client.
+/// An issued invoice or credit note of the month, with its client, the invoice it credits (for
+/// a credit note) and its lines in their order on the document.
 #[derive(Debug, Clone)]
-pub struct ReturnLine {
-    pub document_id: String,
+pub struct ReturnDocument {
+    pub id: String,
     pub credit_note: bool,
     /// An invoice of the old system (imported): one line, no SAC, no tax split.
     pub legacy: bool,
@@ -50,6 +51,14 @@ pub struct ReturnLine {
     pub invoice_date: Option<String>,
     pub invoice_value: Option<i64>,
     pub invoice_intra_state: Option<bool>,
+    pub lines: Vec<ReturnLine>,
+}
+
+/// One line of a [`ReturnDocument`].
+#[derive(Debug, Clone)]
+pub struct ReturnLine {
+    /// Its place on the document.
+    pub position: i64,
     pub sac: Option<String>,
     pub description: String,
     pub rate: i64,

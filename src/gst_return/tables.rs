@@ -4,8 +4,8 @@
 
 use crate::gst_return::documents_issued::documents_issued;
 use crate::gst_return::rules::{
-    B2C_LARGE_ABOVE, B2csRow, DESCRIPTION_MAX, Gstr1, HsnRow, IssuedNumber, NilRow, PartyRow, ReturnLine,
-    ReturnWarning, Section, Sections, Tax, place_of_supply,
+    B2C_LARGE_ABOVE, B2csRow, DESCRIPTION_MAX, Gstr1, HsnRow, IssuedNumber, NilRow, PartyRow, ReturnDocument,
+    ReturnLine, ReturnWarning, Section, Sections, Tax, place_of_supply,
 };
 use crate::gst_return::warnings::{Warnings, check_document};
 use crate::plumbing::clock::Month;
@@ -36,18 +36,18 @@ fn short(text: &str) -> String {
         .to_string()
 }
 
-fn registered(line: &ReturnLine) -> Option<&str> {
-    line.gstin.as_deref().map(str::trim).filter(|g| !g.is_empty())
+fn registered(doc: &ReturnDocument) -> Option<&str> {
+    doc.gstin.as_deref().map(str::trim).filter(|g| !g.is_empty())
 }
 
 /// HSN/SAC rows by (SAC, rate): the SAC's description, the first line's, and the sum.
-type HsnMap = BTreeMap<(String, i64), (String, String, Tax)>;
+type HsnMap<'a> = BTreeMap<(&'a str, i64), (String, String, Tax)>;
 
-fn add_hsn(map: &mut HsnMap, line: &ReturnLine, sign: i64, tax: Tax) {
-    let sac = line.sac.as_deref().map(str::trim).unwrap_or_default().to_string();
-    let entry = map.entry((sac.clone(), line.rate)).or_insert_with(|| {
+fn add_hsn<'a>(map: &mut HsnMap<'a>, line: &'a ReturnLine, sign: i64, tax: Tax) {
+    let sac = line.sac.as_deref().map(str::trim).unwrap_or_default();
+    let entry = map.entry((sac, line.rate)).or_insert_with(|| {
         let own = short(&line.description);
-        let description = sac_description(&sac).map_or_else(|| own.clone(), str::to_string);
+        let description = sac_description(sac).map_or_else(|| own.clone(), str::to_string);
         (description, own, Tax::default())
     });
     entry.2.add(sign, tax);
@@ -56,7 +56,7 @@ fn add_hsn(map: &mut HsnMap, line: &ReturnLine, sign: i64, tax: Tax) {
 fn hsn_rows(map: HsnMap) -> Vec<HsnRow> {
     map.into_iter()
         .map(|((sac, rate), (description, user_description, tax))| HsnRow {
-            sac,
+            sac: sac.to_string(),
             description,
             user_description,
             uqc: "NA",
@@ -68,24 +68,30 @@ fn hsn_rows(map: HsnMap) -> Vec<HsnRow> {
         .collect()
 }
 
-/// A row per document and rate (B2B, B2CL, CDNR, CDNUR), keyed so a document's rates stay
-/// together.
-type PartyMap = BTreeMap<(String, String, i64), PartyRow>;
+/// A row per document and rate (B2B, B2CL, CDNR, CDNUR), keyed by (date, number, rate) so a
+/// document's rates stay together.
+type PartyMap<'a> = BTreeMap<(&'a str, &'a str, i64), PartyRow>;
 
-fn add_party(map: &mut PartyMap, line: &ReturnLine, gstin: &str, pos: String, tax: Tax) {
-    let key = (line.doc_date.clone(), line.doc_no.clone(), line.rate);
-    map.entry(key)
+fn add_party<'a>(
+    map: &mut PartyMap<'a>,
+    doc: &'a ReturnDocument,
+    line: &ReturnLine,
+    gstin: &str,
+    pos: &str,
+    tax: Tax,
+) {
+    map.entry((&doc.doc_date, &doc.doc_no, line.rate))
         .or_insert_with(|| PartyRow {
-            document_id: line.document_id.clone(),
-            client_id: line.client_id.clone(),
+            document_id: doc.id.clone(),
+            client_id: doc.client_id.clone(),
             gstin: gstin.to_string(),
-            name: line.client_name.clone(),
-            number: line.doc_no.clone(),
-            date: line.doc_date.clone(),
-            invoice_no: line.invoice_no.clone(),
-            invoice_date: line.invoice_date.clone(),
-            value: line.value,
-            pos,
+            name: doc.client_name.clone(),
+            number: doc.doc_no.clone(),
+            date: doc.doc_date.clone(),
+            invoice_no: doc.invoice_no.clone(),
+            invoice_date: doc.invoice_date.clone(),
+            value: doc.value,
+            pos: pos.to_string(),
             rate: line.rate,
             tax: Tax::default(),
         })
@@ -93,13 +99,13 @@ fn add_party(map: &mut PartyMap, line: &ReturnLine, gstin: &str, pos: String, ta
         .add(1, tax);
 }
 
-/// Whether an unregistered client's line belongs to B2C large: an inter-state invoice over the
-/// limit, or a credit note against one (CDNUR).
-fn b2c_large(line: &ReturnLine) -> bool {
-    if line.credit_note {
-        line.invoice_intra_state == Some(false) && line.invoice_value.is_some_and(|v| v > B2C_LARGE_ABOVE)
+/// Whether an unregistered client's document belongs to B2C large: an inter-state invoice over
+/// the limit, or a credit note against one (CDNUR).
+fn b2c_large(doc: &ReturnDocument) -> bool {
+    if doc.credit_note {
+        doc.invoice_intra_state == Some(false) && doc.invoice_value.is_some_and(|v| v > B2C_LARGE_ABOVE)
     } else {
-        !line.intra_state && line.value > B2C_LARGE_ABOVE
+        !doc.intra_state && doc.value > B2C_LARGE_ABOVE
     }
 }
 
@@ -113,15 +119,64 @@ fn nil_supply(registered: bool, intra_state: bool) -> &'static str {
     }
 }
 
-/// The return of `period` from its lines (in document order, then line position) and the
-/// numbers its invoices and credit notes carry, for a company in `company_state` with
-/// `company_gstin`.
-pub fn build(
+/// The state code of a document's place of supply, warning of a client GSTIN that fails its
+/// check or of an unregistered client without a state: a registered client's state, else its
+/// GSTIN's first two characters; an unregistered client's state, else (unknown) the company's
+/// for an intra-state document and none for an inter-state one.
+fn place_of<'a>(
+    doc: &'a ReturnDocument,
+    gstin: Option<&'a str>,
+    company_state: Option<&'a str>,
+    warnings: &mut Warnings,
+) -> &'a str {
+    match gstin {
+        Some(gstin) => {
+            if Gstin::parse(gstin).is_err() {
+                warnings.client(
+                    "invalid_gstin",
+                    doc,
+                    format!("{}'s GSTIN {gstin} fails its check: the tool refuses the row. Correct it on the client.", doc.client_name),
+                );
+            }
+            doc.state_code.as_deref().unwrap_or_else(|| {
+                gstin
+                    .char_indices()
+                    .nth(2)
+                    .map_or(gstin, |(end, _)| &gstin[..end])
+            })
+        }
+        None => match doc
+            .state_code
+            .as_deref()
+            .filter(|c| gstin::state_name(c).is_some())
+        {
+            Some(code) => code,
+            None => {
+                warnings.client(
+                    "client_without_state",
+                    doc,
+                    format!("{} has no GSTIN and no state: the place of supply of its B2C supplies is unknown. Set its state on the client.", doc.client_name),
+                );
+                // The document was taxed as intra-state when its state was unknown.
+                if doc.intra_state {
+                    company_state.unwrap_or_default()
+                } else {
+                    ""
+                }
+            }
+        },
+    }
+}
+
+/// The return of `period` from its documents (by date and number, each with its lines by
+/// position) and the numbers its invoices and credit notes carry, for a company in
+/// `company_state` with `company_gstin`.
+pub fn build<'a>(
     period: Month,
-    lines: &[ReturnLine],
+    documents: &'a [ReturnDocument],
     numbers: &[IssuedNumber],
     company_gstin: Option<&str>,
-    company_state: Option<&str>,
+    company_state: Option<&'a str>,
 ) -> Gstr1 {
     let mut warnings = Warnings {
         seen: BTreeSet::new(),
@@ -142,88 +197,54 @@ pub fn build(
     let mut cdnr = PartyMap::new();
     let mut b2cl = PartyMap::new();
     let mut cdnur = PartyMap::new();
-    let mut b2cs: BTreeMap<(String, i64, &'static str), Tax> = BTreeMap::new();
+    let mut b2cs: BTreeMap<(&str, i64, &'static str), Tax> = BTreeMap::new();
     let mut nil: BTreeMap<&'static str, i64> = BTreeMap::new();
     let mut hsn = HsnMap::new();
     let mut hsn_b2b = HsnMap::new();
     let mut hsn_b2c = HsnMap::new();
-    for line in lines {
-        let sign = if line.credit_note { -1 } else { 1 };
-        let tax = Tax::of(line);
-        totals.add(sign, tax);
-        check_document(line, &mut warnings);
-        let gstin = registered(line);
-        add_hsn(&mut hsn, line, sign, tax);
-        add_hsn(
-            if gstin.is_some() {
-                &mut hsn_b2b
-            } else {
-                &mut hsn_b2c
-            },
-            line,
-            sign,
-            tax,
-        );
-        // A 0 % line of the office's own is nil-rated (Table 8), whoever it went to; an
-        // imported invoice's 0 % is only its missing split, and stays where it was.
-        let nil_rated = line.rate == 0 && !line.legacy;
-        match gstin {
-            Some(gstin) => {
-                if Gstin::parse(gstin).is_err() {
-                    warnings.client(
-                        "invalid_gstin",
-                        line,
-                        format!("{}'s GSTIN {gstin} fails its check: the tool refuses the row. Correct it on the client.", line.client_name),
-                    );
-                }
-                if nil_rated {
-                    *nil.entry(nil_supply(true, line.intra_state)).or_default() += sign * line.taxable;
-                    continue;
-                }
-                let pos = line
-                    .state_code
-                    .clone()
-                    .unwrap_or_else(|| gstin.chars().take(2).collect());
-                let rows = if line.credit_note { &mut cdnr } else { &mut b2b };
-                add_party(rows, line, gstin, pos, tax);
-            }
-            None => {
-                let pos = match line
-                    .state_code
-                    .as_deref()
-                    .filter(|c| gstin::state_name(c).is_some())
-                {
-                    Some(code) => code.to_string(),
-                    None => {
-                        warnings.client(
-                            "client_without_state",
-                            line,
-                            format!("{} has no GSTIN and no state: the place of supply of its B2C supplies is unknown. Set its state on the client.", line.client_name),
-                        );
-                        // The document was taxed as intra-state when its state was unknown.
-                        if line.intra_state {
-                            company_state.unwrap_or_default().to_string()
-                        } else {
-                            String::new()
-                        }
-                    }
-                };
-                if nil_rated {
-                    *nil.entry(nil_supply(false, line.intra_state)).or_default() += sign * line.taxable;
-                } else if b2c_large(line) {
-                    let rows = if line.credit_note { &mut cdnur } else { &mut b2cl };
-                    add_party(rows, line, "", pos, tax);
+    for doc in documents {
+        let sign = if doc.credit_note { -1 } else { 1 };
+        let gstin = registered(doc);
+        // Found at the first line, in the order its warnings have always come in.
+        let mut place: Option<&str> = None;
+        for line in &doc.lines {
+            let tax = Tax::of(line);
+            totals.add(sign, tax);
+            check_document(doc, line, &mut warnings);
+            add_hsn(&mut hsn, line, sign, tax);
+            add_hsn(
+                if gstin.is_some() {
+                    &mut hsn_b2b
                 } else {
-                    let supply = if line.intra_state { "INTRA" } else { "INTER" };
-                    b2cs.entry((pos, line.rate, supply)).or_default().add(sign, tax);
-                }
+                    &mut hsn_b2c
+                },
+                line,
+                sign,
+                tax,
+            );
+            let pos = *place.get_or_insert_with(|| place_of(doc, gstin, company_state, &mut warnings));
+            // A 0 % line of the office's own is nil-rated (Table 8), whoever it went to; an
+            // imported invoice's 0 % is only its missing split, and stays where it was.
+            let nil_rated = line.rate == 0 && !doc.legacy;
+            if nil_rated {
+                *nil.entry(nil_supply(gstin.is_some(), doc.intra_state))
+                    .or_default() += sign * line.taxable;
+            } else if let Some(gstin) = gstin {
+                let rows = if doc.credit_note { &mut cdnr } else { &mut b2b };
+                add_party(rows, doc, line, gstin, pos, tax);
+            } else if b2c_large(doc) {
+                let rows = if doc.credit_note { &mut cdnur } else { &mut b2cl };
+                add_party(rows, doc, line, "", pos, tax);
+            } else {
+                let supply = if doc.intra_state { "INTRA" } else { "INTER" };
+                b2cs.entry((pos, line.rate, supply)).or_default().add(sign, tax);
             }
         }
     }
     let b2cs: Vec<B2csRow> = b2cs
         .into_iter()
         .map(|((pos, rate, supply_type), tax)| B2csRow {
-            pos,
+            pos: pos.to_string(),
             supply_type,
             rate,
             tax,
@@ -293,10 +314,11 @@ mod tests {
     use crate::gst_return::sheets::{Sheet, sheet};
     use serde_json::json;
 
-    fn line(doc: &str, gstin: Option<&str>, rate: i64, taxable: i64) -> ReturnLine {
+    /// A document of one line (a document of two rates is two of these with one number).
+    fn line(doc: &str, gstin: Option<&str>, rate: i64, taxable: i64) -> ReturnDocument {
         let tax = taxable * rate / 100;
-        ReturnLine {
-            document_id: format!("id-{doc}"),
+        ReturnDocument {
+            id: format!("id-{doc}"),
             credit_note: doc.starts_with("CN"),
             legacy: false,
             doc_no: doc.into(),
@@ -311,13 +333,16 @@ mod tests {
             invoice_date: None,
             invoice_value: None,
             invoice_intra_state: None,
-            sac: Some("998314".into()),
-            description: "Accounting software".into(),
-            rate,
-            taxable,
-            igst: 0,
-            cgst: tax / 2,
-            sgst: tax / 2,
+            lines: vec![ReturnLine {
+                position: 1,
+                sac: Some("998314".into()),
+                description: "Accounting software".into(),
+                rate,
+                taxable,
+                igst: 0,
+                cgst: tax / 2,
+                sgst: tax / 2,
+            }],
         }
     }
 
@@ -376,7 +401,7 @@ mod tests {
         let mut no_state = line("INV/25-26-0003", None, 18, 1_000);
         no_state.state_code = None;
         let mut no_sac = line("INV/25-26-0004", Some("32AAAAA0000A1Z0"), 18, 1_000);
-        no_sac.sac = None;
+        no_sac.lines[0].sac = None;
         let lines = vec![no_state.clone(), no_state, no_sac.clone(), no_sac];
         let r = build(Month::parse("2025-04").unwrap(), &lines, &[], None, Some("32"));
         let codes: Vec<_> = r.warnings.iter().map(|w| w.code).collect();
@@ -401,9 +426,10 @@ mod tests {
             let mut l = line(doc, None, 18, taxable);
             l.intra_state = false;
             l.state_code = Some("29".into());
-            l.igst = l.cgst + l.sgst;
-            l.cgst = 0;
-            l.sgst = 0;
+            let t = &mut l.lines[0];
+            t.igst = t.cgst + t.sgst;
+            t.cgst = 0;
+            t.sgst = 0;
             l
         };
         // ₹1,00,000 exactly stays small; ₹1,00,000.01 is large.

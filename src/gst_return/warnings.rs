@@ -1,7 +1,7 @@
 //! The warnings of a return, each (code, document or client) once, and those a document earns
 //! on its own.
 
-use crate::gst_return::rules::{NUMBER_MAX, ReturnLine, ReturnWarning};
+use crate::gst_return::rules::{NUMBER_MAX, ReturnDocument, ReturnLine, ReturnWarning};
 use std::collections::BTreeSet;
 
 /// Collects warnings, each (code, document or client) once.
@@ -11,60 +11,57 @@ pub(crate) struct Warnings {
 }
 
 impl Warnings {
-    pub(crate) fn document(&mut self, code: &'static str, line: &ReturnLine, message: String) {
-        if self.seen.insert((code, line.document_id.clone())) {
+    pub(crate) fn document(&mut self, code: &'static str, doc: &ReturnDocument, message: String) {
+        if self.seen.insert((code, doc.id.clone())) {
             self.list.push(ReturnWarning {
                 code,
                 message,
-                document_id: Some(line.document_id.clone()),
+                document_id: Some(doc.id.clone()),
                 client_id: None,
             });
         }
     }
 
-    pub(crate) fn client(&mut self, code: &'static str, line: &ReturnLine, message: String) {
-        if self.seen.insert((code, line.client_id.clone())) {
+    pub(crate) fn client(&mut self, code: &'static str, doc: &ReturnDocument, message: String) {
+        if self.seen.insert((code, doc.client_id.clone())) {
             self.list.push(ReturnWarning {
                 code,
                 message,
                 document_id: None,
-                client_id: Some(line.client_id.clone()),
+                client_id: Some(doc.client_id.clone()),
             });
         }
     }
 }
 
-fn kind(line: &ReturnLine) -> &'static str {
-    if line.credit_note {
-        "Credit note"
-    } else {
-        "Invoice"
-    }
+fn kind(doc: &ReturnDocument) -> &'static str {
+    if doc.credit_note { "Credit note" } else { "Invoice" }
 }
 
-/// The warnings a document earns on its own: no SAC, imported, a number the tool cuts.
-pub(crate) fn check_document(line: &ReturnLine, warnings: &mut Warnings) {
-    if line.legacy {
+/// The warnings a document earns on its own, checked at each of its lines: no SAC, imported,
+/// a number the tool cuts.
+pub(crate) fn check_document(doc: &ReturnDocument, line: &ReturnLine, warnings: &mut Warnings) {
+    if doc.legacy {
         warnings.document(
             "legacy_invoice",
-            line,
-            format!("Invoice {} was imported from the old system with no SAC and no tax split: it is here at 0% with its whole total as taxable value. Check it against the return the old system filed.", line.doc_no),
+            doc,
+            format!("Invoice {} was imported from the old system with no SAC and no tax split: it is here at 0% with its whole total as taxable value. Check it against the return the old system filed.", doc.doc_no),
         );
     } else if line.sac.as_deref().is_none_or(|s| s.trim().is_empty()) {
         warnings.document(
             "missing_sac",
-            line,
-            format!("{} {} has a line without a SAC code: the HSN summary needs one. Set the SAC on its module, then cancel the document and issue it again.", kind(line), line.doc_no),
+            doc,
+            format!("{} {} has a line without a SAC code: the HSN summary needs one. Set the SAC on its module, then cancel the document and issue it again.", kind(doc), doc.doc_no),
         );
     }
-    if line.doc_no.chars().count() > NUMBER_MAX {
+    if doc.doc_no.chars().count() > NUMBER_MAX {
         warnings.document(
             "number_too_long",
-            line,
+            doc,
             format!(
                 "{} number {} is longer than the 16 characters the tool takes.",
-                kind(line),
-                line.doc_no
+                kind(doc),
+                doc.doc_no
             ),
         );
     }

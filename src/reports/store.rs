@@ -1,10 +1,11 @@
 //! The SQL of the reports: invoices with what they still owed on a date, and GST by month.
 
 use crate::book;
+use crate::plumbing::db::query::bytes;
 use crate::plumbing::error::AppError;
 use crate::reports::rules::{Buckets, ClientDues, DueInvoice, GstFigures};
 use chrono::NaiveDate;
-use rusqlite::{Connection, Row, params};
+use rusqlite::{Connection, params};
 use rustc_hash::FxHashMap;
 
 /// Issued invoices owing something on `as_of` (in `book`, of `client_id` when given), by client
@@ -214,11 +215,4 @@ pub fn series_given(conn: &Connection) -> Result<std::collections::HashMap<(Stri
         .query_map([], |r| Ok(((r.get(0)?, r.get(1)?), r.get(2)?)))?
         .collect::<Result<_, _>>()?;
     Ok(given)
-}
-
-/// The text in column `i` of `row` as its bytes, borrowed (not checked as UTF-8).
-fn bytes<'r>(row: &'r Row, i: usize) -> rusqlite::Result<&'r [u8]> {
-    row.get_ref(i)?
-        .as_bytes()
-        .map_err(|e| rusqlite::Error::FromSqlConversionFailure(i, rusqlite::types::Type::Text, Box::new(e)))
 }
