@@ -11,12 +11,14 @@ use rustc_hash::FxHashMap;
 
 /// The query of [`documents`]: the month's documents off `document_gstr1` (migrations/V31) in
 /// the return's order, without reading their rows.
+/// A credit note's parent is the invoice it credits; an invoice's is the proforma or quotation
+/// it came from, which the return has no place for.
 pub const DOCUMENTS: &str =
     "SELECT d.id, d.type = 'CREDIT_NOTE', d.source = 'legacy', d.doc_no, d.doc_date, d.total, d.intra_state,
                 d.client_id, c.name, c.gstin, c.state_code, p.doc_no, p.doc_date, p.total, p.intra_state
          FROM document d INDEXED BY document_gstr1
          JOIN client c ON c.id = d.client_id
-         LEFT JOIN document p ON p.id = d.parent_id
+         LEFT JOIN document p ON p.id = d.parent_id AND d.type = 'CREDIT_NOTE'
          WHERE d.type IN ('INVOICE', 'CREDIT_NOTE') AND d.status <> 'draft' AND d.doc_date BETWEEN ?1 AND ?2
            AND d.status <> 'cancelled'
          ORDER BY d.doc_date, d.doc_no";

@@ -338,6 +338,61 @@ async fn the_totals_tie_to_the_gst_summary_of_the_month_to_the_paisa() {
     }
 }
 
+/// A B2B row names the invoice a credit note credits, and nothing for an invoice: the
+/// proforma an invoice came from is its parent too, and is not an invoice.
+#[tokio::test]
+async fn an_invoice_from_a_proforma_names_no_credited_invoice() {
+    let app = TestApp::new();
+    let owner = app.owner().await;
+    app.set_company(&owner, json!({})).await;
+    let today = app.state.db.read_blocking(office_today).unwrap();
+    let dep = module(&app, &owner, "DEP", "Deposit module", "998314", 18).await;
+    let chavara = client(
+        &app,
+        &owner,
+        json!({ "name": "Chavara SCB", "gstin": gstin("32AAACC1234A1Z") }),
+    )
+    .await;
+    let proforma = created(
+        &app,
+        "/api/documents",
+        &owner,
+        json!({ "type": "PROFORMA", "client_id": chavara, "doc_date": today.to_string(),
+                "lines": [{ "module_id": dep, "qty": 1, "unit_price": 1_000_000 }] }),
+    )
+    .await;
+    created(&app, &format!("/api/documents/{}/issue", id(&proforma)), &owner, json!({})).await;
+    let draft = created(
+        &app,
+        &format!("/api/documents/{}/convert", id(&proforma)),
+        &owner,
+        json!({ "to": "INVOICE" }),
+    )
+    .await;
+    let issued = created(&app, &format!("/api/documents/{}/issue", id(&draft)), &owner, json!({})).await;
+    let note = credit(
+        &app,
+        &owner,
+        &id(&draft),
+        json!([{ "module_id": dep, "qty": 1, "unit_price": 100_000 }]),
+    )
+    .await;
+    let reply = app
+        .get(&format!("/api/reports/gstr1?period={}", today.format("%Y-%m")), &owner)
+        .await;
+    assert_eq!(reply.status, StatusCode::OK, "{}", reply.text);
+    let rows = |section: &str| reply.body["sections"][section]["rows"].as_array().unwrap().clone();
+    let b2b = rows("b2b");
+    assert_eq!(b2b.len(), 1, "{b2b:?}");
+    assert_eq!(b2b[0]["number"], issued["docNo"]);
+    assert_eq!(b2b[0].get("invoice_no"), None, "{:?}", b2b[0]);
+    assert_eq!(b2b[0].get("invoice_date"), None, "{:?}", b2b[0]);
+    let cdnr = rows("cdnr");
+    assert_eq!(cdnr.len(), 1, "{cdnr:?}");
+    assert_eq!(cdnr[0]["number"], json!(note));
+    assert_eq!(cdnr[0]["invoice_no"], issued["docNo"]);
+}
+
 #[tokio::test]
 async fn what_the_tool_would_refuse_is_warned_with_a_link_before_the_download() {
     let app = TestApp::new();
