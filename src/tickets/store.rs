@@ -7,7 +7,7 @@ use crate::book;
 use crate::plumbing::clock;
 use crate::plumbing::db::page::{Page, Paginated};
 use crate::plumbing::db::query::{
-    Changes, Filter, ListQuery, Listing, Plan, Tally, insert_row, like_contains, starts_with,
+    Changes, Filter, ListQuery, Listing, Plan, Tally, bytes, insert_row, like_contains, starts_with,
     trigram_contains, update_columns,
 };
 use crate::plumbing::error::AppError;
@@ -261,14 +261,20 @@ const SORTS: &[(&str, &str)] = &[
 
 /// Every filter but the chip's: what the chips' counts are counted under.
 fn base_filter(filter: &TicketFilter, clock: Clock) -> Filter {
-    let mut f = Filter::default();
-    f.eq("t.type", filter.ticket_type.clone())
-        .eq("t.assignee_id", filter.assignee_id.clone())
-        .eq("t.client_id", filter.client_id.clone());
+    let mut f = other_filters(filter, clock);
     if let Some(q) = searched_for(filter) {
         let (clause, values) = search_clause(q);
         f.and(&clause, values);
     }
+    f
+}
+
+/// Every filter but the chip's and the search's.
+fn other_filters(filter: &TicketFilter, clock: Clock) -> Filter {
+    let mut f = Filter::default();
+    f.eq("t.type", filter.ticket_type.clone())
+        .eq("t.assignee_id", filter.assignee_id.clone())
+        .eq("t.client_id", filter.client_id.clone());
     if filter.overdue {
         f.and(rules::SLA_RUNS_SQL, []);
         let before = rules::overdue_before(clock.today, clock.sla_days);
@@ -289,8 +295,7 @@ fn searched_for(filter: &TicketFilter) -> Option<&str> {
 /// holding the text, for text of three characters and more; shorter text by LIKE over every
 /// ticket. The client's name through its suffix table (V7): one key range.
 fn search_clause(q: &str) -> (String, Vec<Value>) {
-    let (names, name_values) = starts_with("s.suffix", q);
-    let by_name = format!("t.client_id IN (SELECT s.client_id FROM client_name_search s WHERE {names})");
+    let (by_name, name_values) = name_clause(q);
     let (text, mut values) = match trigram_contains("", q) {
         Some(phrase) => (
             "t.rowid IN (SELECT rowid FROM ticket_text WHERE ticket_text MATCH ?)",
@@ -306,6 +311,15 @@ fn search_clause(q: &str) -> (String, Vec<Value>) {
     };
     values.extend(name_values);
     (format!("{text} OR {by_name}"), values)
+}
+
+/// The tickets whose client's name contains `q`, through the names' suffix table (V7).
+fn name_clause(q: &str) -> (String, Vec<Value>) {
+    let (names, values) = starts_with("s.suffix", q);
+    (
+        format!("t.client_id IN (SELECT s.client_id FROM client_name_search s WHERE {names})"),
+        values,
+    )
 }
 
 /// The chips' counts from the number of tickets of each status.
@@ -346,43 +360,83 @@ pub type Searched = (Paginated<Ticket>, BTreeMap<String, i64>);
 /// other filters find (status, opened_on and id of each), rather than three (the page, its
 /// count, the chips'). The page's rows are then read by their ids. None when nothing is
 /// searched for.
+///
+/// Text of three characters and more is read in two parts: the tickets holding it, driven by
+/// the trigram index (each match's ticket read by its rowid, with none of the temporary table
+/// of matched rowids that `t.rowid IN (…) OR …` builds), then those of the clients whose name
+/// holds it that the first part did not find.
 pub fn searched(
     conn: &Connection,
     filter: &TicketFilter,
     clock: Clock,
     page: &Page,
 ) -> Result<Option<Searched>, AppError> {
-    if searched_for(filter).is_none()
-        || page.after.is_some()
-        || page.sort.as_deref().is_some_and(|s| !s.trim().is_empty())
-    {
+    let Some(q) = searched_for(filter) else {
+        return Ok(None);
+    };
+    if page.after.is_some() || page.sort.as_deref().is_some_and(|s| !s.trim().is_empty()) {
         return Ok(None);
     }
-    let f = base_filter(filter, clock);
-    let mut stmt = conn.prepare_cached(&format!(
-        "SELECT t.status, t.opened_on, t.id FROM {COUNTED_IN}{}",
-        f.sql()
-    ))?;
+    const FOUND: &str = "SELECT t.status, t.opened_on, t.id, t.rowid FROM";
+    let reads: Vec<(&str, Filter)> = match trigram_contains("", q) {
+        Some(phrase) => {
+            let mut text = other_filters(filter, clock);
+            text.and("x.ticket_text MATCH ?", [phrase]);
+            let mut names = other_filters(filter, clock);
+            let (clause, values) = name_clause(q);
+            names.and(&clause, values);
+            vec![
+                ("ticket_text x CROSS JOIN ticket t ON t.rowid = x.rowid", text),
+                (COUNTED_IN, names),
+            ]
+        }
+        None => vec![(COUNTED_IN, base_filter(filter, clock))],
+    };
     let statuses = rules::chip_statuses(&filter.chip);
     let mut by_status: Vec<(String, i64)> = vec![];
-    let mut listed: Vec<(String, String)> = vec![];
-    let mut rows = stmt.query(params_from_iter(f.values().iter()))?;
-    while let Some(r) = rows.next()? {
-        let status: String = r.get(0)?;
-        if statuses.is_none_or(|group| group.contains(&status.as_str())) {
-            listed.push((r.get(1)?, r.get(2)?));
-        }
-        match by_status.iter_mut().find(|(s, _)| *s == status) {
-            Some((_, n)) => *n += 1,
-            None => by_status.push((status, 1)),
+    // The listed matches' opened_on and id, back to back in one buffer, each match its
+    // (start, id's start, end) in it: a search finds thousands, and two Strings each were a
+    // tenth of the call.
+    let mut keys: Vec<u8> = vec![];
+    let mut listed: Vec<(usize, usize, usize)> = vec![];
+    // The rowids found by the reads before, sorted before the next.
+    let mut found: Vec<i64> = vec![];
+    for (from, f) in &reads {
+        let mut stmt = conn.prepare_cached(&format!("{FOUND} {from}{}", f.sql()))?;
+        let mut rows = stmt.query(params_from_iter(f.values().iter()))?;
+        found.sort_unstable();
+        let before = found.len();
+        while let Some(r) = rows.next()? {
+            let rowid: i64 = r.get(3)?;
+            if found[..before].binary_search(&rowid).is_ok() {
+                continue;
+            }
+            found.push(rowid);
+            let status = bytes(r, 0)?;
+            let counted = match by_status.iter().position(|(s, _)| s.as_bytes() == status) {
+                Some(i) => i,
+                None => {
+                    by_status.push((String::from_utf8_lossy(status).into_owned(), 0));
+                    by_status.len() - 1
+                }
+            };
+            by_status[counted].1 += 1;
+            if statuses.is_none_or(|group| group.iter().any(|s| s.as_bytes() == status)) {
+                let start = keys.len();
+                keys.extend_from_slice(bytes(r, 1)?);
+                let id = keys.len();
+                keys.extend_from_slice(bytes(r, 2)?);
+                listed.push((start, id, keys.len()));
+            }
         }
     }
+    let key = |&(start, id, end): &(usize, usize, usize)| (&keys[start..id], &keys[id..end]);
     let ids = if oldest_first(statuses) {
-        page.slice_ordered_by(listed, |a, b| a.cmp(b))
+        page.slice_ordered_by(listed, |a, b| key(a).cmp(&key(b)))
     } else {
-        page.slice_ordered_by(listed, |a, b| b.cmp(a))
+        page.slice_ordered_by(listed, |a, b| key(b).cmp(&key(a)))
     }
-    .map(|(_, id)| id);
+    .map(|(_, id, end)| String::from_utf8_lossy(&keys[id..end]).into_owned());
     let mut stmt = conn.prepare_cached(&format!(
         "SELECT {COLUMNS} FROM {FROM} WHERE t.id IN (SELECT value FROM json_each(?1))"
     ))?;

@@ -361,7 +361,13 @@ async fn an_invoice_from_a_proforma_names_no_credited_invoice() {
                 "lines": [{ "module_id": dep, "qty": 1, "unit_price": 1_000_000 }] }),
     )
     .await;
-    created(&app, &format!("/api/documents/{}/issue", id(&proforma)), &owner, json!({})).await;
+    created(
+        &app,
+        &format!("/api/documents/{}/issue", id(&proforma)),
+        &owner,
+        json!({}),
+    )
+    .await;
     let draft = created(
         &app,
         &format!("/api/documents/{}/convert", id(&proforma)),
@@ -369,7 +375,13 @@ async fn an_invoice_from_a_proforma_names_no_credited_invoice() {
         json!({ "to": "INVOICE" }),
     )
     .await;
-    let issued = created(&app, &format!("/api/documents/{}/issue", id(&draft)), &owner, json!({})).await;
+    let issued = created(
+        &app,
+        &format!("/api/documents/{}/issue", id(&draft)),
+        &owner,
+        json!({}),
+    )
+    .await;
     let note = credit(
         &app,
         &owner,
@@ -378,10 +390,18 @@ async fn an_invoice_from_a_proforma_names_no_credited_invoice() {
     )
     .await;
     let reply = app
-        .get(&format!("/api/reports/gstr1?period={}", today.format("%Y-%m")), &owner)
+        .get(
+            &format!("/api/reports/gstr1?period={}", today.format("%Y-%m")),
+            &owner,
+        )
         .await;
     assert_eq!(reply.status, StatusCode::OK, "{}", reply.text);
-    let rows = |section: &str| reply.body["sections"][section]["rows"].as_array().unwrap().clone();
+    let rows = |section: &str| {
+        reply.body["sections"][section]["rows"]
+            .as_array()
+            .unwrap()
+            .clone()
+    };
     let b2b = rows("b2b");
     assert_eq!(b2b.len(), 1, "{b2b:?}");
     assert_eq!(b2b[0]["number"], issued["docNo"]);

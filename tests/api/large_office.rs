@@ -2188,7 +2188,10 @@ fn check_gstr1(conn: &Connection) {
         assert!(!plan.contains("TEMP B-TREE"), "{plan}");
     }
     let lines_plan = plan(conn, store::LINES);
-    assert!(lines_plan.contains("COVERING INDEX document_line_doc"), "{lines_plan}");
+    assert!(
+        lines_plan.contains("COVERING INDEX document_line_doc"),
+        "{lines_plan}"
+    );
     let numbers_plan = plan(conn, store::NUMBERS);
     assert!(
         numbers_plan.contains("COVERING INDEX document_gstr1"),
