@@ -17,6 +17,7 @@ use axum::Json;
 use axum::extract::State;
 use axum::response::Response;
 use chrono::NaiveDate;
+use rusqlite::Connection;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::{router::OpenApiRouter, routes};
@@ -49,11 +50,30 @@ pub struct DuesAging {
     pub totals: Buckets,
 }
 
-async fn as_of_or_today(state: &AppState, as_of: Option<NaiveDate>) -> Result<NaiveDate, AppError> {
+/// `as_of`, or the office's today when none is given: read in the report's own read, so the
+/// report costs one trip to a reader.
+fn as_of_or_today(c: &Connection, as_of: Option<NaiveDate>) -> Result<NaiveDate, AppError> {
     match as_of {
         Some(d) => Ok(d),
-        None => state.db.read(settings::office_today).await,
+        None => settings::office_today(c),
     }
+}
+
+/// The dues aging of `user`'s book on `as_of` (default: today), ranked, with its totals.
+async fn ranked_dues(
+    state: &AppState,
+    user: &AuthUser,
+    as_of: Option<NaiveDate>,
+) -> Result<(NaiveDate, Vec<ClientDues>, Buckets), AppError> {
+    let book = user.book();
+    state
+        .db
+        .read(move |c| {
+            let as_of = as_of_or_today(c, as_of)?;
+            let (rows, totals) = rank_clients(store::dues_by_client(c, as_of, book.as_deref())?);
+            Ok((as_of, rows, totals))
+        })
+        .await
 }
 
 /// What each client owes on a date, in buckets by days past due (staff: their own invoices).
@@ -65,13 +85,7 @@ async fn dues_aging(
     page: Page,
     QueryParams(q): QueryParams<AsOf>,
 ) -> Result<Json<DuesAging>, AppError> {
-    let as_of = as_of_or_today(&state, q.as_of).await?;
-    let book = user.book();
-    let dues = state
-        .db
-        .read(move |c| store::dues_by_client(c, as_of, book.as_deref()))
-        .await?;
-    let (rows, totals) = rank_clients(dues);
+    let (as_of, rows, totals) = ranked_dues(&state, &user, q.as_of).await?;
     Ok(Json(DuesAging {
         as_of: as_of.to_string(),
         page: page.slice(rows),
@@ -111,12 +125,17 @@ async fn dues_invoices(
             format!("bucket is one of {}.", BUCKETS.join(", ")),
         ));
     }
-    let as_of = as_of_or_today(&state, q.as_of).await?;
     let book = user.book();
-    let client = q.client_id.clone();
-    let mut rows = state
+    let (as_of, client) = (q.as_of, q.client_id.clone());
+    let (as_of, mut rows) = state
         .db
-        .read(move |c| store::due_invoices(c, as_of, book.as_deref(), client.as_deref()))
+        .read(move |c| {
+            let as_of = as_of_or_today(c, as_of)?;
+            Ok((
+                as_of,
+                store::due_invoices(c, as_of, book.as_deref(), client.as_deref())?,
+            ))
+        })
         .await?;
     if let Some(b) = &q.bucket {
         rows.retain(|r| r.bucket == b);
@@ -136,13 +155,7 @@ async fn dues_csv(
     user: AuthUser,
     QueryParams(q): QueryParams<AsOf>,
 ) -> Result<Response, AppError> {
-    let as_of = as_of_or_today(&state, q.as_of).await?;
-    let book = user.book();
-    let dues = state
-        .db
-        .read(move |c| store::dues_by_client(c, as_of, book.as_deref()))
-        .await?;
-    let (rows, totals) = rank_clients(dues);
+    let (as_of, rows, totals) = ranked_dues(&state, &user, q.as_of).await?;
     let mut out = csv::line(&[
         "Client ID",
         "Client",

@@ -6,7 +6,6 @@ use crate::plumbing::error::AppError;
 use crate::reports::rules::{Buckets, ClientDues, DueInvoice, GstFigures};
 use chrono::NaiveDate;
 use rusqlite::{Connection, params};
-use rustc_hash::FxHashMap;
 
 /// Issued invoices owing something on `as_of` (in `book`, of `client_id` when given), by client
 /// name then date.
@@ -86,75 +85,134 @@ pub fn due_invoices(
     Ok(rows)
 }
 
+/// The latest of the dates that decide an open invoice's bucket and amount on a date: the
+/// expression `document_open_latest` is ordered by (migrations/V33), repeated word for word.
+const OPEN_LATEST: &str =
+    "max(COALESCE(due_date, doc_date, '~'), COALESCE(doc_date, '~'), COALESCE(last_settlement_on, '~'))";
+
 /// What each client of `book` owed on `as_of`, in buckets by days past due: the dues aging's
 /// rows (unsorted, see `rules::rank_clients`), summed from the same invoices as
-/// [`due_invoices`] without building them.
+/// [`due_invoices`] without reading most of them.
 ///
 /// The bucket of an invoice is found from its falls-due date against the bucket edges as
 /// dates (ISO dates compare as text): not due from `as_of` on, 1-30 days from `as_of` - 30,
-/// and so on; so nothing about a date is kept and a new day needs no write. The invoices are
-/// read off the `document_receivable` index only and summed by client here (SQLite's GROUP BY
-/// sorted the 9,500 rows of the large office); the names come from one walk of the
-/// `client_id_name` index.
+/// and so on; so nothing about a date is kept and a new day needs no write. Each client's open
+/// invoices start as what `client_open` keeps of them, all of it over 90 days; the open
+/// invoices due, dated or settled 90 days before `as_of` or later (`document_open_latest`)
+/// then take their stored amounts out of it and put what they owe on `as_of` in their buckets
+/// (migrations/V33); the invoices settled after `as_of` (none when it is today) are added
+/// from `document_receivable`. The clients are named by one walk of `client_id_name`.
 pub fn dues_by_client(
     conn: &Connection,
     as_of: NaiveDate,
     book: Option<&str>,
 ) -> Result<Vec<ClientDues>, AppError> {
-    let live = format!(
-        "status NOT IN ('draft', 'cancelled') AND doc_date <= ?1 AND {}",
-        book::client_is_in("client_id", "?2")
-    );
-    let columns = format!(
-        "client_id, {}",
-        crate::documents::rules::FALLS_DUE.replace("d.", "")
-    );
-    // The candidates as in `due_invoices`: two ranges of the index.
+    // The first day of each bucket but the last: not due, 1-30 days, 31-60, 61-90 (ISO dates
+    // compare as text, in SQLite as here).
+    let edges = [0, 30, 60, 90].map(|n| (as_of - chrono::Days::new(n)).to_string().into_bytes());
+    let over_90 = edges.len();
+    let bucket_of = |falls_due: &[u8]| {
+        edges
+            .iter()
+            .position(|e| falls_due >= e.as_slice())
+            .unwrap_or(over_90)
+    };
+    // Each client's sums, in client order (ids are compared as SQLite's bytes).
+    let mut sums: Vec<(String, Buckets)> = vec![];
+    let mut kept = conn.prepare_cached(&format!(
+        "SELECT client_id, outstanding FROM client_open WHERE {} ORDER BY client_id",
+        book::client_is_in("client_id", "?1")
+    ))?;
+    let mut rows = kept.query(params![book])?;
+    while let Some(r) = rows.next()? {
+        let mut buckets = Buckets::default();
+        buckets.add_to(over_90, r.get(1)?);
+        sums.push((r.get(0)?, buckets));
+    }
+
+    // An invoice's row: client, falls-due date, what it owed on ?1, whether it was dated by
+    // then, and the stored amount `client_open` holds of it.
     let owed = "CASE WHEN last_settlement_on <= ?1 THEN outstanding ELSE total
                 - (SELECT COALESCE(SUM(n.total), 0) FROM document n WHERE n.parent_id = d.id AND +n.type = 'CREDIT_NOTE'
                      AND n.status NOT IN ('cancelled', 'draft') AND n.doc_date <= ?1)
                 - (SELECT COALESCE(SUM(a.amount + a.tds), 0) FROM payment_allocation a JOIN payment p ON p.id = a.payment_id
                      WHERE a.document_id = d.id AND p.received_on <= ?1) END";
-    let mut stmt = conn.prepare_cached(&format!(
-        "SELECT {columns}, {owed} FROM document d INDEXED BY document_receivable
-          WHERE type = 'INVOICE' AND settled_on IS NULL AND {live}
-         UNION ALL
-         SELECT {columns}, {owed} FROM document d INDEXED BY document_receivable
-          WHERE type = 'INVOICE' AND settled_on > ?1 AND {live}"
+    let invoice = |kept: &str| {
+        format!(
+            "client_id, {}, {owed}, IFNULL(doc_date <= ?1, 0), {kept}",
+            crate::documents::rules::FALLS_DUE.replace("d.", "")
+        )
+    };
+    let in_book = book::client_is_in("client_id", "?2");
+    let mut recent = conn.prepare_cached(&format!(
+        "SELECT {} FROM document d INDEXED BY document_open_latest
+          WHERE type = 'INVOICE' AND status NOT IN ('draft', 'cancelled') AND settled_on IS NULL
+            AND {OPEN_LATEST} >= ?3 AND {in_book}",
+        invoice("outstanding")
     ))?;
-    // The first day of each bucket but the last: not due, 1-30 days, 31-60, 61-90 (ISO dates
-    // compare as text, in SQLite as here).
-    let edges = [0, 30, 60, 90].map(|n| (as_of - chrono::Days::new(n)).to_string().into_bytes());
-    // Dates and ids are compared and hashed as SQLite's bytes: no UTF-8 check per invoice.
-    let mut sums: FxHashMap<Vec<u8>, Buckets> = FxHashMap::default();
-    let mut found = stmt.query(params![as_of.to_string(), book])?;
-    while let Some(r) = found.next()? {
-        let outstanding: i64 = r.get(2)?;
-        if outstanding <= 0 {
-            continue;
+    let mut later = conn.prepare_cached(&format!(
+        "SELECT {} FROM document d INDEXED BY document_receivable
+          WHERE type = 'INVOICE' AND settled_on > ?1 AND status NOT IN ('draft', 'cancelled') AND doc_date <= ?1
+            AND {in_book}",
+        invoice("0")
+    ))?;
+    let (as_of, ninety_days) = (as_of.to_string(), String::from_utf8_lossy(&edges[3]).into_owned());
+    let mut others: Vec<(String, Buckets)> = vec![];
+    for found in [
+        recent.query(params![as_of, book, ninety_days])?,
+        later.query(params![as_of, book])?,
+    ] {
+        let mut found = found;
+        while let Some(r) = found.next()? {
+            let client = bytes(r, 0)?;
+            let buckets = match sums.binary_search_by(|(id, _)| id.as_bytes().cmp(client)) {
+                Ok(i) => &mut sums[i].1,
+                // A client without open invoices (one whose invoices were all settled after
+                // `as_of`): its sums are put among the others below.
+                Err(_) => {
+                    others.push((r.get(0)?, Buckets::default()));
+                    &mut others.last_mut().expect("pushed").1
+                }
+            };
+            buckets.add_to(over_90, -r.get::<_, i64>(4)?);
+            let owed: i64 = r.get(2)?;
+            if r.get(3)? && owed > 0 {
+                buckets.add_to(bucket_of(bytes(r, 1)?), owed);
+            }
         }
-        let falls_due = bytes(r, 1)?;
-        let bucket = edges
-            .iter()
-            .position(|e| falls_due >= e.as_slice())
-            .unwrap_or(edges.len());
-        let client = bytes(r, 0)?;
-        let of_client = match sums.get_mut(client) {
-            Some(s) => s,
-            None => sums.entry(client.to_vec()).or_default(),
-        };
-        of_client.add_to(bucket, outstanding);
     }
-    let mut names = conn.prepare_cached("SELECT id, name FROM client INDEXED BY client_id_name")?;
+    if !others.is_empty() {
+        sums.append(&mut others);
+        sums.sort_by(|a, b| a.0.cmp(&b.0));
+        sums.dedup_by(|next, kept| {
+            let same = next.0 == kept.0;
+            if same {
+                kept.1.merge(&next.1);
+            }
+            same
+        });
+    }
+    // A client whose open invoices were all dated after `as_of` owed nothing on it.
+    sums.retain(|(_, buckets)| buckets.total > 0);
+
+    // The names, in the same (byte) order.
+    let mut names =
+        conn.prepare_cached("SELECT id, name FROM client INDEXED BY client_id_name ORDER BY id")?;
     let mut clients = names.query([])?;
     let mut rows = Vec::with_capacity(sums.len());
+    let mut sums = sums.into_iter().peekable();
     while let Some(r) = clients.next()? {
-        if let Some(buckets) = sums.remove(bytes(r, 0)?) {
-            rows.push(ClientDues {
-                client_id: r.get(0)?,
+        let id = bytes(r, 0)?;
+        // (A client without its row, which the foreign key rules out, would be left out.)
+        while sums.next_if(|(client, _)| client.as_bytes() < id).is_some() {}
+        match sums.next_if(|(client, _)| client.as_bytes() == id) {
+            Some((client_id, buckets)) => rows.push(ClientDues {
+                client_id,
                 client_name: r.get(1)?,
                 buckets,
-            });
+            }),
+            None if sums.peek().is_none() => break,
+            None => {}
         }
     }
     Ok(rows)

@@ -223,7 +223,9 @@ fn is_serial(text: &str) -> bool {
 enum Part {
     /// Before Part I: looking for the header.
     Before,
-    PartOne,
+    /// In Part I, reading its deductors.
+    One,
+    /// Past Part I.
     After,
 }
 
@@ -307,10 +309,10 @@ pub fn read(text: &str) -> Result<Statement, Unreadable> {
                              Upload the whole text download of Form 26AS.",
                         ));
                     }
-                    Part::PartOne
+                    Part::One
                 }
                 (true, _) => return Err(at(line, "Part I appears twice in the file.")),
-                (false, Part::PartOne) => {
+                (false, Part::One) => {
                     close(open.take(), &mut deductors)?;
                     Part::After
                 }
@@ -338,7 +340,7 @@ pub fn read(text: &str) -> Result<Statement, Unreadable> {
                 }
             }
             Part::After => {}
-            Part::PartOne => {
+            Part::One => {
                 if field(0) == "Sr. No." || field(1) == "Sr. No." {
                     continue;
                 }
@@ -424,7 +426,7 @@ pub fn read(text: &str) -> Result<Statement, Unreadable> {
             }
         }
     }
-    if part == Part::PartOne {
+    if part == Part::One {
         close(open.take(), &mut deductors)?;
     }
     let Some((pan, fy)) = header else {

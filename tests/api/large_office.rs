@@ -88,6 +88,12 @@ fn check_kept_tables(conn: &Connection) {
             "SELECT lower(substr(c.name, p.n)), c.id FROM client c JOIN search_position p ON p.n <= length(c.name) ORDER BY 1, 2",
             "SELECT suffix, client_id FROM client_name_search ORDER BY 1, 2",
         ),
+        (
+            "SELECT client_id, SUM(outstanding) FROM document
+              WHERE type = 'INVOICE' AND status NOT IN ('draft', 'cancelled') AND settled_on IS NULL
+              GROUP BY 1 ORDER BY 1",
+            "SELECT client_id, outstanding FROM client_open ORDER BY 1",
+        ),
     ];
     for (truth, kept) in pairs {
         assert_eq!(rows(conn, kept), rows(conn, truth), "{kept}");

@@ -384,7 +384,6 @@ pub fn update_columns(conn: &Connection, table: &str, id: &str, changes: Changes
         .execute(params_from_iter(values.iter()))
 }
 
-/// Text for a nullable column: empty or blank text is stored as NULL.
 /// The text in column `i` of `row` as its bytes, borrowed (not checked as UTF-8): for reads
 /// that compare or hash thousands of values they never hand on.
 pub fn bytes<'r>(row: &'r Row, i: usize) -> rusqlite::Result<&'r [u8]> {
@@ -393,6 +392,7 @@ pub fn bytes<'r>(row: &'r Row, i: usize) -> rusqlite::Result<&'r [u8]> {
         .map_err(|e| rusqlite::Error::FromSqlConversionFailure(i, rusqlite::types::Type::Text, Box::new(e)))
 }
 
+/// Text for a nullable column: empty or blank text is stored as NULL.
 pub fn text_or_null(value: &str) -> Value {
     let trimmed = value.trim();
     if trimmed.is_empty() {
