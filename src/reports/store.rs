@@ -109,12 +109,12 @@ pub fn dues_by_client(
 ) -> Result<Vec<ClientDues>, AppError> {
     // The first day of each bucket but the last: not due, 1-30 days, 31-60, 61-90 (ISO dates
     // compare as text, in SQLite as here).
-    let edges = [0, 30, 60, 90].map(|n| (as_of - chrono::Days::new(n)).to_string().into_bytes());
+    let edges = [0, 30, 60, 90].map(|n| (as_of - chrono::Days::new(n)).to_string());
     let over_90 = edges.len();
     let bucket_of = |falls_due: &[u8]| {
         edges
             .iter()
-            .position(|e| falls_due >= e.as_slice())
+            .position(|e| falls_due >= e.as_bytes())
             .unwrap_or(over_90)
     };
     // Each client's sums, in client order (ids are compared as SQLite's bytes).
@@ -156,13 +156,12 @@ pub fn dues_by_client(
             AND {in_book}",
         invoice("0")
     ))?;
-    let (as_of, ninety_days) = (as_of.to_string(), String::from_utf8_lossy(&edges[3]).into_owned());
+    let (as_of, ninety_days) = (as_of.to_string(), &edges[3]);
     let mut others: Vec<(String, Buckets)> = vec![];
-    for found in [
+    for mut found in [
         recent.query(params![as_of, book, ninety_days])?,
         later.query(params![as_of, book])?,
     ] {
-        let mut found = found;
         while let Some(r) = found.next()? {
             let client = bytes(r, 0)?;
             let buckets = match sums.binary_search_by(|(id, _)| id.as_bytes().cmp(client)) {
