@@ -10,14 +10,13 @@ use crate::plumbing::http::csv;
 use crate::plumbing::http::extract::QueryParams;
 use crate::reports::continuity::{self, ContinuityReport};
 use crate::reports::rules::DueInvoice;
-use crate::reports::rules::{BUCKETS, Buckets, ClientDues, GstFigures, rank_clients};
-use crate::reports::store;
+use crate::reports::rules::{BUCKETS, Buckets, ClientDues, GstFigures};
+use crate::reports::{reads, store};
 use crate::state::AppState;
 use axum::Json;
 use axum::extract::State;
 use axum::response::Response;
 use chrono::NaiveDate;
-use rusqlite::Connection;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::{router::OpenApiRouter, routes};
@@ -50,32 +49,6 @@ pub struct DuesAging {
     pub totals: Buckets,
 }
 
-/// `as_of`, or the office's today when none is given: read in the report's own read, so the
-/// report costs one trip to a reader.
-fn as_of_or_today(c: &Connection, as_of: Option<NaiveDate>) -> Result<NaiveDate, AppError> {
-    match as_of {
-        Some(d) => Ok(d),
-        None => settings::office_today(c),
-    }
-}
-
-/// The dues aging of `user`'s book on `as_of` (default: today), ranked, with its totals.
-async fn ranked_dues(
-    state: &AppState,
-    user: &AuthUser,
-    as_of: Option<NaiveDate>,
-) -> Result<(NaiveDate, Vec<ClientDues>, Buckets), AppError> {
-    let book = user.book();
-    state
-        .db
-        .read(move |c| {
-            let as_of = as_of_or_today(c, as_of)?;
-            let (rows, totals) = rank_clients(store::dues_by_client(c, as_of, book.as_deref())?);
-            Ok((as_of, rows, totals))
-        })
-        .await
-}
-
 /// What each client owes on a date, in buckets by days past due (staff: their own invoices).
 #[utoipa::path(get, path = "/api/reports/dues-aging", tag = "reports", params(AsOf, Page),
     responses((status = 200, body = DuesAging), (status = 400, body = ErrorBody)))]
@@ -85,7 +58,11 @@ async fn dues_aging(
     page: Page,
     QueryParams(q): QueryParams<AsOf>,
 ) -> Result<Json<DuesAging>, AppError> {
-    let (as_of, rows, totals) = ranked_dues(&state, &user, q.as_of).await?;
+    let book = user.book();
+    let (as_of, rows, totals) = state
+        .db
+        .read(move |c| reads::dues_aging(c, q.as_of, book.as_deref()))
+        .await?;
     Ok(Json(DuesAging {
         as_of: as_of.to_string(),
         page: page.slice(rows),
@@ -129,13 +106,7 @@ async fn dues_invoices(
     let (as_of, client) = (q.as_of, q.client_id.clone());
     let (as_of, mut rows) = state
         .db
-        .read(move |c| {
-            let as_of = as_of_or_today(c, as_of)?;
-            Ok((
-                as_of,
-                store::due_invoices(c, as_of, book.as_deref(), client.as_deref())?,
-            ))
-        })
+        .read(move |c| reads::due_invoices(c, as_of, book.as_deref(), client.as_deref()))
         .await?;
     if let Some(b) = &q.bucket {
         rows.retain(|r| r.bucket == b);
@@ -155,7 +126,11 @@ async fn dues_csv(
     user: AuthUser,
     QueryParams(q): QueryParams<AsOf>,
 ) -> Result<Response, AppError> {
-    let (as_of, rows, totals) = ranked_dues(&state, &user, q.as_of).await?;
+    let book = user.book();
+    let (as_of, rows, totals) = state
+        .db
+        .read(move |c| reads::dues_aging(c, q.as_of, book.as_deref()))
+        .await?;
     let mut out = csv::line(&[
         "Client ID",
         "Client",

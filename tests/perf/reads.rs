@@ -562,9 +562,7 @@ pub fn scenarios(f: &Fixture) -> Vec<ReadScenario> {
             let mh = mh.clone();
             move |c, _| {
                 session(c, &mh);
-                let today = backoffice::plumbing::db::settings::office_today(c).unwrap();
-                let dues = reports::store::dues_by_client(c, today, None).unwrap();
-                reports::rules::rank_clients(dues);
+                reports::reads::dues_aging(c, None, None).unwrap();
             }
         }),
     );
