@@ -87,12 +87,15 @@ pub fn list(conn: &Connection, filter: DocumentFilter) -> Result<Listing<Documen
     if let Some(q) = q {
         // The number or the client's name contains q: two ranges of the suffix tables.
         let (range, values) = starts_with("suffix", q);
-        f.and(
-            &format!(
-                "d.id IN (SELECT document_id FROM document_no_search WHERE {range}) \
-                 OR d.client_id IN (SELECT client_id FROM client_name_search WHERE {range})"
+        f.either(
+            (
+                format!("d.id IN (SELECT document_id FROM document_no_search WHERE {range})"),
+                values.clone(),
             ),
-            values.iter().chain(&values).cloned(),
+            (
+                format!("d.client_id IN (SELECT client_id FROM client_name_search WHERE {range})"),
+                values,
+            ),
         );
     }
     // With q the matches are found from the suffix tables; `+` keeps SQLite from walking the

@@ -342,6 +342,69 @@ fn check_reads(conn: &Connection) {
         invoices.rows.iter().map(|r| r.id.clone()).collect::<Vec<_>>(),
         want
     );
+    // The number's and the name's matches are read apart in id order and merged: in every book,
+    // forwards from a sync cursor, and sorted (then as one OR), the rows LIKE finds.
+    let staff = strings(conn, "SELECT id FROM staff ORDER BY id");
+    let books: Vec<Option<String>> = std::iter::once(None).chain(staff.into_iter().map(Some)).collect();
+    let found = |q: &str, book: &Option<String>, order: &str| -> Vec<String> {
+        let mut stmt = conn
+            .prepare_cached(&format!(
+                "SELECT d.id FROM document d JOIN client c ON c.id = d.client_id
+                  WHERE (d.doc_no LIKE ?1 ESCAPE '\\' OR c.name LIKE ?1 ESCAPE '\\')
+                    AND (?2 IS NULL OR c.owner_id = ?2) ORDER BY {order}"
+            ))
+            .unwrap();
+        stmt.query_map(
+            rusqlite::params![backoffice::plumbing::db::query::like_contains(q), book],
+            |r| r.get(0),
+        )
+        .unwrap()
+        .map(Result::unwrap)
+        .collect()
+    };
+    let mut in_books = 0;
+    for q in [&queries[0], &queries[1], &name[2..8].to_lowercase(), "1"] {
+        for book in &books {
+            let ids = |p: Page| {
+                let filter = DocumentFilter {
+                    q: Some(q.to_string()),
+                    book: book.clone(),
+                    ..Default::default()
+                };
+                let got = documents::store::list(conn, filter)
+                    .unwrap()
+                    .page(conn, &p)
+                    .unwrap();
+                (got.total, got.rows.into_iter().map(|r| r.id).collect::<Vec<_>>())
+            };
+            let want = found(q, book, "d.id DESC");
+            in_books += want.len();
+            let total = want.len() as i64;
+            let window =
+                |rows: &[String], skip: usize| rows.iter().skip(skip).take(50).cloned().collect::<Vec<_>>();
+            assert_eq!(ids(page(2)), (total, window(&want, 50)), "{q:?} in {book:?}");
+            let ascending = found(q, book, "d.id");
+            if let Some(cursor) = ascending.get(3) {
+                let after = Page {
+                    after: Some(cursor.clone()),
+                    ..page(1)
+                };
+                let rest = ascending.len() as i64 - 4;
+                assert_eq!(ids(after), (rest, window(&ascending, 4)), "{q:?} after {cursor}");
+            }
+            let by_date = Page {
+                sort: Some("-doc_date".into()),
+                ..page(1)
+            };
+            let dated = found(q, book, "d.doc_date DESC, d.id DESC");
+            assert_eq!(
+                ids(by_date),
+                (total, window(&dated, 0)),
+                "{q:?} by date in {book:?}"
+            );
+        }
+    }
+    assert!(in_books > 100, "the searches find documents: {in_books}");
     let count: i64 = conn
         .query_row("SELECT COUNT(*) FROM document", [], |r| r.get(0))
         .unwrap();

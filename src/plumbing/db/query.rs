@@ -10,6 +10,8 @@ use rusqlite::{Connection, Row, params_from_iter};
 pub struct Filter {
     clauses: Vec<String>,
     values: Vec<Value>,
+    /// Two conditions of which a row meets at least one ([`Filter::either`]), with their values.
+    either: Option<[(String, Vec<Value>); 2]>,
     /// The `column = value` clauses, for a [`Tally`].
     equalities: Vec<(String, Value)>,
     /// Whether any clause is not such an equality (then only COUNT(*) gives the total).
@@ -39,18 +41,54 @@ impl Filter {
         self
     }
 
+    /// Adds "`first` OR `second`", each with its values. The two are kept apart: a page in id
+    /// order ([`fetch_page_with`] with a [`Plan::find_in`]) reads the first page's worth of each
+    /// in the order of its own index and merges them, where SQLite would gather every match of
+    /// the OR and sort them all for the page. One pair per filter.
+    pub fn either(&mut self, first: (String, Vec<Value>), second: (String, Vec<Value>)) -> &mut Self {
+        debug_assert!(self.either.is_none(), "one either per filter");
+        self.other = true;
+        self.either = Some([first, second]);
+        self
+    }
+
     /// The ` WHERE …` of the clauses (empty without any), for a query a store writes itself.
     pub fn sql(&self) -> String {
-        if self.clauses.is_empty() {
-            String::new()
-        } else {
-            format!(" WHERE {}", self.clauses.join(" AND "))
-        }
+        self.whole().0
     }
 
     /// The values of [`Filter::sql`]'s placeholders, in order.
-    pub fn values(&self) -> &[Value] {
-        &self.values
+    pub fn values(&self) -> Vec<Value> {
+        self.whole().1
+    }
+
+    /// The ` WHERE …` of every clause, the either's pair as one OR, with its values.
+    fn whole(&self) -> (String, Vec<Value>) {
+        let or = self.either.as_ref().map(|[(first, a), (second, b)]| {
+            (
+                format!("({first}) OR ({second})"),
+                a.iter().chain(b).cloned().collect(),
+            )
+        });
+        self.where_with(or)
+    }
+
+    /// The ` WHERE …` of `leading` (one of the either's, or its OR) and the other clauses, with
+    /// the values of its placeholders in order.
+    fn where_with(&self, leading: Option<(String, Vec<Value>)>) -> (String, Vec<Value>) {
+        let mut clauses = vec![];
+        let mut values = vec![];
+        if let Some((clause, v)) = leading {
+            clauses.push(format!("({clause})"));
+            values.extend(v);
+        }
+        clauses.extend(self.clauses.iter().cloned());
+        values.extend(self.values.iter().cloned());
+        if clauses.is_empty() {
+            (String::new(), values)
+        } else {
+            (format!(" WHERE {}", clauses.join(" AND ")), values)
+        }
     }
 
     /// The WHERE on `tally` when every clause is an equality on one of its columns.
@@ -100,12 +138,10 @@ impl Filter {
             ))
         });
         let (sql, values) = tallied.unwrap_or_else(|| {
+            let (where_sql, values) = self.whole();
             (
-                format!(
-                    "SELECT {group}, COUNT(*) FROM {from}{} GROUP BY +{group}",
-                    self.sql()
-                ),
-                self.values.clone(),
+                format!("SELECT {group}, COUNT(*) FROM {from}{where_sql} GROUP BY +{group}"),
+                values,
             )
         });
         let mut statement = conn.prepare_cached(&sql)?;
@@ -270,14 +306,13 @@ impl<T> Listing<T> {
         mut each: impl FnMut(T) -> Result<(), AppError>,
     ) -> Result<(), AppError> {
         let order_by = order_by(&self.query, sort)?;
+        let (where_sql, values) = self.filter.whole();
         let sql = format!(
-            "SELECT {} FROM {}{} ORDER BY {order_by}",
-            self.query.columns,
-            self.query.from,
-            self.filter.sql()
+            "SELECT {} FROM {}{where_sql} ORDER BY {order_by}",
+            self.query.columns, self.query.from,
         );
         let mut statement = conn.prepare(&sql)?;
-        let mut rows = statement.query(params_from_iter(self.filter.values.iter()))?;
+        let mut rows = statement.query(params_from_iter(values.iter()))?;
         while let Some(row) = rows.next()? {
             each((self.map)(row)?)?;
         }
@@ -327,7 +362,7 @@ pub fn fetch_page_with<T>(
         }
         None => order_by(&query, page.sort.as_deref())?,
     };
-    let where_sql = filter.sql();
+    let (where_sql, mut values) = filter.whole();
     let counted_in = plan.count_in.or(plan.find_in).unwrap_or(query.from);
     let total: i64 = match plan.tally.and_then(|t| filter.tally_sql(t)) {
         Some((sql, values)) => conn
@@ -335,24 +370,49 @@ pub fn fetch_page_with<T>(
             .query_row(params_from_iter(values.iter()), |r| r.get(0))?,
         None => conn
             .prepare_cached(&format!("SELECT COUNT(*) FROM {counted_in}{where_sql}"))?
-            .query_row(params_from_iter(filter.values.iter()), |r| r.get(0))?,
+            .query_row(params_from_iter(values.iter()), |r| r.get(0))?,
     };
-    let mut values = filter.values;
-    values.push(Value::Integer(page.limit()));
-    values.push(Value::Integer(page.offset()));
-    let sql = match plan.find_in {
-        Some(find_in) => format!(
-            "SELECT {columns} FROM (SELECT {id} AS page_id FROM {find_in}{where_sql} ORDER BY {order_by} LIMIT ? OFFSET ?) AS page \
-             CROSS JOIN {from} WHERE {id} = page.page_id ORDER BY {order_by}",
-            columns = query.columns,
-            id = query.id_column,
-            from = query.from,
+    let id = query.id_column;
+    let in_id_order = order_by
+        .strip_prefix(id)
+        .is_some_and(|direction| [" ASC", " DESC"].contains(&direction));
+    let page_ids = match (plan.find_in, &filter.either) {
+        // Each of the either's pair gives its first offset + limit ids in the list's order (from
+        // its own index, no sort of every match); the page is taken from their union.
+        (Some(find_in), Some(pair)) if in_id_order => {
+            values.clear();
+            let mut found = vec![];
+            for half in pair {
+                let (half_where, half_values) = filter.where_with(Some(half.clone()));
+                found.push(format!(
+                    "SELECT page_id FROM (SELECT {id} AS page_id FROM {find_in}{half_where} ORDER BY {order_by} LIMIT ?)"
+                ));
+                values.extend(half_values);
+                values.push(Value::Integer(page.offset() + page.limit()));
+            }
+            let direction = &order_by[id.len()..];
+            Some(format!(
+                "{} ORDER BY page_id{direction} LIMIT ? OFFSET ?",
+                found.join(" UNION ")
+            ))
+        }
+        (Some(find_in), _) => Some(format!(
+            "SELECT {id} AS page_id FROM {find_in}{where_sql} ORDER BY {order_by} LIMIT ? OFFSET ?"
+        )),
+        (None, _) => None,
+    };
+    let sql = match page_ids {
+        Some(page_ids) => format!(
+            "SELECT {} FROM ({page_ids}) AS page CROSS JOIN {} WHERE {id} = page.page_id ORDER BY {order_by}",
+            query.columns, query.from
         ),
         None => format!(
             "SELECT {} FROM {}{where_sql} ORDER BY {order_by} LIMIT ? OFFSET ?",
             query.columns, query.from
         ),
     };
+    values.push(Value::Integer(page.limit()));
+    values.push(Value::Integer(page.offset()));
     let mut statement = conn.prepare_cached(&sql)?;
     let rows = statement
         .query_map(params_from_iter(values.iter()), map)?
