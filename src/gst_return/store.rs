@@ -10,7 +10,7 @@ use rusqlite::{Connection, Row, params};
 use rustc_hash::FxHashMap;
 
 /// The query of [`documents`]: the month's documents off `document_gstr1` (migrations/V31) in
-/// the return's order, without reading their rows.
+/// the return's order, and their clients off `client_return` (V34), without reading either's rows.
 /// A credit note's parent is the invoice it credits; an invoice's is the proforma or quotation
 /// it came from, which the return has no place for.
 pub const DOCUMENTS: &str =
