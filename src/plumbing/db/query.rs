@@ -44,9 +44,13 @@ impl Filter {
     /// Adds "`first` OR `second`", each with its values. The two are kept apart: a page in id
     /// order ([`fetch_page_with`] with a [`Plan::find_in`]) reads the first page's worth of each
     /// in the order of its own index and merges them, where SQLite would gather every match of
-    /// the OR and sort them all for the page. One pair per filter.
+    /// the OR and sort them all for the page. A filter keeps one pair apart; a second is an
+    /// ordinary clause.
     pub fn either(&mut self, first: (String, Vec<Value>), second: (String, Vec<Value>)) -> &mut Self {
-        debug_assert!(self.either.is_none(), "one either per filter");
+        if self.either.is_some() {
+            let ((a, av), (b, bv)) = (first, second);
+            return self.and(&format!("({a}) OR ({b})"), av.into_iter().chain(bv));
+        }
         self.other = true;
         self.either = Some([first, second]);
         self
@@ -561,6 +565,94 @@ mod tests {
                 })
                 .collect();
             assert_eq!(by_suffix, by_like, "{q}");
+        }
+    }
+
+    /// A page of a filter with an either pair, in id order (read as two halves), forwards from a
+    /// cursor (the same) and sorted (read as one OR), against the rows worked out in Rust; a
+    /// second pair on the same filter narrows as an ordinary clause.
+    #[test]
+    fn an_either_pair_pages_as_its_or_does() {
+        use super::{Filter, ListQuery, Plan, fetch_page_with};
+        use crate::plumbing::db::page::Page;
+        use rusqlite::types::Value;
+        let conn = Connection::open_in_memory().unwrap();
+        conn.execute_batch(
+            "CREATE TABLE t (id TEXT PRIMARY KEY, a INTEGER, b INTEGER);
+             CREATE INDEX t_a ON t (a, id); CREATE INDEX t_b ON t (b, id);",
+        )
+        .unwrap();
+        let rows: Vec<(String, i64, i64)> = (0..1000).map(|i| (format!("r{i:04}"), i % 7, i % 11)).collect();
+        for (id, a, b) in &rows {
+            conn.execute("INSERT INTO t VALUES (?1, ?2, ?3)", rusqlite::params![id, a, b])
+                .unwrap();
+        }
+        let half = |column: &str, n: i64| (format!("t.{column} = ?"), vec![Value::Integer(n)]);
+        let filter = |second: bool| {
+            let mut f = Filter::default();
+            f.either(half("a", 3), half("b", 5));
+            if second {
+                f.either(half("a", 1), half("b", 2));
+            }
+            f.and("t.id <> ?", [Value::Text("r0010".into())]);
+            f
+        };
+        let wanted = |second: bool| -> Vec<&(String, i64, i64)> {
+            rows.iter()
+                .filter(|(id, a, b)| (*a == 3 || *b == 5) && (!second || *a == 1 || *b == 2) && id != "r0010")
+                .collect()
+        };
+        let page_of = |f: Filter, page: &Page| {
+            let query = ListQuery {
+                columns: "t.id".into(),
+                from: "t",
+                order_by: "t.id DESC",
+                id_column: "t.id",
+                sorts: &[("a", "t.a")],
+            };
+            let plan = Plan {
+                find_in: Some("t"),
+                ..Plan::default()
+            };
+            let got = fetch_page_with(&conn, query, plan, f, page, |r| r.get::<_, String>(0)).unwrap();
+            (got.total, got.rows)
+        };
+        let ids = |rows: Vec<&(String, i64, i64)>| rows.into_iter().map(|r| r.0.clone()).collect::<Vec<_>>();
+        for second in [false, true] {
+            let mut newest = wanted(second);
+            newest.reverse();
+            let total = newest.len() as i64;
+            assert!(total > 12, "{total}");
+            for n in 1..=4 {
+                let page = Page {
+                    page: n,
+                    per_page: 5,
+                    after: None,
+                    sort: None,
+                };
+                let skip = (n as usize - 1) * 5;
+                let want = ids(newest.iter().skip(skip).take(5).copied().collect());
+                assert_eq!(page_of(filter(second), &page), (total, want), "page {n}");
+            }
+            let oldest = wanted(second);
+            let after = Page {
+                page: 1,
+                per_page: 5,
+                after: Some(oldest[2].0.clone()),
+                sort: None,
+            };
+            let want = ids(oldest.iter().skip(3).take(5).copied().collect());
+            assert_eq!(page_of(filter(second), &after), (total - 3, want), "after");
+            let mut by_a = oldest.clone();
+            by_a.sort_by(|x, y| (y.1, &y.0).cmp(&(x.1, &x.0)));
+            let sorted = Page {
+                page: 2,
+                per_page: 5,
+                after: None,
+                sort: Some("-a".into()),
+            };
+            let want = ids(by_a.iter().skip(5).take(5).copied().collect());
+            assert_eq!(page_of(filter(second), &sorted), (total, want), "sorted");
         }
     }
 
